@@ -1,0 +1,42 @@
+# Atlas: `make run` starts the app on its embedded defaults, `make test` runs every test.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.requirements-installed
+PYTHON_BOOT ?= python3
+
+.PHONY: run test lint format venv browser bench eval
+
+$(STAMP): requirements.txt
+	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
+	$(PYTHON_BOOT) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+run: venv
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
+	$(PY) manage.py seed_demo --if-empty
+	$(PY) manage.py runatlas
+
+# Debian's chromium for the browser tests (installed once; needs root or sudo).
+browser:
+	@command -v chromium >/dev/null || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq chromium >/dev/null; }
+
+lint: venv
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: venv
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+test: venv browser lint
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m pytest $(PYTEST_ARGS)

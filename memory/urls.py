@@ -1,0 +1,8 @@
+from django.urls import path
+
+from memory import views
+
+app_name = "memory"
+urlpatterns = [
+    path("", views.memory_page, name="page"),
+]

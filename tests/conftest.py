@@ -1,0 +1,39 @@
+"""Test setup: a fresh database on the embedded server, created and migrated by the owner
+role; the tests then connect as the application role, so RLS applies exactly as in the app."""
+
+import pytest
+from django.db import connection
+
+from atlas.db import as_owner
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_test_environment, django_db_blocker):
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        with as_owner(connection):
+            config = setup_databases(verbosity=0, interactive=False, keepdb=False)
+    yield
+    with django_db_blocker.unblock():
+        with as_owner(connection):
+            teardown_databases(config, verbosity=0)
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    counter = iter(range(1, 10_000))
+
+    def make(username: str | None = None, **extra):
+        name = username or f"user{next(counter)}"
+        return django_user_model.objects.create_user(username=name, password="pw-" + name, **extra)
+
+    return make
+
+
+@pytest.fixture
+def as_user():
+    """Run a block as a user for RLS, as the middleware and tasks do."""
+    from memory.rls import acting_user
+
+    return acting_user
