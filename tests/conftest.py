@@ -1,6 +1,8 @@
 """Test setup: a fresh database on the embedded server, created and migrated by the owner
 role; the tests then connect as the application role, so RLS applies exactly as in the app."""
 
+import os
+
 import pytest
 from django.db import connection
 
@@ -11,6 +13,8 @@ from atlas.db import as_owner
 def django_db_setup(django_test_environment, django_db_blocker):
     from django.test.utils import setup_databases, teardown_databases
 
+    # One test database per test process, so parallel runs on one server never collide.
+    connection.settings_dict["TEST"]["NAME"] = f"{connection.settings_dict['TEST']['NAME']}_{os.getpid()}"
     with django_db_blocker.unblock():
         with as_owner(connection):
             config = setup_databases(verbosity=0, interactive=False, keepdb=False)
