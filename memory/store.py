@@ -1,0 +1,455 @@
+"""The memory store: write, correct, forget, delete everything, export and import.
+
+Plain functions used alike by the pages, the API, the admin, the gate and chat. Each sets
+the acting user for Row Level Security itself, so it works from requests, tasks and tests.
+Writes run in one transaction; bad input raises ``ValidationError``. The audit log records
+what happened (kind, ids, reason), never statement text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from memory.embeddings import embed, embed_one
+from memory.models import (
+    AuditEvent,
+    Author,
+    GateDecision,
+    Kind,
+    Memory,
+    MemoryControl,
+    Observation,
+    Suppression,
+)
+from memory.rls import acting_user
+
+MAX_STATEMENT_CHARS = 500
+EXPORT_FORMAT = "atlas-memory-export"
+EXPORT_VERSION = 1
+STATE_KEY_PREFIX = "atlas:state:"
+STATE_INDEX_PREFIX = "atlas:state-keys:"
+# The index outlives the session-state entries it lists (1 h TTL each).
+STATE_INDEX_TIMEOUT = 60 * 60 * 24 * 7
+STATE_INDEX_MAX = 1000
+
+EXPORT_FIELDS = (
+    "id",
+    "kind",
+    "statement",
+    "scope",
+    "subject",
+    "confidence",
+    "author",
+    "gate",
+    "gate_version",
+    "expires_at",
+    "superseded_by",
+    "created_at",
+    "refreshed_at",
+    "source_session",
+    "source_turn",
+    "source_quote",
+    "source_at",
+)
+_DATETIME_FIELDS = ("expires_at", "created_at", "refreshed_at", "source_at")
+
+
+def _audit(user_id: int | None, action: str, *, kind: str = "", memory_id: int | None = None, reason: str = "") -> None:
+    AuditEvent.objects.create(user_id=user_id, action=action, kind=kind, memory_id=memory_id, reason=reason[:200])
+
+
+def _clean(*, kind: str, statement: str, author: str, confidence: float, scope: str) -> str:
+    errors: dict[str, str] = {}
+    if kind not in Kind.values:
+        errors["kind"] = f"Kind must be one of {', '.join(Kind.values)}."
+    statement = (statement or "").strip()
+    if not statement:
+        errors["statement"] = "A memory needs a statement."
+    elif len(statement) > MAX_STATEMENT_CHARS:
+        errors["statement"] = f"A memory is one sentence of at most {MAX_STATEMENT_CHARS} characters."
+    if author not in Author.values:
+        errors["author"] = "Author must be 'user' or 'rule'."
+    try:
+        if not 0.0 <= float(confidence) <= 1.0:
+            errors["confidence"] = "Confidence must be between 0 and 1."
+    except (TypeError, ValueError):
+        errors["confidence"] = "Confidence must be a number between 0 and 1."
+    if not (scope or "").strip():
+        errors["scope"] = "Scope must be 'global' or what the memory governs."
+    if errors:
+        raise ValidationError(errors)
+    return statement
+
+
+def write_memory(
+    user,
+    *,
+    kind: str,
+    statement: str,
+    author: str = "rule",
+    confidence: float = 1.0,
+    scope: str = "global",
+    subject: str = "",
+    expires_at=None,
+    gate: str = "",
+    gate_version: str = "",
+    source_session: str = "",
+    source_turn: int | None = None,
+    source_quote: str = "",
+    source_at=None,
+    created_at=None,
+) -> Memory:
+    """Write one memory; its embedding is computed here, once, and never again.
+
+    No suppression check here: the gate checks rule-written candidates, and a user's
+    explicit "remember that" is honoured even over a suppression.
+    """
+    statement = _clean(kind=kind, statement=statement, author=author, confidence=confidence, scope=scope)
+    vector = embed_one(statement)  # EmbeddingError propagates: nothing is written
+    with acting_user(user.pk), transaction.atomic():
+        memory = Memory.objects.create(
+            user_id=user.pk,
+            kind=kind,
+            statement=statement,
+            author=author,
+            confidence=float(confidence),
+            scope=scope.strip(),
+            subject=subject,
+            expires_at=expires_at,
+            gate=gate,
+            gate_version=gate_version,
+            source_session=str(source_session or ""),
+            source_turn=source_turn,
+            source_quote=source_quote or "",
+            source_at=source_at,
+            created_at=created_at or timezone.now(),
+            embedding=vector,
+        )
+        _audit(user.pk, AuditEvent.Action.WRITTEN, kind=kind, memory_id=memory.pk, reason=f"{author} {gate}".strip())
+    return memory
+
+
+def supersede_memory(old: Memory, new: Memory) -> None:
+    """Mark ``old`` as replaced by ``new``, holding author ranking.
+
+    The user outranks the rules (issue 3): a rule-written memory never supersedes one the
+    user wrote or corrected, so that refuses with ``ValidationError``.
+    """
+    if old.user_id != new.user_id:
+        raise ValidationError("A memory can only be superseded by one of the same user.")
+    if old.pk == new.pk:
+        raise ValidationError("A memory cannot supersede itself.")
+    if new.author == Author.RULE and old.author == Author.USER:
+        raise ValidationError("A rule-written memory never replaces one the user wrote.")
+    with acting_user(old.user_id), transaction.atomic():
+        Memory.objects.filter(pk=old.pk).update(superseded_by=new.pk)
+        old.superseded_by = new
+        _audit(old.user_id, AuditEvent.Action.SUPERSEDED, kind=old.kind, memory_id=old.pk, reason=f"by {new.pk}")
+
+
+def _get_own(user, memory_id: int) -> Memory:
+    # RLS already hides other users' rows; the user filter makes the intent explicit.
+    return Memory.objects.get(pk=memory_id, user_id=user.pk)
+
+
+def correct_memory(user, memory_id: int, *, statement: str) -> Memory:
+    """The user's correction: a new user-authored memory (confidence 1.0) that supersedes the old.
+
+    Never an in-place edit, so provenance of both stays. User-authored notes have no
+    expiry: the kind TTL applies to what the rules infer, not to what the user wrote.
+    """
+    with acting_user(user.pk):
+        old = _get_own(user, memory_id)
+    if old.superseded_by_id is not None:
+        raise ValidationError("This note was already replaced; correct the current one.")
+    statement = _clean(kind=old.kind, statement=statement, author=Author.USER, confidence=1.0, scope=old.scope)
+    vector = embed_one(statement)
+    now = timezone.now()
+    with acting_user(user.pk), transaction.atomic():
+        old = Memory.objects.select_for_update().get(pk=old.pk, user_id=user.pk)
+        if old.superseded_by_id is not None:
+            raise ValidationError("This note was already replaced; correct the current one.")
+        new = Memory.objects.create(
+            user_id=user.pk,
+            kind=old.kind,
+            statement=statement,
+            author=Author.USER,
+            confidence=1.0,
+            scope=old.scope,
+            subject=old.subject,
+            expires_at=None,
+            gate="user-correction",
+            source_session=old.source_session,
+            source_turn=old.source_turn,
+            source_quote=statement,
+            source_at=now,
+            created_at=now,
+            embedding=vector,
+        )
+        old.superseded_by = new
+        old.save(update_fields=["superseded_by"])
+        _audit(user.pk, AuditEvent.Action.CORRECTED, kind=new.kind, memory_id=new.pk, reason=f"supersedes {old.pk}")
+    return new
+
+
+def _history(user, memory: Memory) -> list[Memory]:
+    """The memory and every older version it (transitively) replaced."""
+    chain = [memory]
+    frontier = [memory.pk]
+    while frontier:
+        older = list(Memory.objects.filter(user_id=user.pk, superseded_by__in=frontier))
+        chain.extend(older)
+        frontier = [m.pk for m in older]
+    return chain
+
+
+def forget_memory(user, memory_id: int, *, reason: str = "") -> None:
+    """Hard delete a memory (and the older versions it replaced) and suppress it for 365 days.
+
+    The older versions go too: forgetting a correction must not bring back what it corrected.
+    ``Memory.DoesNotExist`` for ids that are not the user's.
+    """
+    from memory.suppression import suppress
+
+    with acting_user(user.pk), transaction.atomic():
+        memory = Memory.objects.select_for_update().get(pk=memory_id, user_id=user.pk)
+        chain = _history(user, memory)
+        for row in chain:
+            suppress(row)
+        GateDecision.objects.filter(user_id=user.pk, memory_id__in=[m.pk for m in chain]).update(statement="")
+        Memory.objects.filter(pk__in=[m.pk for m in chain], user_id=user.pk).delete()
+        _audit(user.pk, AuditEvent.Action.FORGOTTEN, kind=memory.kind, memory_id=memory_id, reason=reason)
+
+
+def register_state_key(user_id: int, key: str) -> None:
+    """Record a session-state cache key of the user, so delete-everything can remove it."""
+    index_key = f"{STATE_INDEX_PREFIX}{int(user_id)}"
+    keys = list(cache.get(index_key) or [])
+    if key not in keys:
+        keys.append(key)
+    cache.set(index_key, keys[-STATE_INDEX_MAX:], timeout=STATE_INDEX_TIMEOUT)
+
+
+def _state_keys(user_id: int) -> list[str]:
+    return list(cache.get(f"{STATE_INDEX_PREFIX}{int(user_id)}") or [])
+
+
+def delete_everything(user) -> dict[str, int]:
+    """Delete all of the user's memory content in one transaction: no soft delete.
+
+    Memories (with their embeddings), suppressions, gate decisions and observations, then
+    the user's session-state cache entries. The audit entry keeps only the counts.
+    """
+    with acting_user(user.pk), transaction.atomic():
+        counts = {
+            "gate_decisions": GateDecision.objects.filter(user_id=user.pk).delete()[0],
+            "observations": Observation.objects.filter(user_id=user.pk).delete()[0],
+            "suppressions": Suppression.objects.filter(user_id=user.pk).delete()[0],
+        }
+        Memory.objects.filter(user_id=user.pk).update(superseded_by=None)
+        counts["memories"] = Memory.objects.filter(user_id=user.pk).delete()[0]
+        state_keys = _state_keys(user.pk)
+        cache.delete_many([*state_keys, f"{STATE_INDEX_PREFIX}{user.pk}"])
+        counts["session_state"] = len(state_keys)
+        _audit(
+            user.pk,
+            AuditEvent.Action.DELETED_ALL,
+            reason=", ".join(f"{name}={count}" for name, count in counts.items()),
+        )
+    return counts
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _export_row(memory: Memory) -> dict:
+    row = {field: getattr(memory, field) for field in EXPORT_FIELDS if field != "superseded_by"}
+    row["superseded_by"] = memory.superseded_by_id
+    for field in _DATETIME_FIELDS:
+        row[field] = _iso(row[field])
+    return row
+
+
+def _kind_heading(kind: str) -> str:
+    return {"preference": "Preferences", "correction": "Corrections", "context": "Context", "situation": "Situations"}[
+        kind
+    ]
+
+
+def _provenance(memory: Memory) -> str:
+    who = "you" if memory.author == Author.USER else "Atlas"
+    parts = [f"written {memory.created_at:%Y-%m-%d} by {who}"]
+    if memory.source_quote:
+        said = f" on {memory.source_at:%Y-%m-%d}" if memory.source_at else ""
+        parts.append(f'from what you said{said}: "{memory.source_quote}"')
+    if memory.source_session:
+        turn = f", turn {memory.source_turn}" if memory.source_turn is not None else ""
+        parts.append(f"conversation {memory.source_session}{turn}")
+    if memory.expires_at:
+        parts.append(f"expires {memory.expires_at:%Y-%m-%d}")
+    return "; ".join(parts)
+
+
+def export_memories(user, *, fmt: str) -> str:
+    """Everything Atlas holds about the user's memory, as JSON (importable) or plain text.
+
+    JSON has every field of every row, superseded and expired ones included, with
+    provenance; the embedding is left out (it is recomputed on import). Text lists the
+    live notes grouped by kind, then the replaced or expired ones.
+    """
+    if fmt not in ("json", "text"):
+        raise ValidationError({"fmt": "Export format must be 'json' or 'text'."})
+    now = timezone.now()
+    with acting_user(user.pk), transaction.atomic():
+        memories = list(Memory.objects.filter(user_id=user.pk).defer("embedding").order_by("created_at", "pk"))
+        _audit(user.pk, AuditEvent.Action.EXPORTED, reason=f"{fmt}, {len(memories)} memories")
+    if fmt == "json":
+        return json.dumps(
+            {
+                "format": EXPORT_FORMAT,
+                "version": EXPORT_VERSION,
+                "exported_at": now.isoformat(),
+                "memories": [_export_row(m) for m in memories],
+            },
+            indent=2,
+            ensure_ascii=False,
+        )
+    lines = [f"What Atlas remembers about you (exported {now:%Y-%m-%d %H:%M} UTC)", ""]
+    live = [m for m in memories if m.is_live(now=now)]
+    if not live:
+        lines.append("Atlas remembers nothing about you.")
+    for kind in Kind.values:
+        rows = [m for m in live if m.kind == kind]
+        if not rows:
+            continue
+        lines.append(_kind_heading(kind))
+        for memory in rows:
+            lines.append(f"- {memory.statement}")
+            lines.append(f"  ({_provenance(memory)})")
+        lines.append("")
+    gone = [m for m in memories if not m.is_live(now=now)]
+    if gone:
+        lines.append("Replaced or expired (no longer used)")
+        for memory in gone:
+            why = "replaced" if memory.superseded_by_id else f"expired {memory.expires_at:%Y-%m-%d}"
+            lines.append(f"- [{_kind_heading(memory.kind)}] {memory.statement}")
+            lines.append(f"  ({why}; {_provenance(memory)})")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _parse_when(value, field: str, index: int) -> datetime | None:
+    if value in (None, ""):
+        return None
+    parsed = parse_datetime(str(value)) if isinstance(value, str) else None
+    if parsed is None:
+        raise ValidationError(f"Memory {index + 1}: {field} is not a date and time.")
+    if timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, UTC)
+    return parsed
+
+
+def import_memories(user, payload: str) -> list[Memory]:
+    """Load a JSON export back (the user's own data: no suppression check).
+
+    Rows keep their fields and provenance; supersession links are remapped to the new ids;
+    embeddings are computed once for the whole batch. A row identical to one the user
+    already has (kind, statement, created_at) is skipped, so importing twice adds nothing.
+    """
+    try:
+        data = json.loads(payload)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError("The import is not valid JSON.") from exc
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or not isinstance(data.get("memories"), list):
+        raise ValidationError("This is not an Atlas memory export.")
+    rows: list[dict] = []
+    for index, raw in enumerate(data["memories"]):
+        if not isinstance(raw, dict):
+            raise ValidationError(f"Memory {index + 1} is not an object.")
+        try:
+            statement = _clean(
+                kind=raw.get("kind", ""),
+                statement=raw.get("statement", ""),
+                author=raw.get("author", ""),
+                confidence=raw.get("confidence", 1.0),
+                scope=raw.get("scope", "global"),
+            )
+        except ValidationError as exc:
+            raise ValidationError(f"Memory {index + 1}: {'; '.join(exc.messages)}") from exc
+        source_turn = raw.get("source_turn")
+        if source_turn is not None and not isinstance(source_turn, int):
+            raise ValidationError(f"Memory {index + 1}: source_turn must be a whole number.")
+        rows.append(
+            {
+                "old_id": raw.get("id"),
+                "old_superseded_by": raw.get("superseded_by"),
+                "kind": raw["kind"],
+                "statement": statement,
+                "scope": str(raw.get("scope", "global")).strip(),
+                "subject": str(raw.get("subject") or "")[:64],
+                "confidence": float(raw.get("confidence", 1.0)),
+                "author": raw["author"],
+                "gate": str(raw.get("gate") or "")[:32],
+                "gate_version": str(raw.get("gate_version") or "")[:16],
+                "source_session": str(raw.get("source_session") or "")[:64],
+                "source_turn": source_turn,
+                "source_quote": str(raw.get("source_quote") or ""),
+                **{field: _parse_when(raw.get(field), field, index) for field in _DATETIME_FIELDS},
+            }
+        )
+    with acting_user(user.pk):
+        existing = set(Memory.objects.filter(user_id=user.pk).values_list("kind", "statement", "created_at"))
+    rows = [r for r in rows if (r["kind"], r["statement"], r["created_at"]) not in existing]
+    vectors = embed([r["statement"] for r in rows]) if rows else []
+    created: list[Memory] = []
+    by_old_id: dict = {}
+    with acting_user(user.pk), transaction.atomic():
+        for row, vector in zip(rows, vectors, strict=True):
+            fields = {k: v for k, v in row.items() if k not in ("old_id", "old_superseded_by")}
+            fields["created_at"] = fields["created_at"] or timezone.now()
+            memory = Memory.objects.create(user_id=user.pk, embedding=vector, **fields)
+            created.append(memory)
+            if row["old_id"] is not None:
+                by_old_id[row["old_id"]] = memory
+        for row, memory in zip(rows, created, strict=True):
+            newer = by_old_id.get(row["old_superseded_by"])
+            if newer is not None and newer.pk != memory.pk:
+                memory.superseded_by = newer
+                memory.save(update_fields=["superseded_by"])
+        _audit(user.pk, AuditEvent.Action.IMPORTED, reason=f"{len(created)} memories")
+    return created
+
+
+def is_paused(user) -> bool:
+    """While paused, nothing is written or recalled."""
+    with acting_user(user.pk):
+        return MemoryControl.objects.filter(user_id=user.pk, paused=True).exists()
+
+
+def set_paused(user, *, paused: bool) -> None:
+    with acting_user(user.pk), transaction.atomic():
+        MemoryControl.objects.update_or_create(user_id=user.pk, defaults={"paused": bool(paused)})
+        _audit(user.pk, AuditEvent.Action.PAUSED if paused else AuditEvent.Action.RESUMED)
+
+
+def live_memories(user, *, now=None) -> QuerySet[Memory]:
+    """The user's memories that are not superseded and not expired (read-time expiry).
+
+    Lazy: evaluate it inside ``acting_user(user.pk)`` (requests have it from the middleware).
+    """
+    return Memory.objects.filter(user_id=user.pk).live(now=now).order_by("-created_at", "-pk")
+
+
+def memories_by_ids(user, ids: Iterable[int]) -> list[Memory]:
+    with acting_user(user.pk):
+        return list(Memory.objects.filter(user_id=user.pk, pk__in=list(ids)))

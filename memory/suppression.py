@@ -1,0 +1,184 @@
+"""Suppression: what a user asked Atlas to forget stays forgotten (chapter 98).
+
+A suppression keeps the forgotten statement's embedding, a hash of its normalised text and
+hashes of its distinguishing content (numbers, names, units and currencies, directions,
+negation), never the text itself. It lasts 365 days.
+
+Cosine similarity alone cannot decide a match: with a small embedding model "Prefers metric
+units" and "Prefers imperial units", or "net 45" and "net 30", score as high as true
+paraphrases. So a candidate matches a suppression when
+
+- its normalised statement hash is the same, or
+- cosine > 0.88 (the seed's threshold) and the distinguishing content agrees, or
+- the distinguishing content agrees, is not empty, the kind is the same and the cosine is
+  above a looser floor: the content carries the meaning, so "Wants measurements in metric"
+  still matches a forgotten "Prefers metric units" although MiniLM scores that pair 0.63.
+
+The gate checks this for every rule-written candidate; a user's explicit "remember that"
+overrides it, so :func:`memory.store.write_memory` does no check of its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from datetime import datetime, timedelta
+
+import numpy as np
+from django.db import transaction
+from django.utils import timezone
+
+from memory.embeddings import embed_one
+from memory.models import Memory, Suppression
+
+SUPPRESSION_DAYS = 365
+COSINE_THRESHOLD = 0.88  # chapter 98
+# When the distinguishing content agrees and is not empty, a paraphrase may score lower.
+ANCHORED_COSINE_FLOOR = 0.55
+
+_HASH_SALT = "atlas-suppression-v1:"
+
+# Units and currencies map to the system they belong to: a paraphrase that says
+# "kilometres" instead of "metric" still agrees, "imperial" never does.
+_UNIT_WORDS: dict[str, str] = {}
+for _system, _words in {
+    "unit:metric": "metric si metre metres meter meters km kms kilometre kilometres kilometer kilometers "
+    "cm mm centimetre centimetres millimetre millimetres kg kgs kilo kilos kilogram kilograms gram grams "
+    "litre litres liter liters ml celsius centigrade tonne tonnes",
+    "unit:imperial": "imperial us-customary customary mile miles mi ft foot feet inch inches yard yards "
+    "lb lbs ounce ounces oz fahrenheit gallon gallons pint pints stone",
+    "currency:eur": "eur euro euros €",
+    "currency:usd": "usd dollar dollars $ us$",
+    "currency:gbp": "gbp sterling £ quid",
+    "currency:chf": "chf franc francs",
+    "currency:jpy": "jpy yen ¥",
+    "direction:north": "north northern northwest northeast",
+    "direction:south": "south southern southwest southeast",
+    "direction:east": "east eastern",
+    "direction:west": "west western",
+    "direction:central": "central centre center",
+}.items():
+    for _word in _words.split():
+        _UNIT_WORDS[_word] = _system
+
+_NEGATIONS = {"not", "no", "never", "none", "without", "nor", "neither", "cannot", "stop", "avoid", "dislikes"}
+_TOKEN = re.compile(r"[€$£¥]|[A-Za-z0-9][A-Za-z0-9'’\-\.]*[A-Za-z0-9]|[A-Za-z0-9]")
+_NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
+_SENTENCE_START_WORDS = {"i", "i'm", "i've", "i'd", "my", "we", "our", "the", "a", "an", "user", "they"}
+
+
+def normalise(statement: str) -> str:
+    """Lower case, accents folded, punctuation and extra spaces dropped."""
+    text = unicodedata.normalize("NFKC", statement).casefold()
+    return " ".join(re.findall(r"[\w€$£¥%]+", text))
+
+
+def statement_hash(statement: str) -> str:
+    return hashlib.sha256((_HASH_SALT + normalise(statement)).encode()).hexdigest()
+
+
+def content_tokens(statement: str) -> set[str]:
+    """The distinguishing content of a statement, as category-tagged tokens.
+
+    Numbers, named entities (capitalised words after the first, codes with digits),
+    units and currencies by system, directions, and whether the statement is negated.
+    """
+    tokens: set[str] = set()
+    text = unicodedata.normalize("NFKC", statement)
+    words = _TOKEN.findall(text)
+    for position, word in enumerate(words):
+        lower = word.casefold().replace("’", "'")
+        if lower.endswith("n't"):
+            tokens.add("negation")
+            continue
+        if lower in _NEGATIONS:
+            tokens.add("negation")
+            continue
+        if lower in _UNIT_WORDS:
+            tokens.add(_UNIT_WORDS[lower])
+            continue
+        stripped = lower.rstrip(".")
+        if _NUMBER.match(stripped):
+            tokens.add("number:" + stripped.replace(",", ""))
+            continue
+        number_unit = re.match(r"^(\d+(?:\.\d+)?)([a-z€$£%]+)$", stripped)
+        if number_unit:
+            tokens.add("number:" + number_unit.group(1))
+            unit = number_unit.group(2)
+            if unit in _UNIT_WORDS:
+                tokens.add(_UNIT_WORDS[unit])
+            continue
+        if any(ch.isdigit() for ch in word):  # account codes, order numbers, Q3
+            tokens.add("entity:" + lower)
+            continue
+        is_capitalised = word[0].isupper()
+        is_acronym = word.isupper() and len(word) > 1
+        if is_acronym or (is_capitalised and position > 0 and lower not in _SENTENCE_START_WORDS):
+            tokens.add("entity:" + lower.removesuffix("'s"))
+    if "$" in text:
+        tokens.add("currency:usd")
+    return tokens
+
+
+def content_hashes(statement: str) -> list[str]:
+    return sorted(hashlib.sha256((_HASH_SALT + token).encode()).hexdigest()[:32] for token in content_tokens(statement))
+
+
+def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
+    """Keep a forgotten memory from coming back for 365 days (chapter 98); no text is stored."""
+    now = now or timezone.now()
+    embedding = memory.embedding
+    if embedding is None:
+        embedding = embed_one(memory.statement)
+    with transaction.atomic():
+        return Suppression.objects.create(
+            user_id=memory.user_id,
+            kind=memory.kind,
+            statement_hash=statement_hash(memory.statement),
+            content_hashes=content_hashes(memory.statement),
+            embedding=list(embedding),
+            created_at=now,
+            expires_at=now + timedelta(days=SUPPRESSION_DAYS),
+        )
+
+
+def matching_suppression(
+    user, *, kind: str, statement: str, embedding=None, now: datetime | None = None
+) -> Suppression | None:
+    """The live suppression this candidate matches, if any (see the module docstring)."""
+    from memory.rls import acting_user
+
+    now = now or timezone.now()
+    with acting_user(user.pk):
+        rows = list(
+            Suppression.objects.filter(user_id=user.pk, expires_at__gt=now).only(
+                "id", "kind", "statement_hash", "content_hashes", "embedding"
+            )
+        )
+    if not rows:
+        return None
+    wanted_hash = statement_hash(statement)
+    for row in rows:
+        if row.statement_hash == wanted_hash:
+            return row
+    if embedding is None:
+        embedding = embed_one(statement)
+    vector = np.asarray(embedding, dtype=np.float32)
+    vector = vector / max(float(np.linalg.norm(vector)), 1e-12)
+    hashes = content_hashes(statement)
+    for row in rows:
+        if sorted(row.content_hashes) != hashes:
+            continue
+        other = np.asarray(row.embedding, dtype=np.float32)
+        cosine = float(vector @ other) / max(float(np.linalg.norm(other)), 1e-12)
+        if cosine > COSINE_THRESHOLD:
+            return row
+        if hashes and row.kind == kind and cosine > ANCHORED_COSINE_FLOOR:
+            return row
+    return None
+
+
+def is_suppressed(user, *, kind: str, statement: str, embedding=None, now: datetime | None = None) -> bool:
+    """Whether a rule-written candidate repeats something the user asked us to forget."""
+    return matching_suppression(user, kind=kind, statement=statement, embedding=embedding, now=now) is not None
