@@ -4,9 +4,13 @@ The corpus (Customer, Order, Contract, Document) is company data the assistant a
 the system of record. It holds no user content, so it has no ``user_id`` and no RLS.
 """
 
+import uuid
+
+from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
+from django.utils import timezone
 from pgvector.django import VectorField
 
 EMBEDDING_DIMENSIONS = 384
@@ -99,3 +103,77 @@ class Document(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+# --- Conversations: user content under RLS on user_id (owner: helper "turn") ------------
+
+
+class ChatSession(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_sessions")
+    title = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["user", "-updated_at"], name="chatsession_user_updated")]
+
+    def __str__(self) -> str:
+        return self.title or f"Session {self.pk}"
+
+
+class Turn(models.Model):
+    class Kind(models.TextChoices):
+        ANSWER = "answer", "Answer"
+        CLARIFY = "clarify", "Clarifying question"
+
+    class Influence(models.TextChoices):
+        SHAPED_FORMAT = "shaped-format", "Shaped the format"
+        NARROWED_RETRIEVAL = "narrowed-retrieval", "Narrowed retrieval"
+        IN_CONTEXT = "in-context", "In context"
+
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="turns")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_turns")
+    question = models.TextField()
+    answer = models.TextField(blank=True, default="")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.ANSWER)
+    options = models.JSONField(default=list, blank=True)  # clarify choices: [{"id", "label"}]
+    recalled = models.JSONField(default=list, blank=True)  # notes used, each with its influence
+    eligible = models.BooleanField(default=False)  # recall returned at least one memory
+    held_out = models.BooleanField(default=False)  # answered without memory (chapter 93)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    followup = models.BooleanField(default=False)  # the next question stayed on the same focus
+    gate_message = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["session", "created_at"], name="turn_session_created")]
+
+    def __str__(self) -> str:
+        return self.question[:60]
+
+    @property
+    def recalled_ids(self) -> list[int]:
+        return [int(note["memory_id"]) for note in self.recalled]
+
+
+class Feedback(models.Model):
+    class Kind(models.TextChoices):
+        HELPFUL = "helpful", "Helpful"
+        NOT_HELPFUL = "not_helpful", "Not helpful"
+        INCORRECT = "incorrect", "That's wrong"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="feedback")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_feedback")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    comment = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["turn", "user"], name="feedback_one_per_turn")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on turn {self.turn_id}"

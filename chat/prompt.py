@@ -1,0 +1,197 @@
+"""Prompt assembly: system prompt, session block, recalled notes, tool results, passages.
+
+The prompt is rebuilt from bounded parts every turn and never replays earlier answers, so its
+size stays flat across a session (chapter 92: replay grew 4,100 -> 26,400 tokens by turn six;
+bounded state held 4,100 -> 4,420). Tool results and passages share a fixed token budget.
+
+Tokens are counted with the embedder's own tokenizer (``memory/model_files/tokenizer.json``,
+WordPiece). It is not the tokenizer of whatever chat model answers, so absolute counts are an
+approximation; the comparisons (turn 1 vs turn 6, bounded vs replay) are what it is for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from memory.embeddings import MODEL_FILES
+
+SYSTEM_PROMPT = """You are Atlas, an assistant that answers questions about this company's customers, \
+orders, contracts and documents.
+
+Answer only from the tool results and document passages below. They come from the system of \
+record. If they do not contain the answer, say so plainly instead of guessing. Quote figures, \
+dates and order numbers exactly as the tool results give them, and name the customer you are \
+talking about.
+
+The session context says what the conversation is about: use it to resolve words like "their" \
+or "that customer", and honour the filters and the answer style it lists. The recalled notes \
+are about the user, not the company: use them to shape the answer (units, currency, date \
+format, level of detail), never as a source of facts about customers or orders.
+
+Keep answers in plain text. Use short paragraphs, "- " bullets, or a plain table when asked."""
+
+# Tool results and passages share this budget, so a turn with a long order list does not
+# make the prompt grow (bounded state, chapter 92).
+CONTEXT_TOKEN_BUDGET = 900
+PASSAGE_CHARS = 700
+MAX_ROWS_IN_PROMPT = 12
+
+
+@lru_cache(maxsize=1)
+def _tokenizer():
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(MODEL_FILES / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def count_tokens(text: str) -> int:
+    """Tokens in ``text`` by the embedder's WordPiece tokenizer (special tokens excluded)."""
+    if not text:
+        return 0
+    return len(_tokenizer().encode(text, add_special_tokens=False).ids)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool that ran this turn, with the arguments it got and what it returned."""
+
+    name: str
+    args: dict[str, Any]
+    ok: bool
+    data: Any
+    candidates: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PromptPassage:
+    title: str
+    text: str
+    document_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Prompt:
+    system: str
+    session_block: str
+    recalled_block: str
+    context_block: str
+    question: str
+    # Structured copies of what the text holds, for the offline responder.
+    tool_calls: tuple[ToolCall, ...] = ()
+    passages: tuple[PromptPassage, ...] = ()
+    notes: tuple[Any, ...] = ()
+    format: str = ""
+    focus_label: str = ""
+    filters: dict[str, str] = field(default_factory=dict)
+    tokens: int = 0
+
+    @property
+    def user_message(self) -> str:
+        parts = [p for p in (self.context_block, f"## Question\n{self.question}") if p]
+        return "\n\n".join(parts)
+
+    @property
+    def system_message(self) -> str:
+        return "\n\n".join(p for p in (self.system, self.session_block, self.recalled_block) if p)
+
+    def messages(self) -> list[dict[str, str]]:
+        return [
+            {"role": "system", "content": self.system_message},
+            {"role": "user", "content": self.user_message},
+        ]
+
+    @property
+    def text(self) -> str:
+        return self.system_message + "\n\n" + self.user_message
+
+
+def render_tool_call(call: ToolCall) -> str:
+    """One tool result as compact text: JSON of the data, lists capped at a dozen rows."""
+    if not call.ok:
+        return f"### {call.name}({_args(call.args)})\nNo result."
+    data = call.data
+    if isinstance(data, dict):
+        data = {k: (v[:MAX_ROWS_IN_PROMPT] if isinstance(v, list) else v) for k, v in data.items()}
+    elif isinstance(data, list):
+        data = data[:MAX_ROWS_IN_PROMPT]
+    body = json.dumps(data, default=str, separators=(",", ":"), ensure_ascii=False)
+    return f"### {call.name}({_args(call.args)})\n{body}"
+
+
+def _args(args: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in args.items() if v not in (None, ""))
+
+
+def build_context_block(tool_calls: list[ToolCall], passages: list[PromptPassage]) -> str:
+    """Tool results first, then passages, until the shared token budget is spent."""
+    parts: list[str] = []
+    used = 0
+    for call in tool_calls:
+        rendered = render_tool_call(call)
+        cost = count_tokens(rendered)
+        if used + cost > CONTEXT_TOKEN_BUDGET and parts:
+            break
+        parts.append(rendered)
+        used += cost
+    for passage in passages:
+        rendered = f"### Document: {passage.title}\n{passage.text[:PASSAGE_CHARS]}"
+        cost = count_tokens(rendered)
+        if used + cost > CONTEXT_TOKEN_BUDGET:
+            break
+        parts.append(rendered)
+        used += cost
+    if not parts:
+        return "## Tool results and passages\nNothing in the company's records matched this question."
+    return "## Tool results and passages\n" + "\n\n".join(parts)
+
+
+def assemble_prompt(
+    question: str,
+    *,
+    session_block: str,
+    recalled_block: str,
+    tool_calls: list[ToolCall],
+    passages: list[PromptPassage],
+    notes: list[Any] = (),  # type: ignore[assignment]
+    format: str = "",
+    focus_label: str = "",
+    filters: dict[str, str] | None = None,
+) -> Prompt:
+    """The whole prompt for one turn. Nothing from earlier answers goes in."""
+    context_block = build_context_block(tool_calls, passages)
+    prompt = Prompt(
+        system=SYSTEM_PROMPT,
+        session_block=session_block,
+        recalled_block=recalled_block,
+        context_block=context_block,
+        question=question,
+        tool_calls=tuple(tool_calls),
+        passages=tuple(passages),
+        notes=tuple(notes),
+        format=format,
+        focus_label=focus_label,
+        filters=dict(filters or {}),
+    )
+    return _with_tokens(prompt)
+
+
+def _with_tokens(prompt: Prompt) -> Prompt:
+    from dataclasses import replace
+
+    return replace(prompt, tokens=count_tokens(prompt.text))
+
+
+def replay_tokens(history: list[tuple[str, str]], prompt: Prompt) -> int:
+    """Tokens the replay-everything design would send for this turn (chapter 92's first version):
+    the system prompt, then every earlier user message (with the context retrieved for it) and
+    every earlier answer, then this turn's message. ``history`` is [(user_message, answer)]."""
+    total = count_tokens("\n\n".join(p for p in (prompt.system, prompt.recalled_block) if p))
+    for user_message, answer in history:
+        total += count_tokens(user_message) + count_tokens(answer)
+    return total + count_tokens(prompt.user_message)

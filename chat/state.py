@@ -1,0 +1,417 @@
+"""Session state: the three slots a follow-up question carries (chapter 92).
+
+Focus (the entity being discussed), filters (period, region, status) and format (short,
+detailed, table), plus the last three question texts, never answers. A question is what a
+follow-up refers back to and costs twenty tokens; an answer is what pollutes the context.
+
+The state lives in the Django cache for an hour. Losing it costs one repeated question, so
+nothing durable depends on it. Every key is registered with the memory store so "delete
+everything" clears it too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+
+STATE_TTL_SECONDS = 3600
+# Filters decay faster than focus: "same thing for last quarter" means the period, and three
+# turns later "and for Northline" almost never still means last quarter (chapter 92).
+FILTER_TURNS = 2
+# Below this share of content words in common with the recent questions, the question is a
+# topic change and focus drops (chapter 92: 3% of genuine follow-ups lose focus at 0.12,
+# against 11% of topic changes that kept a stale one at higher thresholds).
+FOCUS_OVERLAP_THRESHOLD = 0.12
+RECENT_QUESTIONS = 3
+RECENT_QUESTION_CHARS = 200
+FORMATS = ("short", "detailed", "table")
+FILTER_KEYS = ("period", "region", "status")
+
+
+@dataclass
+class Focus:
+    type: str
+    id: str
+    label: str
+    confident: bool = False
+
+
+@dataclass
+class SessionState:
+    focus: Focus | None = None
+    # {"period": {"value": "last quarter", "turns_left": 2}, ...}
+    filters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    format: str = ""
+    recent_questions: list[str] = field(default_factory=list)
+    # A clarifying question waiting for the user's pick: {"question": ..., "options": [...]}.
+    pending: dict[str, Any] | None = None
+    # The last answered turn and the focus it was about, for the follow-up measurement.
+    last_turn_id: int | None = None
+    last_focus_id: str = ""
+
+    def active_filters(self) -> dict[str, str]:
+        return {key: slot["value"] for key, slot in self.filters.items() if slot.get("value")}
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> SessionState:
+        if not data:
+            return cls()
+        focus = data.get("focus")
+        return cls(
+            focus=Focus(**focus) if focus else None,
+            filters=dict(data.get("filters") or {}),
+            format=data.get("format") or "",
+            recent_questions=list(data.get("recent_questions") or []),
+            pending=data.get("pending"),
+            last_turn_id=data.get("last_turn_id"),
+            last_focus_id=data.get("last_focus_id") or "",
+        )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A customer the question may name: what a clarifying option shows."""
+
+    id: str
+    name: str
+    city: str = ""
+    account_code: str = ""
+
+    @property
+    def option_label(self) -> str:
+        return f"{self.name} — {self.city}, acct {self.account_code}"
+
+
+@dataclass
+class Resolution:
+    """What the question did to the state, and what retrieval should use."""
+
+    rewritten: str
+    focus_set: bool = False  # the question named the focus (tentative)
+    focus_kept: bool = False  # a follow-up kept the previous focus
+    focus_dropped: str = ""  # why focus was dropped: "other-entity" | "topic-change" | ""
+    filters_set: dict[str, str] = field(default_factory=dict)
+    format_set: str = ""
+    refers_back: bool = False
+    clarify: dict[str, Any] | None = None  # {"question": ..., "options": [{"id", "label"}]}
+    picked: Candidate | None = None  # the user answered a pending clarification
+    original_question: str = ""  # the question a clarification was about
+
+
+# --- storage -------------------------------------------------------------------------------
+
+
+def state_key(user_id: int, session_id: object) -> str:
+    return f"atlas:state:{user_id}:{session_id}"
+
+
+def load_state(user_id: int, session_id: object) -> SessionState:
+    return SessionState.from_dict(cache.get(state_key(user_id, session_id)))
+
+
+def save_state(user_id: int, session_id: object, state: SessionState) -> None:
+    key = state_key(user_id, session_id)
+    cache.set(key, state.to_dict(), STATE_TTL_SECONDS)
+    _register(user_id, key)
+
+
+def clear_state(user_id: int, session_id: object) -> None:
+    cache.delete(state_key(user_id, session_id))
+
+
+def _register(user_id: int, key: str) -> None:
+    """Tell the memory store about the key, so delete-everything clears session state too."""
+    from memory.store import register_state_key
+
+    register_state_key(user_id, key)
+
+
+# --- reading the question ------------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z0-9]+")
+STOPWORDS = frozenset(
+    """
+    a about above after again all also am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its itself
+    just me more most my myself no nor not now of off on once only or other our ours ourselves out
+    over own same she should so some such than that the their theirs them themselves then there
+    these they this those through to too under until up very was we were what when where which
+    while who whom why will with would you your yours yourself yourselves please show tell give
+    list get find let see know want need like could would may might much many one thing things
+    customer customers what's whats i'm im it's also again now just ok okay thanks thank
+    keep short brief briefly detail detailed table phone quick
+    """.split()
+)
+
+_BACK_REFERENCE = re.compile(
+    r"\b(their|theirs|them|they|that customer|this customer|the customer|same customer|that account|"
+    r"this account|that one|this one|those|these|its)\b",
+    re.IGNORECASE,
+)
+_FOLLOW_UP = re.compile(
+    r"^\s*(and|also|what about|how about|same|now|then|ok|okay)\b|\b(same thing|as well|instead)\b",
+    re.IGNORECASE,
+)
+
+_FORMAT_PATTERNS = (
+    ("table", re.compile(r"\b(as a table|in a table|in table form|tabular|tabulate|table)\b", re.IGNORECASE)),
+    (
+        "detailed",
+        re.compile(r"\b(in detail|detailed|more detail|full detail|in full|in depth|elaborate)\b", re.IGNORECASE),
+    ),
+    (
+        "short",
+        re.compile(
+            r"\b(keep it short|short|brief|briefly|in brief|tl;?dr|one line|on my phone|quick answer|concise)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+
+_REGIONS = ("north", "south", "east", "west", "midlands", "central")
+_REGION_PATTERN = re.compile(
+    r"\b(?:in|for|from|across|covering) the (north|south|east|west|midlands|central)(?:ern)?(?: region)?\b"
+    r"|\b(north|south|east|west|central)(?:ern)? region\b",
+    re.IGNORECASE,
+)
+_PERIOD_PATTERN = re.compile(
+    r"\b(last quarter|this quarter|previous quarter|last month|this month|previous month|last year|this year|"
+    r"year to date|ytd|last 30 days|last 90 days|q[1-4] \d{4})\b",
+    re.IGNORECASE,
+)
+_PERIOD_SYNONYMS = {"previous quarter": "last quarter", "previous month": "last month", "ytd": "this year"}
+_PERIOD_SYNONYMS["year to date"] = "this year"
+_STATUS_PATTERN = re.compile(
+    r"\b(overdue|late|unpaid|open|outstanding|paid|shipped|delivered|cancell?ed|pending)\b", re.IGNORECASE
+)
+_STATUS_SYNONYMS = {"late": "overdue", "unpaid": "overdue", "outstanding": "open", "canceled": "cancelled"}
+
+
+def content_words(text: str) -> set[str]:
+    words = set()
+    for word in _WORD.findall(text.lower()):
+        if word in STOPWORDS or len(word) < 3:
+            continue
+        if len(word) > 4 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        words.add(word)
+    return words
+
+
+def content_word_overlap(question: str, recent: str) -> float:
+    """Share of the question's content words that the recent questions also used."""
+    words = content_words(question)
+    if not words:
+        return 1.0  # nothing to compare: "and in detail?" is a follow-up, not a topic change
+    return len(words & content_words(recent)) / len(words)
+
+
+def refers_back(question: str) -> bool:
+    return bool(_BACK_REFERENCE.search(question))
+
+
+def detect_format(question: str) -> str:
+    for name, pattern in _FORMAT_PATTERNS:
+        if pattern.search(question):
+            return name
+    return ""
+
+
+def detect_filters(question: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    if match := _REGION_PATTERN.search(question):
+        found["region"] = (match.group(1) or match.group(2)).lower()
+    if match := _PERIOD_PATTERN.search(question):
+        period = match.group(1).lower()
+        found["period"] = _PERIOD_SYNONYMS.get(period, period)
+    if match := _STATUS_PATTERN.search(question):
+        status = match.group(1).lower()
+        found["status"] = _STATUS_SYNONYMS.get(status, status)
+    return found
+
+
+def _strip_slot_phrases(question: str) -> str:
+    text = question
+    for _, pattern in _FORMAT_PATTERNS:
+        text = pattern.sub(" ", text)
+    for pattern in (_REGION_PATTERN, _PERIOD_PATTERN, _STATUS_PATTERN):
+        text = pattern.sub(" ", text)
+    return text
+
+
+# --- updating the slots --------------------------------------------------------------------
+
+
+def _decay_filters(state: SessionState, restated: dict[str, str]) -> None:
+    for key in list(state.filters):
+        if key in restated:
+            continue
+        slot = state.filters[key]
+        slot["turns_left"] = int(slot.get("turns_left", 0)) - 1
+        if slot["turns_left"] <= 0:
+            del state.filters[key]
+    for key, value in restated.items():
+        state.filters[key] = {"value": value, "turns_left": FILTER_TURNS}
+
+
+def match_option(question: str, pending: dict[str, Any]) -> Candidate | None:
+    """The option a reply picks: its id, its account code, its city, or its full label."""
+    text = question.strip().lower()
+    options = [Candidate(**c) for c in pending.get("candidates", [])]
+    for option in options:
+        if text in (option.id.lower(), f"customer:{option.id}".lower(), option.option_label.lower()):
+            return option
+    hits = [o for o in options if o.account_code and o.account_code.lower() in text]
+    if len(hits) == 1:
+        return hits[0]
+    words = set(_WORD.findall(text))
+    hits = [o for o in options if o.city and set(_WORD.findall(o.city.lower())) <= words]
+    if len(hits) == 1:
+        return hits[0]
+    return None
+
+
+def update_from_question(
+    state: SessionState,
+    question: str,
+    *,
+    mentions: list[list[Candidate]],
+    option_id: str | None = None,
+) -> Resolution:
+    """Update the slots from the user's text, before retrieval.
+
+    ``mentions`` holds, for each customer name the question uses, the customers it matches.
+    User text sets focus tentatively; a tool result confirms it (:func:`update_from_tool`).
+    """
+    text = question.strip()
+    resolution = Resolution(rewritten=text)
+
+    # A reply to a clarifying question: resolve it, never silently pick one.
+    if state.pending:
+        pending = state.pending
+        picked = None
+        if option_id is not None:
+            picked = next((Candidate(**c) for c in pending["candidates"] if c["id"] == str(option_id)), None)
+        if picked is None:
+            picked = match_option(text, pending)
+        state.pending = None
+        if picked is not None:
+            state.focus = Focus(type="customer", id=picked.id, label=picked.name, confident=False)
+            resolution.picked = picked
+            resolution.focus_set = True
+            resolution.original_question = pending.get("question", "")
+            original = resolution.original_question or text
+            _decay_filters(state, detect_filters(original))
+            resolution.filters_set = detect_filters(original)
+            resolution.rewritten = f"{original} ({picked.name})"
+            return resolution
+
+    filters = detect_filters(text)
+    fmt = detect_format(text)
+    back = refers_back(text)
+    resolution.refers_back = back
+    _decay_filters(state, filters)
+    resolution.filters_set = filters
+    if fmt:
+        state.format = fmt
+        resolution.format_set = fmt
+
+    named = [m for m in mentions if m]
+    if named:
+        first = named[0]
+        ids = {c.id for c in first}
+        if len(first) == 1:
+            chosen = first[0]
+            if state.focus is None or state.focus.id != chosen.id:
+                if state.focus is not None:
+                    resolution.focus_dropped = "other-entity"
+                state.focus = Focus(type="customer", id=chosen.id, label=chosen.name, confident=False)
+            resolution.focus_set = True
+        elif state.focus is not None and state.focus.id in ids:
+            # The name is ambiguous on its own, but the conversation already settled it.
+            resolution.focus_kept = True
+        else:
+            if state.focus is not None:
+                resolution.focus_dropped = "other-entity"
+                state.focus = None
+            options = [{"id": c.id, "label": c.option_label} for c in first]
+            name = _common_name(first)
+            state.pending = {"question": text, "candidates": [asdict(c) for c in first]}
+            resolution.clarify = {
+                "question": f'{_count_word(len(first))} customers match "{name}". Which one?',
+                "options": options,
+            }
+            return resolution
+    elif state.focus is not None:
+        if back or _FOLLOW_UP.search(text):
+            resolution.focus_kept = True
+        else:
+            rest = _strip_slot_phrases(text)
+            overlap = content_word_overlap(rest, " ".join(state.recent_questions + [state.focus.label]))
+            if overlap < FOCUS_OVERLAP_THRESHOLD:
+                resolution.focus_dropped = "topic-change"
+                state.focus = None
+            else:
+                resolution.focus_kept = True
+
+    if back and state.focus is not None:
+        resolution.rewritten = f"{text} ({state.focus.label})"
+    return resolution
+
+
+def update_from_tool(state: SessionState, *, name: str, ok: bool, data: Any, args: dict[str, Any]) -> None:
+    """Update the slots from a tool result: an identifier from the system of record is the
+    strongest signal about what the conversation is now about (chapter 92)."""
+    if not ok:
+        return
+    if name == "lookup_customer" and isinstance(data, dict) and data.get("id") is not None:
+        state.focus = Focus(type="customer", id=str(data["id"]), label=str(data.get("name", "")), confident=True)
+    elif name == "list_orders" and args.get("period"):
+        slot = state.filters.get("period")
+        if not slot or slot.get("value") != args["period"]:
+            state.filters["period"] = {"value": args["period"], "turns_left": FILTER_TURNS}
+
+
+def remember_question(state: SessionState, question: str) -> None:
+    state.recent_questions = (state.recent_questions + [question.strip()[:RECENT_QUESTION_CHARS]])[-RECENT_QUESTIONS:]
+
+
+def _common_name(candidates: list[Candidate]) -> str:
+    names = [c.name for c in candidates]
+    prefix = names[0].split()
+    for other in names[1:]:
+        words = other.split()
+        n = 0
+        while n < min(len(prefix), len(words)) and prefix[n].lower() == words[n].lower():
+            n += 1
+        prefix = prefix[:n]
+    return " ".join(prefix) or names[0]
+
+
+def _count_word(n: int) -> str:
+    return {2: "Two", 3: "Three", 4: "Four", 5: "Five"}.get(n, str(n))
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+
+def render_state(state: SessionState) -> str:
+    """The compact "## Session context" block: the one part of the prompt that varies per turn."""
+    lines: list[str] = []
+    if state.focus:
+        lines.append(f'Currently discussing: {state.focus.type} "{state.focus.label}" ({state.focus.id})')
+    active = state.active_filters()
+    if active:
+        lines.append("Filters in effect: " + ", ".join(f"{k}={v}" for k, v in sorted(active.items())))
+    if state.format:
+        lines.append(f"Answer style requested: {state.format}")
+    if state.recent_questions:
+        lines.append("Earlier in this session: " + "; ".join(f'"{q}"' for q in state.recent_questions))
+    return "## Session context\n" + "\n".join(lines) if lines else ""
