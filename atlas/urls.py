@@ -6,6 +6,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("api/", include("atlas.api_urls")),
     path("memory/", include("memory.urls")),
     path("", include("chat.urls")),
 ]

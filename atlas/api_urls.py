@@ -1,0 +1,40 @@
+"""The REST API under /api/: memory, chat, the OpenAPI 3 schema and its docs page."""
+
+from django.templatetags.static import static
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from memory import api as memory_api
+
+
+class ApiDocsView(SpectacularSwaggerSplitView):
+    """Swagger UI from our own static files (drf-spectacular-sidecar): no CDN, and the init
+    script is a separate same-origin request, so the strict CSP ('self') holds."""
+
+    @staticmethod
+    def _swagger_ui_resource(filename: str) -> str:
+        return static(f"drf_spectacular_sidecar/swagger-ui-dist/{filename}")
+
+    @staticmethod
+    def _swagger_ui_favicon() -> str:
+        return static("drf_spectacular_sidecar/swagger-ui-dist/favicon-32x32.png")
+
+
+app_name = "api"
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", ApiDocsView.as_view(url_name="api:schema"), name="docs"),
+    # Memory
+    path("memories/", memory_api.MemoryListView.as_view(), name="memory-list"),
+    path("memories/export/", memory_api.MemoryExportView.as_view(), name="memory-export"),
+    path(
+        "memories/delete-everything/",
+        memory_api.MemoryDeleteEverythingView.as_view(),
+        name="memory-delete-everything",
+    ),
+    path("memories/<int:pk>/", memory_api.MemoryDetailView.as_view(), name="memory-detail"),
+    path("memories/<int:pk>/correct/", memory_api.MemoryCorrectView.as_view(), name="memory-correct"),
+    path("memory/control/", memory_api.MemoryControlView.as_view(), name="memory-control"),
+    path("memory/pause/", memory_api.MemoryPauseView.as_view(), name="memory-pause"),
+    path("memory/resume/", memory_api.MemoryResumeView.as_view(), name="memory-resume"),
+]

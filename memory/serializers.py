@@ -1,0 +1,92 @@
+"""API shapes for memory: separate input and output serializers (the API calls memory.store)."""
+
+from rest_framework import serializers
+
+from memory.models import Author, Kind, Memory
+
+MAX_STATEMENT_CHARS = 500
+MAX_REASON_CHARS = 200
+
+
+class ProvenanceSerializer(serializers.Serializer):
+    """Where a memory came from: the session, the turn, the quote and when it was said."""
+
+    session = serializers.CharField(source="source_session")
+    turn = serializers.IntegerField(source="source_turn", allow_null=True)
+    quote = serializers.CharField(source="source_quote")
+    said_at = serializers.DateTimeField(source="source_at", allow_null=True)
+
+
+class MemoryOutSerializer(serializers.ModelSerializer):
+    provenance = ProvenanceSerializer(source="*", read_only=True)
+    is_live = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Memory
+        fields = [
+            "id",
+            "kind",
+            "statement",
+            "author",
+            "confidence",
+            "scope",
+            "subject",
+            "gate",
+            "created_at",
+            "refreshed_at",
+            "expires_at",
+            "superseded_by",
+            "is_live",
+            "provenance",
+        ]
+        read_only_fields = fields
+
+    def get_is_live(self, memory: Memory) -> bool:
+        return memory.is_live()
+
+
+class MemoryListQuerySerializer(serializers.Serializer):
+    """Filters for the memory list (query string)."""
+
+    kind = serializers.ChoiceField(choices=Kind.choices, required=False)
+    author = serializers.ChoiceField(choices=Author.choices, required=False)
+    include_expired = serializers.BooleanField(required=False, default=False)
+    include_superseded = serializers.BooleanField(required=False, default=False)
+
+
+class CorrectMemoryInSerializer(serializers.Serializer):
+    statement = serializers.CharField(max_length=MAX_STATEMENT_CHARS, trim_whitespace=True)
+
+
+class ForgetMemoryQuerySerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=MAX_REASON_CHARS, required=False, allow_blank=True, default="")
+
+
+class DeleteEverythingInSerializer(serializers.Serializer):
+    confirm = serializers.BooleanField(help_text="Must be true: deletes every memory, suppression and gate record.")
+
+    def validate_confirm(self, value: bool) -> bool:
+        if value is not True:
+            raise serializers.ValidationError("Set confirm to true to delete everything Atlas remembers about you.")
+        return value
+
+
+class DeleteEverythingOutSerializer(serializers.Serializer):
+    memories = serializers.IntegerField()
+    suppressions = serializers.IntegerField()
+    gate_decisions = serializers.IntegerField()
+    observations = serializers.IntegerField()
+    session_state = serializers.IntegerField()
+
+
+class MemoryControlOutSerializer(serializers.Serializer):
+    paused = serializers.BooleanField()
+
+
+class ExportOutSerializer(serializers.Serializer):
+    """The JSON export of memory.store.export_memories (importable)."""
+
+    format = serializers.CharField()
+    version = serializers.IntegerField()
+    exported_at = serializers.DateTimeField()
+    memories = serializers.ListField(child=serializers.DictField())
