@@ -1,0 +1,65 @@
+"""Expiry: situations and other dated memories stop counting when they expire.
+
+Read time already hides them (``Memory.objects.live()``: ``expires_at IS NULL OR
+expires_at > now()``). This sweep, scheduled daily with django-q2 ("memory-expiry-sweep"),
+deletes the expired rows for good, and the suppressions past their 365 days. It is a
+maintenance path across users, so it runs under the explicit, audited RLS bypass.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from memory.models import AuditEvent, Memory, Suppression
+from memory.rls import staff_bypass
+
+SCHEDULE_NAME = "memory-expiry-sweep"
+
+
+def sweep_expired(*, now: datetime | None = None) -> int:
+    """Delete expired memories (with the older versions they replaced) and expired suppressions.
+
+    Returns how many memories were deleted. Each gets an "expired" audit entry, without text.
+    Older versions go with their expired successor, or they would come back to life when the
+    successor's row disappears.
+    """
+    now = now or timezone.now()
+    with transaction.atomic(), staff_bypass(actor_id=None, reason="expiry sweep"):
+        expired = list(Memory.objects.filter(expires_at__lte=now).values_list("pk", "user_id", "kind"))
+        rows = {pk: (user_id, kind) for pk, user_id, kind in expired}
+        expired_ids = set(rows)
+        frontier = list(rows)
+        while frontier:
+            older = list(
+                Memory.objects.filter(superseded_by__in=frontier)
+                .exclude(pk__in=list(rows))
+                .values_list("pk", "user_id", "kind")
+            )
+            for pk, user_id, kind in older:
+                rows[pk] = (user_id, kind)
+            frontier = [pk for pk, _, _ in older]
+        if rows:
+            Memory.objects.filter(pk__in=list(rows)).update(superseded_by=None)
+            Memory.objects.filter(pk__in=list(rows)).delete()
+            AuditEvent.objects.bulk_create(
+                [
+                    AuditEvent(
+                        user_id=user_id,
+                        action=AuditEvent.Action.EXPIRED,
+                        kind=kind,
+                        memory_id=pk,
+                        reason="expired" if pk in expired_ids else "replaced by an expired memory",
+                        at=now,
+                    )
+                    for pk, (user_id, kind) in rows.items()
+                ]
+            )
+        suppressions = Suppression.objects.filter(expires_at__lte=now).delete()[0]
+        if suppressions:
+            AuditEvent.objects.create(
+                user_id=None, action=AuditEvent.Action.EXPIRED, reason=f"{suppressions} suppressions", at=now
+            )
+    return len(rows)

@@ -1,0 +1,111 @@
+"""The database itself keeps users apart: Row Level Security on every memory table."""
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from memory.models import AuditEvent, Memory, Observation
+from memory.rls import acting_user, staff_bypass
+from tests.factories import make_memory
+
+pytestmark = pytest.mark.django_db
+
+CONTENT_TABLES = ["memory_memory", "memory_suppression", "memory_gatedecision", "memory_observation"]
+
+
+def _count(sql: str, params=()) -> int:
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        return cur.fetchone()[0]
+
+
+@pytest.fixture
+def alice_and_bob(make_user):
+    from memory.models import GateDecision
+    from memory.store import forget_memory
+
+    alice, bob = make_user("alice"), make_user("bob")
+    for user, statements in (
+        (alice, ["Covers the western region"]),
+        (bob, ["Prefers amounts in euros", "Reports go to Dana"]),
+    ):
+        memories = [make_memory(user, s) for s in statements]
+        forget_memory(user, memories[-1].pk)  # one suppression each
+        with acting_user(user.pk):
+            GateDecision.objects.create(user=user, rule="explicit", admitted=True, reason="explicit-remember")
+            Observation.objects.create(user=user, signal="filter:region", session_key="s1")
+        make_memory(user, "Works on the quarterly review", kind="context")
+    return alice, bob
+
+
+@pytest.mark.parametrize("table", CONTENT_TABLES)
+def test_without_an_acting_user_a_select_sees_no_rows(alice_and_bob, table):
+    with staff_bypass(actor_id=None, reason="test: rows exist"):
+        assert _count(f"SELECT count(*) FROM {table}") > 0
+    with acting_user(None):
+        assert _count(f"SELECT count(*) FROM {table}") == 0
+
+
+@pytest.mark.parametrize("table", CONTENT_TABLES)
+def test_a_query_that_forgets_the_user_filter_still_sees_only_own_rows(alice_and_bob, table):
+    alice, bob = alice_and_bob
+    with acting_user(alice.pk):
+        assert _count(f"SELECT count(*) FROM {table} WHERE user_id = %s", [bob.pk]) == 0
+        assert _count(f"SELECT count(DISTINCT user_id) FROM {table}") == 1
+        assert _count(f"SELECT count(*) FROM {table} WHERE user_id <> %s", [alice.pk]) == 0
+
+
+def test_another_users_memory_cannot_be_read_updated_or_deleted(alice_and_bob):
+    alice, bob = alice_and_bob
+    with staff_bypass(actor_id=None, reason="test: find bob's row"):
+        bobs_id = Memory.objects.filter(user=bob).values_list("pk", flat=True).first()
+    with acting_user(alice.pk):
+        with pytest.raises(Memory.DoesNotExist):
+            Memory.objects.get(pk=bobs_id)
+        with connection.cursor() as cur:
+            cur.execute("UPDATE memory_memory SET statement = 'hacked' WHERE id = %s", [bobs_id])
+            assert cur.rowcount == 0
+            cur.execute("UPDATE memory_memory SET statement = statement")  # no WHERE at all
+            updated = cur.rowcount
+            cur.execute("DELETE FROM memory_memory WHERE id = %s", [bobs_id])
+            assert cur.rowcount == 0
+        assert updated == Memory.objects.count()  # only alice's own rows were touched
+    with acting_user(bob.pk):
+        assert Memory.objects.filter(pk=bobs_id).exclude(statement="hacked").exists()
+
+
+def test_inserting_a_row_for_another_user_is_refused_by_the_database(alice_and_bob):
+    alice, bob = alice_and_bob
+    with acting_user(alice.pk):
+        with pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
+            Observation.objects.create(user_id=bob.pk, signal="filter:region", session_key="s9")
+        with pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
+            with connection.cursor() as cur:
+                cur.execute(
+                    "INSERT INTO memory_memory (user_id, kind, statement, scope, subject, confidence, author,"
+                    " gate, gate_version, created_at, source_session, source_quote, embedding)"
+                    " SELECT %s, kind, 'planted', scope, subject, confidence, author, gate, gate_version,"
+                    " created_at, source_session, source_quote, embedding FROM memory_memory LIMIT 1",
+                    [bob.pk],
+                )
+        with pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
+            with connection.cursor() as cur:  # moving own row to another user
+                cur.execute("UPDATE memory_memory SET user_id = %s", [bob.pk])
+
+
+def test_writes_with_no_acting_user_are_refused(alice_and_bob):
+    alice, _ = alice_and_bob
+    with acting_user(None):
+        with pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
+            Observation.objects.create(user_id=alice.pk, signal="filter:region", session_key="s9")
+
+
+def test_staff_bypass_sees_every_user_and_is_audited(alice_and_bob):
+    alice, bob = alice_and_bob
+    before = AuditEvent.objects.filter(action=AuditEvent.Action.STAFF_BYPASS).count()
+    with staff_bypass(actor_id=alice.pk, reason="admin: review memories"):
+        assert set(Memory.objects.values_list("user_id", flat=True)) == {alice.pk, bob.pk}
+    entry = AuditEvent.objects.filter(action=AuditEvent.Action.STAFF_BYPASS).latest("pk")
+    assert AuditEvent.objects.filter(action=AuditEvent.Action.STAFF_BYPASS).count() == before + 1
+    assert entry.actor_id == alice.pk and entry.reason == "admin: review memories"
+    with acting_user(None):  # the bypass ends with its block
+        assert Memory.objects.count() == 0

@@ -1,0 +1,302 @@
+"""The memory store: what a user sees happen when Atlas writes, corrects, forgets and exports."""
+
+import json
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.utils import timezone
+
+from memory.embeddings import embed_one
+from memory.models import AuditEvent, GateDecision, Memory, Observation, Suppression
+from memory.rls import acting_user, staff_bypass
+from memory.store import (
+    correct_memory,
+    delete_everything,
+    export_memories,
+    forget_memory,
+    import_memories,
+    is_paused,
+    live_memories,
+    register_state_key,
+    set_paused,
+    supersede_memory,
+    write_memory,
+)
+from tests.factories import make_memory
+
+pytestmark = pytest.mark.django_db
+
+
+def live_statements(user, **kwargs) -> list[str]:
+    with acting_user(user.pk):
+        return sorted(live_memories(user, **kwargs).values_list("statement", flat=True))
+
+
+def audit_actions(user) -> list[str]:
+    return list(AuditEvent.objects.filter(user_id=user.pk).order_by("pk").values_list("action", flat=True))
+
+
+def test_write_stores_the_statement_with_its_embedding_and_provenance(make_user):
+    user = make_user()
+    said_at = timezone.now() - timedelta(minutes=3)
+    memory = write_memory(
+        user,
+        kind="context",
+        statement="  Covers the western region ",
+        source_session="sess-1",
+        source_turn=7,
+        source_quote="I cover the western region",
+        source_at=said_at,
+        gate="repetition",
+        gate_version="1",
+    )
+    with acting_user(user.pk):
+        stored = Memory.objects.get(pk=memory.pk)
+    assert stored.statement == "Covers the western region"
+    assert (stored.source_session, stored.source_turn, stored.source_quote) == (
+        "sess-1",
+        7,
+        "I cover the western region",
+    )
+    assert stored.source_at == said_at
+    assert np.allclose(stored.embedding, embed_one("Covers the western region"), atol=1e-5)
+    assert stored.author == "rule" and stored.expires_at is None
+    event = AuditEvent.objects.get(user_id=user.pk, action="written")
+    assert event.memory_id == memory.pk and event.kind == "context"
+    assert "western" not in event.reason
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"statement": "   "}, "statement"),
+        ({"statement": "x" * 501}, "statement"),
+        ({"kind": "secret"}, "kind"),
+        ({"confidence": 1.5}, "confidence"),
+        ({"confidence": -0.1}, "confidence"),
+        ({"author": "model"}, "author"),
+        ({"scope": ""}, "scope"),
+    ],
+)
+def test_write_refuses_bad_input_and_writes_nothing(make_user, fields, field):
+    user = make_user()
+    arguments = {"kind": "preference", "statement": "Prefers metric units", **fields}
+    with pytest.raises(ValidationError) as error:
+        write_memory(user, **arguments)
+    assert field in error.value.message_dict
+    assert live_statements(user) == []
+
+
+def test_correct_writes_a_new_user_note_that_replaces_the_old(make_user):
+    user = make_user()
+    old = make_memory(
+        user, "Travelling to Lyon this week", kind="situation", expires_at=timezone.now() + timedelta(days=30)
+    )
+    new = correct_memory(user, old.pk, statement="Travelling to Lille this week")
+    assert (new.author, new.confidence, new.kind, new.expires_at) == ("user", 1.0, "situation", None)
+    with acting_user(user.pk):
+        old.refresh_from_db()
+    assert old.statement == "Travelling to Lyon this week"  # never edited in place
+    assert old.superseded_by_id == new.pk
+    assert live_statements(user) == ["Travelling to Lille this week"]
+    assert audit_actions(user)[-1] == "corrected"
+
+
+def test_correcting_a_replaced_note_is_refused(make_user):
+    user = make_user()
+    old = make_memory(user)
+    correct_memory(user, old.pk, statement="Prefers imperial units")
+    with pytest.raises(ValidationError):
+        correct_memory(user, old.pk, statement="Prefers SI units")
+
+
+def test_correct_and_forget_do_not_reach_another_users_note(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    bobs = make_memory(bob)
+    with pytest.raises(Memory.DoesNotExist):
+        correct_memory(alice, bobs.pk, statement="Prefers imperial units")
+    with pytest.raises(Memory.DoesNotExist):
+        forget_memory(alice, bobs.pk)
+    assert live_statements(bob) == ["Prefers metric units"]
+
+
+def test_forget_deletes_the_note_and_keeps_no_text(make_user):
+    user = make_user()
+    memory = make_memory(user, "Reports go to Dana Whitfield", kind="context")
+    forget_memory(user, memory.pk, reason="memory page")
+    with acting_user(user.pk):
+        assert not Memory.objects.filter(pk=memory.pk).exists()
+        suppression = Suppression.objects.get(user=user)
+    assert suppression.expires_at - suppression.created_at == timedelta(days=365)
+    stored = json.dumps([suppression.statement_hash, suppression.content_hashes])
+    assert "Dana" not in stored and "Whitfield" not in stored
+    event = AuditEvent.objects.get(user_id=user.pk, action="forgotten")
+    assert event.memory_id == memory.pk and event.reason == "memory page"
+
+
+def test_forgetting_a_correction_does_not_bring_back_what_it_corrected(make_user):
+    user = make_user()
+    old = make_memory(user, "Prefers amounts in dollars")
+    new = correct_memory(user, old.pk, statement="Prefers amounts in euros")
+    forget_memory(user, new.pk)
+    assert live_statements(user) == []
+    with acting_user(user.pk):
+        assert Memory.objects.filter(user=user).count() == 0
+
+
+def test_a_rule_never_supersedes_what_the_user_wrote(make_user):
+    user = make_user()
+    users_note = make_memory(user, "Prefers metric units", author="user")
+    rule_note = make_memory(user, "Prefers imperial units", author="rule")
+    with pytest.raises(ValidationError):
+        supersede_memory(users_note, rule_note)
+    assert live_statements(user) == ["Prefers imperial units", "Prefers metric units"]
+    supersede_memory(rule_note, make_memory(user, "Prefers SI units", author="user"))
+    older_rule = make_memory(user, "Prefers answers as tables")
+    supersede_memory(older_rule, make_memory(user, "Prefers answers as bullet points"))
+    assert live_statements(user) == ["Prefers SI units", "Prefers answers as bullet points", "Prefers metric units"]
+
+
+def test_live_memories_hide_expired_and_replaced_notes(make_user):
+    user = make_user()
+    now = timezone.now()
+    make_memory(user, "Travelling to Lyon this week", kind="situation", expires_at=now + timedelta(days=2))
+    make_memory(user, "Preparing the board pack", kind="situation", expires_at=now - timedelta(seconds=1))
+    old = make_memory(user, "Prefers metric units")
+    correct_memory(user, old.pk, statement="Prefers imperial units")
+    assert live_statements(user) == ["Prefers imperial units", "Travelling to Lyon this week"]
+    assert live_statements(user, now=now + timedelta(days=3)) == ["Prefers imperial units"]
+
+
+def test_pause_switches_memory_off_and_on(make_user):
+    user = make_user()
+    assert is_paused(user) is False
+    set_paused(user, paused=True)
+    assert is_paused(user) is True
+    set_paused(user, paused=False)
+    assert is_paused(user) is False
+    assert audit_actions(user) == ["paused", "resumed"]
+
+
+def test_text_export_groups_notes_by_kind_with_dates_and_provenance(make_user):
+    user = make_user()
+    said = timezone.now() - timedelta(days=2)
+    make_memory(user, "Prefers metric units", source_quote="use metric please", source_at=said, source_session="s-9")
+    make_memory(user, "Covers the western region", kind="context")
+    old = make_memory(user, "Prefers answers as tables")
+    correct_memory(user, old.pk, statement="Prefers answers as bullet points")
+    text = export_memories(user, fmt="text")
+    assert text.index("Preferences") < text.index("Prefers metric units") < text.index("Context")
+    assert "Covers the western region" in text.split("Context")[1]
+    assert f'from what you said on {said:%Y-%m-%d}: "use metric please"' in text
+    assert "conversation s-9" in text
+    assert "Replaced or expired" in text and "replaced;" in text
+    assert audit_actions(user)[-1] == "exported"
+
+
+def test_export_refuses_an_unknown_format(make_user):
+    with pytest.raises(ValidationError):
+        export_memories(make_user(), fmt="xml")
+
+
+def test_export_round_trip_after_delete_everything(make_user):
+    user = make_user()
+    said = timezone.now() - timedelta(days=1)
+    make_memory(
+        user, "Prefers metric units", source_session="s-1", source_turn=3, source_quote="metric", source_at=said
+    )
+    make_memory(
+        user, "Travelling to Lyon", kind="situation", expires_at=timezone.now() + timedelta(days=30), gate="situation"
+    )
+    old = make_memory(user, "Covers Benelux", kind="context")
+    correct_memory(user, old.pk, statement="Covers Benelux and France")
+    exported = json.loads(export_memories(user, fmt="json"))
+
+    delete_everything(user)
+    assert live_statements(user) == []
+    imported = import_memories(user, json.dumps(exported))
+    assert len(imported) == 4
+
+    again = json.loads(export_memories(user, fmt="json"))
+    fields = ("kind", "statement", "author", "scope", "confidence", "expires_at", "created_at")
+    provenance = ("source_session", "source_turn", "source_quote", "source_at", "gate")
+
+    def comparable(export):
+        by_id = {row["id"]: row for row in export["memories"]}
+        return sorted(
+            (
+                *(row[f] for f in fields + provenance),
+                by_id[row["superseded_by"]]["statement"] if row["superseded_by"] else None,
+            )
+            for row in export["memories"]
+        )
+
+    assert comparable(again) == comparable(exported)
+    assert live_statements(user) == ["Covers Benelux and France", "Prefers metric units", "Travelling to Lyon"]
+    assert import_memories(user, json.dumps(exported)) == []  # importing twice adds nothing
+
+
+@pytest.mark.parametrize("payload", ["not json", "[]", '{"format": "other", "memories": []}'])
+def test_import_refuses_what_is_not_an_export(make_user, payload):
+    with pytest.raises(ValidationError):
+        import_memories(make_user(), payload)
+
+
+def test_import_refuses_a_bad_row_and_writes_nothing(make_user):
+    user = make_user()
+    payload = {
+        "format": "atlas-memory-export",
+        "version": 1,
+        "memories": [
+            {"kind": "preference", "statement": "Prefers metric units", "author": "user"},
+            {"kind": "preference", "statement": "", "author": "user"},
+        ],
+    }
+    with pytest.raises(ValidationError):
+        import_memories(user, json.dumps(payload))
+    assert live_statements(user) == []
+
+
+def _rows_of(user) -> dict[str, int]:
+    counts = {}
+    with staff_bypass(actor_id=None, reason="test: count rows"), connection.cursor() as cur:
+        for table in ("memory_memory", "memory_suppression", "memory_gatedecision", "memory_observation"):
+            cur.execute(f"SELECT count(*) FROM {table} WHERE user_id = %s", [user.pk])
+            counts[table] = cur.fetchone()[0]
+    return counts
+
+
+def _fill(user) -> None:
+    forget_memory(user, make_memory(user, "Reports go to Dana").pk)
+    kept = make_memory(user, "Covers the western region", kind="context")
+    correct_memory(user, make_memory(user, "Prefers metric units").pk, statement="Prefers imperial units")
+    with acting_user(user.pk):
+        GateDecision.objects.create(user=user, rule="repetition", admitted=True, reason="seen-3-sessions", memory=kept)
+        Observation.objects.create(user=user, signal="filter:region=west", session_key="s1")
+    for session in ("s1", "s2"):
+        key = f"atlas:state:{user.pk}:{session}"
+        cache.set(key, {"region": "west"}, 3600)
+        register_state_key(user.pk, key)
+
+
+def test_delete_everything_leaves_nothing_of_the_user_and_spares_others(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    _fill(alice)
+    _fill(bob)
+    assert all(_rows_of(alice).values())
+
+    counts = delete_everything(alice)
+
+    assert _rows_of(alice) == dict.fromkeys(_rows_of(alice), 0)
+    assert counts["memories"] == 3 and counts["suppressions"] == 1 and counts["session_state"] == 2
+    assert cache.get(f"atlas:state:{alice.pk}:s1") is None and cache.get(f"atlas:state:{alice.pk}:s2") is None
+    assert cache.get(f"atlas:state-keys:{alice.pk}") is None
+    assert all(_rows_of(bob).values())
+    assert cache.get(f"atlas:state:{bob.pk}:s1") == {"region": "west"}
+    assert live_statements(bob) == ["Covers the western region", "Prefers imperial units"]
+    event = AuditEvent.objects.get(user_id=alice.pk, action="deleted-all")
+    assert "memories=3" in event.reason
