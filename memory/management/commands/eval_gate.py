@@ -1,0 +1,168 @@
+"""Replay labelled write-gate cases through the real gate and score what stays live.
+
+``manage.py eval_gate FILE [--json]``: each case is a fresh user, each turn a TurnEvent
+with the case's timestamp and session; the live memories at the last turn's ``at`` are
+matched one-to-one against the expected items (shared/benchmarks/gate/README.md). All the
+work runs inside one transaction that is rolled back, so the database is left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils.dateparse import parse_datetime
+
+from memory.gate import TurnEvent, run_gate
+from memory.rls import acting_user
+from memory.store import live_memories
+
+
+class _Rollback(Exception):
+    pass
+
+
+def _parse_at(value: str):
+    at = parse_datetime(value)
+    if at is None:
+        raise CommandError(f"Bad timestamp {value!r}.")
+    return at
+
+
+def score_case(case: dict, memories: list, now) -> dict:
+    """Match live memories to expected items (kind equal, every mention in the statement)."""
+    expected = case.get("expect", [])
+    unmatched = list(range(len(memories)))
+    matched_items = []
+    expiry_ok = 0
+    for item in expected:
+        hit = None
+        for index in unmatched:
+            memory = memories[index]
+            text = memory.statement.lower()
+            if memory.kind == item["kind"] and all(m.lower() in text for m in item.get("mentions", [])):
+                hit = index
+                break
+        if hit is None:
+            continue
+        unmatched.remove(hit)
+        memory = memories[hit]
+        if "expires_after_days" in item:
+            lo, hi = item["expires_after_days"]
+            good = memory.expires_at is not None and timedelta(days=lo) <= memory.expires_at - now <= timedelta(days=hi)
+        else:
+            good = memory.expires_at is None
+        expiry_ok += int(good)
+        matched_items.append((item, memory, good))
+    owed = [i for i in expected if not i.get("optional")]
+    owed_hit = [i for i, _, _ in matched_items if not i.get("optional")]
+    return {
+        "id": case.get("id", ""),
+        "live": len(memories),
+        "matched": len(matched_items),
+        "owed": len(owed),
+        "owed_matched": len(owed_hit),
+        "expiry_ok": expiry_ok,
+        "false_positives": [memories[i].statement for i in unmatched],
+        "missed": [i for i in owed if i not in owed_hit],
+        "statements": [
+            f"{m.kind}: {m.statement}" + (f" (expires {m.expires_at:%Y-%m-%d %H:%M})" if m.expires_at else "")
+            for m in memories
+        ],
+        "expiry_errors": [m.statement for _, m, good in matched_items if not good],
+    }
+
+
+def run_case(case: dict) -> dict:
+    user = get_user_model().objects.create_user(username=f"eval-gate-{uuid.uuid4().hex[:12]}")
+    turns = case.get("turns", [])
+    if not turns:
+        raise CommandError(f"Case {case.get('id')} has no turns.")
+    for number, turn in enumerate(turns, start=1):
+        feedback = turn.get("feedback") or {}
+        run_gate(
+            TurnEvent(
+                user_id=user.pk,
+                session_key=str(turn.get("session", "s1")),
+                turn_id=number,
+                at=_parse_at(turn["at"]),
+                text=turn.get("text", ""),
+                filters=dict(turn.get("filters") or {}),
+                feedback_kind=feedback.get("kind", ""),
+                feedback_comment=feedback.get("comment", ""),
+            )
+        )
+    now = _parse_at(turns[-1]["at"])
+    with acting_user(user.pk):
+        memories = list(live_memories(user, now=now))
+    return score_case(case, memories, now)
+
+
+def evaluate(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            cases = [json.loads(line) for line in handle if line.strip()]
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"Cannot read {path}: {exc}") from exc
+    results = []
+    try:
+        with transaction.atomic():
+            for case in cases:
+                results.append(run_case(case))
+            raise _Rollback
+    except _Rollback:
+        pass
+    live = sum(r["live"] for r in results)
+    matched = sum(r["matched"] for r in results)
+    owed = sum(r["owed"] for r in results)
+    owed_matched = sum(r["owed_matched"] for r in results)
+    expiry_ok = sum(r["expiry_ok"] for r in results)
+    return {
+        "cases": len(results),
+        "live": live,
+        "matched": matched,
+        "precision": round(matched / live, 4) if live else 1.0,
+        "recall": round(owed_matched / owed, 4) if owed else 1.0,
+        "expiry_accuracy": round(expiry_ok / matched, 4) if matched else 1.0,
+        "results": results,
+    }
+
+
+class Command(BaseCommand):
+    help = "Replay write-gate cases (JSONL) through the gate and print precision, recall and expiry accuracy."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+
+    def handle(self, *args, **options):
+        report = evaluate(options["file"])
+        for result in report["results"]:
+            ok = not result["false_positives"] and not result["missed"] and not result["expiry_errors"]
+            self.stdout.write(
+                f"{'ok  ' if ok else 'FAIL'} {result['id']}: {result['live']} live, {result['matched']} matched"
+            )
+            for line in result["statements"]:
+                self.stdout.write(f"       {line}")
+            for text in result["false_positives"]:
+                self.stdout.write(f"       false positive: {text}")
+            for item in result["missed"]:
+                self.stdout.write(f"       missed: {item['kind']} {item.get('mentions')}")
+            for text in result["expiry_errors"]:
+                self.stdout.write(f"       wrong expiry: {text}")
+        self.stdout.write(
+            f"precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
+            f"expiry accuracy {report['expiry_accuracy']:.3f}  "
+            f"({report['cases']} cases, {report['live']} live memories)"
+        )
+        if options["json"]:
+            summary = {k: v for k, v in report.items() if k != "results"}
+            summary["cases_detail"] = [
+                {k: r[k] for k in ("id", "live", "matched", "owed", "owed_matched", "expiry_ok")}
+                for r in report["results"]
+            ]
+            self.stdout.write(json.dumps(summary))
