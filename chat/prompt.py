@@ -128,9 +128,20 @@ def _args(args: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in args.items() if v not in (None, ""))
 
 
-def build_context_block(tool_calls: list[ToolCall], passages: list[PromptPassage]) -> str:
-    """Tool results first, then passages, until the shared token budget is spent."""
+def _truncate_tokens(text: str, tokens: int) -> str:
+    encoding = _tokenizer().encode(text, add_special_tokens=False)
+    if len(encoding.ids) <= tokens:
+        return text
+    end = encoding.offsets[max(tokens - 2, 0)][1]
+    return text[:end].rstrip() + " …"
+
+
+def build_context_block(tool_calls: list[ToolCall], passages: list[PromptPassage]) -> tuple[str, list[PromptPassage]]:
+    """Tool results first, then passages, until the shared token budget is spent.
+
+    Returns the block and the passages that made it in."""
     parts: list[str] = []
+    included: list[PromptPassage] = []
     used = 0
     for call in tool_calls:
         rendered = render_tool_call(call)
@@ -142,13 +153,20 @@ def build_context_block(tool_calls: list[ToolCall], passages: list[PromptPassage
     for passage in passages:
         rendered = f"### Document: {passage.title}\n{passage.text[:PASSAGE_CHARS]}"
         cost = count_tokens(rendered)
-        if used + cost > CONTEXT_TOKEN_BUDGET:
-            break
+        room = CONTEXT_TOKEN_BUDGET - used
+        if cost > room:
+            # Fill the budget exactly with the head of this passage, so every turn's context
+            # is about the same size whatever the tools returned.
+            if room < 40:
+                break
+            rendered = _truncate_tokens(rendered, room)
+            cost = count_tokens(rendered)
         parts.append(rendered)
+        included.append(passage)
         used += cost
     if not parts:
-        return "## Tool results and passages\nNothing in the company's records matched this question."
-    return "## Tool results and passages\n" + "\n\n".join(parts)
+        return "## Tool results and passages\nNothing in the company's records matched this question.", included
+    return "## Tool results and passages\n" + "\n\n".join(parts), included
 
 
 def assemble_prompt(
@@ -164,7 +182,7 @@ def assemble_prompt(
     filters: dict[str, str] | None = None,
 ) -> Prompt:
     """The whole prompt for one turn. Nothing from earlier answers goes in."""
-    context_block = build_context_block(tool_calls, passages)
+    context_block, included = build_context_block(tool_calls, passages)
     prompt = Prompt(
         system=SYSTEM_PROMPT,
         session_block=session_block,
@@ -172,7 +190,7 @@ def assemble_prompt(
         context_block=context_block,
         question=question,
         tool_calls=tuple(tool_calls),
-        passages=tuple(passages),
+        passages=tuple(included),
         notes=tuple(notes),
         format=format,
         focus_label=focus_label,

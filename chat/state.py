@@ -175,23 +175,37 @@ _FORMAT_PATTERNS = (
     ),
 )
 
-_REGIONS = ("north", "south", "east", "west", "midlands", "central")
 _REGION_PATTERN = re.compile(
-    r"\b(?:in|for|from|across|covering) the (north|south|east|west|midlands|central)(?:ern)?(?: region)?\b"
-    r"|\b(north|south|east|west|central)(?:ern)? region\b",
+    r"\b(?:in|for|from|across|covering) the (north|south|east|west|central)(?:ern)?(?: region)?\b"
+    r"|\b(north|south|east|west|central)(?:ern)? (?:sales )?(?:region|customers|accounts|territory)\b",
     re.IGNORECASE,
 )
+# The periods the orders tool understands (chat.tools.PERIODS), plus a few spellings of them.
 _PERIOD_PATTERN = re.compile(
     r"\b(last quarter|this quarter|previous quarter|last month|this month|previous month|last year|this year|"
-    r"year to date|ytd|last 30 days|last 90 days|q[1-4] \d{4})\b",
+    r"year to date|ytd|last 30 days|past 30 days|last 12 months|past 12 months|past year)\b",
     re.IGNORECASE,
 )
-_PERIOD_SYNONYMS = {"previous quarter": "last quarter", "previous month": "last month", "ytd": "this year"}
-_PERIOD_SYNONYMS["year to date"] = "this year"
+_PERIOD_SYNONYMS = {
+    "previous quarter": "last quarter",
+    "previous month": "last month",
+    "ytd": "this year",
+    "year to date": "this year",
+    "past 30 days": "last 30 days",
+    "past 12 months": "last 12 months",
+    "past year": "last 12 months",
+}
 _STATUS_PATTERN = re.compile(
     r"\b(overdue|late|unpaid|open|outstanding|paid|shipped|delivered|cancell?ed|pending)\b", re.IGNORECASE
 )
-_STATUS_SYNONYMS = {"late": "overdue", "unpaid": "overdue", "outstanding": "open", "canceled": "cancelled"}
+_STATUS_SYNONYMS = {
+    "late": "overdue",
+    "unpaid": "overdue",
+    "outstanding": "open",
+    "pending": "open",
+    "delivered": "shipped",
+    "canceled": "cancelled",
+}
 
 
 def content_words(text: str) -> set[str]:

@@ -1,0 +1,84 @@
+"""Feedback on an answer: helpful, not helpful, or "That's wrong" with a comment.
+
+"That's wrong" with a comment is the correction event the write gate reads (chapter 93: a
+correction is one of the three events a memory is written on). Follow-ups are recorded here
+too: whether the next question stayed on the same focus (chapter 93's "follow-up needed").
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from chat.models import Feedback, Turn
+from memory.rls import acting_user
+
+MAX_COMMENT_CHARS = 2000
+
+
+def give_feedback(user, turn_id: int, *, kind: str, comment: str = "") -> Feedback:
+    """Record the user's verdict on one of their answers (one per turn; a new verdict replaces it).
+
+    Raises ``Turn.DoesNotExist`` for another user's turn (RLS hides it) and ``ValidationError``
+    for an unknown kind or an oversized comment.
+    """
+    if kind not in Feedback.Kind.values:
+        raise ValidationError(f"Feedback must be one of: {', '.join(Feedback.Kind.values)}.")
+    comment = (comment or "").replace("\x00", "").strip()
+    if len(comment) > MAX_COMMENT_CHARS:
+        raise ValidationError(f"The comment is longer than {MAX_COMMENT_CHARS} characters.")
+    with acting_user(user.pk), transaction.atomic():
+        turn = Turn.objects.select_related("session").get(pk=turn_id, user_id=user.pk)
+        feedback, _ = Feedback.objects.update_or_create(
+            turn=turn, user=user, defaults={"kind": kind, "comment": comment, "created_at": timezone.now()}
+        )
+        if kind == Feedback.Kind.INCORRECT and comment:
+            queue_gate(
+                user_id=user.pk,
+                session_key=str(turn.session_id),
+                turn_id=turn.pk,
+                text=turn.question,
+                filters={},
+                feedback_kind=kind,
+                feedback_comment=comment,
+            )
+    return feedback
+
+
+def record_followup(session_id, previous_turn_id: int | None, *, stayed: bool) -> None:
+    """Mark whether the question after ``previous_turn_id`` stayed on the same focus."""
+    if previous_turn_id is None:
+        return
+    Turn.objects.filter(pk=previous_turn_id, session_id=session_id).update(followup=stayed)
+
+
+def queue_gate(
+    *,
+    user_id: int,
+    session_key: str,
+    turn_id: int | None,
+    text: str,
+    filters: dict[str, str],
+    feedback_kind: str = "",
+    feedback_comment: str = "",
+) -> None:
+    """Queue the write gate for this event once the surrounding transaction commits."""
+    try:
+        from memory.gate import TurnEvent
+    except ImportError:  # INTEGRATION POINT: memory.gate (helper "store") not merged yet
+        return
+    from memory.tasks import enqueue_gate
+
+    enqueue_gate(
+        TurnEvent(
+            user_id=user_id,
+            session_key=session_key,
+            turn_id=turn_id,
+            at=timezone.now(),
+            text=text,
+            filters=dict(filters),
+            feedback_kind=feedback_kind,
+            feedback_comment=feedback_comment,
+        )
+    )
