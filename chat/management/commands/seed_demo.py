@@ -1,6 +1,14 @@
+import time
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+
+from chat.demo_data import ANCHOR, DEMO_NOTES, build_corpus, load_corpus, seed_notes
+from chat.models import Contract, Customer, Document, Order
+from chat.tools import clear_customer_index
+from memory.models import Memory
+from memory.rls import acting_user
 
 DEMO_USERS = [
     ("alice", "Alice", "Moreau", "atlas-demo-alice"),
@@ -9,21 +17,66 @@ DEMO_USERS = [
 
 
 class Command(BaseCommand):
-    help = "Load the deterministic demo data set: two demo users (and the business corpus)."
+    help = (
+        "Load the deterministic demo data set: two demo users with a few notes each, and the business "
+        "corpus (customers, orders, contracts, documents). Each part is loaded only where it is missing."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--if-empty", action="store_true", help="Do nothing when demo users already exist.")
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="Do nothing when the demo users and the corpus already exist (used by `make run`).",
+        )
+        parser.add_argument(
+            "--reset-corpus",
+            action="store_true",
+            help="Delete the corpus and load it again (same data: the generator is deterministic).",
+        )
 
     def handle(self, *args, **options):
+        started = time.perf_counter()
         User = get_user_model()
-        if options["if_empty"] and User.objects.filter(username=DEMO_USERS[0][0]).exists():
+        users_exist = User.objects.filter(username__in=[u[0] for u in DEMO_USERS]).count() == len(DEMO_USERS)
+        if options["if_empty"] and users_exist and Customer.objects.exists() and not options["reset_corpus"]:
             self.stdout.write("Demo data already loaded.")
             return
+
+        users = {}
         with transaction.atomic():
             for username, first, last, password in DEMO_USERS:
-                user, _ = User.objects.get_or_create(
+                user, created = User.objects.get_or_create(
                     username=username, defaults={"first_name": first, "last_name": last}
                 )
-                user.set_password(password)
-                user.save()
-        self.stdout.write(self.style.SUCCESS("Demo data loaded."))
+                if created or not options["if_empty"]:
+                    user.set_password(password)
+                    user.save()
+                users[username] = user
+
+        if options["reset_corpus"]:
+            with transaction.atomic():
+                Document.objects.all().delete()
+                Order.objects.all().delete()
+                Contract.objects.all().delete()
+                Customer.objects.all().delete()
+        if Customer.objects.exists():
+            self.stdout.write("Corpus already loaded (use --reset-corpus to reload it).")
+        else:
+            counts = load_corpus(build_corpus(anchor=ANCHOR))
+            self.stdout.write(
+                "Corpus: {customers} customers, {orders} orders, {contracts} contracts, {documents} documents.".format(
+                    **counts
+                )
+            )
+        clear_customer_index()
+
+        for username, user in users.items():
+            with acting_user(user.pk):
+                has_notes = Memory.objects.filter(user=user).exists()
+            if has_notes:
+                continue  # never duplicate or overwrite what the user has since corrected or forgotten
+            written = seed_notes(user, DEMO_NOTES.get(username, []))
+            self.stdout.write(f"Notes for {username}: {written}.")
+
+        elapsed = time.perf_counter() - started
+        self.stdout.write(self.style.SUCCESS(f"Demo data loaded in {elapsed:.1f} s."))
