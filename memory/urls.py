@@ -5,4 +5,9 @@ from memory import views
 app_name = "memory"
 urlpatterns = [
     path("", views.memory_page, name="page"),
+    path("<int:pk>/forget/", views.forget, name="forget"),
+    path("<int:pk>/correct/", views.correct, name="correct"),
+    path("export/", views.export, name="export"),
+    path("pause/", views.pause, name="pause"),
+    path("delete-everything/", views.delete_everything, name="delete-everything"),
 ]

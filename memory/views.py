@@ -1,10 +1,133 @@
-from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+"""The memory page and its controls: load the owner's row, call one store function, render.
 
-from memory.models import Memory
+Every change is a POST; with htmx it answers with the partial it changed, without
+JavaScript it redirects back to the page with a message (chapter 98: the page exists for
+"what does it know about me", export and delete everything).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from memory import store
+from memory.forms import CorrectForm, DeleteEverythingForm, ExportForm, PauseForm
+from memory.models import Kind, Memory
+
+FORGOTTEN = "Forgotten. Atlas won't learn this again."
+CORRECTED = "Corrected. Atlas will use your wording from now on."
+
+# Each kind with its heading and what it is, in the words the page uses (chapter 93's kinds).
+KIND_SECTIONS = {
+    Kind.PREFERENCE: (
+        "Preferences",
+        "How you like answers: formats, units, level of detail. Kept until you change them.",
+    ),
+    Kind.CORRECTION: ("Corrections", "Things you corrected, so Atlas doesn't repeat the mistake."),
+    Kind.CONTEXT: ("Context", "Standing facts about your work, such as the region or the accounts you cover."),
+    Kind.SITUATION: ("Situations", "Things true for now, such as a quarter-end push. They expire on their own."),
+}
+
+
+def _grouped(memories) -> list[dict]:
+    by_kind: dict[str, list[Memory]] = {}
+    for memory in memories:
+        by_kind.setdefault(memory.kind, []).append(memory)
+    return [
+        {"kind": kind, "label": KIND_SECTIONS[kind][0], "intro": KIND_SECTIONS[kind][1], "memories": by_kind[kind]}
+        for kind in Kind
+        if kind in by_kind
+    ]
 
 
 @login_required
+@require_GET
 def memory_page(request):
-    memories = Memory.objects.live().filter(user=request.user).order_by("kind", "-created_at")
-    return render(request, "memory/page.html", {"memories": memories})
+    memories = store.live_memories(request.user)
+    return render(request, "memory/page.html", {"groups": _grouped(memories), "paused": store.is_paused(request.user)})
+
+
+@login_required
+@require_POST
+def forget(request, pk: int):
+    memory = get_object_or_404(Memory, pk=pk, user=request.user)
+    store.forget_memory(request.user, memory.pk, reason="memory page")
+    if request.htmx:
+        return render(request, "memory/page.html#memory-item", {"memory": memory, "state": "forgotten"})
+    messages.success(request, FORGOTTEN)
+    return redirect("memory:page")
+
+
+@login_required
+@require_POST
+def correct(request, pk: int):
+    memory = get_object_or_404(Memory.objects.live(), pk=pk, user=request.user)
+    form = CorrectForm(request.POST)
+    if form.is_valid():
+        try:
+            new = store.correct_memory(request.user, memory.pk, statement=form.cleaned_data["statement"])
+        except ValidationError as error:
+            form.add_error("statement", error)
+        else:
+            if request.htmx:
+                return render(request, "memory/page.html#memory-item", {"memory": new, "state": "corrected"})
+            messages.success(request, CORRECTED)
+            return redirect(reverse("memory:page") + f"#memory-{new.pk}")
+    context = {"memory": memory, "correct_form": form, "open_correct": True}
+    if request.htmx:
+        return render(request, "memory/page.html#memory-item", context, status=400)
+    return render(request, "memory/correct.html", context, status=400)
+
+
+@login_required
+@require_POST
+def export(request):
+    form = ExportForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest("Choose an export format: json or text.")
+    fmt = form.cleaned_data["fmt"]
+    body = store.export_memories(request.user, fmt=fmt)
+    extension, content_type = ("json", "application/json") if fmt == "json" else ("txt", "text/plain; charset=utf-8")
+    response = HttpResponse(body, content_type=content_type)
+    filename = f"atlas-memory-{timezone.localdate():%Y-%m-%d}.{extension}"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@login_required
+@require_POST
+def pause(request):
+    form = PauseForm(request.POST)
+    form.is_valid()  # a missing or false value means "resume": the form cannot be invalid.
+    paused = bool(form.cleaned_data.get("paused"))
+    store.set_paused(request.user, paused=paused)
+    if request.htmx:
+        return render(request, "memory/page.html#memory-control", {"paused": paused, "changed": True})
+    messages.success(request, "Memory paused." if paused else "Memory is on again.")
+    return redirect("memory:page")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_everything(request):
+    """One confirmation step, then a hard delete (chapter 98: no soft delete)."""
+    form = DeleteEverythingForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            store.delete_everything(request.user)
+            if form.cleaned_data["pause"]:
+                store.set_paused(request.user, paused=True)
+        note = " Memory is paused." if form.cleaned_data["pause"] else ""
+        messages.success(request, "Deleted everything Atlas remembered about you." + note)
+        if request.htmx:
+            return HttpResponseClientRedirect(reverse("memory:page"))
+        return redirect("memory:page")
+    count = store.live_memories(request.user).count()
+    return render(request, "memory/delete_everything.html", {"form": form, "count": count})

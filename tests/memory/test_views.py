@@ -1,0 +1,247 @@
+"""The memory page and its controls, through the test client against the real store."""
+
+import html
+import json
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from memory import store
+from memory.models import Memory, Suppression
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def signed_in(client, alice):
+    client.force_login(alice)
+    return client
+
+
+def note(user, statement="Prefers amounts in euros", *, kind="preference", **fields):
+    fields.setdefault("source_quote", "always show amounts in euros")
+    fields.setdefault("source_at", timezone.now() - timedelta(days=3))
+    return store.write_memory(user, kind=kind, statement=statement, **fields)
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def exists(user, pk, as_user):
+    with as_user(user.pk):
+        return Memory.objects.filter(pk=pk).exists()
+
+
+ACTIONS = [
+    ("post", "memory:forget", True),
+    ("post", "memory:correct", True),
+    ("post", "memory:export", False),
+    ("post", "memory:pause", False),
+    ("post", "memory:delete-everything", False),
+    ("get", "memory:delete-everything", False),
+    ("get", "memory:page", False),
+]
+
+
+@pytest.mark.parametrize(("method", "name", "takes_pk"), ACTIONS)
+def test_anonymous_is_sent_to_login(client, alice, method, name, takes_pk):
+    url = reverse(name, args=[1] if takes_pk else [])
+    response = getattr(client, method)(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize(
+    ("method", "name", "takes_pk"),
+    [
+        ("get", "memory:forget", True),
+        ("get", "memory:correct", True),
+        ("get", "memory:export", False),
+        ("get", "memory:pause", False),
+        ("put", "memory:delete-everything", False),
+        ("post", "memory:page", False),
+    ],
+)
+def test_wrong_method_is_405(signed_in, alice, method, name, takes_pk):
+    memory = note(alice)
+    url = reverse(name, args=[memory.pk] if takes_pk else [])
+    assert getattr(signed_in, method)(url).status_code == 405
+
+
+def test_page_groups_live_notes_by_kind_with_provenance(signed_in, alice):
+    note(alice, "Prefers amounts in euros")
+    note(
+        alice,
+        "Is preparing the quarter-end close",
+        kind="situation",
+        expires_at=timezone.now() + timedelta(days=30),
+        source_quote="I'm busy with the quarter-end close",
+    )
+    old = note(alice, "Prefers amounts in dollars")
+    store.correct_memory(alice, old.pk, statement="Prefers amounts in pounds")
+
+    page = signed_in.get(reverse("memory:page")).content.decode()
+
+    assert "What Atlas remembers about you" in page
+    assert page.index('<h2 id="kind-preference">Preferences</h2>') < page.index("Situations</h2>")
+    assert "Prefers amounts in euros" in page
+    assert "“always show amounts in euros”" in page
+    assert "Is preparing the quarter-end close" in page
+    assert "Expires" in page
+    assert "Prefers amounts in pounds" in page
+    assert "Prefers amounts in dollars" not in page  # superseded: no longer live
+    assert '<dd class="author">you</dd>' in page
+    assert '<dd class="author">Atlas</dd>' in page
+
+
+def test_page_never_shows_another_users_notes(signed_in, make_user):
+    bob = make_user("bob")
+    note(bob, "Covers the Benelux accounts", kind="context")
+    page = signed_in.get(reverse("memory:page")).content.decode()
+    assert "Benelux" not in page
+    assert "Atlas doesn't remember anything about you yet" in page
+
+
+def test_statement_with_html_is_shown_as_text(signed_in, alice):
+    note(alice, "Prefers <script>alert('x')</script> tables")
+    page = signed_in.get(reverse("memory:page")).content.decode()
+    assert "<script>alert" not in page
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page
+
+
+def test_forget_deletes_the_note_and_suppresses_it(signed_in, alice, as_user):
+    memory = note(alice)
+    response = signed_in.post(reverse("memory:forget", args=[memory.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("memory:page")
+    assert "Forgotten. Atlas won't learn this again." in text(response)
+    assert not exists(alice, memory.pk, as_user)
+    with as_user(alice.pk):
+        assert Suppression.objects.filter(user=alice).count() == 1
+
+
+def test_forget_with_htmx_returns_only_the_item(signed_in, alice, as_user):
+    memory = note(alice)
+    response = signed_in.post(reverse("memory:forget", args=[memory.pk]), **HTMX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body
+    assert body.strip().startswith(f'<li class="memory-item" id="memory-{memory.pk}">')
+    assert "Forgotten. Atlas won't learn this again." in text(response)
+    assert not exists(alice, memory.pk, as_user)
+
+
+def test_forgetting_another_users_note_is_404(signed_in, make_user, as_user):
+    bob = make_user("bob")
+    theirs = note(bob)
+    assert signed_in.post(reverse("memory:forget", args=[theirs.pk])).status_code == 404
+    assert signed_in.post(reverse("memory:correct", args=[theirs.pk]), {"statement": "x"}).status_code == 404
+    assert exists(bob, theirs.pk, as_user)
+
+
+def test_correct_writes_a_user_authored_note_that_replaces_the_old(signed_in, alice, as_user):
+    memory = note(alice, "Prefers detailed answers")
+    response = signed_in.post(reverse("memory:correct", args=[memory.pk]), {"statement": "Prefers short answers"})
+    with as_user(alice.pk):
+        old = Memory.objects.get(pk=memory.pk)
+        new = old.superseded_by
+    assert new.statement == "Prefers short answers"
+    assert new.author == "user"
+    assert response["Location"] == reverse("memory:page") + f"#memory-{new.pk}"
+
+
+def test_correct_with_htmx_swaps_in_the_new_note(signed_in, alice):
+    memory = note(alice, "Prefers detailed answers")
+    response = signed_in.post(
+        reverse("memory:correct", args=[memory.pk]), {"statement": "Prefers short answers"}, **HTMX
+    )
+    body = response.content.decode()
+    assert "<html" not in body
+    assert "Corrected. Atlas will use your wording from now on." in body
+    assert "Prefers short answers" in body
+    assert '<dd class="author">you</dd>' in body
+
+
+@pytest.mark.parametrize(("statement", "message"), [("x" * 501, "at most 500 characters"), ("   ", "required")])
+def test_bad_correction_is_a_400_form_error_and_changes_nothing(signed_in, alice, as_user, statement, message):
+    memory = note(alice, "Prefers detailed answers")
+    for extra in ({}, HTMX):
+        response = signed_in.post(reverse("memory:correct", args=[memory.pk]), {"statement": statement}, **extra)
+        assert response.status_code == 400
+        assert message in response.content.decode()
+    with as_user(alice.pk):
+        assert Memory.objects.get(pk=memory.pk).superseded_by_id is None
+        assert Memory.objects.count() == 1
+
+
+def test_export_json_is_a_download_with_every_note(signed_in, alice):
+    note(alice, "Prefers amounts in euros")
+    response = signed_in.post(reverse("memory:export"), {"fmt": "json"})
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"].startswith('attachment; filename="atlas-memory-')
+    data = json.loads(response.content)
+    assert [m["statement"] for m in data["memories"]] == ["Prefers amounts in euros"]
+    assert data["memories"][0]["source_quote"] == "always show amounts in euros"
+
+
+def test_export_text_is_a_download(signed_in, alice):
+    note(alice, "Prefers amounts in euros")
+    response = signed_in.post(reverse("memory:export"), {"fmt": "text"})
+    assert response["Content-Disposition"].endswith('.txt"')
+    assert "- Prefers amounts in euros" in response.content.decode()
+
+
+def test_export_in_an_unknown_format_is_400(signed_in):
+    assert signed_in.post(reverse("memory:export"), {"fmt": "xml"}).status_code == 400
+
+
+def test_pause_and_resume(signed_in, alice):
+    response = signed_in.post(reverse("memory:pause"), {"paused": "on"}, **HTMX)
+    assert store.is_paused(alice)
+    body = response.content.decode()
+    assert body.strip().startswith('<form id="memory-control"')
+    assert 'aria-checked="true"' in body
+    signed_in.post(reverse("memory:pause"), {"paused": ""})
+    assert not store.is_paused(alice)
+
+
+def test_delete_everything_asks_once_then_deletes_for_real(signed_in, alice, as_user):
+    note(alice)
+    note(alice, "Covers the western region", kind="context")
+    confirm = signed_in.get(reverse("memory:delete-everything"))
+    assert "all 2 notes" in confirm.content.decode()
+    with as_user(alice.pk):
+        assert Memory.objects.count() == 2  # asking is not deleting
+
+    response = signed_in.post(reverse("memory:delete-everything"), {"pause": "on"}, follow=True)
+    page = text(response)
+    assert "Deleted everything Atlas remembered about you. Memory is paused." in page
+    assert "Atlas doesn't remember anything about you yet" in page
+    with as_user(alice.pk):
+        assert Memory.objects.count() == 0
+        assert Memory.objects.model._base_manager.count() == 0
+    assert store.is_paused(alice)
+
+
+def test_delete_everything_with_htmx_redirects_the_client(signed_in, alice):
+    note(alice)
+    response = signed_in.post(reverse("memory:delete-everything"), **HTMX)
+    assert response["HX-Redirect"] == reverse("memory:page")
+    assert not store.is_paused(alice)
+
+
+def test_memory_page_query_count_does_not_grow_with_notes(signed_in, alice, django_assert_num_queries):
+    note(alice)
+    with django_assert_num_queries(8):
+        signed_in.get(reverse("memory:page"))
+    for i in range(5):
+        note(alice, f"Covers account number {i}", kind="context")
+    with django_assert_num_queries(8):
+        signed_in.get(reverse("memory:page"))
