@@ -65,7 +65,17 @@ for _system, _words in {
 _NEGATIONS = {"not", "no", "never", "none", "without", "nor", "neither", "cannot", "stop", "avoid", "dislikes"}
 _TOKEN = re.compile(r"[€$£¥]|[A-Za-z0-9][A-Za-z0-9'’\-\.]*[A-Za-z0-9]|[A-Za-z0-9]")
 _NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
-_SENTENCE_START_WORDS = {"i", "i'm", "i've", "i'd", "my", "we", "our", "the", "a", "an", "user", "they"}
+# A capitalised first word is a name ("Acme pays net 45") unless it is one of the words
+# statements usually start with, or a verb form or adverb.
+_SENTENCE_START_WORDS = set(
+    "i i'm i've i'd my we our us the a an this that these those user they he she it you your there here "
+    "in on at for from to with by of as when if while during after before since until all every each any "
+    "some only always usually often currently now today please use show give keep send put write answer "
+    "call list sort round report reports format include avoid skip prefer like want need wants likes "
+    "prefers needs is are was be has have do does order customer payment contract invoice amount answer "
+    "short long brief detailed weekly monthly daily quarterly yearly annual net most least more less".split()
+)
+_VERB_OR_ADVERB = re.compile(r"(?:s|ing|ed|ly)$")
 
 
 def normalise(statement: str) -> str:
@@ -114,7 +124,8 @@ def content_tokens(statement: str) -> set[str]:
             continue
         is_capitalised = word[0].isupper()
         is_acronym = word.isupper() and len(word) > 1
-        if is_acronym or (is_capitalised and position > 0 and lower not in _SENTENCE_START_WORDS):
+        is_name_position = position > 0 or not _VERB_OR_ADVERB.search(lower)
+        if is_acronym or (is_capitalised and is_name_position and lower not in _SENTENCE_START_WORDS):
             tokens.add("entity:" + lower.removesuffix("'s"))
     if "$" in text:
         tokens.add("currency:usd")

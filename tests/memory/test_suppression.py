@@ -1,0 +1,75 @@
+"""Forgotten stays forgotten, but only for what was forgotten (chapter 98)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from memory.store import forget_memory, write_memory
+from memory.suppression import is_suppressed
+from tests.factories import make_memory
+
+pytestmark = pytest.mark.django_db
+
+
+def forget(user, statement: str, *, kind: str = "preference") -> None:
+    forget_memory(user, make_memory(user, statement, kind=kind).pk)
+
+
+@pytest.mark.parametrize(
+    ("forgotten", "candidate", "kind", "suppressed"),
+    [
+        ("Prefers metric units", "Prefers metric units", "preference", True),
+        ("Prefers metric units", "prefers metric units.", "preference", True),
+        ("Prefers metric units", "I prefer metric units", "preference", True),
+        ("Prefers metric units", "Wants measurements in metric", "preference", True),
+        ("Prefers metric units", "Prefers imperial units", "preference", False),
+        ("Prefers metric units", "Wants measurements in imperial", "preference", False),
+        ("Prefers metric units", "Does not want metric units", "preference", False),
+        ("Payment terms for Acme are net 45", "Payment terms for Acme are net 45 days", "context", True),
+        ("Payment terms for Acme are net 45", "Payment terms for Acme are net 30", "context", False),
+        ("Payment terms for Acme are net 45", "Payment terms for Globex are net 45", "context", False),
+        ("Acme pays on net 45 terms", "Globex pays on net 45 terms", "context", False),
+        ("Acme pays on net 45 terms", "Acme pays on net 45", "context", True),
+        ("Prefers amounts in euros", "Prefers amounts in dollars", "preference", False),
+        ("Covers the western region", "Covers the eastern region", "context", False),
+        ("Prefers short answers", "Prefers answers as a table", "preference", False),
+    ],
+)
+def test_suppression_matches_paraphrases_not_the_one_word_that_differs(
+    make_user, forgotten, candidate, kind, suppressed
+):
+    user = make_user()
+    forget(user, forgotten, kind=kind)
+    assert is_suppressed(user, kind=kind, statement=candidate) is suppressed
+
+
+def test_suppression_uses_a_given_embedding(make_user):
+    from memory.embeddings import embed_one
+
+    user = make_user()
+    forget(user, "Prefers metric units")
+    vector = embed_one("I prefer metric units")
+    assert is_suppressed(user, kind="preference", statement="I prefer metric units", embedding=vector)
+
+
+def test_suppression_is_per_user(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    forget(alice, "Prefers metric units")
+    assert not is_suppressed(bob, kind="preference", statement="Prefers metric units")
+
+
+def test_suppression_lasts_365_days(make_user):
+    user = make_user()
+    forget(user, "Prefers metric units")
+    now = timezone.now()
+    assert is_suppressed(user, kind="preference", statement="Prefers metric units", now=now + timedelta(days=364))
+    assert not is_suppressed(user, kind="preference", statement="Prefers metric units", now=now + timedelta(days=366))
+
+
+def test_an_explicit_write_is_honoured_over_a_suppression(make_user):
+    """The gate decides; the store writes what it is told (the user's own 'remember that')."""
+    user = make_user()
+    forget(user, "Prefers metric units")
+    memory = write_memory(user, kind="preference", statement="Prefers metric units", author="user")
+    assert memory.pk is not None
