@@ -20,17 +20,7 @@ def gate_turn(event_dict: dict):
     """Run the write gate for one turn (memory.gate.run_gate sets the acting user)."""
     from memory.gate import TurnEvent, run_gate
 
-    from_dict = getattr(TurnEvent, "from_dict", None)
-    if from_dict is not None:
-        event = from_dict(event_dict)
-    else:
-        from django.utils.dateparse import parse_datetime
-
-        data = dict(event_dict)
-        if isinstance(data.get("at"), str):
-            data["at"] = parse_datetime(data["at"])
-        event = TurnEvent(**data)
-    return run_gate(event)
+    return run_gate(TurnEvent.from_dict(event_dict))
 
 
 def sweep_expired() -> int:
