@@ -40,3 +40,12 @@ format: venv
 test: venv browser lint
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The whole suite against a separately started PostgreSQL 18 + pgvector over TCP
+# (scripts/tcp_postgres.py); the server is stopped and its data deleted even when tests fail.
+.PHONY: test-tcp
+test-tcp: venv
+	@url=$$($(PY) scripts/tcp_postgres.py start) || exit 1; \
+	trap '$(PY) scripts/tcp_postgres.py stop' EXIT; \
+	echo "DATABASE_URL=$$url"; \
+	DATABASE_URL="$$url" $(PY) -m pytest -q $(PYTEST_ARGS)
