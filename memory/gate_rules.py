@@ -650,7 +650,7 @@ _SESSION_ONLY = re.compile(
 )
 _ANSWER_WORDS = re.compile(
     r"\b(answers?|repl(?:y|ies)|respon(?:d|ses?)|results?|output|numbers|figures|amounts?|totals?|prices?|revenue"
-    r"|values|dates?|units?|currenc(?:y|ies)|tables?|bullets?|lists?|charts?|graphs?|summar(?:y|ies)|breakdowns?"
+    r"|values|dates?|units?|distances?|measurements?|weights?|temperatures?|times?|currenc(?:y|ies)|tables?|bullets?|lists?|charts?|graphs?|summar(?:y|ies)|breakdowns?"
     r"|details?|format(?:ted|ting)?|metric|imperial|euros?|dollars?|decimals?|percent\w*|language|english|german"
     r"|french|spanish|dutch|short|brief|concise|detailed|long|me|us)\b|\b(?:in|as)\s+\w+",
     re.I,
@@ -676,8 +676,9 @@ _THIRD_PARTY = re.compile(
     r"|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?:always|usually|never|prefers?|likes?|wants?|hates?))\b"
 )
 _OTHER_PERSON_PREF = re.compile(
-    r"\b(?:my|our)\s+(?:boss|manager|team|colleagues?|cfo|ceo|director|client|lead|wife|husband|partner|assistant"
-    r"|deputy|coworkers?|co-workers?)\s+(?:\w+\s+)?(?:prefers?|likes?|wants?|hates?|always|never|needs?)\b"
+    r"\b(?:my|our|the)\s+(?:[\w-]+\s+){0,2}(?:boss|manager|team|colleagues?|cfo|ceo|cto|coo|director|client|lead"
+    r"|wife|husband|partner|assistant|deputy|coworkers?|co-workers?|supervisor|head|vp|controller|analysts?|board"
+    r"|auditors?|customer)s?\s+(?:\w+\s+)?(?:prefers?|likes?|wants?|hates?|always|never|needs?|insists?)\b"
     r"|\b(?:he|she|they)\s+(?:always\s+)?(?:prefers?|likes?|wants?)\b",
     re.I,
 )
@@ -1031,6 +1032,9 @@ def analyse_clause(clause: str, *, at: datetime) -> Finding | None:
     core = _strip_discourse(text)
     if is_small_talk(text):
         return Finding(action="refuse", rule="small_talk", reason=SMALL_TALK, quote=text)
+    if _first_person(core) and sensitive_category(core):
+        # Health and other sensitive categories are written only when explicitly asked.
+        return Finding(action="refuse", rule="sensitive", reason=SENSITIVE, quote=text)
     standing = _STANDING.search(core)
     question = _is_question(core)
     session_only = _SESSION_ONLY.search(core)
@@ -1055,7 +1059,7 @@ def analyse_clause(clause: str, *, at: datetime) -> Finding | None:
             or re.match(r"^(?:never|don'?t|do\s+not|stop|no\s+more)\b", lead, re.I)
             or re.match(r"^my\s+preference\b", lead, re.I)
         )
-        if about_answers and _ANSWER_WORDS.search(lead):
+        if about_answers and (_ANSWER_WORDS.search(lead) or subject_of(lead)[0]):
             if sensitive_category(core):
                 return Finding(action="refuse", rule="preference", reason=SENSITIVE, kind="preference", quote=text)
             subject, value = subject_of(core)

@@ -1,0 +1,73 @@
+"""eval_gate: the labelled dev cases through the real gate, and the scoring rules themselves."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+DEV = Path("/work/shared/benchmarks/gate/dev.jsonl")
+
+
+def _run(path) -> tuple[dict, str]:
+    out = io.StringIO()
+    call_command("eval_gate", str(path), "--json", stdout=out)
+    text = out.getvalue()
+    return json.loads(text.strip().splitlines()[-1]), text
+
+
+@pytest.mark.skipif(not DEV.exists(), reason="benchmark file not present")
+@pytest.mark.django_db
+def test_dev_cases_meet_the_targets():
+    summary, text = _run(DEV)
+    assert summary["cases"] == sum(1 for line in DEV.read_text().splitlines() if line.strip())
+    assert summary["precision"] >= 0.97, text
+    assert summary["recall"] >= 0.85, text
+    assert summary["expiry_accuracy"] == 1.0, text
+    assert "precision" in text and "recall" in text
+    # The replay leaves no users behind.
+    assert not get_user_model().objects.filter(username__startswith="eval-gate-").exists()
+
+
+def _case(case_id, turns, expect):
+    return json.dumps({"id": case_id, "turns": turns, "expect": expect})
+
+
+@pytest.mark.django_db
+def test_scoring_counts_misses_duplicates_and_expiry_errors(tmp_path):
+    cases = [
+        # A correct standing preference: a true positive.
+        _case(
+            "own-1",
+            [{"session": "x", "at": "2026-09-01T08:00:00Z", "text": "From now on give revenue in yen."}],
+            [{"kind": "preference", "mentions": ["yen"], "expires": None}],
+        ),
+        # Labelled as owed, but the gate rightly writes nothing for one request: a miss.
+        _case(
+            "own-2",
+            [{"session": "x", "at": "2026-09-01T08:00:00Z", "text": "Show that as a table."}],
+            [{"kind": "preference", "mentions": ["table"], "expires": None}],
+        ),
+        # Written with a dated expiry but labelled as permanent: matched, and an expiry error.
+        _case(
+            "own-3",
+            [{"session": "x", "at": "2026-09-01T08:00:00Z", "text": "I'm in Rome this week."}],
+            [{"kind": "situation", "mentions": ["Rome"], "expires": None}],
+        ),
+        # Labelled as nothing: the written memory is a false positive.
+        _case(
+            "own-4",
+            [{"session": "x", "at": "2026-09-01T08:00:00Z", "text": "Remember that I run the Tuesday pricing call."}],
+            [],
+        ),
+    ]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("\n".join(cases) + "\n")
+    summary, text = _run(path)
+    assert summary["live"] == 3 and summary["matched"] == 2
+    assert summary["precision"] == pytest.approx(2 / 3, abs=1e-3)
+    assert summary["recall"] == pytest.approx(2 / 3, abs=1e-3)
+    assert summary["expiry_accuracy"] == 0.5
+    assert "FAIL own-2" in text and "false positive" in text and "wrong expiry" in text
