@@ -1,0 +1,111 @@
+"""Django admin for chat: conversations read-only, and the hold-out report page (chapter 93).
+
+Conversation tables are under Row Level Security; every view runs inside the audited staff
+bypass (memory.admin.StaffBypassAdmin).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import admin
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils import timezone
+
+from chat import report
+from chat.models import ChatSession, Feedback, Turn
+from memory.admin import ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view
+from memory.rls import staff_bypass
+
+REPORT_PERIODS = {"7": 7, "30": 30, "90": 90, "all": None}
+
+
+@admin.register(ChatSession)
+class ChatSessionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
+    list_display = ["id", "user", "title", "created_at", "updated_at"]
+    search_fields = ["user__username", "title"]
+    list_select_related = ["user"]
+    fields = ["id", "user", "title", "created_at", "updated_at"]
+    readonly_fields = fields
+
+
+@admin.register(Turn)
+class TurnAdmin(StaffBypassAdmin, ReadOnlyAdmin):
+    list_display = ["id", "user", "kind", "question_preview", "eligible", "held_out", "followup", "created_at"]
+    list_filter = ["eligible", "held_out", "followup", "kind"]
+    search_fields = ["question", "user__username"]
+    list_select_related = ["user"]
+    date_hierarchy = "created_at"
+    fields = [
+        "session",
+        "user",
+        "question",
+        "answer",
+        "kind",
+        "options",
+        "recalled",
+        "eligible",
+        "held_out",
+        "followup",
+        "prompt_tokens",
+        "gate_message",
+        "created_at",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description="question")
+    def question_preview(self, turn: Turn) -> str:
+        return turn.question if len(turn.question) <= 80 else turn.question[:79] + "…"
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        if object_id is not None:
+            with self._bypass(request, "view"):
+                turn = Turn.objects.filter(pk=object_id).only("user_id").first()
+            if turn is not None:
+                # The turn shows the notes recalled for it: memory content.
+                audit_staff_view(request, user_id=turn.user_id, what=f"chat turn {turn.pk}")
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def get_urls(self):
+        urls = [
+            path(
+                "holdout-report/",
+                self.admin_site.admin_view(self.holdout_report_view),
+                name="chat_turn_holdout_report",
+            )
+        ]
+        return urls + super().get_urls()
+
+    def holdout_report_view(self, request):
+        if not self.has_view_permission(request):
+            from django.core.exceptions import PermissionDenied
+
+            raise PermissionDenied
+        period = request.GET.get("period", "all")
+        if period not in REPORT_PERIODS:
+            period = "all"
+        days = REPORT_PERIODS[period]
+        since = timezone.now() - timedelta(days=days) if days else None
+        with staff_bypass(actor_id=request.user.pk, reason="admin: hold-out report"):
+            result = report.holdout_report(since=since)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Does memory help? Hold-out report",
+            "opts": self.opts,
+            "report": result,
+            "chart": report.render_chart_svg(result),
+            "period": period,
+            "periods": [("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("all", "All time")],
+        }
+        return TemplateResponse(request, "admin/chat/holdout_report.html", context)
+
+
+@admin.register(Feedback)
+class FeedbackAdmin(StaffBypassAdmin, ReadOnlyAdmin):
+    list_display = ["id", "user", "turn", "kind", "comment", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["comment", "user__username"]
+    list_select_related = ["user"]
+    fields = ["turn", "user", "kind", "comment", "created_at"]
+    readonly_fields = fields

@@ -1,0 +1,239 @@
+"""Django admin for staff: review memories, gate decisions, suppressions and the audit log.
+
+Memory tables are under Row Level Security, so an admin page sees other users' rows only
+inside ``staff_bypass``, which writes an audit entry; opening memory content writes a
+``staff-viewed`` entry as well. Nothing is edited here: the one action, forget, goes
+through ``memory.store.forget_memory`` (delete + suppression + audit).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db import transaction
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+
+from memory import store
+from memory.models import AuditEvent, GateDecision, Memory, Suppression
+from memory.rls import staff_bypass
+
+PREVIEW_CHARS = 80
+
+
+def _preview(text: str) -> str:
+    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
+
+
+def audit_staff_view(request: HttpRequest, *, user_id: int | None, what: str, kind: str = "", memory_id=None) -> None:
+    AuditEvent.objects.create(
+        user_id=user_id,
+        actor_id=request.user.pk,
+        action=AuditEvent.Action.STAFF_VIEWED,
+        kind=kind,
+        memory_id=memory_id,
+        reason=what[:200],
+    )
+
+
+class StaffBypassAdmin(admin.ModelAdmin):
+    """Every admin view of an RLS table runs (and renders) inside an audited staff bypass."""
+
+    def _bypass(self, request: HttpRequest, what: str):
+        return staff_bypass(actor_id=request.user.pk, reason=f"admin: {what} {self.opts.label_lower}")
+
+    @staticmethod
+    def _rendered(response):
+        # Admin responses are lazy TemplateResponses: render while the bypass is on.
+        if isinstance(response, TemplateResponse) and not response.is_rendered:
+            response.render()
+        return response
+
+    def changelist_view(self, request, extra_context=None):
+        with self._bypass(request, "list"):
+            return self._rendered(super().changelist_view(request, extra_context))
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        with self._bypass(request, "view"):
+            return self._rendered(super().changeform_view(request, object_id, form_url, extra_context))
+
+    def delete_view(self, request, object_id, extra_context=None):
+        with self._bypass(request, "delete"):
+            return self._rendered(super().delete_view(request, object_id, extra_context))
+
+    def history_view(self, request, object_id, extra_context=None):
+        with self._bypass(request, "history"):
+            return self._rendered(super().history_view(request, object_id, extra_context))
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class LiveFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [("live", "Live"), ("superseded", "Superseded"), ("expired", "Expired")]
+
+    def queryset(self, request, queryset):
+        from django.utils import timezone
+
+        if self.value() == "live":
+            return queryset.live()
+        if self.value() == "superseded":
+            return queryset.filter(superseded_by__isnull=False)
+        if self.value() == "expired":
+            return queryset.filter(expires_at__lte=timezone.now())
+        return queryset
+
+
+@admin.register(Memory)
+class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "user",
+        "kind",
+        "statement_preview",
+        "author",
+        "gate",
+        "created_at",
+        "expires_at",
+        "superseded_by",
+        "quote_preview",
+    ]
+    list_filter = [LiveFilter, "kind", "author", "gate"]
+    search_fields = ["statement", "source_quote", "user__username", "=source_session"]
+    list_select_related = ["user"]
+    date_hierarchy = "created_at"
+    # The embedding and the search vector are never shown.
+    fields = [
+        "user",
+        "kind",
+        "statement",
+        "author",
+        "confidence",
+        "scope",
+        "subject",
+        "gate",
+        "gate_version",
+        "created_at",
+        "refreshed_at",
+        "expires_at",
+        "superseded_by",
+        "source_session",
+        "source_turn",
+        "source_quote",
+        "source_at",
+    ]
+    readonly_fields = fields
+    actions = ["forget_with_suppression"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("embedding", "search")
+
+    @admin.display(description="statement")
+    def statement_preview(self, memory: Memory) -> str:
+        return _preview(memory.statement)
+
+    @admin.display(description="provenance quote")
+    def quote_preview(self, memory: Memory) -> str:
+        return _preview(memory.source_quote)
+
+    def changelist_view(self, request, extra_context=None):
+        if request.method == "GET":
+            audit_staff_view(request, user_id=None, what="memory list")
+        return super().changelist_view(request, extra_context)
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        if object_id is not None:
+            with self._bypass(request, "view"):
+                memory = Memory.objects.filter(pk=object_id).only("user_id", "kind").first()
+            if memory is not None:
+                audit_staff_view(
+                    request, user_id=memory.user_id, what="memory detail", kind=memory.kind, memory_id=memory.pk
+                )
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def has_forget_permission(self, request) -> bool:
+        return request.user.has_perm("memory.delete_memory")
+
+    @admin.action(description="Forget (with suppression)", permissions=["forget"])
+    def forget_with_suppression(self, request, queryset):
+        forgotten = 0
+        for memory in list(queryset.select_related("user").only("id", "user")):
+            try:
+                with transaction.atomic():
+                    store.forget_memory(memory.user, memory.pk, reason=f"staff {request.user.pk} via admin")
+            except Memory.DoesNotExist:
+                continue  # already gone with a newer version it was replaced by
+            forgotten += 1
+        self.message_user(request, f"Forgot {forgotten} memories; each is suppressed for 365 days.", messages.SUCCESS)
+
+
+@admin.register(GateDecision)
+class GateDecisionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
+    """What the gate admitted or refused and why: filter by reason code and sample for precision."""
+
+    list_display = ["id", "user", "rule", "kind", "admitted", "reason", "statement_preview", "created_at"]
+    list_filter = ["admitted", "reason", "rule", "kind", "gate_version"]
+    search_fields = ["statement", "source_quote", "user__username"]
+    list_select_related = ["user"]
+    date_hierarchy = "created_at"
+    readonly_fields = [
+        "user",
+        "rule",
+        "kind",
+        "admitted",
+        "reason",
+        "statement",
+        "source_quote",
+        "source_session",
+        "source_turn",
+        "memory",
+        "gate_version",
+        "created_at",
+    ]
+    fields = readonly_fields
+
+    @admin.display(description="statement")
+    def statement_preview(self, decision: GateDecision) -> str:
+        return _preview(decision.statement or decision.source_quote)
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        if object_id is not None:
+            with self._bypass(request, "view"):
+                decision = GateDecision.objects.filter(pk=object_id).only("user_id", "kind").first()
+            if decision is not None:
+                audit_staff_view(request, user_id=decision.user_id, what=f"gate decision {decision.pk}")
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+
+@admin.register(Suppression)
+class SuppressionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
+    list_display = ["id", "user", "kind", "created_at", "expires_at"]
+    list_filter = ["kind"]
+    search_fields = ["user__username"]
+    list_select_related = ["user"]
+    fields = ["user", "kind", "statement_hash", "content_hashes", "created_at", "expires_at"]
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("embedding")
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyAdmin):
+    list_display = ["at", "action", "user_id", "actor_id", "kind", "memory_id", "reason"]
+    list_filter = ["action", "kind"]
+    search_fields = ["=user_id", "=actor_id", "=memory_id", "reason"]
+    date_hierarchy = "at"
+    fields = list_display
+    readonly_fields = fields
