@@ -1,0 +1,239 @@
+"""Recall: which of a user's memories go into the prompt for one question (chapter 93).
+
+Memory selection is retrieval over a small per-user index (chapters 93 and 97): a hybrid of
+cosine similarity (pgvector ``<=>`` on the row's embedding) and full-text rank (the row's
+generated ``tsvector``), fused into one score, cut at a threshold and capped. Preferences are
+about the answer's shape rather than its content, so they bypass ranking and are always
+included while the user has fewer than ten; the cap counts them.
+
+Everything happens in ONE SQL statement inside Postgres, over the user's live rows only.
+The user filter is a hard pre-filter in the WHERE clause (never a ranking signal) and Row
+Level Security backs it: the statement runs as the acting user. Results are exact: each
+branch is an exact per-user scan through the covering btree (DESIGN.md measured HNSW with a
+user filter returning 38-93% of the true top 12), so there is no approximate index here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+from django.utils import timezone
+
+from memory.embeddings import EmbeddingError, embed_one
+from memory.models import EMBEDDING_DIMENSIONS, MemoryControl
+from memory.rls import acting_user
+
+logger = logging.getLogger(__name__)
+
+# Chapter 93: "score > 0.45" and ".slice(0, 6)"; the weights start at 0.7 vector / 0.3
+# keyword (issue 3). Tuned on the dev cases and LoCoMo; see the README for the figures.
+CAP = 6
+THRESHOLD = 0.45
+VECTOR_WEIGHT = 0.7
+KEYWORD_WEIGHT = 0.3
+# Each branch contributes its exact top 40 over the user's live rows (DESIGN.md).
+BRANCH_LIMIT = 40
+# Preferences bypass ranking while the user has fewer than this many live ones (chapter 93).
+PREFERENCE_BYPASS_BELOW = 10
+
+
+@dataclass(frozen=True)
+class RecalledNote:
+    memory_id: int
+    kind: str
+    statement: str
+    author: str  # "user" | "rule"
+    written_at: datetime
+    source_quote: str
+    source_at: datetime | None
+    source_session: str
+    source_turn: int | None
+    reason: str  # "preference" (always included) | "ranked"
+    score: float | None
+
+
+# The live-row filter, shared by every branch: the read-time half of expiry and supersession.
+_LIVE = """m.user_id = %(user_id)s AND m.superseded_by_id IS NULL
+        AND (m.expires_at IS NULL OR m.expires_at > %(now)s)"""
+
+# Which rows take part in ranking: everything but preferences while preferences bypass it.
+_RANKABLE = "(m.kind <> 'preference' OR NOT (SELECT bypass FROM pref_count))"
+
+# Built from module constants only; every value is a bound parameter.
+_SQL = f"""
+WITH q AS (
+    SELECT %(qvec)s::vector AS qv,
+           -- OR of the question's lexemes: websearch_to_tsquery ANDs every term, so one
+           -- extra word would hide a memory that names the account code the user asked about.
+           coalesce((SELECT string_agg(quote_literal(t.lexeme), ' | ')
+                       FROM unnest(to_tsvector('english', %(question)s)) AS t), '')::tsquery AS oq
+),
+prefs AS (
+    SELECT m.id, m.created_at FROM memory_memory m
+    WHERE {_LIVE} AND m.kind = 'preference'
+    ORDER BY m.created_at DESC, m.id DESC
+    LIMIT {PREFERENCE_BYPASS_BELOW}
+),
+pref_count AS (SELECT count(*) < {PREFERENCE_BYPASS_BELOW} AS bypass FROM prefs),
+vec AS (
+    SELECT m.id FROM memory_memory m
+    WHERE %(use_vector)s AND {_LIVE} AND {_RANKABLE}
+    ORDER BY m.embedding <=> (SELECT qv FROM q), m.id
+    LIMIT %(branch)s
+),
+kw AS (
+    SELECT m.id FROM memory_memory m, q
+    WHERE {_LIVE} AND {_RANKABLE} AND m.search @@ q.oq
+    ORDER BY ts_rank_cd(m.search, q.oq) DESC, m.id
+    LIMIT %(branch)s
+),
+cand AS (SELECT id FROM vec UNION SELECT id FROM kw),
+raw AS (
+    SELECT m.id,
+           CASE WHEN %(use_vector)s THEN 1 - (m.embedding <=> q.qv) ELSE 0 END AS vs,
+           ts_rank_cd(m.search, q.oq) AS kr
+    FROM {{candidates}} CROSS JOIN q
+    WHERE {_LIVE} AND {_RANKABLE}
+),
+ranks AS (
+    SELECT id, vs, kr,
+           coalesce(kr / nullif(max(kr) OVER (), 0), 0) AS kn,
+           rank() OVER (ORDER BY vs DESC) AS vr,
+           CASE WHEN kr > 0 THEN rank() OVER (ORDER BY kr DESC) END AS krk
+    FROM raw
+),
+scored AS (
+    SELECT id, {{fused}} AS score FROM ranks
+),
+ranked AS (
+    SELECT id, score FROM scored
+    WHERE score > %(threshold)s
+    ORDER BY score DESC, id
+    LIMIT %(cap)s
+),
+picked AS (
+    SELECT id, 'preference' AS reason, NULL::float8 AS score, 0 AS grp, created_at FROM prefs
+    WHERE (SELECT bypass FROM pref_count)
+    UNION ALL
+    SELECT id, 'ranked', score, 1, NULL FROM ranked
+)
+SELECT m.id, m.kind, m.statement, m.author, m.created_at, m.source_quote, m.source_at,
+       m.source_session, m.source_turn, p.reason, p.score
+FROM picked p JOIN memory_memory m ON m.id = p.id
+ORDER BY p.grp, p.score DESC NULLS LAST, p.created_at DESC NULLS LAST, p.id
+LIMIT %(cap)s
+"""  # noqa: S608
+
+FUSIONS = {
+    # Weighted sum of cosine similarity and the keyword rank normalised to the best match.
+    "weighted": "%(w_vec)s * vs + %(w_kw)s * kn",
+    # Reciprocal-rank fusion (k = 60), scaled so a row first in both branches scores 1.
+    "rrf": "(%(w_vec)s * 61.0 / (60 + vr) + %(w_kw)s * coalesce(61.0 / (60 + krk), 0)) / (%(w_vec)s + %(w_kw)s)",
+}
+
+
+def recall_sql(*, fusion: str = "weighted", exhaustive: bool = False) -> str:
+    """The recall statement. ``exhaustive`` scores every live row of the user instead of the
+    union of the two top-40 branches: the brute force that bench_recall checks agreement with."""
+    candidates = "memory_memory m" if exhaustive else "cand JOIN memory_memory m ON m.id = cand.id"
+    return _SQL.format(fused=FUSIONS[fusion], candidates=candidates)
+
+
+def rank_memories(
+    user_id: int,
+    *,
+    question: str,
+    question_embedding: list[float] | None,
+    now: datetime,
+    cap: int = CAP,
+    threshold: float = THRESHOLD,
+    vector_weight: float = VECTOR_WEIGHT,
+    keyword_weight: float = KEYWORD_WEIGHT,
+    fusion: str = "weighted",
+    branch_limit: int = BRANCH_LIMIT,
+    exhaustive: bool = False,
+) -> list[tuple]:
+    """Run the recall statement for ``user_id`` and return its rows (best first).
+
+    Must run as the acting user (RLS); :func:`recall_for_question` sets it. The knobs are
+    parameters so the measurement commands can sweep them with the production statement.
+    """
+    use_vector = question_embedding is not None
+    params = {
+        "user_id": user_id,
+        "now": now,
+        "question": question,
+        "qvec": _vector_literal(question_embedding if use_vector else [1.0] + [0.0] * (EMBEDDING_DIMENSIONS - 1)),
+        "use_vector": use_vector,
+        "branch": branch_limit,
+        "threshold": threshold,
+        "cap": cap,
+        "w_vec": vector_weight,
+        "w_kw": keyword_weight,
+    }
+    with connection.cursor() as cur:
+        cur.execute(recall_sql(fusion=fusion, exhaustive=exhaustive), params)
+        return cur.fetchall()
+
+
+def _vector_literal(values: list[float]) -> str:
+    return "[" + ",".join(f"{v:.7g}" for v in values) + "]"
+
+
+def recall_for_question(user, question: str, *, now=None) -> list[RecalledNote]:
+    """The notes to put in front of the model for ``question``, each with why it was chosen.
+
+    Returns [] while the user has paused memory: nothing is recalled (chapter 98).
+    """
+    now = now or timezone.now()
+    with acting_user(user.pk):
+        if MemoryControl.objects.filter(user_id=user.pk, paused=True).exists():
+            return []
+        try:
+            embedding = embed_one(question) if question.strip() else None
+        except EmbeddingError:
+            # Degrade to keyword recall (and preferences) rather than failing the answer.
+            logger.warning("recall: question embedding failed; using keyword rank only", exc_info=True)
+            embedding = None
+        rows = rank_memories(user.pk, question=question, question_embedding=embedding, now=now)
+    return [
+        RecalledNote(
+            memory_id=row[0],
+            kind=row[1],
+            statement=row[2],
+            author=row[3],
+            written_at=row[4],
+            source_quote=row[5],
+            source_at=row[6],
+            source_session=row[7],
+            source_turn=row[8],
+            reason=row[9],
+            score=None if row[10] is None else round(float(row[10]), 4),
+        )
+        for row in rows
+    ]
+
+
+RECALLED_INSTRUCTION = (
+    "These are notes from earlier conversations with this user. They are not\n"
+    "sources. Do not cite them. If one conflicts with a retrieved document, the\n"
+    "document wins and you should say that the note appears to be out of date."
+)
+
+
+def render_recalled_block(notes: list[RecalledNote]) -> str:
+    """The prompt block for recalled notes, as chapter 93 renders it ("" when there are none).
+
+    Marked as recalled and dated: without the marking the model blends notes with retrieved
+    passages and cites them like documents; the last sentence makes a document win a conflict.
+    """
+    if not notes:
+        return ""
+    lines = ["## Recalled about this user"]
+    for note in notes:
+        noted = timezone.localdate(note.written_at) if timezone.is_aware(note.written_at) else note.written_at.date()
+        lines.append(f"- ({note.kind}, noted {noted:%Y-%m-%d}) {note.statement}")
+    return "\n".join(lines) + "\n\n" + RECALLED_INSTRUCTION
