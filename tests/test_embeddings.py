@@ -73,7 +73,7 @@ def test_paraphrases_beat_opposites_and_unrelated_text(ours):
 def test_batch_and_single_give_the_same_vector():
     texts = TEXTS[:5] + [TEXTS[-2]]  # short and long texts padded together in one batch
     batch = np.array(embed(texts))
-    singles = np.array([embed_one(t) for t in texts])
+    singles = np.array([embed([t])[0] for t in texts])
     assert np.allclose(batch, singles, atol=1e-4)
     reversed_batch = np.array(embed(texts[::-1]))[::-1]
     assert np.allclose(batch, reversed_batch, atol=1e-4)
