@@ -64,10 +64,7 @@ def queue_gate(
     feedback_comment: str = "",
 ) -> None:
     """Queue the write gate for this event once the surrounding transaction commits."""
-    try:
-        from memory.gate import TurnEvent
-    except ImportError:  # INTEGRATION POINT: memory.gate (helper "store") not merged yet
-        return
+    from memory.gate import TurnEvent
     from memory.tasks import enqueue_gate
 
     enqueue_gate(

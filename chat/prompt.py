@@ -35,7 +35,7 @@ Keep answers in plain text. Use short paragraphs, "- " bullets, or a plain table
 
 # Tool results and passages share this budget, so a turn with a long order list does not
 # make the prompt grow (bounded state, chapter 92).
-CONTEXT_TOKEN_BUDGET = 900
+CONTEXT_TOKEN_BUDGET = 1400
 PASSAGE_CHARS = 700
 MAX_ROWS_IN_PROMPT = 12
 
@@ -50,6 +50,7 @@ def _tokenizer():
     return tokenizer
 
 
+@lru_cache(maxsize=1024)
 def count_tokens(text: str) -> int:
     """Tokens in ``text`` by the embedder's WordPiece tokenizer (special tokens excluded)."""
     if not text:
@@ -112,16 +113,28 @@ class Prompt:
 
 
 def render_tool_call(call: ToolCall) -> str:
-    """One tool result as compact text: JSON of the data, lists capped at a dozen rows."""
+    """One tool result as compact text: scalars as ``key: value``, row lists as capped tables."""
+    head = f"### {call.name}({_args(call.args)})"
     if not call.ok:
-        return f"### {call.name}({_args(call.args)})\nNo result."
-    data = call.data
-    if isinstance(data, dict):
-        data = {k: (v[:MAX_ROWS_IN_PROMPT] if isinstance(v, list) else v) for k, v in data.items()}
-    elif isinstance(data, list):
-        data = data[:MAX_ROWS_IN_PROMPT]
-    body = json.dumps(data, default=str, separators=(",", ":"), ensure_ascii=False)
-    return f"### {call.name}({_args(call.args)})\n{body}"
+        error = call.data.get("error") if isinstance(call.data, dict) else ""
+        return f"{head}\nNo result. {error or ''}".rstrip()
+    data = call.data if isinstance(call.data, dict) else {"result": call.data}
+    lines = [head]
+    for key, value in data.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            columns = [c for c in value[0] if not c.endswith("_id")]
+            lines.append(
+                f"{key} ({len(value)} shown"
+                + (f", first {MAX_ROWS_IN_PROMPT}" if len(value) > MAX_ROWS_IN_PROMPT else "")
+                + "):"
+            )
+            lines.append(" | ".join(columns))
+            lines.extend(" | ".join(str(row.get(c, "")) for c in columns) for row in value[:MAX_ROWS_IN_PROMPT])
+        elif isinstance(value, (dict, list)):
+            lines.append(f"{key}: {json.dumps(value, default=str, separators=(',', ':'), ensure_ascii=False)}")
+        else:
+            lines.append(f"{key}: {value}")
+    return "\n".join(lines)
 
 
 def _args(args: dict[str, Any]) -> str:
@@ -144,12 +157,10 @@ def build_context_block(tool_calls: list[ToolCall], passages: list[PromptPassage
     included: list[PromptPassage] = []
     used = 0
     for call in tool_calls:
+        # Tool results always go in: they are the answer's evidence, and capped in size.
         rendered = render_tool_call(call)
-        cost = count_tokens(rendered)
-        if used + cost > CONTEXT_TOKEN_BUDGET and parts:
-            break
         parts.append(rendered)
-        used += cost
+        used += count_tokens(rendered)
     for passage in passages:
         rendered = f"### Document: {passage.title}\n{passage.text[:PASSAGE_CHARS]}"
         cost = count_tokens(rendered)
@@ -200,9 +211,14 @@ def assemble_prompt(
 
 
 def _with_tokens(prompt: Prompt) -> Prompt:
+    """Count the prompt part by part: the system prompt and recurring passages are cached, so
+    a turn only tokenises what is new in it. WordPiece does not merge across the blank lines
+    that join the parts, so the sum equals the count of the whole text."""
     from dataclasses import replace
 
-    return replace(prompt, tokens=count_tokens(prompt.text))
+    parts = [prompt.system, prompt.session_block, prompt.recalled_block, *prompt.context_block.split("\n\n")]
+    parts.append(f"## Question\n{prompt.question}")
+    return replace(prompt, tokens=sum(count_tokens(p) for p in parts if p))
 
 
 def replay_tokens(history: list[tuple[str, str]], prompt: Prompt) -> int:

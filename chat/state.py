@@ -51,12 +51,15 @@ class SessionState:
     # The last answered turn and the focus it was about, for the follow-up measurement.
     last_turn_id: int | None = None
     last_focus_id: str = ""
+    loaded: bool = field(default=False, compare=False, repr=False)
 
     def active_filters(self) -> dict[str, str]:
         return {key: slot["value"] for key, slot in self.filters.items() if slot.get("value")}
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data.pop("loaded", None)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> SessionState:
@@ -112,13 +115,20 @@ def state_key(user_id: int, session_id: object) -> str:
 
 
 def load_state(user_id: int, session_id: object) -> SessionState:
-    return SessionState.from_dict(cache.get(state_key(user_id, session_id)))
+    """The session's state; a missing or expired one is a fresh state (``loaded`` False)."""
+    data = cache.get(state_key(user_id, session_id))
+    state = SessionState.from_dict(data)
+    state.loaded = data is not None
+    return state
 
 
-def save_state(user_id: int, session_id: object, state: SessionState) -> None:
+def save_state(user_id: int, session_id: object, state: SessionState, *, new: bool = True) -> None:
+    """Write the state with a one-hour TTL; register the key with the memory store when it is
+    new (``new=False`` for a state that was loaded from the cache, already registered)."""
     key = state_key(user_id, session_id)
     cache.set(key, state.to_dict(), STATE_TTL_SECONDS)
-    _register(user_id, key)
+    if new:
+        _register(user_id, key)
 
 
 def clear_state(user_id: int, session_id: object) -> None:

@@ -36,7 +36,7 @@ from memory.rls import acting_user
 logger = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 2000
-PASSAGES_PER_TURN = 5
+PASSAGES_PER_TURN = 12
 
 _CONTRACT_WORDS = re.compile(
     r"\b(contract|terms|payment|pay|pays|paying|net\s*\d+|renew\w*|credit|limit)\b", re.IGNORECASE
@@ -118,7 +118,7 @@ def _ask(user, *, session: ChatSession | None, question: str, option_id: str | N
         state_module.remember_question(state, question)
         state.last_turn_id = turn.pk
         state.last_focus_id = state.focus.id if state.focus else ""
-        state_module.save_state(user.pk, session.pk, state)
+        state_module.save_state(user.pk, session.pk, state, new=not state.loaded)
         ChatSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
         queue_gate(
             user_id=user.pk,
@@ -153,16 +153,17 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
 
 def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     from memory.recall import recall_for_question, render_recalled_block
-    from memory.store import is_paused
 
     asked = resolution.original_question or question
-    notes = [] if is_paused(user) else recall_for_question(user, asked)
+    # One retrieval text for recall and document search, so the question is embedded once.
+    retrieval = _retrieval_query(state, resolution)
+    notes = recall_for_question(user, retrieval)  # [] while the user has paused memory
     eligible, held_out = holdout.decide(turn.pk, recalled_count=len(notes))
     used = [] if held_out else notes
 
     narrowed = _narrow_from_notes(state, used, asked, resolution)
     calls = _run_tools(state, asked, resolution, extra_filters=narrowed["filters"])
-    passages = _passages(state, resolution)
+    passages = _passages(retrieval)
 
     prompt = prompt_module.assemble_prompt(
         asked,
@@ -198,10 +199,8 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
 
 def _gate_message(user, question: str) -> str:
     """The gate's own sentence for an explicit "remember"/"forget" request (a pure read)."""
-    try:
-        from memory.gate import preview
-    except ImportError:  # INTEGRATION POINT: memory.gate (helper "store") not merged yet
-        return ""
+    from memory.gate import preview
+
     result = preview(user, question)
     return result.message if result is not None else ""
 
@@ -288,10 +287,15 @@ def _run_tools(state, question: str, resolution, *, extra_filters: dict[str, str
     return calls
 
 
-def _passages(state, resolution) -> list[PromptPassage]:
+def _retrieval_query(state, resolution) -> str:
+    """The question with "their" resolved: the focus's name appended when it is not in it."""
     query = resolution.rewritten
     if state.focus is not None and state.focus.label.lower() not in query.lower():
         query = f"{query} ({state.focus.label})"
+    return query[:MAX_QUESTION_CHARS]
+
+
+def _passages(query: str) -> list[PromptPassage]:
     result = tools.search_documents_tool(query[:MAX_QUESTION_CHARS], limit=PASSAGES_PER_TURN)
     return [
         PromptPassage(title=p["title"], text=p["text"], document_id=p.get("document_id"))

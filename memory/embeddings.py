@@ -14,6 +14,7 @@ import hashlib
 import json
 import threading
 import urllib.request
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -126,5 +127,26 @@ def embed(texts: list[str]) -> list[list[float]]:
         raise EmbeddingError(f"embedding failed: {exc}") from exc
 
 
+# The last few single texts embedded, per embedder: a turn embeds its question once even though
+# recall and document search both need the vector (chat/turn.py uses the same text for both).
+_RECENT_MAX = 64
+_recent: OrderedDict[tuple[int, str], tuple[float, ...]] = OrderedDict()
+_recent_lock = threading.Lock()
+
+
 def embed_one(text: str) -> list[float]:
-    return embed([text])[0]
+    try:
+        key = (id(get_embedder()), text)
+    except Exception:
+        return embed([text])[0]  # raises the clear EmbeddingError
+    with _recent_lock:
+        hit = _recent.get(key)
+        if hit is not None:
+            _recent.move_to_end(key)
+            return list(hit)
+    vector = embed([text])[0]
+    with _recent_lock:
+        _recent[key] = tuple(vector)
+        while len(_recent) > _RECENT_MAX:
+            _recent.popitem(last=False)
+    return vector

@@ -1,0 +1,147 @@
+"""``manage.py bench_session --turns 6 [--json]``: prompt size and server time across one session.
+
+A scripted session of follow-up questions on the seeded demo data, asked through the real
+turn (state, tools, recall, prompt, offline responder). For each turn it prints the prompt
+tokens Atlas sends with its bounded session state, the tokens the replay-everything design
+would send (every earlier question with its retrieved context and every earlier answer,
+chapter 92), and the server time of the turn. Everything runs in one transaction that is
+rolled back, so the bench leaves no user, session, turn or memory behind and queues no gate.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import uuid
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.db.models import Count
+
+from chat.models import Customer
+from chat.prompt import replay_tokens
+from chat.state import clear_state
+from chat.turn import ask, start_session
+
+# Targets from issue 5 (seed, chapter 92: 4,100 -> 4,420 bounded, 26,400 replayed).
+FLAT_WITHIN = 0.10
+REPLAY_FACTOR = 5.0
+MEDIAN_MS = 150.0
+
+
+def script(customer: str) -> list[str]:
+    return [
+        f"Show me {customer}'s orders last quarter",
+        "What are their payment terms?",
+        "Which of their orders are overdue?",
+        "When does their contract renew? Keep it short, I'm on my phone.",
+        "Show their orders this year as a table",
+        "What do the account notes say about them?",
+        "And their open orders?",
+        "What is their credit limit?",
+    ]
+
+
+class Command(BaseCommand):
+    help = "Prompt tokens per turn (bounded state vs replayed history) and server time per turn."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--turns", type=int, default=6)
+        parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+        parser.add_argument(
+            "--with-notes", default="alice", help="demo user whose notes the bench user gets ('' for none)"
+        )
+
+    def handle(self, *args, **options):
+        turns = options["turns"]
+        if not 1 <= turns <= len(script("x")):
+            raise CommandError(f"--turns must be between 1 and {len(script('x'))}.")
+        customer = (
+            Customer.objects.filter(contracts__isnull=False).annotate(n=Count("orders")).order_by("-n", "name").first()
+        )
+        if customer is None:
+            raise CommandError("No demo data: run `manage.py seed_demo` first.")
+        self._warm_up(customer.name)
+        rows = []
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=f"bench-{uuid.uuid4().hex[:8]}")
+            if options["with_notes"]:
+                from chat.demo_data import DEMO_NOTES, seed_notes
+
+                seed_notes(user, DEMO_NOTES.get(options["with_notes"], []))
+            # One cold turn in a throwaway session first: imports, regex compilation and the
+            # first plans happen once per server process, not per turn. Reported separately.
+            started = time.perf_counter()
+            ask(user, session=start_session(user, title="warm-up"), question=f"Who is {customer.name}?")
+            cold_ms = (time.perf_counter() - started) * 1000
+            session = start_session(user, title="bench_session")
+            history: list[tuple[str, str]] = []
+            for number, question in enumerate(script(customer.name)[:turns], start=1):
+                started = time.perf_counter()
+                turn = ask(user, session=session, question=question)
+                elapsed = (time.perf_counter() - started) * 1000
+                prompt = getattr(turn, "prompt", None)
+                replay = replay_tokens(history, prompt) if prompt is not None else 0
+                if prompt is not None:
+                    history.append((prompt.user_message, turn.answer))
+                rows.append(
+                    {
+                        "turn": number,
+                        "question": question,
+                        "kind": turn.kind,
+                        "prompt_tokens": turn.prompt_tokens,
+                        "replay_tokens": replay,
+                        "server_ms": round(elapsed, 1),
+                        "recalled": len(turn.recalled),
+                        "held_out": turn.held_out,
+                    }
+                )
+            clear_state(user.pk, session.pk)
+            transaction.set_rollback(True)
+        summary = self._summary(rows)
+        summary["cold_first_turn_ms_excluded"] = round(cold_ms, 1)
+        if options["json"]:
+            self.stdout.write(json.dumps({"customer": customer.name, "turns": rows, "summary": summary}, indent=2))
+            return
+        self.stdout.write(f"Scripted session on {customer.name} ({turns} turns, offline responder)\n")
+        self.stdout.write(f"{'turn':>4}  {'bounded':>8}  {'replay':>8}  {'ms':>7}  question")
+        for row in rows:
+            self.stdout.write(
+                f"{row['turn']:>4}  {row['prompt_tokens']:>8,}  {row['replay_tokens']:>8,}  "
+                f"{row['server_ms']:>7.1f}  {row['question']}"
+            )
+        self.stdout.write("")
+        for key, value in summary.items():
+            self.stdout.write(f"{key}: {value}")
+
+    def _warm_up(self, name: str) -> None:
+        """Load the embedding model and the customer index once; not part of any turn's time."""
+        from chat.prompt import count_tokens
+        from chat.tools import find_customer_mentions
+        from memory.embeddings import embed_one
+
+        embed_one("warm up")
+        count_tokens("warm up")
+        find_customer_mentions(name)
+
+    def _summary(self, rows: list[dict]) -> dict:
+        first, last = rows[0], rows[-1]
+        growth = (
+            (last["prompt_tokens"] - first["prompt_tokens"]) / first["prompt_tokens"] if first["prompt_tokens"] else 0
+        )
+        factor = last["replay_tokens"] / last["prompt_tokens"] if last["prompt_tokens"] else 0
+        median = statistics.median(r["server_ms"] for r in rows)
+        summary = {
+            "last_vs_first_tokens": f"{growth:+.1%}",
+            "replay_over_bounded_at_last_turn": round(factor, 2),
+            "median_server_ms": round(median, 1),
+        }
+        if len(rows) >= 6:
+            summary["targets_met"] = {
+                "flat_within_10pct": abs(growth) <= FLAT_WITHIN,
+                "replay_at_least_5x": factor >= REPLAY_FACTOR,
+                "median_under_150ms": median < MEDIAN_MS,
+            }
+        return summary
