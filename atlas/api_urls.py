@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from chat import api as chat_api
 from memory import api as memory_api
 
 
@@ -37,4 +38,10 @@ urlpatterns = [
     path("memory/control/", memory_api.MemoryControlView.as_view(), name="memory-control"),
     path("memory/pause/", memory_api.MemoryPauseView.as_view(), name="memory-pause"),
     path("memory/resume/", memory_api.MemoryResumeView.as_view(), name="memory-resume"),
+    # Chat
+    path("sessions/", chat_api.SessionListView.as_view(), name="session-list"),
+    path("sessions/<uuid:pk>/", chat_api.SessionDetailView.as_view(), name="session-detail"),
+    path("sessions/<uuid:pk>/turns/", chat_api.SessionTurnsView.as_view(), name="session-turns"),
+    path("turns/<int:pk>/", chat_api.TurnDetailView.as_view(), name="turn-detail"),
+    path("turns/<int:pk>/feedback/", chat_api.TurnFeedbackView.as_view(), name="turn-feedback"),
 ]

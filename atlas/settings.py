@@ -211,6 +211,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Long-term memory a user can see, correct and erase; chat over business data.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "MemoryKindEnum": "memory.models.Kind",
+        "TurnKindEnum": "chat.models.Turn.Kind",
+        "FeedbackKindEnum": "chat.models.Feedback.Kind",
+    },
 }
 
 # Embeddings: a local model by default (offline, from installed packages); or an HTTP service.

@@ -1,0 +1,109 @@
+"""REST API for chat: sessions, turns (ask a question, get the answer with the notes it used
+and their provenance) and feedback. Thin views over chat.turn and chat.feedback; every
+lookup is scoped to the signed-in user, so another user's ids are 404."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from chat import feedback as chat_feedback
+from chat import turn as chat_turn
+from chat.models import ChatSession, Turn
+from chat.serializers import (
+    AskInSerializer,
+    FeedbackInSerializer,
+    FeedbackOutSerializer,
+    SessionOutSerializer,
+    TurnOutSerializer,
+)
+from memory.api import UserAPIView, call_domain
+
+UNAVAILABLE = OpenApiResponse(description="The answer could not be produced right now; try again.")
+
+
+def own_session(request: Request, pk) -> ChatSession:
+    return get_object_or_404(ChatSession, pk=pk, user_id=request.user.pk)
+
+
+def own_turn(request: Request, pk: int) -> Turn:
+    return get_object_or_404(Turn, pk=pk, user_id=request.user.pk)
+
+
+class SessionListView(UserAPIView):
+    @extend_schema(operation_id="sessions_list", responses=SessionOutSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        sessions = ChatSession.objects.filter(user_id=request.user.pk).order_by("-updated_at", "-created_at")
+        return self.paginate(request, sessions, SessionOutSerializer)
+
+    @extend_schema(operation_id="sessions_create", request=None, responses={201: SessionOutSerializer})
+    def post(self, request: Request) -> Response:
+        session = call_domain(chat_turn.start_session, request.user)
+        return Response(SessionOutSerializer(session).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDetailView(UserAPIView):
+    @extend_schema(operation_id="sessions_retrieve", responses=SessionOutSerializer)
+    def get(self, request: Request, pk) -> Response:
+        return Response(SessionOutSerializer(own_session(request, pk)).data)
+
+
+class SessionTurnsView(UserAPIView):
+    @extend_schema(operation_id="sessions_turns_list", responses=TurnOutSerializer(many=True))
+    def get(self, request: Request, pk) -> Response:
+        session = own_session(request, pk)
+        turns = Turn.objects.filter(session=session, user_id=request.user.pk).order_by("created_at", "id")
+        return self.paginate(request, turns, TurnOutSerializer)
+
+    @extend_schema(
+        operation_id="sessions_turns_ask",
+        summary="Ask a question: the answer, with the notes it used and where they came from",
+        request=AskInSerializer,
+        responses={201: TurnOutSerializer, 503: UNAVAILABLE},
+    )
+    def post(self, request: Request, pk) -> Response:
+        session = own_session(request, pk)
+        data = AskInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            turn = call_domain(
+                chat_turn.ask,
+                request.user,
+                session=session,
+                question=data.validated_data["question"],
+                option_id=data.validated_data.get("option_id") or None,
+            )
+        except chat_turn.TurnFailed:
+            return Response(
+                {"detail": "Atlas could not answer right now; nothing was saved. Please try again."},
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            )
+        return Response(TurnOutSerializer(turn).data, status=status.HTTP_201_CREATED)
+
+
+class TurnDetailView(UserAPIView):
+    @extend_schema(operation_id="turns_retrieve", responses=TurnOutSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(TurnOutSerializer(own_turn(request, pk)).data)
+
+
+class TurnFeedbackView(UserAPIView):
+    @extend_schema(
+        operation_id="turns_feedback",
+        summary="Rate an answer: helpful, not helpful, or wrong (with what was wrong)",
+        request=FeedbackInSerializer,
+        responses={201: FeedbackOutSerializer},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        turn = own_turn(request, pk)
+        data = FeedbackInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            feedback = call_domain(chat_feedback.give_feedback, request.user, turn.pk, **data.validated_data)
+        except Turn.DoesNotExist:
+            raise Http404 from None
+        return Response(FeedbackOutSerializer(feedback).data, status=status.HTTP_201_CREATED)
