@@ -162,7 +162,8 @@ _INJECTION = re.compile(
     r"|\bpretend\s+(you\s+are|to\s+be)\b"
     r"|\b(new|updated)\s+instructions?\s*:"
     r"|\bfrom\s+now\s+on\s+you\s+(are|will|must|have)\b"
-    r"|\b(reveal|print|dump|leak)\b[^.]{0,30}\b(prompt|instructions|memor(?:y|ies)|database|secrets?)\b",
+    r"|\b(reveal|print|dump|leak|disclose|expose)\b[^.]{0,40}\b(prompt|instructions|memor(?:y|ies)|database|secrets?"
+    r"|notes|passwords?|stored|everything|all\s+data)\b",
     re.I,
 )
 
@@ -633,7 +634,7 @@ OBSERVED_STATEMENTS = {
 _STANDING = re.compile(
     r"\b(always|from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|henceforth"
     r"|in\s+(?:the\s+)?future|by\s+default|every\s+time|each\s+time|whenever\s+i\s+ask|as\s+a\s+rule"
-    r"|never|don'?t\s+ever|stop\s+\w+ing|no\s+more|from\s+today)\b"
+    r"|never(?!\s+mind)|don'?t\s+ever|stop\s+\w+ing|no\s+more|from\s+today)\b"
     r"|\bi(?:'d|\s+would)?\s+(?:really\s+|much\s+|generally\s+|usually\s+)?prefer\b"
     r"|\bmy\s+preference\s+is\b|\bi\s+(?:always\s+)?(?:want|like)\b[^.]{0,40}\b(?:always|by\s+default|every\s+time)\b",
     re.I,
@@ -650,7 +651,8 @@ _SESSION_ONLY = re.compile(
 )
 _ANSWER_WORDS = re.compile(
     r"\b(answers?|repl(?:y|ies)|respon(?:d|ses?)|results?|output|numbers|figures|amounts?|totals?|prices?|revenue"
-    r"|values|dates?|units?|distances?|measurements?|weights?|temperatures?|times?|currenc(?:y|ies)|tables?|bullets?|lists?|charts?|graphs?|summar(?:y|ies)|breakdowns?"
+    r"|values|margins?|names|codes|sources|citations|links|explanations?|steps|sql|examples?|decimals?"
+    r"|dates?|units?|distances?|measurements?|weights?|temperatures?|times?|currenc(?:y|ies)|tables?|bullets?|lists?|charts?|graphs?|summar(?:y|ies)|breakdowns?"
     r"|details?|format(?:ted|ting)?|metric|imperial|euros?|dollars?|decimals?|percent\w*|language|english|german"
     r"|french|spanish|dutch|short|brief|concise|detailed|long|me|us)\b|\b(?:in|as)\s+\w+",
     re.I,
@@ -687,11 +689,12 @@ _OTHER_PERSON_PREF = re.compile(
 def _strip_lead(clause: str) -> str:
     """Drop discourse openers and standing phrases, keeping the request itself."""
     lead = re.compile(
-        r"^(?:actually|also|and|so|ok(?:ay)?|well|hey|hi|btw|fyi|by\s+the\s+way|just\s+so\s+you\s+know|heads\s+up"
+        r"^(?:(?:every\s+time|each\s+time|whenever|when)\s+(?:you|i)\s+[^,]+,\s*|(?:actually|also|and|so|ok(?:ay)?|well|hey|hi|btw|fyi|by\s+the\s+way|just\s+so\s+you\s+know|heads\s+up"
+        r"|scratch\s+that|change\s+of\s+plans?|correction|instead|no\s+wait|on\s+second\s+thought"
         r"|like\s+i\s+said(?:\s+before)?|as\s+i\s+said(?:\s+before)?|again|once\s+again|to\s+repeat|reminder"
         r"|from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?|henceforth|in\s+(?:the\s+)?future"
         r"|by\s+default|from\s+today|as\s+a\s+rule|every\s+time|each\s+time|always|please|pls|kindly|can\s+you"
-        r"|could\s+you|would\s+you|will\s+you)\b[\s,:;-]*",
+        r"|could\s+you|would\s+you|will\s+you)\b[\s,:;-]*)",
         re.I,
     )
     previous = None
@@ -707,8 +710,8 @@ def preference_statement(clause: str) -> str:
     core = re.sub(r"[\s,]*\b(please|pls|thanks|thank you)\b\W*$", "", core, flags=re.I).strip(" ,.!")
     core = re.sub(r"\b(always|by\s+default|every\s+time|from\s+now\s+on|going\s+forward)\b\s*", "", core, flags=re.I)
     core = core.strip(" ,")
-    prefer = re.match(
-        r"i(?:'d|\s+would)?\s+(?:really\s+|much\s+|generally\s+|usually\s+)?(?:prefer|like|want)\s+(?:to\s+(?:get|see|have|receive)\s+)?(.*)",
+    prefer = re.search(
+        r"\bi(?:'d|\s+would)?\s+(?:really\s+|much\s+|generally\s+|usually\s+)?(?:prefer|like|want)\s+(?:to\s+(?:get|see|have|receive)\s+)?(.*)",
         core,
         re.I,
     )
@@ -717,10 +720,17 @@ def preference_statement(clause: str) -> str:
     pref_is = re.match(r"my\s+preference\s+is\s+(?:for\s+)?(.*)", core, re.I)
     if pref_is:
         return _sentence("Prefers " + pref_is.group(1))
-    negative = re.match(r"(?:never|don'?t(?:\s+ever)?|do\s+not(?:\s+ever)?|stop|no\s+more)\s+(.*)", core, re.I)
+    no_more = re.match(r"(?:no\s+more|no)\s+(.*)", core, re.I)
+    if no_more:
+        return _sentence("Does not want " + no_more.group(1))
+    kept = re.match(r"(?:keep|make)\s+(?:the\s+|my\s+)?(?:answers|replies|responses|it|them)\s+(.*)", core, re.I)
+    if kept:
+        return _sentence("Prefers answers " + kept.group(1))
+    negative = re.match(r"(?:never|don'?t(?:\s+ever)?|do\s+not(?:\s+ever)?|stop)\s+(.*)", core, re.I)
     if negative:
         rest = _swap_possessives(negative.group(1), mine="their", me="them", myself="themselves")
-        rest = re.sub(r"^(\w+)ing\b", r"\1", rest) if core.lower().startswith("stop") else rest
+        if core.lower().startswith("stop"):
+            return _sentence("Does not want answers " + rest)
         shown = re.match(rf"(?:{_DELIVERY_VERBS})\s+(?:(?:them|us)\s+)?(.+)", rest, re.I)
         if shown:
             return _sentence("Does not want " + shown.group(1))
@@ -765,17 +775,25 @@ def _strip_discourse(clause: str) -> str:
 
 # --- situations ---------------------------------------------------------------------------
 
+_ABSENCE = (
+    r"out\s+of\s+(?:the\s+)?office|ooo|on\s+(?:\w+\s+){0,2}leave|on\s+(?:a\s+)?(?:holiday|vacation|sabbatical"
+    r"|secondment|business\s+trip|pto|furlough)|on\s+holidays|travell?ing\b[^,.]*|away\s+(?:until|till|from|for)\b[^,.]*"
+)
 _SITUATION = re.compile(
-    r"^(?:i'?m|i\s+am|i'?ll\s+be|i\s+will\s+be|i\s+was|i'?ve\s+been)\s+(?:currently\s+|now\s+|also\s+|still\s+)?"
-    r"(?P<state>(?:(?:in|at|visiting|travell?ing\s+(?:to|in|through)|based\s+in|staying\s+in|working\s+from)\s+"
-    r"(?:the\s+)?[A-Z][\w-]+(?:\s+[A-Z][\w-]+)*"
+    rf"^(?:(?:i'?m|i\s+am|i'?ll\s+be|i\s+will\s+be|i'?ve\s+been)\s+(?:currently\s+|now\s+|also\s+|still\s+)?"
+    rf"|(?=(?:{_ABSENCE})\b))"
+    r"(?P<state>(?:(?:in|at|visiting|travell?ing\s+(?:to|in|through)|staying\s+in|working\s+(?:remotely\s+)?from"
+    r"|at\s+a\s+[\w\s-]{0,30}?\s+in)\s+"
+    r"(?:the\s+)?(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)*"
     r"|out\s+of\s+(?:the\s+)?office|ooo|away|off(?:\s+work)?|on\s+(?:\w+\s+){0,2}leave|on\s+(?:a\s+)?(?:holiday|vacation"
     r"|sabbatical|secondment|business\s+trip|trip|pto|furlough)|on\s+holidays|travell?ing|working\s+(?:from\s+home|remotely)"
     r"|covering\s+for\s+[A-Z]\w+|at\s+a\s+(?:conference|trade\s+fair|workshop|offsite|off-site|summit)"
     r"|offline|unavailable|not\s+available|out)\b.*)",
     re.I,
 )
-_SITUATION_OTHER = re.compile(r"^(?:i'?m|i\s+am)\s+(?:out|off|away)\s+(?:of\s+office\s+)?(?:until|till|from)\b", re.I)
+_LEADING_TIME = re.compile(
+    r"^(?:(?:this|next)\s+(?:week|weekend|month)|today|tomorrow|tonight|(?:until|till)\s+\w+)\s*,?\s*", re.I
+)
 
 
 def situation_finding(clause: str, at: datetime) -> Finding | None:
@@ -787,17 +805,14 @@ def situation_finding(clause: str, at: datetime) -> Finding | None:
     text = _strip_discourse(
         re.sub(r"^(?:heads\s+up|fyi|just\s+so\s+you\s+know|note)\b[\s,:;-]*", "", clause, flags=re.I)
     )
-    match = _SITUATION.match(text)
+    match = _SITUATION.match(text) or _SITUATION.match(_LEADING_TIME.sub("", text))
     if not match:
         return None
     # "I'm in a hurry" / "I'm on my phone": a reason for this answer, not a situation.
     if _SESSION_ONLY.search(text) and not re.search(r"\b(leave|office|holiday|vacation|travel\w*|away)\b", text, re.I):
         return None
     state = match.group("state").strip().rstrip(".!?")
-    # "in charge of", "in the west": context, not a place visited (lowercase after "in").
-    if re.match(r"(?:in|at)\s+(?:the\s+)?[a-z]", state):
-        return None
-    span = parse_expiry(state, at)
+    span = parse_expiry(text, at)
     # The state itself, up to the first clause about something else ("..., so my colleague ...").
     own = re.split(r",|\s+(?:so|but|and\s+(?:my|i|you|the))\s+", state)[0]
     if span.phrase and span.phrase not in own and span.phrase in state:
@@ -855,7 +870,9 @@ _FORMAT_REQUEST = re.compile(
     r"|\b(?:table|bullet(?:ed)?|list|chart|csv|tabular)\s+(?:format|form|view|please)\b"
     r"|\b(?:full|detailed|complete|whole)\s+breakdown\b|\bmore\s+detail(?:s|ed)?\b|\bin\s+(?:more\s+)?detail\b"
     r"|\b(?:shorter|briefer|more\s+concise|keep\s+it\s+(?:short|brief))\b|\bbreak\s+(?:it|that|this)\s+down\b"
-    r"|\b(?:tabulate|bullet\s+points?)\b",
+    r"|\b(?:tabulate|bullet\s+points?)\b"
+    r"|\b(?:make|turn|convert|format|put|show|give|present|lay\s+out|display|send)\b[^.?!]{0,30}\b(?:tables?|bullets?"
+    r"|charts?|graphs?|csv|numbered\s+list)\b",
     re.I,
 )
 
@@ -924,7 +941,7 @@ def forget_query(text: str) -> str | None:
         return None
     verb = re.match(r"\s*\S+", text.strip()).group().lower()
     # "delete the March invoice" is a request about data; only memory-shaped targets count.
-    if verb not in {"forget", "unlearn"} and not _FORGET_TARGET_WORDS.search(content):
+    if verb not in {"forget", "unlearn"} and not _FORGET_TARGET_WORDS.search(match.group(0)):
         return None
     return content
 
@@ -1055,11 +1072,17 @@ def analyse_clause(clause: str, *, at: datetime) -> Finding | None:
         lead = _strip_lead(core)
         about_answers = (
             _IMPERATIVE_START.match(lead)
-            or re.match(r"^i(?:'d|\s+would)?\s+(?:\w+\s+)?(?:prefer|like|want)\b", lead, re.I)
+            or re.search(r"\bi(?:'d|\s+would)?\s+(?:\w+\s+)?(?:prefer|like|want)\b", lead, re.I)
             or re.match(r"^(?:never|don'?t|do\s+not|stop|no\s+more)\b", lead, re.I)
             or re.match(r"^my\s+preference\b", lead, re.I)
         )
-        if about_answers and (_ANSWER_WORDS.search(lead) or subject_of(lead)[0]):
+        negative = re.match(
+            rf"^(?:never|don'?t(?:\s+ever)?|do\s+not|stop)\s+(?!mind\b|worry\b|know\b)(?:\w+ing|{_DELIVERY_VERBS}|include"
+            r"|mention|add|round|abbreviate|use)\b",
+            lead,
+            re.I,
+        )
+        if about_answers and (_ANSWER_WORDS.search(lead) or subject_of(lead)[0] or negative):
             if sensitive_category(core):
                 return Finding(action="refuse", rule="preference", reason=SENSITIVE, kind="preference", quote=text)
             subject, value = subject_of(core)
