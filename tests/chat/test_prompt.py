@@ -1,0 +1,71 @@
+"""Prompt assembly: the parts in order, real token counts, and a size that stays bounded."""
+
+from tokenizers import Tokenizer
+
+from chat.prompt import (
+    CONTEXT_TOKEN_BUDGET,
+    SYSTEM_PROMPT,
+    PromptPassage,
+    ToolCall,
+    assemble_prompt,
+    count_tokens,
+    replay_tokens,
+)
+from memory.embeddings import MODEL_FILES
+
+
+def test_tokens_are_counted_with_the_embedders_tokenizer():
+    tokenizer = Tokenizer.from_file(str(MODEL_FILES / "tokenizer.json"))
+    tokenizer.no_truncation()
+    text = SYSTEM_PROMPT * 3
+    assert count_tokens(text) == len(tokenizer.encode(text, add_special_tokens=False).ids) > 256
+
+
+def _prompt(question="What are their terms?", *, rows=5, passages=3, session_block="## Session context\nx"):
+    orders = ToolCall(
+        "list_orders",
+        {"customer_id": 1},
+        True,
+        {"rows": [{"number": f"SO-{n}", "amount": "10.00"} for n in range(rows)], "totals": {"count": rows}},
+    )
+    docs = [PromptPassage(f"Doc {n}", "A sentence about delivery terms. " * 30, n) for n in range(passages)]
+    return assemble_prompt(
+        question,
+        session_block=session_block,
+        recalled_block="## Recalled about this user\n- (preference, noted 2026-03-01) Prefers tables",
+        tool_calls=[orders],
+        passages=docs,
+    )
+
+
+def test_prompt_holds_system_session_notes_tools_passages_and_question_in_that_order():
+    text = _prompt().text
+    order = [
+        text.index("You are Atlas"),
+        text.index("## Session context"),
+        text.index("## Recalled about this user"),
+        text.index("### list_orders"),
+        text.index("### Document: Doc 0"),
+        text.index("## Question\nWhat are their terms?"),
+    ]
+    assert order == sorted(order)
+
+
+def test_total_tokens_match_a_count_of_the_whole_text():
+    prompt = _prompt()
+    assert abs(prompt.tokens - count_tokens(prompt.text)) <= 3
+
+
+def test_tool_rows_are_capped_and_passages_fill_a_fixed_budget():
+    small, large = _prompt(rows=2, passages=20), _prompt(rows=200, passages=20)
+    assert "SO-11" in large.context_block and "SO-12" not in large.context_block
+    for prompt in (small, large):
+        context = count_tokens(prompt.context_block)
+        assert CONTEXT_TOKEN_BUDGET * 0.9 <= context <= CONTEXT_TOKEN_BUDGET * 1.1
+
+
+def test_replaying_history_grows_while_the_prompt_does_not():
+    prompts = [_prompt(f"Question {n}", passages=20) for n in range(6)]
+    history = [(p.user_message, "An answer of moderate length. " * 10) for p in prompts[:5]]
+    assert max(p.tokens for p in prompts) <= min(p.tokens for p in prompts) * 1.05
+    assert replay_tokens(history, prompts[5]) >= 5 * prompts[5].tokens

@@ -1,0 +1,214 @@
+"""Session state (chapter 92): slots from text and tools, decay, clarification, the cache."""
+
+import pytest
+
+from chat.state import (
+    FILTER_TURNS,
+    Candidate,
+    Focus,
+    SessionState,
+    load_state,
+    remember_question,
+    render_state,
+    save_state,
+    state_key,
+    update_from_question,
+    update_from_tool,
+)
+
+KESTREL = Candidate(id="3", name="Kestrel Foods", city="Sacramento", account_code="ACCT-31206")
+FREIGHT = Candidate(id="1", name="Northline Freight", city="Portland", account_code="ACCT-10442")
+LOGISTICS = Candidate(id="2", name="Northline Logistics", city="Leeds", account_code="ACCT-20817")
+
+
+def ask(state, question, mentions=(), **kwargs):
+    resolution = update_from_question(state, question, mentions=[list(m) for m in mentions], **kwargs)
+    if resolution.clarify is None:
+        remember_question(state, question)
+    return resolution
+
+
+def test_named_customer_sets_focus_tentatively_and_a_lookup_confirms_it():
+    state = SessionState()
+    ask(state, "Show me Kestrel Foods orders", [[KESTREL]])
+    assert state.focus == Focus(type="customer", id="3", label="Kestrel Foods", confident=False)
+    update_from_tool(state, name="lookup_customer", ok=True, data={"id": 3, "name": "Kestrel Foods"}, args={})
+    assert state.focus.confident
+
+
+def test_failed_lookup_changes_nothing():
+    state = SessionState()
+    update_from_tool(state, name="lookup_customer", ok=False, data={}, args={})
+    assert state.focus is None
+
+
+def test_their_refers_back_to_the_focus():
+    state = SessionState()
+    ask(state, "Show me Kestrel Foods orders", [[KESTREL]])
+    resolution = ask(state, "What are their payment terms?")
+    assert resolution.refers_back and resolution.focus_kept
+    assert state.focus.label == "Kestrel Foods"
+    assert "Kestrel Foods" in resolution.rewritten
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Overdue orders in the west", {"region": "west", "status": "overdue"}),
+        ("What did we sell last quarter?", {"period": "last quarter"}),
+        ("Orders in the western region this year", {"region": "west", "period": "this year"}),
+        ("Which invoices are late?", {"status": "overdue"}),
+        ("Who are our biggest customers?", {}),
+    ],
+)
+def test_filters_are_read_from_the_question(question, expected):
+    state = SessionState()
+    resolution = ask(state, question)
+    assert resolution.filters_set == expected
+    assert state.active_filters() == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "fmt"),
+    [
+        ("Keep it short, I'm on my phone", "short"),
+        ("Explain their terms in detail", "detailed"),
+        ("Show their orders as a table", "table"),
+        ("What are their terms?", ""),
+    ],
+)
+def test_format_requests_set_the_session_format(question, fmt):
+    state = SessionState()
+    ask(state, question)
+    assert state.format == fmt
+
+
+def test_format_stays_for_the_session():
+    state = SessionState()
+    ask(state, "Keep it short, I'm on my phone")
+    ask(state, "What are Kestrel Foods' terms?", [[KESTREL]])
+    assert state.format == "short"
+
+
+def test_filters_last_two_turns_unless_restated():
+    state = SessionState()
+    ask(state, "Kestrel Foods orders last quarter", [[KESTREL]])
+    assert state.filters["period"]["turns_left"] == FILTER_TURNS
+    ask(state, "Which of their orders are overdue?")
+    assert state.active_filters() == {"period": "last quarter", "status": "overdue"}
+    ask(state, "And their shipped orders?")
+    assert "period" not in state.active_filters()  # two turns old: gone
+    assert state.active_filters()["status"] == "shipped"  # restated: renewed
+
+
+def test_restating_a_filter_keeps_it():
+    state = SessionState()
+    for _ in range(4):
+        ask(state, "Kestrel Foods orders last quarter", [[KESTREL]])
+    assert state.active_filters() == {"period": "last quarter"}
+
+
+def test_focus_drops_when_another_customer_is_named():
+    state = SessionState()
+    ask(state, "Kestrel Foods orders", [[KESTREL]])
+    resolution = ask(state, "What about Northline Freight?", [[FREIGHT]])
+    assert resolution.focus_dropped == "other-entity"
+    assert state.focus.label == "Northline Freight"
+
+
+def test_focus_drops_on_a_topic_change():
+    state = SessionState(focus=Focus("customer", "3", "Kestrel Foods", True))
+    remember_question(state, "Show me Kestrel Foods orders")
+    resolution = ask(state, "What is the company policy on holiday shipping cutoffs?")
+    assert resolution.focus_dropped == "topic-change"
+    assert state.focus is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What are their payment terms?", "And last quarter?", "As a table", "Any more orders from this customer?"],
+)
+def test_follow_ups_keep_the_focus(question):
+    state = SessionState(focus=Focus("customer", "3", "Kestrel Foods", True))
+    remember_question(state, "Show me Kestrel Foods orders")
+    ask(state, question)
+    assert state.focus is not None and state.focus.label == "Kestrel Foods"
+
+
+def test_recent_questions_keep_the_last_three_texts_only():
+    state = SessionState()
+    for n in range(5):
+        ask(state, f"Question number {n} about Kestrel Foods", [[KESTREL]])
+    assert state.recent_questions == [f"Question number {n} about Kestrel Foods" for n in (2, 3, 4)]
+
+
+def test_ambiguous_name_asks_once_and_never_picks():
+    state = SessionState()
+    resolution = ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    assert resolution.clarify["question"] == 'Two customers match "Northline". Which one?'
+    assert resolution.clarify["options"] == [
+        {"id": "1", "label": "Northline Freight — Portland, acct ACCT-10442"},
+        {"id": "2", "label": "Northline Logistics — Leeds, acct ACCT-20817"},
+    ]
+    assert state.focus is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "option_id", "picked"),
+    [
+        ("The one in Leeds", None, "Northline Logistics"),
+        ("ACCT-10442", None, "Northline Freight"),
+        ("Northline Freight — Portland, acct ACCT-10442", None, "Northline Freight"),
+        ("", "2", "Northline Logistics"),
+    ],
+)
+def test_picking_an_option_resolves_the_clarification(reply, option_id, picked):
+    state = SessionState()
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    resolution = ask(state, reply or "(picked)", option_id=option_id)
+    assert resolution.picked.name == picked
+    assert resolution.original_question == "What are Northline's payment terms?"
+    assert state.focus.label == picked
+
+
+def test_a_reply_that_matches_no_option_picks_nothing():
+    state = SessionState()
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    resolution = ask(state, "Never mind, what is the returns policy?")
+    assert resolution.picked is None and state.focus is None and state.pending is None
+
+
+def test_an_ambiguous_name_already_settled_keeps_the_focus():
+    state = SessionState(focus=Focus("customer", "2", "Northline Logistics", True))
+    resolution = ask(state, "And Northline's credit limit?", [[FREIGHT, LOGISTICS]])
+    assert resolution.clarify is None and state.focus.label == "Northline Logistics"
+
+
+def test_render_state_is_the_compact_session_block():
+    state = SessionState(focus=Focus("customer", "3", "Kestrel Foods", True), format="short")
+    state.filters = {"period": {"value": "last quarter", "turns_left": 2}}
+    state.recent_questions = ["Show me Kestrel Foods orders"]
+    assert render_state(state) == (
+        "## Session context\n"
+        'Currently discussing: customer "Kestrel Foods" (3)\n'
+        "Filters in effect: period=last quarter\n"
+        "Answer style requested: short\n"
+        'Earlier in this session: "Show me Kestrel Foods orders"'
+    )
+    assert render_state(SessionState()) == ""
+
+
+@pytest.mark.django_db
+def test_state_lives_in_the_cache_and_delete_everything_clears_it(make_user):
+    from django.core.cache import cache
+
+    from memory.store import delete_everything
+
+    user = make_user()
+    state = SessionState(focus=Focus("customer", "3", "Kestrel Foods", True))
+    save_state(user.pk, "s1", state)
+    assert state_key(user.pk, "s1") == f"atlas:state:{user.pk}:s1"
+    assert load_state(user.pk, "s1").focus.label == "Kestrel Foods"
+    assert cache.get(state_key(user.pk, "s1")) is not None
+    delete_everything(user)
+    assert load_state(user.pk, "s1").focus is None
