@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -31,6 +32,11 @@ from memory.models import (
     Suppression,
 )
 from memory.rls import acting_user
+from memory.tasks import purge_user_tasks
+
+# Sent inside delete_everything's transaction with ``user`` and ``counts``: receivers delete
+# their own copies of the user's memory content (memory never imports chat).
+everything_deleted = Signal()
 
 MAX_STATEMENT_CHARS = 500
 EXPORT_FORMAT = "atlas-memory-export"
@@ -246,8 +252,11 @@ def _state_keys(user_id: int) -> list[str]:
 def delete_everything(user) -> dict[str, int]:
     """Delete all of the user's memory content in one transaction: no soft delete.
 
-    Memories (with their embeddings), suppressions, gate decisions and observations, then
-    the user's session-state cache entries. The audit entry keeps only the counts.
+    Memories (with their embeddings), suppressions, gate decisions and observations, the
+    user's queued and stored gate tasks, then the session-state cache entries. Other apps
+    holding copies of memory content (chat's saved turns) clear theirs on the
+    ``everything_deleted`` signal, sent inside the same transaction. The audit entry keeps
+    only the counts.
     """
     with acting_user(user.pk), transaction.atomic():
         counts = {
@@ -257,6 +266,8 @@ def delete_everything(user) -> dict[str, int]:
         }
         Memory.objects.filter(user_id=user.pk).update(superseded_by=None)
         counts["memories"] = Memory.objects.filter(user_id=user.pk).delete()[0]
+        counts["queued_tasks"] = purge_user_tasks(user.pk)
+        everything_deleted.send(sender=Memory, user=user, counts=counts)
         state_keys = _state_keys(user.pk)
         cache.delete_many([*state_keys, f"{STATE_INDEX_PREFIX}{user.pk}"])
         counts["session_state"] = len(state_keys)

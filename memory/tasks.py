@@ -20,7 +20,45 @@ def gate_turn(event_dict: dict):
     """Run the write gate for one turn (memory.gate.run_gate sets the acting user)."""
     from memory.gate import TurnEvent, run_gate
 
-    return run_gate(TurnEvent.from_dict(event_dict))
+    result = run_gate(TurnEvent.from_dict(event_dict))
+    # django-q2 keeps task results: ids and counts only, never statement text.
+    return {
+        "decisions": len(result.decisions),
+        "written": list(result.written),
+        "refreshed": list(result.refreshed),
+        "superseded": list(result.superseded),
+        "forgotten": list(result.forgotten),
+    }
+
+
+def purge_user_tasks(user_id: int) -> int:
+    """Drop queued and finished gate tasks of a user: their arguments hold what the user typed.
+
+    Part of delete-everything: a queued gate run must not write memories back afterwards,
+    and stored task rows must not keep the user's questions.
+    """
+    from django_q.models import OrmQ, Task
+
+    purged = 0
+    for queued in OrmQ.objects.all():
+        try:
+            if queued.func() == "memory.tasks.gate_turn" and _event_user(queued.args()) == user_id:
+                queued.delete()
+                purged += 1
+        except Exception:  # an undecodable queue entry is not ours to judge
+            continue
+    for task in Task.objects.filter(func="memory.tasks.gate_turn").only("id", "args"):
+        if _event_user(task.args) == user_id:
+            task.delete()
+            purged += 1
+    return purged
+
+
+def _event_user(args) -> int | None:
+    try:
+        return int(args[0]["user_id"])
+    except (TypeError, KeyError, IndexError, ValueError):
+        return None
 
 
 def sweep_expired() -> int:

@@ -9,13 +9,16 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.utils import timezone
+from django_q.models import OrmQ
 
 from memory.embeddings import embed_one
+from memory.gate import TurnEvent
 from memory.models import AuditEvent, GateDecision, Memory, Observation, Suppression
 from memory.rls import acting_user, staff_bypass
 from memory.store import (
     correct_memory,
     delete_everything,
+    everything_deleted,
     export_memories,
     forget_memory,
     import_memories,
@@ -26,6 +29,7 @@ from memory.store import (
     supersede_memory,
     write_memory,
 )
+from memory.tasks import enqueue_gate
 from tests.factories import make_memory
 
 pytestmark = pytest.mark.django_db
@@ -270,26 +274,42 @@ def _rows_of(user) -> dict[str, int]:
     return counts
 
 
-def _fill(user) -> None:
+def _fill(user, capture) -> None:
     forget_memory(user, make_memory(user, "Reports go to Dana").pk)
     kept = make_memory(user, "Covers the western region", kind="context")
     correct_memory(user, make_memory(user, "Prefers metric units").pk, statement="Prefers imperial units")
     with acting_user(user.pk):
         GateDecision.objects.create(user=user, rule="repetition", admitted=True, reason="seen-3-sessions", memory=kept)
         Observation.objects.create(user=user, signal="filter:region=west", session_key="s1")
+    with capture(execute=True):  # a gate run still queued for this user
+        enqueue_gate(
+            TurnEvent(user_id=user.pk, session_key="s2", turn_id=None, at=timezone.now(), text="I cover the west")
+        )
     for session in ("s1", "s2"):
         key = f"atlas:state:{user.pk}:{session}"
         cache.set(key, {"region": "west"}, 3600)
         register_state_key(user.pk, key)
 
 
-def test_delete_everything_leaves_nothing_of_the_user_and_spares_others(make_user):
-    alice, bob = make_user("alice"), make_user("bob")
-    _fill(alice)
-    _fill(bob)
-    assert all(_rows_of(alice).values())
+def _queued_for(user) -> int:
+    return sum(1 for q in OrmQ.objects.all() if q.args()[0]["user_id"] == user.pk)
 
-    counts = delete_everything(alice)
+
+def test_delete_everything_leaves_nothing_of_the_user_and_spares_others(make_user, django_capture_on_commit_callbacks):
+    alice, bob = make_user("alice"), make_user("bob")
+    _fill(alice, django_capture_on_commit_callbacks)
+    _fill(bob, django_capture_on_commit_callbacks)
+    assert all(_rows_of(alice).values())
+    heard = []
+
+    def receiver(sender, **kwargs):
+        heard.append(kwargs)
+
+    everything_deleted.connect(receiver)
+    try:
+        counts = delete_everything(alice)
+    finally:
+        everything_deleted.disconnect(receiver)
 
     assert _rows_of(alice) == dict.fromkeys(_rows_of(alice), 0)
     assert counts["memories"] == 3 and counts["suppressions"] == 1 and counts["session_state"] == 2
@@ -300,3 +320,5 @@ def test_delete_everything_leaves_nothing_of_the_user_and_spares_others(make_use
     assert live_statements(bob) == ["Covers the western region", "Prefers imperial units"]
     event = AuditEvent.objects.get(user_id=alice.pk, action="deleted-all")
     assert "memories=3" in event.reason
+    assert _queued_for(alice) == 0 and _queued_for(bob) == 1
+    assert heard and heard[-1]["user"] == alice
