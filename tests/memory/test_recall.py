@@ -1,0 +1,147 @@
+"""Recall: which notes reach the prompt, and why (real Postgres, real embedder)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memory.models import Memory
+from memory.recall import CAP, RecalledNote, rank_memories, recall_for_question, render_recalled_block
+from memory.rls import acting_user
+from memory.store import correct_memory, set_paused, write_memory
+
+NOW = datetime(2026, 6, 15, 10, 0, tzinfo=UTC)
+
+
+def remember(user, statement, *, kind="context", **extra):
+    extra.setdefault("created_at", NOW - timedelta(days=30))
+    return write_memory(user, kind=kind, statement=statement, author="user", **extra)
+
+
+def ids(notes):
+    return [note.memory_id for note in notes]
+
+
+@pytest.fixture
+def analyst(make_user):
+    user = make_user("analyst")
+    memories = {
+        "region": remember(user, "Covers the southern sales region."),
+        "account": remember(user, "Owns the Harbor Tools account (ACCT-20417)."),
+        "terms": remember(user, "Harbor Tools pays on net 60 terms since March, not net 30.", kind="correction"),
+        "board": remember(user, "Presents the churn numbers to the board every quarter."),
+        "depot": remember(user, "Handles returns disputes for the Leeds depot."),
+    }
+    return user, memories
+
+
+def test_recall_finds_a_note_by_meaning_and_says_why(analyst):
+    user, memories = analyst
+    notes = recall_for_question(user, "What payment terms does Harbor Tools have?", now=NOW)
+    assert memories["terms"].pk in ids(notes)
+    note = next(n for n in notes if n.memory_id == memories["terms"].pk)
+    assert note.reason == "ranked"
+    assert 0 < note.score <= 1
+    assert note.statement == memories["terms"].statement
+    assert note.author == "user"
+
+
+def test_account_code_is_recalled_through_the_keyword_branch(analyst):
+    user, memories = analyst
+    notes = recall_for_question(user, "Any news on ACCT-20417?", now=NOW)
+    assert ids(notes)[0] == memories["account"].pk
+
+
+def test_unrelated_question_recalls_nothing(analyst):
+    user, _ = analyst
+    assert recall_for_question(user, "Tell me a joke about penguins", now=NOW) == []
+
+
+def test_preferences_are_always_included_and_count_toward_the_cap(make_user):
+    user = make_user()
+    prefs = [remember(user, f"Prefers {what}.", kind="preference") for what in ("metric units", "short answers")]
+    for i in range(12):
+        remember(user, f"Tracks the Harbor Tools order number SO-{50000 + i}.")
+    notes = recall_for_question(user, "Which Harbor Tools orders do I track?", now=NOW)
+    assert len(notes) == CAP
+    assert {n.memory_id for n in notes if n.reason == "preference"} == {p.pk for p in prefs}
+    assert [n.reason for n in notes[:2]] == ["preference", "preference"]
+    assert all(n.score is None for n in notes[:2])
+    assert all(n.reason == "ranked" for n in notes[2:])
+
+
+def test_preferences_compete_in_ranking_once_there_are_ten(make_user):
+    user = make_user()
+    for i in range(10):
+        remember(user, f"Prefers report variant {i} with extra footnotes.", kind="preference")
+    notes = recall_for_question(user, "Tell me a joke about penguins", now=NOW)
+    assert all(n.reason != "preference" for n in notes)
+
+
+def test_expired_and_superseded_notes_are_never_recalled(make_user):
+    user = make_user()
+    expired = remember(
+        user, "Travelling in Lisbon for the trade fair.", kind="situation", expires_at=NOW - timedelta(days=1)
+    )
+    live_trip = remember(
+        user, "Travelling in Oslo for the trade fair.", kind="situation", expires_at=NOW + timedelta(days=5)
+    )
+    old = remember(user, "Covers the Nordic accounts.")
+    with acting_user(user.pk):
+        new = correct_memory(user, old.pk, statement="Covers the Baltic accounts.")
+    trip = ids(recall_for_question(user, "Where am I travelling for the trade fair?", now=NOW))
+    assert live_trip.pk in trip and expired.pk not in trip
+    accounts = ids(recall_for_question(user, "Which Nordic or Baltic accounts do I cover?", now=NOW))
+    assert new.pk in accounts and old.pk not in accounts
+
+
+def test_another_users_notes_are_never_recalled(make_user):
+    me, other = make_user(), make_user()
+    remember(other, "Owns the Harbor Tools account (ACCT-20417).")
+    assert recall_for_question(me, "Any news on ACCT-20417?", now=NOW) == []
+    # Even if the user filter were wrong, RLS shows the acting user nothing of the other's.
+    with acting_user(me.pk):
+        assert rank_memories(other.pk, question="ACCT-20417", question_embedding=None, now=NOW) == []
+
+
+def test_paused_memory_recalls_nothing(analyst):
+    user, _ = analyst
+    set_paused(user, paused=True)
+    assert recall_for_question(user, "Any news on ACCT-20417?", now=NOW) == []
+    set_paused(user, paused=False)
+    assert recall_for_question(user, "Any news on ACCT-20417?", now=NOW)
+
+
+def test_recall_is_one_ranking_statement(analyst, django_assert_max_num_queries):
+    user, _ = analyst
+    # acting user set + restore, the pause check, and the single ranking statement.
+    with django_assert_max_num_queries(4):
+        recall_for_question(user, "What payment terms does Harbor Tools have?", now=NOW)
+
+
+def test_rendered_block_marks_notes_as_recalled_dated_and_not_sources():
+    note = RecalledNote(
+        memory_id=1,
+        kind="correction",
+        statement="Harbor Tools pays on net 60 terms since March, not net 30.",
+        author="user",
+        written_at=datetime(2026, 3, 20, 9, 0, tzinfo=UTC),
+        source_quote="",
+        source_at=None,
+        source_session="",
+        source_turn=None,
+        reason="ranked",
+        score=0.71,
+    )
+    block = render_recalled_block([note])
+    assert block.startswith("## Recalled about this user\n")
+    assert "- (correction, noted 2026-03-20) Harbor Tools pays on net 60 terms since March, not net 30." in block
+    assert "They are not\nsources. Do not cite them." in block
+    assert "the\ndocument wins and you should say that the note appears to be out of date." in block
+    assert render_recalled_block([]) == ""
+
+
+def test_recall_reads_only_live_rows_in_the_database(analyst):
+    user, memories = analyst
+    with acting_user(user.pk):
+        Memory.objects.filter(pk=memories["account"].pk).update(expires_at=NOW - timedelta(seconds=1))
+    assert memories["account"].pk not in ids(recall_for_question(user, "Any news on ACCT-20417?", now=NOW))
