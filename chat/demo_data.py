@@ -439,13 +439,25 @@ def document_embedding_text(row_title: str, row_text: str) -> str:
     return f"{row_title}. {row_text}"
 
 
+def embed_documents(texts: list[str], *, batch: int = 16) -> list[list[float]]:
+    """Embed in batches of similar length: a batch is padded to its longest text."""
+    from memory.embeddings import embed
+
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    vectors: list = [None] * len(texts)
+    for start in range(0, len(order), batch):
+        chunk = order[start : start + batch]
+        for i, vector in zip(chunk, embed([texts[i] for i in chunk]), strict=True):
+            vectors[i] = list(vector)
+    return vectors
+
+
 @transaction.atomic
 def load_corpus(data: CorpusData) -> dict[str, int]:
     """Write the corpus (into empty tables) with document embeddings computed in batches."""
     from chat.models import Contract, Customer, Document, Order
-    from memory.embeddings import embed
 
-    vectors = embed([document_embedding_text(d.title, d.text) for d in data.documents])
+    vectors = embed_documents([document_embedding_text(d.title, d.text) for d in data.documents])
     customers = Customer.objects.bulk_create(
         Customer(name=c.name, city=c.city, region=c.region, segment=c.segment, account_code=c.account_code)
         for c in data.customers
@@ -481,7 +493,7 @@ def load_corpus(data: CorpusData) -> dict[str, int]:
             title=d.title,
             text=d.text,
             customer_id=ids[d.account_code] if d.account_code else None,
-            embedding=list(vector),
+            embedding=vector,
         )
         for d, vector in zip(data.documents, vectors, strict=True)
     )

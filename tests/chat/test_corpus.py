@@ -11,8 +11,8 @@ from chat.models import Customer, Document
 from chat.tools import clear_customer_index
 
 
-@pytest.fixture(scope="module")
-def corpus(django_db_setup, django_db_blocker):
+@pytest.fixture(scope="module", name="corpus")
+def corpus_fixture(django_db_setup, django_db_blocker):
     """The demo corpus, loaded once per module (committed) and removed afterwards."""
     data = build_corpus()
     with django_db_blocker.unblock():
