@@ -452,12 +452,34 @@ def embed_documents(texts: list[str], *, batch: int = 16) -> list[list[float]]:
     return vectors
 
 
-@transaction.atomic
-def load_corpus(data: CorpusData) -> dict[str, int]:
-    """Write the corpus (into empty tables) with document embeddings computed in batches."""
+def load_corpus(data: CorpusData, *, replace: bool = False) -> dict[str, int]:
+    """Write the corpus (into empty tables, or ``replace`` what is there) with document embeddings.
+
+    The embeddings are computed first, outside the transaction, so it stays short; then every
+    row is written in one transaction: a failure leaves the previous corpus, never a partial one.
+    """
     from chat.models import Contract, Customer, Document, Order
 
     vectors = embed_documents([document_embedding_text(d.title, d.text) for d in data.documents])
+    with transaction.atomic():
+        if replace:
+            for model in (Document, Order, Contract, Customer):
+                model.objects.all().delete()
+        ids = _write_corpus(data, vectors)
+    from chat.tools import clear_customer_index
+
+    clear_customer_index()
+    return {
+        "customers": len(ids),
+        "orders": len(data.orders),
+        "contracts": len(data.contracts),
+        "documents": len(data.documents),
+    }
+
+
+def _write_corpus(data: CorpusData, vectors: list[list[float]]) -> dict[str, int]:
+    from chat.models import Contract, Customer, Document, Order
+
     customers = Customer.objects.bulk_create(
         Customer(name=c.name, city=c.city, region=c.region, segment=c.segment, account_code=c.account_code)
         for c in data.customers
@@ -497,12 +519,7 @@ def load_corpus(data: CorpusData) -> dict[str, int]:
         )
         for d, vector in zip(data.documents, vectors, strict=True)
     )
-    return {
-        "customers": len(data.customers),
-        "orders": len(data.orders),
-        "contracts": len(data.contracts),
-        "documents": len(data.documents),
-    }
+    return ids
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from chat.demo_data import ANCHOR, DEMO_NOTES, build_corpus, load_corpus, seed_notes
-from chat.models import Contract, Customer, Document, Order
+from chat.models import Customer
 from chat.tools import clear_customer_index
 from memory.models import Memory
 from memory.rls import acting_user
@@ -53,16 +53,10 @@ class Command(BaseCommand):
                     user.save()
                 users[username] = user
 
-        if options["reset_corpus"]:
-            with transaction.atomic():
-                Document.objects.all().delete()
-                Order.objects.all().delete()
-                Contract.objects.all().delete()
-                Customer.objects.all().delete()
-        if Customer.objects.exists():
+        if Customer.objects.exists() and not options["reset_corpus"]:
             self.stdout.write("Corpus already loaded (use --reset-corpus to reload it).")
         else:
-            counts = load_corpus(build_corpus(anchor=ANCHOR))
+            counts = load_corpus(build_corpus(anchor=ANCHOR), replace=options["reset_corpus"])
             self.stdout.write(
                 "Corpus: {customers} customers, {orders} orders, {contracts} contracts, {documents} documents.".format(
                     **counts
