@@ -1,0 +1,228 @@
+"""The chat turn on the demo corpus: follow-ups, clarification, memory in the answer, failures."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from chat.demo_data import build_corpus, load_corpus
+from chat.models import ChatSession, Customer, Document, Turn
+from chat.state import load_state
+from chat.tools import clear_customer_index
+from chat.turn import TurnFailed, ask, start_session
+from memory.rls import acting_user
+from memory.store import set_paused, write_memory
+
+
+@pytest.fixture(scope="module")
+def corpus(django_db_setup, django_db_blocker):
+    """The demo corpus, loaded once per module (committed) and removed afterwards."""
+    data = build_corpus()
+    with django_db_blocker.unblock():
+        load_corpus(data)
+        clear_customer_index()
+        yield data
+        Document.objects.all().delete()
+        Customer.objects.all().delete()
+        clear_customer_index()
+
+
+@pytest.fixture
+def user(make_user):
+    return make_user()
+
+
+def remember(user, statement, *, kind="preference", written=datetime(2026, 3, 14, 15, tzinfo=UTC), **extra):
+    with acting_user(user.pk):
+        return write_memory(user, kind=kind, statement=statement, source_at=written, created_at=written, **extra)
+
+
+@pytest.mark.django_db
+def test_a_follow_up_is_answered_about_the_customer_in_focus(corpus, user):
+    session = start_session(user)
+    first = ask(user, session=session, question="Show me Kestrel Foods orders last quarter")
+    assert "orders for Kestrel Foods (Sacramento, acct ACCT-31206), last quarter" in first.answer
+    second = ask(user, session=session, question="What are their payment terms?")
+    assert "Kestrel Foods (Sacramento, acct ACCT-31206) pays on net" in second.answer
+    with acting_user(user.pk):
+        first.refresh_from_db()
+        assert first.followup is True  # the next question stayed on Kestrel Foods
+        assert list(Turn.objects.filter(session=session).values_list("question", flat=True)) == [
+            "Show me Kestrel Foods orders last quarter",
+            "What are their payment terms?",
+        ]
+
+
+@pytest.mark.django_db
+def test_a_topic_change_is_not_a_follow_up(corpus, user):
+    session = start_session(user)
+    first = ask(user, session=session, question="Show me Kestrel Foods orders")
+    ask(user, session=session, question="What is the policy on free delivery in the western region?")
+    with acting_user(user.pk):
+        first.refresh_from_db()
+    assert first.followup is False
+    assert load_state(user.pk, session.pk).focus is None
+
+
+@pytest.mark.django_db
+def test_an_ambiguous_name_gets_one_clarifying_question_and_the_pick_answers_it(corpus, user):
+    session = start_session(user)
+    clarify = ask(user, session=session, question="What are Northline's payment terms?")
+    assert clarify.kind == Turn.Kind.CLARIFY
+    assert [o["label"] for o in clarify.options] == [
+        "Northline Freight — Portland, acct ACCT-10442",
+        "Northline Logistics — Leeds, acct ACCT-20817",
+    ]
+    assert "net" not in clarify.answer  # nothing answered about either customer yet
+    picked = ask(user, session=session, question="The one in Leeds")
+    assert picked.kind == Turn.Kind.ANSWER
+    assert "Northline Logistics (Leeds, acct ACCT-20817) pays on net 60" in picked.answer
+
+
+@pytest.mark.django_db
+def test_picking_by_option_id(corpus, user):
+    session = start_session(user)
+    clarify = ask(user, session=session, question="Northline credit limit?")
+    freight = next(o for o in clarify.options if "Freight" in o["label"])
+    picked = ask(user, session=session, question=freight["label"], option_id=freight["id"])
+    assert "Northline Freight" in picked.answer and "$115,000.00" in picked.answer
+
+
+@pytest.mark.django_db
+def test_a_stale_note_is_overruled_by_the_contract(corpus, user):
+    stale = remember(user, "Northline Freight is on net 30 payment terms.", kind="correction", author="user")
+    turn = ask(user, session=None, question="What are Northline Freight's payment terms?")
+    assert "pays on net 45" in turn.answer
+    assert "A note from March said net 30, which no longer matches the contract." in turn.answer
+    if not turn.held_out:
+        assert {"memory_id": stale.pk, "influence": "in-context"}.items() <= turn.recalled[0].items()
+
+
+@pytest.mark.django_db
+def test_a_preference_shapes_the_answer_and_the_turn_records_it(corpus, user):
+    pref = remember(user, "Wants dates as YYYY-MM-DD.")
+    turn = ask(user, session=None, question="When does Kestrel Foods' contract renew?")
+    assert turn.eligible
+    if turn.held_out:  # one eligible turn in ten: answered without memory
+        assert turn.recalled == []
+    else:
+        assert "2027-02-28" in turn.answer
+        assert [(n["memory_id"], n["influence"]) for n in turn.recalled] == [(pref.pk, "shaped-format")]
+        assert turn.recalled[0]["statement"] == "Wants dates as YYYY-MM-DD."
+
+
+@pytest.mark.django_db
+def test_a_region_note_narrows_an_open_orders_question(corpus, user):
+    note = remember(user, "Covers the western sales region.", kind="context")
+    turn = ask(user, session=None, question="Which orders in my sales region are overdue?")
+    if not turn.held_out:
+        assert "overdue orders for all customers in the West region" in turn.answer
+        influence = {n["memory_id"]: n["influence"] for n in turn.recalled}
+        assert influence[note.pk] == "narrowed-retrieval"
+
+
+@pytest.mark.django_db
+def test_paused_memory_is_not_recalled(corpus, user):
+    remember(user, "Wants dates as YYYY-MM-DD.")
+    set_paused(user, paused=True)
+    turn = ask(user, session=None, question="When does Kestrel Foods' contract renew?")
+    assert turn.recalled == [] and not turn.eligible and "28 Feb 2027" in turn.answer
+
+
+@pytest.mark.django_db
+def test_an_explicit_remember_request_is_answered_with_the_gates_sentence(corpus, user):
+    turn = ask(user, session=None, question="Remember that I cover the western region")
+    assert turn.gate_message.startswith("I'll remember that")
+    assert turn.answer.startswith(turn.gate_message)
+
+
+@pytest.mark.django_db
+def test_the_gate_is_queued_after_the_turn_commits(corpus, user, django_capture_on_commit_callbacks):
+    from django_q.models import OrmQ
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        turn = ask(user, session=None, question="Show me Kestrel Foods orders in the west last quarter")
+    assert len(callbacks) == 1
+    payloads = [task.task for task in OrmQ.objects.all()]
+    event = next(p["args"][0] for p in payloads if p["func"] == "memory.tasks.gate_turn")
+    assert event["turn_id"] == turn.pk and event["text"] == turn.question
+    assert event["filters"] == {"period": "last quarter", "region": "west"}
+
+
+@pytest.mark.django_db
+def test_prompt_tokens_are_recorded_and_answers_are_never_replayed(corpus, user):
+    session = start_session(user)
+    turns = [
+        ask(user, session=session, question=q)
+        for q in ("Show me Kestrel Foods orders", "What are their payment terms?", "Which orders of theirs are open?")
+    ]
+    assert all(t.prompt_tokens > 0 for t in turns)
+    assert turns[0].answer not in turns[2].prompt.text
+    assert max(t.prompt_tokens for t in turns) <= 1.25 * min(t.prompt_tokens for t in turns)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("question", ["", "   ", "x" * 2001])
+def test_empty_or_oversized_questions_are_rejected(user, question):
+    with pytest.raises(ValidationError):
+        ask(user, session=None, question=question)
+    with acting_user(user.pk):
+        assert not Turn.objects.exists() and not ChatSession.objects.exists()
+
+
+@pytest.mark.django_db
+def test_another_users_session_is_refused(make_user):
+    from django.core.exceptions import PermissionDenied
+
+    owner, other = make_user(), make_user()
+    session = start_session(owner)
+    with pytest.raises(PermissionDenied):
+        ask(other, session=session, question="What are their payment terms?")
+
+
+@pytest.mark.django_db
+def test_an_embedding_failure_mid_turn_saves_nothing(corpus, user, settings):
+    from memory.embeddings import get_embedder
+
+    session = start_session(user)
+    ask(user, session=session, question="Show me Kestrel Foods orders")
+    before = load_state(user.pk, session.pk)
+    settings.ATLAS_EMBEDDER = "http"
+    settings.ATLAS_EMBEDDING_URL = "http://127.0.0.1:9/embeddings"
+    get_embedder.cache_clear()
+    try:
+        with pytest.raises(TurnFailed, match="embedding model failed. Nothing was saved"):
+            ask(user, session=session, question="What are their payment terms right now?")
+    finally:
+        get_embedder.cache_clear()
+    with acting_user(user.pk):
+        assert Turn.objects.filter(session=session).count() == 1
+    assert load_state(user.pk, session.pk).recent_questions == before.recent_questions
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_failure_mid_turn_saves_nothing(user):
+    """The turn row is written, then saving the answer fails in Postgres: nothing survives."""
+    from django.db import connection
+
+    from atlas.db import as_owner
+
+    with as_owner(connection), connection.cursor() as cur:
+        cur.execute(
+            "CREATE FUNCTION fail_answer() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'disk full (test)'; END $$"
+        )
+        cur.execute(
+            "CREATE TRIGGER fail_answer BEFORE UPDATE OF answer ON chat_turn "
+            "FOR EACH ROW WHEN (NEW.answer <> '') EXECUTE FUNCTION fail_answer()"
+        )
+    try:
+        with pytest.raises(TurnFailed, match="database failed. Nothing was saved"):
+            ask(user, session=None, question="What is the policy on free delivery?")
+        with acting_user(user.pk):
+            assert not Turn.objects.exists()
+            assert not ChatSession.objects.exists()
+    finally:
+        with as_owner(connection), connection.cursor() as cur:
+            cur.execute("DROP TRIGGER fail_answer ON chat_turn")
+            cur.execute("DROP FUNCTION fail_answer()")
