@@ -1,0 +1,52 @@
+"""Delete everything leaves no row of the user's content in any table, and nobody else's is touched."""
+
+from django.apps import apps
+from django.db import connection
+
+from chat.feedback import give_feedback
+from chat.turn import ask, start_session
+from memory.rls import staff_bypass
+from memory.store import delete_everything, write_memory
+
+
+def _rows_per_table(user_id: int) -> dict[str, int]:
+    """Every table with a user_id column, counted with RLS lifted (so nothing hides a leftover)."""
+    counts = {}
+    with staff_bypass(actor_id=None, reason="test: count leftovers"), connection.cursor() as cur:
+        for model in apps.get_models():
+            columns = {f.column for f in model._meta.concrete_fields}
+            if "user_id" in columns and model._meta.db_table != "memory_auditevent":
+                cur.execute(f'SELECT count(*) FROM "{model._meta.db_table}" WHERE user_id = %s', [user_id])
+                counts[model._meta.db_table] = cur.fetchone()[0]
+    return counts
+
+
+def _use_atlas(user):
+    write_memory(user, kind="preference", statement="Prefers answers as short bullet points.", author="user")
+    write_memory(user, kind="context", statement="Covers the western sales region.", source_quote="I cover the west")
+    session = start_session(user)
+    turn = ask(user, session=session, question="Remember that I manage the Portland depot.")
+    give_feedback(user, turn.pk, kind="incorrect", comment="The Portland depot closed in May, not June.")
+    ask(user, session=session, question="Which customers are in the western region?")
+
+
+def test_delete_everything_leaves_zero_rows_of_the_users_content(
+    make_user, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django_q.conf import Conf
+
+    monkeypatch.setattr(Conf, "SYNC", True)  # run queued tasks in-process, as the worker would
+    alice, bob = make_user("alice-del"), make_user("bob-del")
+    with django_capture_on_commit_callbacks(execute=True):  # the gate runs after each turn, as in the app
+        _use_atlas(alice)
+        _use_atlas(bob)
+    before = _rows_per_table(alice.pk)
+    assert before["memory_memory"] >= 4  # two written here, the remembered depot, the correction
+    assert before["chat_turn"] >= 2 and before["memory_gatedecision"] >= 2
+
+    delete_everything(alice)
+
+    after = _rows_per_table(alice.pk)
+    assert {table: n for table, n in after.items() if n} == {}
+    bobs = _rows_per_table(bob.pk)
+    assert bobs["memory_memory"] >= 2 and bobs["chat_turn"] >= 2
