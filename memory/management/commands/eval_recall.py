@@ -67,7 +67,10 @@ class Command(BaseCommand):
         parser.add_argument("--limit-cases", type=int, default=0, help="only the first N cases (quick runs)")
         parser.add_argument("--run-out", type=Path, help="write a LoCoMo-style run JSONL (question_id, retrieved ids)")
         parser.add_argument(
-            "--grid", action="store_true", help="also sweep fusion/weights/thresholds over the loaded cases"
+            "--grid",
+            default="",
+            help="also re-rank under other settings, e.g. 'weighted:0.7:0.3:0.2,rrf:0.5:0.5:-1' "
+            "(fusion:vector weight:keyword weight:threshold; threshold -1 = none)",
         )
 
     def handle(self, *args, **opts) -> None:
@@ -89,7 +92,7 @@ class Command(BaseCommand):
             result, run_rows = self._evaluate(loaded, k=k)
             result["seconds_load"] = round(load_seconds, 1)
             result["seconds_queries"] = round(time.perf_counter() - started, 1)
-            grid = self._grid(loaded, k=k) if opts["grid"] else []
+            grid = self._grid(loaded, k=k, grid=opts["grid"]) if opts["grid"] else []
         finally:
             self._clean_up(loaded)
         if opts["run_out"]:
@@ -164,17 +167,14 @@ class Command(BaseCommand):
         keys = item.keys_by_id.get(memory_id, [])
         return keys[0] if len(keys) == 1 else keys
 
-    def _grid(self, loaded: list[Loaded], *, k: int) -> list[dict]:
+    def _grid(self, loaded: list[Loaded], *, k: int, grid: str) -> list[dict]:
         """Re-rank with other knobs (same SQL). Query embeddings are computed once, in batch."""
         queries = [(item, query) for item in loaded for query in item.case["queries"]]
         vectors = embed([query["q"] for _, query in queries])
         settings = []
-        for fusion, weights in (("weighted", (0.7, 0.3, 0.5, 0.5, 0.3, 0.7)), ("rrf", (0.5, 0.5, 0.3, 0.7))):
-            for i in range(0, len(weights), 2):
-                w_vec, w_kw = weights[i], weights[i + 1]
-                thresholds = (0.25, 0.3, 0.35, 0.4, 0.45, -1.0) if fusion == "weighted" else (0.3, 0.4, 0.5, -1.0)
-                for threshold in thresholds:
-                    settings.append((fusion, w_vec, w_kw, threshold))
+        for spec in grid.split(","):
+            fusion, w_vec, w_kw, threshold = spec.split(":")
+            settings.append((fusion, float(w_vec), float(w_kw), float(threshold)))
         rows = []
         for fusion, w_vec, w_kw, threshold in settings:
             totals = Totals(k)
