@@ -1,0 +1,47 @@
+"""bench_session: bounded prompts stay flat over six turns and far below replaying the history."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from chat.demo_data import build_corpus, load_corpus
+from chat.models import ChatSession, Customer, Document, Turn
+from chat.tools import clear_customer_index
+
+
+@pytest.fixture(scope="module")
+def corpus(django_db_setup, django_db_blocker):
+    data = build_corpus()
+    with django_db_blocker.unblock():
+        load_corpus(data)
+        clear_customer_index()
+        yield data
+        Document.objects.all().delete()
+        Customer.objects.all().delete()
+        clear_customer_index()
+
+
+@pytest.mark.django_db
+def test_bench_needs_the_demo_data():
+    # Runs before the module's corpus fixture loads the data.
+    with pytest.raises(CommandError, match="seed_demo"):
+        call_command("bench_session", turns=6, stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_six_turns_stay_flat_and_five_times_below_replay(corpus):
+    out = StringIO()
+    call_command("bench_session", turns=6, json=True, stdout=out)
+    report = json.loads(out.getvalue())
+    turns = report["turns"]
+    assert [t["turn"] for t in turns] == [1, 2, 3, 4, 5, 6]
+    assert all(t["kind"] == "answer" for t in turns)
+    first, last = turns[0], turns[-1]
+    assert abs(last["prompt_tokens"] - first["prompt_tokens"]) <= 0.10 * first["prompt_tokens"]
+    assert last["replay_tokens"] >= 5 * last["prompt_tokens"]
+    assert [t["replay_tokens"] for t in turns] == sorted(t["replay_tokens"] for t in turns)
+    assert report["summary"]["targets_met"]["flat_within_10pct"]
+    # The bench leaves nothing behind.
+    assert not Turn.objects.exists() and not ChatSession.objects.exists()
