@@ -190,3 +190,9 @@ def test_other_users_sessions_and_turns_are_404(alice, bob, client_for, session,
 def test_unknown_session_id_is_404(alice, client_for):
     response = client_for(alice).get("/api/sessions/12345678-1234-1234-1234-123456789abc/")
     assert response.status_code == 404
+
+
+def test_out_of_range_turn_id_is_404(alice, client_for):
+    client = client_for(alice)
+    assert client.get(f"/api/turns/{10**30}/").status_code == 404
+    assert client.post(f"/api/turns/{10**30}/feedback/", {"kind": "helpful"}, format="json").status_code == 404

@@ -262,3 +262,9 @@ def test_oversized_body_is_refused(alice, client_for, western):
     )
     assert response.status_code == 400
     assert rows(alice)[0].superseded_by_id is None
+
+
+def test_out_of_range_id_is_404(alice, client_for):
+    client = client_for(alice)
+    assert client.get(f"/api/memories/{10**30}/").status_code == 404
+    assert client.delete(f"/api/memories/{10**30}/").status_code == 404
