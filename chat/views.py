@@ -7,6 +7,7 @@ correct_memory), then render the partial that changed (htmx) or redirect (plain 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -98,8 +99,42 @@ def _decorate(user, turns: list[Turn], *, acted: dict[int, dict] | None = None) 
             answer = answer[len(turn.gate_message) :].lstrip("\n")
         if turn.kind == Turn.Kind.CLARIFY and turn.options:
             answer = answer.split("\n", 1)[0]
-        turn.answer_body = answer
+        turn.answer_blocks = _answer_blocks(answer)
     return turns
+
+
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$")
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _answer_blocks(answer: str) -> list[dict]:
+    """Split an answer into text and pipe tables, so a table the user asked for reads as one.
+
+    The cells stay plain strings: the template escapes them like any other text.
+    """
+    blocks: list[dict] = []
+    lines = answer.split("\n")
+    text: list[str] = []
+    i = 0
+    while i < len(lines):
+        if "|" in lines[i] and i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1].strip()):
+            header, rows, i = _cells(lines[i]), [], i + 2
+            while i < len(lines) and "|" in lines[i]:
+                rows.append(_cells(lines[i]))
+                i += 1
+            if text:
+                blocks.append({"text": "\n".join(text).strip("\n")})
+                text = []
+            blocks.append({"header": header, "rows": rows})
+            continue
+        text.append(lines[i])
+        i += 1
+    if text and "\n".join(text).strip():
+        blocks.append({"text": "\n".join(text).strip("\n")})
+    return [block for block in blocks if block.get("rows") is not None or block["text"]]
 
 
 def _note(row: dict, memory: Memory | None, now, flash: dict) -> NoteView:

@@ -1,0 +1,79 @@
+"""Browser tests: Debian's Chromium driven by Playwright against pytest-django's live server.
+
+Nothing downloads: Playwright's own browsers are never installed; we launch /usr/bin/chromium
+(`make browser` installs it). Each test gets a fresh context (cookies, storage) and fails if
+the page logged a Content Security Policy violation or a JavaScript error.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+# The live server and the test share one process; Playwright's sync API runs an event loop.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path(os.environ.get("ATLAS_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make browser` (apt-get install chromium).")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server, transactional_db):
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda message: problems.append(f"console {message.type}: {message.text}") if message.type == "error" else None,
+    )
+    yield page
+    context.close()
+    assert problems == [], "the browser reported errors (CSP violations or scripts)"
+
+
+@pytest.fixture
+def log_in(page):
+    """Log in through the login form, as a person would."""
+
+    def log_in(user):
+        page.goto("/login/")
+        page.get_by_label("Username").fill(user.get_username())
+        page.get_by_label("Password").fill("pw-" + user.get_username())
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url("**/")
+
+    return log_in
+
+
+@pytest.fixture
+def screenshot(page):
+    def screenshot(name: str) -> Path:
+        DOCS.mkdir(exist_ok=True)
+        path = DOCS / name
+        page.screenshot(path=str(path), full_page=True, caret="initial")  # "hide" injects a style: CSP
+        return path
+
+    return screenshot

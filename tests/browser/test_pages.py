@@ -1,0 +1,157 @@
+"""What a user does with Atlas's memory, in a real browser: the inline panel and the memory page."""
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from chat.demo_data import build_corpus, load_corpus
+from chat.tools import clear_customer_index
+from memory import store
+
+pytestmark = pytest.mark.browser
+
+QUESTION = "What are Northline Freight's payment terms?"
+
+
+@pytest.fixture
+def corpus(transactional_db):
+    load_corpus(build_corpus())
+    clear_customer_index()
+    yield
+    clear_customer_index()
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+def remember(user, statement, *, kind="preference", quote="", days_ago=3, **fields):
+    said = timezone.now() - timedelta(days=days_ago)
+    return store.write_memory(
+        user, kind=kind, statement=statement, source_quote=quote, source_at=said, created_at=said, **fields
+    )
+
+
+def ask(page, question):
+    page.get_by_label("Ask Atlas").fill(question)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    turn = page.locator(".turn").filter(has_text=question).last
+    expect(turn).to_be_visible()
+    return turn
+
+
+def test_forget_a_note_from_the_answer_that_used_it(page, log_in, screenshot, corpus, alice):
+    remember(alice, "Prefers answers as a table", quote="can you put that in a table", subject="answer_format")
+    remember(alice, "Prefers amounts in euros", quote="always show amounts in euros", subject="currency")
+    log_in(alice)
+
+    turn = ask(page, QUESTION)
+    panel = turn.locator("details.recalled")
+    summary = panel.locator(":scope > summary")
+    expect(summary).to_have_text("Used 2 notes from earlier conversations")
+    expect(panel).not_to_have_attribute("open", "")
+    summary.click()
+    note = panel.locator(".note").filter(has_text="Prefers answers as a table")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("from “can you put that in a table”")
+    expect(note.get_by_role("button", name="Forget this")).to_be_visible()
+    screenshot("chat-panel.png")
+
+    note.get_by_role("button", name="Forget this").click()
+    expect(note).to_contain_text("Forgotten. Atlas won't learn this again.")
+    expect(note.get_by_role("button", name="Forget this")).to_have_count(0)
+    expect(panel).to_have_attribute("open", "")  # swapped in place, still open
+
+    page.get_by_role("link", name="What Atlas remembers").click()
+    expect(page.get_by_role("heading", name="What Atlas remembers about you")).to_be_visible()
+    statements = page.locator(".memory-item .note-statement")
+    expect(statements).to_have_text(["Prefers amounts in euros"])
+
+
+def test_correct_a_note_inline_and_see_it_as_yours(page, log_in, corpus, alice):
+    remember(alice, "Prefers detailed answers", quote="can you give me the full breakdown on this one")
+    log_in(alice)
+
+    turn = ask(page, QUESTION)
+    turn.locator("details.recalled > summary").click()
+    note = turn.locator(".note").filter(has_text="Prefers detailed answers")
+    note.get_by_text("Correct it").click()
+    box = note.get_by_label("Corrected note")
+    expect(box).to_have_value("Prefers detailed answers")
+    box.fill("Prefers short answers unless I ask for detail")
+    note.get_by_role("button", name="Save correction").click()
+    expect(note).to_contain_text("Corrected. Atlas will use your wording from now on.")
+    expect(note).to_contain_text("Prefers short answers unless I ask for detail")
+
+    page.goto("/memory/")
+    item = page.locator(".memory-item").filter(has_text="Prefers short answers unless I ask for detail")
+    expect(item).to_be_visible()
+    expect(item.locator(".author")).to_have_text("you")
+    expect(page.locator(".memory-item .note-statement")).to_have_text(["Prefers short answers unless I ask for detail"])
+
+
+def test_export_json_holds_the_notes_with_provenance(page, log_in, alice):
+    remember(alice, "Covers the western region", kind="context", quote="I look after the west")
+    log_in(alice)
+    page.goto("/memory/")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Export JSON").click()
+    download = info.value
+    assert re.fullmatch(r"atlas-memory-\d{4}-\d{2}-\d{2}\.json", download.suggested_filename)
+    data = json.loads(open(download.path(), encoding="utf-8").read())
+    [row] = data["memories"]
+    assert row["statement"] == "Covers the western region"
+    assert row["kind"] == "context"
+    assert row["source_quote"] == "I look after the west"
+
+
+def test_delete_everything_after_one_confirmation(page, log_in, screenshot, alice):
+    remember(alice, "Prefers answers as a table", quote="can you put that in a table", subject="answer_format")
+    remember(alice, "Covers the western region", kind="context", quote="I look after the west", days_ago=9)
+    remember(
+        alice,
+        "Is preparing the quarter-end close",
+        kind="situation",
+        quote="I'm buried in the quarter-end close this week",
+        days_ago=1,
+        expires_at=timezone.now() + timedelta(days=29),
+    )
+    log_in(alice)
+    page.goto("/memory/")
+    for heading in ("Preferences", "Context", "Situations"):
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+    expect(page.locator(".memory-item").filter(has_text="quarter-end")).to_contain_text("Expires")
+    screenshot("memory-page.png")
+
+    page.get_by_role("link", name="Delete everything…").click()
+    expect(page.get_by_role("heading", name="Delete everything Atlas remembers about you?")).to_be_visible()
+    page.get_by_label("Also pause memory").check()
+    page.get_by_role("button", name="Delete everything").click()
+
+    expect(page.get_by_text("Deleted everything Atlas remembered about you. Memory is paused.")).to_be_visible()
+    expect(page.get_by_role("heading", name="Atlas doesn't remember anything about you yet")).to_be_visible()
+    expect(page.locator(".memory-item")).to_have_count(0)
+    expect(page.get_by_role("switch")).to_have_attribute("aria-checked", "true")
+    page.get_by_role("link", name="Chat", exact=True).click()
+    expect(page.get_by_text("Memory is paused")).to_be_visible()
+
+
+def test_a_second_user_never_sees_the_first_users_notes(page, log_in, corpus, alice, make_user):
+    remember(alice, "Covers the Benelux accounts", kind="context", quote="I run Benelux")
+    remember(alice, "Prefers answers as a table", quote="can you put that in a table", subject="answer_format")
+    bob = make_user("bob")
+    log_in(bob)
+
+    turn = ask(page, QUESTION)
+    expect(turn.locator("details.recalled")).to_have_count(0)
+    page.goto("/memory/")
+    expect(page.get_by_role("heading", name="Atlas doesn't remember anything about you yet")).to_be_visible()
+    expect(page.locator(".memory-item")).to_have_count(0)
+    expect(page.get_by_text("Benelux")).to_have_count(0)
+    page.goto("/")
+    expect(page.get_by_text("Benelux")).to_have_count(0)
