@@ -72,11 +72,17 @@ class DeleteEverythingInSerializer(serializers.Serializer):
 
 
 class DeleteEverythingOutSerializer(serializers.Serializer):
-    memories = serializers.IntegerField()
-    suppressions = serializers.IntegerField()
-    gate_decisions = serializers.IntegerField()
-    observations = serializers.IntegerField()
-    session_state = serializers.IntegerField()
+    """How many rows of each kind were deleted (0 where a part holds nothing)."""
+
+    memories = serializers.IntegerField(default=0)
+    suppressions = serializers.IntegerField(default=0)
+    gate_decisions = serializers.IntegerField(default=0)
+    observations = serializers.IntegerField(default=0)
+    queued_tasks = serializers.IntegerField(default=0)
+    session_state = serializers.IntegerField(default=0)
+    chat_sessions = serializers.IntegerField(default=0)
+    turns = serializers.IntegerField(default=0)
+    feedback = serializers.IntegerField(default=0)
 
 
 class MemoryControlOutSerializer(serializers.Serializer):

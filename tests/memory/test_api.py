@@ -235,6 +235,7 @@ def test_delete_everything_removes_only_my_memories(alice, bob, client_for, west
     response = client_for(alice).post("/api/memories/delete-everything/", {"confirm": True}, format="json")
     assert response.status_code == 200
     assert response.json()["memories"] == 2
+    assert response.json()["suppressions"] == 0
     assert rows(alice) == []
     assert len(rows(bob)) == 1
 
