@@ -155,3 +155,51 @@ def test_a_second_user_never_sees_the_first_users_notes(page, log_in, corpus, al
     expect(page.get_by_text("Benelux")).to_have_count(0)
     page.goto("/")
     expect(page.get_by_text("Benelux")).to_have_count(0)
+
+
+def test_memory_page_controls_swap_in_place_and_work_by_keyboard(page, log_in, alice):
+    remember(alice, "Prefers detailed answers", quote="can you give me the full breakdown on this one")
+    remember(alice, "Covers the western region", kind="context", quote="I look after the west")
+    log_in(alice)
+    page.goto("/memory/")
+
+    detailed = page.locator(".memory-item").filter(has_text="Prefers detailed answers")
+    correct = detailed.get_by_text("Correct it")
+    correct.focus()
+    page.keyboard.press("Enter")  # the disclosure opens from the keyboard
+    box = detailed.get_by_label("Corrected note")
+    expect(box).to_have_value("Prefers detailed answers")
+    box.fill("Prefers short answers")
+    detailed.get_by_role("button", name="Save correction").click()
+    corrected = page.locator(".memory-item").filter(has_text="Corrected. Atlas will use your wording from now on.")
+    expect(corrected).to_contain_text("Prefers short answers")
+    expect(corrected.locator(".author")).to_have_text("you")
+
+    west = page.locator(".memory-item").filter(has_text="Covers the western region")
+    west.get_by_role("button", name="Forget this").click()
+    expect(page.get_by_text("Forgotten. Atlas won't learn this again.")).to_be_visible()
+
+    switch = page.get_by_role("switch", name="Pause memory")
+    switch.click()
+    expect(page.get_by_role("switch", name="Pause memory")).to_have_attribute("aria-checked", "true")
+    assert store.is_paused(alice)
+
+    page.reload()
+    expect(page.locator(".memory-item .note-statement")).to_have_text(["Prefers short answers"])
+
+
+def test_forget_works_without_javascript(browser, live_server, transactional_db, alice):
+    remember(alice, "Covers the western region", kind="context", quote="I look after the west")
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto("/login/")
+        page.get_by_label("Username").fill("alice")
+        page.get_by_label("Password").fill("pw-alice")
+        page.get_by_role("button", name="Log in").click()
+        page.goto("/memory/")
+        page.get_by_role("button", name="Forget this").click()
+        expect(page.get_by_role("status")).to_contain_text("Forgotten. Atlas won't learn this again.")
+        expect(page.locator(".memory-item")).to_have_count(0)
+    finally:
+        context.close()
