@@ -91,7 +91,9 @@ vec AS (
 kw AS (
     SELECT m.id FROM memory_memory m, q
     WHERE {_LIVE} AND {_RANKABLE} AND m.search @@ q.oq
-    ORDER BY ts_rank_cd(m.search, q.oq) DESC, m.id
+    -- Many rows share a keyword rank (one common word matched); among those, the ones
+    -- closest in meaning are the ones that can win the fused score, so break ties by it.
+    ORDER BY ts_rank_cd(m.search, q.oq) DESC, m.embedding <=> q.qv, m.id
     LIMIT %(branch)s
 ),
 cand AS (SELECT id FROM vec UNION SELECT id FROM kw),
