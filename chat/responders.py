@@ -114,7 +114,7 @@ def style_from(prompt: Prompt) -> Style:
                 data_currency = _data_currency(prompt)
                 if data_currency and code != data_currency:
                     style.currency_wanted = code
-                else:
+                elif data_currency:
                     style.currency_code, shaped = True, True
                 break
         if shaped:
@@ -123,10 +123,13 @@ def style_from(prompt: Prompt) -> Style:
 
 
 def _data_currency(prompt: Prompt) -> str:
+    """The currency the answer's figures are recorded in (orders, or a contract's credit limit)."""
     for call in prompt.tool_calls:
         for order in _orders(call):
             if order.get("currency"):
                 return str(order["currency"])
+        if call.ok and isinstance(call.data, dict) and call.data.get("credit_limit") is not None:
+            return str(call.data.get("currency") or "USD")
     return ""
 
 

@@ -150,6 +150,12 @@ def test_a_currency_it_cannot_convert_to_is_said_not_faked():
     assert "€" not in result.text
 
 
+def test_a_currency_preference_on_contract_figures_is_not_claimed_as_shaping_the_answer():
+    result = answer(LOOKUP, TERMS, notes=[note("Prefers amounts in euros.", memory_id=3)])
+    assert "Atlas has no exchange rates to show them in EUR" in result.text
+    assert result.influences == {3: IN_CONTEXT}
+
+
 def test_a_stale_note_loses_to_the_contract_and_the_answer_says_so():
     stale = note("Northline Freight is on net 30 payment terms.", kind="correction", memory_id=7)
     result = answer(LOOKUP, TERMS, notes=[stale])
