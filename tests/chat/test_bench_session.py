@@ -6,21 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from chat.demo_data import build_corpus, load_corpus
-from chat.models import ChatSession, Customer, Document, Turn
-from chat.tools import clear_customer_index
-
-
-@pytest.fixture(scope="module")
-def corpus(django_db_setup, django_db_blocker):
-    data = build_corpus()
-    with django_db_blocker.unblock():
-        load_corpus(data)
-        clear_customer_index()
-        yield data
-        Document.objects.all().delete()
-        Customer.objects.all().delete()
-        clear_customer_index()
+from chat.models import ChatSession, Turn
 
 
 @pytest.mark.django_db

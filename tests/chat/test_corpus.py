@@ -6,22 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from chat.corpus import Passage, search_documents
-from chat.demo_data import build_corpus, load_corpus
-from chat.models import Customer, Document
-from chat.tools import clear_customer_index
-
-
-@pytest.fixture(scope="module", name="corpus")
-def corpus_fixture(django_db_setup, django_db_blocker):
-    """The demo corpus, loaded once per module (committed) and removed afterwards."""
-    data = build_corpus()
-    with django_db_blocker.unblock():
-        load_corpus(data)
-        clear_customer_index()
-        yield data
-        Document.objects.all().delete()
-        Customer.objects.all().delete()
-        clear_customer_index()
+from chat.models import Customer
 
 
 def _customer(name):

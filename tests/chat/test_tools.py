@@ -17,7 +17,6 @@ from chat.tools import (
     period_range,
     search_documents_tool,
 )
-from tests.chat.test_corpus import corpus_fixture  # noqa: F401  (the seeded-corpus fixture, "corpus")
 
 pytestmark = pytest.mark.django_db
 

@@ -5,26 +5,11 @@ from datetime import UTC, datetime
 import pytest
 from django.core.exceptions import ValidationError
 
-from chat.demo_data import build_corpus, load_corpus
-from chat.models import ChatSession, Customer, Document, Turn
+from chat.models import ChatSession, Turn
 from chat.state import load_state
-from chat.tools import clear_customer_index
 from chat.turn import TurnFailed, ask, start_session
 from memory.rls import acting_user
 from memory.store import set_paused, write_memory
-
-
-@pytest.fixture(scope="module")
-def corpus(django_db_setup, django_db_blocker):
-    """The demo corpus, loaded once per module (committed) and removed afterwards."""
-    data = build_corpus()
-    with django_db_blocker.unblock():
-        load_corpus(data)
-        clear_customer_index()
-        yield data
-        Document.objects.all().delete()
-        Customer.objects.all().delete()
-        clear_customer_index()
 
 
 @pytest.fixture

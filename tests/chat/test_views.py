@@ -7,9 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from chat.demo_data import build_corpus, load_corpus
-from chat.models import ChatSession, Customer, Document, Feedback, Turn
-from chat.tools import clear_customer_index
+from chat.models import ChatSession, Feedback, Turn
 from chat.turn import ask, start_session
 from memory import store
 from memory.models import Memory, Suppression
@@ -17,18 +15,6 @@ from memory.models import Memory, Suppression
 HTMX = {"HTTP_HX_REQUEST": "true"}
 QUESTION = "What are Northline Freight's payment terms?"
 AMBIGUOUS = "What are Northline's payment terms?"  # two customers match "Northline"
-
-
-@pytest.fixture(scope="module", name="corpus")
-def corpus_fixture(django_db_setup, django_db_blocker):
-    """The demo corpus (company data, no RLS), loaded once for the module and removed afterwards."""
-    with django_db_blocker.unblock():
-        load_corpus(build_corpus())
-        clear_customer_index()
-        yield
-        Document.objects.all().delete()
-        Customer.objects.all().delete()
-        clear_customer_index()
 
 
 @pytest.fixture
