@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 from memory.embeddings import embed, embed_one
 from memory.models import (
+    EMBEDDING_DIMENSIONS,
     AuditEvent,
     Author,
     GateDecision,
@@ -113,14 +114,25 @@ def write_memory(
     source_quote: str = "",
     source_at=None,
     created_at=None,
+    embedding: list[float] | None = None,
 ) -> Memory:
     """Write one memory; its embedding is computed here, once, and never again.
+
+    ``embedding`` lets a bulk loader pass the statement's vector, computed in a batch with
+    ``memory.embeddings.embed`` on the same (cleaned) statement; it must have 384 values.
 
     No suppression check here: the gate checks rule-written candidates, and a user's
     explicit "remember that" is honoured even over a suppression.
     """
     statement = _clean(kind=kind, statement=statement, author=author, confidence=confidence, scope=scope)
-    vector = embed_one(statement)  # EmbeddingError propagates: nothing is written
+    if embedding is None:
+        vector = embed_one(statement)  # EmbeddingError propagates: nothing is written
+    else:
+        vector = [float(v) for v in embedding]
+        if len(vector) != EMBEDDING_DIMENSIONS:
+            raise ValidationError(
+                {"embedding": f"An embedding must have {EMBEDDING_DIMENSIONS} values, not {len(vector)}."}
+            )
     with acting_user(user.pk), transaction.atomic():
         memory = Memory.objects.create(
             user_id=user.pk,

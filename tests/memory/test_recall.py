@@ -3,7 +3,9 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.core.exceptions import ValidationError
 
+from memory.embeddings import embed
 from memory.models import Memory
 from memory.recall import CAP, RecalledNote, rank_memories, recall_for_question, render_recalled_block
 from memory.rls import acting_user
@@ -145,3 +147,36 @@ def test_recall_reads_only_live_rows_in_the_database(analyst):
     with acting_user(user.pk):
         Memory.objects.filter(pk=memories["account"].pk).update(expires_at=NOW - timedelta(seconds=1))
     assert memories["account"].pk not in ids(recall_for_question(user, "Any news on ACCT-20417?", now=NOW))
+
+
+def test_a_batch_embedding_passed_to_the_store_recalls_like_one_computed_there(make_user):
+    user = make_user()
+    statement = "Prefers the quarterly revenue report split by warehouse."
+    own = remember(user, statement)
+    [vector] = embed([statement])
+    passed = remember(user, statement, embedding=vector)
+    notes = recall_for_question(user, "How do I like the revenue report split?", now=NOW)
+    scores = {note.memory_id: note.score for note in notes}
+    assert own.pk in scores and passed.pk in scores
+    assert scores[own.pk] == pytest.approx(scores[passed.pk], abs=1e-3)
+    with pytest.raises(ValidationError):
+        remember(user, "Covers the northern region.", embedding=vector[:100])
+
+
+def test_the_two_branches_rank_like_scoring_every_row(make_user):
+    # Many notes sharing words: the top-k branches (cut small here) must pick what scoring
+    # every live row picks, so a user with thousands of notes gets the same answer.
+    user = make_user()
+    topics = ["invoice", "shipment", "contract", "refund", "forecast", "warehouse"]
+    places = ["Leeds", "Porto", "Lyon", "Graz", "Turin", "Gdansk", "Aarhus", "Bilbao"]
+    statements = [f"Tracks the {topic} backlog for the {place} office." for topic in topics for place in places]
+    for statement, vector in zip(statements, embed(statements), strict=True):
+        remember(user, statement, embedding=vector)
+    questions = ["Where is the refund backlog for Porto?", "invoice forecast", "Who handles Lyon shipments?"]
+    with acting_user(user.pk):
+        for question, vector in zip(questions, embed(questions), strict=True):
+            kwargs = {"question": question, "question_embedding": vector, "now": NOW, "threshold": -1.0}
+            branched = rank_memories(user.pk, branch_limit=8, **kwargs)
+            every_row = rank_memories(user.pk, exhaustive=True, **kwargs)
+            assert [row[0] for row in branched] == [row[0] for row in every_row]
+            assert len(branched) == CAP

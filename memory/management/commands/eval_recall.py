@@ -34,6 +34,9 @@ from memory.models import AuditEvent, Kind, Memory
 from memory.rls import acting_user
 from memory.store import delete_everything, write_memory
 
+# Statements embedded per call to the model (it batches 32 at a time inside).
+EMBED_CHUNK = 512
+
 
 def _when(value: str | None) -> datetime | None:
     if not value:
@@ -85,8 +88,9 @@ class Command(BaseCommand):
         loaded: list[Loaded] = []
         started = time.perf_counter()
         try:
+            vectors = self._embed_statements(cases)
             for case in cases:
-                loaded.append(self._load(case, run_tag))
+                loaded.append(self._load(case, run_tag, vectors))
             load_seconds = time.perf_counter() - started
             started = time.perf_counter()
             result, run_rows = self._evaluate(loaded, k=k)
@@ -105,7 +109,19 @@ class Command(BaseCommand):
 
     # -- load ---------------------------------------------------------------------------
 
-    def _load(self, case: dict, run_tag: str) -> Loaded:
+    @staticmethod
+    def _embed_statements(cases: list[dict]) -> dict[str, list[float]]:
+        """Every distinct statement's embedding, computed in batches (sorted by length, so a
+        batch pads little) instead of one model call per write. The vectors are the ones
+        ``write_memory`` would compute for the same stripped statement."""
+        texts = sorted({m["statement"].strip() for case in cases for m in case["memories"]} - {""}, key=len)
+        vectors: dict[str, list[float]] = {}
+        for start in range(0, len(texts), EMBED_CHUNK):
+            chunk = texts[start : start + EMBED_CHUNK]
+            vectors.update(zip(chunk, embed(chunk), strict=True))
+        return vectors
+
+    def _load(self, case: dict, run_tag: str, vectors: dict[str, list[float]]) -> Loaded:
         user = get_user_model().objects.create_user(username=f"eval-recall-{run_tag}-{case['id']}"[:150])
         item = Loaded(case, user)
         for memory in case["memories"]:
@@ -113,7 +129,8 @@ class Command(BaseCommand):
                 raise CommandError(f"{case['id']}/{memory['key']}: unknown kind {memory['kind']!r}")
             expires_at = _when(memory.get("expires_at"))
             written_at = _when(memory.get("written_at")) or item.at
-            # The store's own write path: validation, one embedding, the row, the audit entry.
+            # The store's own write path: validation, the row, the audit entry; the embedding
+            # was computed in a batch beforehand (same model, same text).
             row = write_memory(
                 user,
                 kind=memory["kind"],
@@ -124,6 +141,7 @@ class Command(BaseCommand):
                 source_at=written_at,
                 source_quote=memory["statement"],
                 source_session=str(memory.get("session", "")),
+                embedding=vectors.get(memory["statement"].strip()),
             )
             item.keys_by_id[row.pk].append(memory["key"])
             item.kind_by_id[row.pk] = row.kind
