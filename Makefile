@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run test lint format venv browser bench bench-recall eval eval-locomo
+.PHONY: run test lint format venv browser bench bench-recall eval eval-locomo screenshots
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -56,6 +56,9 @@ bench: venv
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py bench_session --turns 6
 	$(PY) scripts/bench_embedder.py
+
+screenshots: venv browser
+	ATLAS_SCREENSHOT_DIR=docs $(PY) -m pytest tests/browser -q
 
 bench-recall: venv
 	$(PY) manage.py bench_recall --users 10000 --memories 1000000 --queries 300 --heavy-queries 30

@@ -23,7 +23,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+# `make screenshots` writes the README's pictures into docs/; a plain test run keeps the tree clean.
+SCREENSHOT_DIR = os.environ.get("ATLAS_SCREENSHOT_DIR", "")
 
 
 @pytest.fixture(scope="session")
@@ -69,10 +70,11 @@ def log_in(page):
 
 
 @pytest.fixture
-def screenshot(page):
+def screenshot(page, tmp_path):
     def screenshot(name: str) -> Path:
-        DOCS.mkdir(exist_ok=True)
-        path = DOCS / name
+        folder = Path(SCREENSHOT_DIR) if SCREENSHOT_DIR else tmp_path
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
         page.screenshot(path=str(path), full_page=True, caret="initial")  # "hide" injects a style: CSP
         return path
 
