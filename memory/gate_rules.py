@@ -650,8 +650,8 @@ _SESSION_ONLY = re.compile(
     re.I,
 )
 _ANSWER_WORDS = re.compile(
-    r"\b(answers?|repl(?:y|ies)|respon(?:d|ses?)|results?|output|numbers|figures|amounts?|totals?|prices?|revenue"
-    r"|values|margins?|names|codes|sources|citations|links|explanations?|steps|sql|examples?|decimals?"
+    r"\b(answers?|repl(?:y|ies)|respon(?:d|ses?)|results?|output|numbers?|figures?|amounts?|totals?|prices?|revenue"
+    r"|values?|margins?|names?|codes?|sources?|citations?|links?|explanations?|steps?|sql|examples?|decimals?"
     r"|dates?|units?|distances?|measurements?|weights?|temperatures?|times?|currenc(?:y|ies)|tables?|bullets?|lists?|charts?|graphs?|summar(?:y|ies)|breakdowns?"
     r"|details?|format(?:ted|ting)?|metric|imperial|euros?|dollars?|decimals?|percent\w*|language|english|german"
     r"|french|spanish|dutch|short|brief|concise|detailed|long|me|us)\b|\b(?:in|as)\s+\w+",
@@ -682,6 +682,16 @@ _OTHER_PERSON_PREF = re.compile(
     r"|wife|husband|partner|assistant|deputy|coworkers?|co-workers?|supervisor|head|vp|controller|analysts?|board"
     r"|auditors?|customer)s?\s+(?:\w+\s+)?(?:prefers?|likes?|wants?|hates?|always|never|needs?|insists?)\b"
     r"|\b(?:he|she|they)\s+(?:always\s+)?(?:prefers?|likes?|wants?)\b",
+    re.I,
+)
+
+
+# A verbless standing request that names what answers should look like: "dates as DD/MM/YYYY",
+# "amounts in euros", "totals with two decimals".
+_ANSWER_NOUN_START = re.compile(
+    r"^(?:the\s+|all\s+|my\s+)?(?:answers?|dates?|amounts?|totals?|figures?|numbers?|prices?|revenue|values?"
+    r"|distances?|weights?|temperatures?|times?|currenc(?:y|ies)|summar(?:y|ies)|reports?|tables?|lists?)"
+    r"\s+(?:as|in|with|using|to\s+be|should\s+be|formatted)\b",
     re.I,
 )
 
@@ -735,6 +745,8 @@ def preference_statement(clause: str) -> str:
         if shown:
             return _sentence("Does not want " + shown.group(1))
         return _sentence("Does not want answers to " + rest)
+    if _ANSWER_NOUN_START.match(core):
+        return _sentence("Prefers " + core[0].lower() + core[1:])
     verb = re.match(rf"({_DELIVERY_VERBS})\s+(?:(?:me|us)\s+)?(?:the\s+|my\s+|our\s+)?(.*)", core, re.I)
     if verb and verb.group(2):
         rest = verb.group(2)
@@ -1072,6 +1084,7 @@ def analyse_clause(clause: str, *, at: datetime) -> Finding | None:
         lead = _strip_lead(core)
         about_answers = (
             _IMPERATIVE_START.match(lead)
+            or _ANSWER_NOUN_START.match(lead)
             or re.search(r"\bi(?:'d|\s+would)?\s+(?:\w+\s+)?(?:prefer|like|want)\b", lead, re.I)
             or re.match(r"^(?:never|don'?t|do\s+not|stop|no\s+more)\b", lead, re.I)
             or re.match(r"^my\s+preference\b", lead, re.I)

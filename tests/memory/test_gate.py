@@ -80,6 +80,14 @@ ADMITTED = [
     ("This week I'm in Paris for meetings.", "write", "situation", rules.SITUATION_DATED, ["Paris"]),
     ("OOO till Monday, my backup is Sam.", "write", "situation", rules.SITUATION_DATED, ["OOO"]),
     ("I'm at a trade fair in Milan until Wednesday.", "write", "situation", rules.SITUATION_DATED, ["Milan"]),
+    ("Going forward, totals with two decimals.", "write", "preference", rules.STANDING_PREFERENCE, ["two decimals"]),
+    (
+        "From now on, always mention the order number.",
+        "write",
+        "preference",
+        rules.STANDING_PREFERENCE,
+        ["order number"],
+    ),
     ("Delete the note about Benelux.", "forget", "", rules.FORGET_REQUEST, ["Benelux"]),
     ("Please forget my currency preference.", "forget", "", rules.FORGET_REQUEST, ["currency"]),
 ]
