@@ -353,14 +353,22 @@ def parse_expiry(text: str, at: datetime) -> TimeSpan:
     ends that Sunday at midnight). With no stated end the record gets the default thirty
     days (write-rules chapter). Ends are end-of-day in the timestamp's timezone.
     """
+    found: list[tuple[re.Match, datetime]] = []
     for pattern, name in _TIME_PATTERNS:
-        match = pattern.search(text)
-        if not match:
-            continue
-        end = _resolve(name, match, at)
-        if end is not None and end > at:
-            return TimeSpan(expires_at=end, phrase=match.group(0), stated=True)
-    return TimeSpan(expires_at=at + timedelta(days=DEFAULT_SITUATION_DAYS), phrase="", stated=False)
+        for match in pattern.finditer(text):
+            end = _resolve(name, match, at)
+            if end is not None and end > at:
+                found.append((match, end))
+    if not found:
+        return TimeSpan(expires_at=at + timedelta(days=DEFAULT_SITUATION_DAYS), phrase="", stated=False)
+    match, end = found[0]  # the most specific pattern wins ...
+    start, stop = match.span()
+    for other, other_end in found[1:]:
+        # ... and a second phrase joined to it ("today and tomorrow") extends it to the later end.
+        lo, hi = sorted([(start, stop), other.span()])
+        if re.fullmatch(r"\s*(?:and|&|or|to|through)\s*", text[lo[1] : hi[0]], re.I):
+            start, stop, end = lo[0], hi[1], max(end, other_end)
+    return TimeSpan(expires_at=end, phrase=text[start:stop], stated=True)
 
 
 def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
@@ -934,6 +942,9 @@ def remember_content(text: str) -> str | None:
     if not match:
         return None
     content = match.group("content").strip()
+    # "remember to send me the list" is a reminder (a task), not something about the user.
+    if re.match(r"^to\s+[a-z]+", content, re.I):
+        return None
     # "note the totals exclude VAT" is still explicit; "save the report" is a task, not memory.
     if re.match(r"^(?:the|a|an|this)\s+(?:report|file|chart|table|query|export|results?)\b", content, re.I):
         return None
@@ -971,10 +982,20 @@ def split_clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_SPLIT.split(text.strip()) if c and c.strip(" .,!?")]
 
 
+_VERDICT_ONLY = re.compile(
+    r"^\W*(?:(?:no|nope|nah|ugh|sorry|hmm)[\s,.!]+)*(?:(?:that|this|it|the\s+answer|your\s+answer)(?:'s|\s+is|\s+was)\s+)?"
+    r"(?:(?:totally|completely|just|so|simply|all|very|quite|plain)\s+)?"
+    r"(?:wrong|incorrect|not\s+(?:right|correct|true|it)|false|bad|nonsense|rubbish|inaccurate|off|mistaken|no|nope"
+    r"|wrong\s+answer|not\s+what\s+i\s+asked)?\W*$",
+    re.I,
+)
+
+
 def analyse_correction(comment: str) -> Finding:
     """An incorrect-answer verdict with its comment: the comment is the correction (chapter 93)."""
     comment = (comment or "").strip()
-    if not comment:
+    if not comment or _VERDICT_ONLY.match(comment):
+        # "wrong" says the answer was wrong, not what is right: nothing durable to keep.
         return Finding(action="refuse", rule="correction", reason=NO_COMMENT, kind="correction")
     if is_instruction_to_system(comment):
         return Finding(action="refuse", rule="correction", reason=INSTRUCTION, kind="correction", quote=comment)

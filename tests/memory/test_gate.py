@@ -152,6 +152,16 @@ def test_correction_needs_a_comment():
     assert _analyse("Which invoices are overdue?", feedback_kind="helpful", feedback_comment="great") == []
 
 
+@pytest.mark.parametrize("comment", ["wrong", "That's wrong.", "No, totally incorrect!", "not right"])
+def test_a_bare_verdict_is_not_a_correction(comment):
+    finding = _analyse("What are Halden's terms?", feedback_kind="incorrect", feedback_comment=comment)[0]
+    assert (finding.action, finding.reason) == ("refuse", rules.NO_COMMENT)
+
+
+def test_a_reminder_is_a_task_not_a_memory():
+    assert [f for f in _analyse("Remember to email me the overdue list on Friday.") if f.action == "write"] == []
+
+
 def test_a_plain_question_yields_nothing():
     assert _analyse("What did Brightwater order in January?") == []
 
@@ -174,6 +184,7 @@ def test_explicit_sensitive_is_allowed_when_asked():
         ("I'm in Oslo until 2 April.", datetime(2026, 4, 3, tzinfo=UTC)),
         ("I'm working from home until the end of the month.", datetime(2026, 4, 1, tzinfo=UTC)),
         ("I'm on leave for a while.", AT + timedelta(days=30)),
+        ("I'm in Oslo today and tomorrow.", datetime(2026, 3, 19, tzinfo=UTC)),
     ],
 )
 def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
