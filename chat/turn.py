@@ -154,6 +154,14 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
 def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     from memory.recall import recall_for_question, render_recalled_block
 
+    gate_message = _gate_message(user, question)
+    if gate_message:
+        # "Remember that ..." / "forget ...": a request about memory, not a data question, so the
+        # answer is the gate's own sentence and no stale filter runs a tool.
+        turn.answer = turn.gate_message = gate_message
+        turn.save(update_fields=["answer", "gate_message"])
+        return
+
     asked = resolution.original_question or question
     # One retrieval text for recall and document search, so the question is embedded once.
     retrieval = _retrieval_query(state, resolution)
@@ -179,11 +187,6 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     answer = get_responder().respond(prompt)
 
     text = answer.text
-    gate_message = _gate_message(user, question)
-    if gate_message:
-        structured = any(c.ok for c in calls)
-        text = gate_message if not structured else f"{gate_message}\n\n{text}"
-
     influences = dict(answer.influences)
     for memory_id in narrowed["ids"]:
         influences[memory_id] = NARROWED_RETRIEVAL
@@ -192,8 +195,7 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     turn.eligible = eligible
     turn.held_out = held_out
     turn.prompt_tokens = prompt.tokens
-    turn.gate_message = gate_message
-    turn.save(update_fields=["answer", "recalled", "eligible", "held_out", "prompt_tokens", "gate_message"])
+    turn.save(update_fields=["answer", "recalled", "eligible", "held_out", "prompt_tokens"])
     turn.prompt = prompt  # not stored: for bench_session and debugging
 
 
