@@ -70,11 +70,18 @@ class Memory(models.Model):
 
     class Meta:
         indexes = [
-            # Exact per-user scans (DESIGN.md): index-only top-k by cosine, no HNSW.
+            # Exact per-user scans (DESIGN.md), no HNSW: each recall branch is an index-only
+            # scan of one covering btree (the live filter, the kind and the signal it ranks
+            # by), so the wide heap rows are read only for the ~80 candidates, by primary key.
             models.Index(
                 fields=["user"],
-                include=["superseded_by", "expires_at", "kind", "embedding"],
-                name="memory_user_covering",
+                include=["id", "superseded_by", "expires_at", "kind", "embedding"],
+                name="memory_user_vector",
+            ),
+            models.Index(
+                fields=["user"],
+                include=["id", "superseded_by", "expires_at", "kind", "search"],
+                name="memory_user_keyword",
             ),
             models.Index(fields=["expires_at"], name="memory_expires_at"),
             models.Index(fields=["user", "kind", "subject"], name="memory_user_subject"),

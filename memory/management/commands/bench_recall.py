@@ -77,6 +77,12 @@ class Command(BaseCommand):
         parser.add_argument("--database", default="atlas_bench_recall", help="name of the scratch database")
         parser.add_argument("--keep", action="store_true", help="keep the scratch database for --reuse")
         parser.add_argument("--reuse", action="store_true", help="query an existing scratch database, no load")
+        parser.add_argument(
+            "--layout",
+            choices=["interleaved", "clustered"],
+            default="interleaved",
+            help="heap order of the rows: users' memories interleaved (as written over time) or user by user",
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, **opts) -> None:
@@ -87,6 +93,8 @@ class Command(BaseCommand):
         original = connection.settings_dict["NAME"]
         heavy = opts["heavy_users"] or max(1, opts["users"] // 1000)
         result: dict = {"users": opts["users"], "memories": opts["memories"], "heavy_users": heavy}
+        if not opts["reuse"]:
+            result["layout"] = opts["layout"]
         try:
             if not opts["reuse"]:
                 self._create(name)
@@ -94,7 +102,15 @@ class Command(BaseCommand):
             if not opts["reuse"]:
                 call_command("migrate", "auth", verbosity=0)
                 call_command("migrate", "memory", verbosity=0)
-                result.update(self._load(rng, users=opts["users"], memories=opts["memories"], heavy=heavy))
+                result.update(
+                    self._load(
+                        rng,
+                        users=opts["users"],
+                        memories=opts["memories"],
+                        heavy=heavy,
+                        interleaved=opts["layout"] == "interleaved",
+                    )
+                )
             result.update(self._measure(rng, queries=opts["queries"], heavy_queries=opts["heavy_queries"]))
         finally:
             self._use(original)
@@ -131,7 +147,7 @@ class Command(BaseCommand):
 
     # -- load -----------------------------------------------------------------------------
 
-    def _load(self, rng: np.random.Generator, *, users: int, memories: int, heavy: int) -> dict:
+    def _load(self, rng: np.random.Generator, *, users: int, memories: int, heavy: int, interleaved: bool) -> dict:
         from pgvector.psycopg import register_vector
 
         started = time.perf_counter()
@@ -168,6 +184,12 @@ class Command(BaseCommand):
             centers = rng.standard_normal((users, TOPICS_PER_USER, DIM)).astype(np.float32)
             centers /= np.linalg.norm(centers, axis=2, keepdims=True)
             user_index = np.repeat(np.arange(users), sizes)
+            if interleaved:
+                # Memories arrive over time from every user at once, so one user's rows are
+                # scattered over the heap (loading user by user would cluster them, which
+                # flatters any plan that reads the heap).
+                order = rng.permutation(len(owners))
+                owners, position, user_index = owners[order], position[order], user_index[order]
             copy_sql = (
                 "COPY memory_memory (user_id, kind, statement, scope, subject, confidence, author, gate, "
                 "gate_version, expires_at, created_at, refreshed_at, source_session, source_turn, source_quote, "
@@ -222,9 +244,10 @@ class Command(BaseCommand):
             with connection.cursor() as cur:
                 # A few percent superseded by the next row of the same user (the replacement stays live).
                 cur.execute(
-                    """UPDATE memory_memory m SET superseded_by_id = n.id
-                       FROM memory_memory n
-                       WHERE n.id = m.id + 1 AND n.user_id = m.user_id AND mod(m.id, 31) = 0
+                    """UPDATE memory_memory m SET superseded_by_id = n.next_id
+                       FROM (SELECT id, lead(id) OVER (PARTITION BY user_id ORDER BY id) AS next_id
+                             FROM memory_memory) n
+                       WHERE n.id = m.id AND n.next_id IS NOT NULL AND mod(m.id, 31) = 0
                          AND m.kind <> 'preference'"""
                 )
                 for _, definition in indexes:
@@ -312,6 +335,21 @@ class Command(BaseCommand):
         pairs = list(zip(overall_ids + heavy_ids, overall_truth + heavy_truth, strict=True))
         open_pairs = list(zip(open_ids, open_truth, strict=True))
 
+        # How much of a heavy user's live rows the question's words match (the keyword branch
+        # ranks every matching row; Zipf-distributed words make common ones match many).
+        match_rates = []
+        for user_id, question, _ in heavy_set:
+            with acting_user(user_id), connection.cursor() as cur:
+                cur.execute(
+                    """WITH q AS (SELECT coalesce((SELECT string_agg(quote_literal(t.lexeme), ' | ')
+                                  FROM unnest(to_tsvector('english', %s)) AS t), '')::tsquery AS oq)
+                       SELECT avg((m.search @@ q.oq)::int) FROM memory_memory m CROSS JOIN q
+                       WHERE m.user_id = %s AND m.superseded_by_id IS NULL
+                         AND (m.expires_at IS NULL OR m.expires_at > %s)""",
+                    [question, user_id, now],
+                )
+                match_rates.append(float(cur.fetchone()[0] or 0))
+
         def pct(values, p):
             return round(float(np.percentile(values, p)), 2) if values else None
 
@@ -341,6 +379,8 @@ class Command(BaseCommand):
             "agreement_top6_no_threshold": round(sum(a == b for a, b in open_pairs) / len(open_pairs), 4)
             if open_pairs
             else None,
+            "heavy_keyword_match_p50": pct(match_rates, 50),
+            "heavy_keyword_match_max": round(max(match_rates), 2) if match_rates else None,
             "mean_returned": round(float(np.mean([len(ids) for ids in overall_ids])), 2) if overall_ids else 0,
             "plans": plans,
         }
