@@ -248,6 +248,11 @@ def forget_memory(user, memory_id: int, *, reason: str = "") -> None:
         _audit(user.pk, AuditEvent.Action.FORGOTTEN, kind=memory.kind, memory_id=memory_id, reason=reason)
 
 
+def was_forgotten(user, memory_id: int) -> bool:
+    """Did this user forget this memory? (A double-submitted "Forget this" is not an error.)"""
+    return AuditEvent.objects.filter(user_id=user.pk, memory_id=memory_id, action=AuditEvent.Action.FORGOTTEN).exists()
+
+
 def register_state_key(user_id: int, key: str) -> None:
     """Record a session-state cache key of the user, so delete-everything can remove it."""
     index_key = f"{STATE_INDEX_PREFIX}{int(user_id)}"

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -57,8 +57,13 @@ def memory_page(request):
 @login_required
 @require_POST
 def forget(request, pk: int):
-    memory = get_object_or_404(Memory, pk=pk, user=request.user)
-    store.forget_memory(request.user, memory.pk, reason="memory page")
+    memory = Memory.objects.filter(pk=pk, user=request.user).first()
+    if memory is None:
+        if not store.was_forgotten(request.user, pk):
+            raise Http404("No such note.")
+        memory = Memory(pk=pk)  # a double submit: it is already gone, say so again
+    else:
+        store.forget_memory(request.user, memory.pk, reason="memory page")
     if request.htmx:
         return render(request, "memory/page.html#memory-item", {"memory": memory, "state": "forgotten"})
     messages.success(request, FORGOTTEN)

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from memory import store
 from memory.models import Memory, Suppression
+from memory.store import forget_memory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -138,10 +139,24 @@ def test_forget_with_htmx_returns_only_the_item(signed_in, alice, as_user):
     assert not exists(alice, memory.pk, as_user)
 
 
+def test_a_double_submitted_forget_says_forgotten_again_and_suppresses_once(signed_in, alice, as_user):
+    memory = note(alice)
+    signed_in.post(reverse("memory:forget", args=[memory.pk]))
+    again = signed_in.post(reverse("memory:forget", args=[memory.pk]), follow=True)
+    assert again.status_code == 200
+    assert "Forgotten. Atlas won't learn this again." in text(again)
+    with as_user(alice.pk):
+        assert Suppression.objects.filter(user=alice).count() == 1
+
+
 def test_forgetting_another_users_note_is_404(signed_in, make_user, as_user):
     bob = make_user("bob")
     theirs = note(bob)
     assert signed_in.post(reverse("memory:forget", args=[theirs.pk])).status_code == 404
+    with as_user(bob.pk):
+        forget_memory(bob, theirs.pk)  # bob forgot his own note: alice still gets a 404 for its id
+    assert signed_in.post(reverse("memory:forget", args=[theirs.pk])).status_code == 404
+    theirs = note(bob)
     assert signed_in.post(reverse("memory:correct", args=[theirs.pk]), {"statement": "x"}).status_code == 404
     assert exists(bob, theirs.pk, as_user)
 
