@@ -31,7 +31,7 @@ from chat.turn import TurnFailed
 from chat.turn import ask as ask_question
 from memory.forms import CorrectForm
 from memory.models import Kind, Memory
-from memory.store import correct_memory, forget_memory, is_paused
+from memory.store import correct_memory, forget_memory, is_paused, was_forgotten
 
 FORGOTTEN = "Forgotten. Atlas won't learn this again."
 CORRECTED = "Corrected. Atlas will use your wording from now on."
@@ -279,10 +279,12 @@ def _recalled_memory(request, turn: Turn, memory_id: int) -> Memory:
 @require_POST
 def forget_note(request, turn_id: int, memory_id: int):
     turn = _own_turn(request, turn_id)
-    memory = _recalled_memory(request, turn, memory_id)
-    forget_memory(request.user, memory.pk, reason="inline")
+    if memory_id in turn.recalled_ids and was_forgotten(request.user, memory_id):
+        pass  # a double submit: already gone, the panel says so again
+    else:
+        forget_memory(request.user, _recalled_memory(request, turn, memory_id).pk, reason="inline")
     return _turn_response(
-        request, turn, "notes-used", {"memory_id": memory.pk, "state": "just-forgotten"}, message=FORGOTTEN
+        request, turn, "notes-used", {"memory_id": memory_id, "state": "just-forgotten"}, message=FORGOTTEN
     )
 
 

@@ -170,6 +170,17 @@ def test_forget_from_the_panel_deletes_and_suppresses(signed_in, alice, recalled
     assert "You asked Atlas to forget this note." in page
 
 
+def test_a_double_submitted_forget_in_the_panel_is_not_an_error(signed_in, alice, recalled_turn, as_user):
+    turn, memory = recalled_turn
+    url = reverse("chat:forget-note", args=[turn.pk, memory.pk])
+    signed_in.post(url, **HTMX)
+    again = signed_in.post(url, **HTMX)
+    assert again.status_code == 200
+    assert "Forgotten. Atlas won't learn this again." in text(again)
+    with as_user(alice.pk):
+        assert Suppression.objects.count() == 1
+
+
 def test_correct_from_the_panel_swaps_in_the_users_wording(signed_in, alice, recalled_turn, as_user):
     turn, memory = recalled_turn
     url = reverse("chat:correct-note", args=[turn.pk, memory.pk])
