@@ -229,6 +229,9 @@ ATLAS_LLM_MODEL = os.environ.get("ATLAS_LLM_MODEL", "")
 ATLAS_LLM_API_KEY = os.environ.get("ATLAS_LLM_API_KEY", "")
 ATLAS_LLM_TIMEOUT = envfloat("ATLAS_LLM_TIMEOUT", 30.0)
 
+# The hold-out experiment (chapter 93): one in ten eligible turns answered without memory.
+ATLAS_HOLDOUT = envbool("ATLAS_HOLDOUT", True)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 
 HOLDOUT_MODULUS = 10
@@ -29,7 +30,7 @@ def is_held_out(turn_id: int) -> bool:
 def decide(turn_id: int, *, recalled_count: int) -> tuple[bool, bool]:
     """(eligible, held_out) for a turn whose recall returned ``recalled_count`` memories."""
     eligible = recalled_count > 0
-    return eligible, eligible and is_held_out(turn_id)
+    return eligible, eligible and settings.ATLAS_HOLDOUT and is_held_out(turn_id)
 
 
 @dataclass(frozen=True)

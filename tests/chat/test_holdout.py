@@ -27,6 +27,12 @@ def test_only_eligible_turns_are_held_out():
     assert decide(kept, recalled_count=1) == (True, False)
 
 
+def test_the_experiment_can_be_switched_off(settings):
+    settings.ATLAS_HOLDOUT = False
+    held = next(n for n in range(1, 100) if is_held_out(n))
+    assert decide(held, recalled_count=2) == (True, False)
+
+
 def _next_turn_id(value: int) -> None:
     """Make the next turn get ``value`` as its id (the id the hold-out hashes)."""
     with connection.cursor() as cur:

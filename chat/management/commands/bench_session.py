@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import Count
+from django.test.utils import override_settings
 
 from chat.models import Customer
 from chat.prompt import replay_tokens
@@ -65,7 +66,9 @@ class Command(BaseCommand):
             raise CommandError("No demo data: run `manage.py seed_demo` first.")
         self._warm_up(customer.name)
         rows = []
-        with transaction.atomic():
+        # Memory on every eligible turn: a held-out turn (chapter 93's experiment) would drop its
+        # notes from the prompt and make the bounded state look smaller than it is.
+        with override_settings(ATLAS_HOLDOUT=False), transaction.atomic():
             user = get_user_model().objects.create_user(username=f"bench-{uuid.uuid4().hex[:8]}")
             if options["with_notes"]:
                 from chat.demo_data import DEMO_NOTES, seed_notes
