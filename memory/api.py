@@ -7,7 +7,6 @@ acting user itself (:class:`UserAPIView`). Another user's ids are 404, never 403
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +22,7 @@ from rest_framework.views import APIView
 
 from memory import store
 from memory.models import Memory
-from memory.rls import acting_user
+from memory.rls import acting_user, set_acting_user
 from memory.serializers import (
     CorrectMemoryInSerializer,
     DeleteEverythingInSerializer,
@@ -40,22 +39,18 @@ class UserAPIView(APIView):
     """An API view that runs as the authenticated user for Row Level Security.
 
     DRF authenticates in ``initial()`` (token users are unknown to the middleware), so the
-    acting user is entered there and left when the response is finalized.
+    acting user is switched there, inside a block that ``dispatch`` opens and always closes.
     """
 
-    _acting: contextlib.ExitStack | None = None
+    def dispatch(self, request, *args: Any, **kwargs: Any):
+        # Whatever happens inside (an exception DRF re-raises included), the acting user the
+        # view sets is undone when the request leaves it.
+        with acting_user(None):
+            return super().dispatch(request, *args, **kwargs)
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
-        stack = contextlib.ExitStack()
-        stack.enter_context(acting_user(request.user.pk))
-        self._acting = stack
-
-    def finalize_response(self, request: Request, response, *args: Any, **kwargs: Any):
-        stack, self._acting = self._acting, None
-        if stack is not None:
-            stack.close()
-        return super().finalize_response(request, response, *args, **kwargs)
+        set_acting_user(request.user.pk)
 
     def paginate(self, request: Request, queryset, serializer_class) -> Response:
         paginator = LimitOffsetPagination()

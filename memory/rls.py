@@ -30,14 +30,32 @@ def current_acting_user() -> int | None:
     return int(value) if value else None
 
 
-@contextlib.contextmanager
-def acting_user(user_id: int | None) -> Iterator[None]:
+class _Setting:
+    """Set a session setting for a block and restore the previous value on exit.
+
+    A class, not a generator: a context that is entered and never exited (a request that
+    died half-way) must not restore a stale value later, when the garbage collector
+    finalises it in the middle of someone else's request.
+    """
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name, self.value, self.previous = name, value, ""
+
+    def __enter__(self) -> None:
+        self.previous = _set(self.name, self.value)
+
+    def __exit__(self, *exc_info) -> None:
+        _set(self.name, self.previous)
+
+
+def set_acting_user(user_id: int) -> None:
+    """Switch the acting user inside an enclosing :func:`acting_user` block, which restores it."""
+    _set("app.user_id", str(int(user_id)))
+
+
+def acting_user(user_id: int | None) -> _Setting:
     """Run a block as ``user_id``: RLS then shows and accepts only that user's rows."""
-    previous = _set("app.user_id", "" if user_id is None else str(int(user_id)))
-    try:
-        yield
-    finally:
-        _set("app.user_id", previous)
+    return _Setting("app.user_id", "" if user_id is None else str(int(user_id)))
 
 
 @contextlib.contextmanager
@@ -46,11 +64,8 @@ def staff_bypass(*, actor_id: int | None, reason: str) -> Iterator[None]:
     AuditEvent.objects.create(
         user_id=None, actor_id=actor_id, action=AuditEvent.Action.STAFF_BYPASS, reason=reason[:200]
     )
-    previous = _set("app.bypass_rls", "on")
-    try:
+    with _Setting("app.bypass_rls", "on"):
         yield
-    finally:
-        _set("app.bypass_rls", previous)
 
 
 def rls_operations(*tables: str) -> list:

@@ -109,3 +109,18 @@ def test_staff_bypass_sees_every_user_and_is_audited(alice_and_bob):
     assert entry.actor_id == alice.pk and entry.reason == "admin: review memories"
     with acting_user(None):  # the bypass ends with its block
         assert Memory.objects.count() == 0
+
+
+def test_an_abandoned_acting_user_block_never_resets_the_user_later(make_user):
+    """A block entered and never exited (a request that died half-way) is inert when collected."""
+    import gc
+
+    from memory.rls import acting_user, current_acting_user
+
+    first, second = make_user("rls-first"), make_user("rls-second")
+    abandoned = acting_user(first.pk)
+    abandoned.__enter__()
+    with acting_user(second.pk):
+        del abandoned
+        gc.collect()
+        assert current_acting_user() == second.pk
