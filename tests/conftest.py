@@ -41,3 +41,30 @@ def as_user():
     from memory.rls import acting_user
 
     return acting_user
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def client_for():
+    """An API client signed in as ``user``: by session, or by token with ``token=True``."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def make(user, *, token: bool = False) -> APIClient:
+        client = APIClient()
+        if token:
+            client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        else:
+            client.force_login(user)
+        return client
+
+    return make

@@ -25,11 +25,6 @@ def corpus(transactional_db):
     clear_customer_index()
 
 
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
 def remember(user, statement, *, kind="preference", quote="", days_ago=3, **fields):
     said = timezone.now() - timedelta(days=days_ago)
     return store.write_memory(

@@ -3,36 +3,12 @@ feedback. Happy paths checked in the database; anonymous refused; another user's
 bad input 400; token authentication."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from chat.holdout import is_held_out
 from chat.models import ChatSession, Feedback, Turn
 from memory import store
 from memory.rls import acting_user
-
-
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
-def client_for():
-    def make(user, *, token: bool = False) -> APIClient:
-        client = APIClient()
-        if token:
-            client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-        else:
-            client.force_login(user)
-        return client
-
-    return make
 
 
 @pytest.fixture

@@ -18,11 +18,6 @@ AMBIGUOUS = "What are Northline's payment terms?"  # two customers match "Northl
 
 
 @pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
 def signed_in(client, alice):
     client.force_login(alice)
     return client

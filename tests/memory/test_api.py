@@ -6,36 +6,11 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from memory import store
 from memory.models import AuditEvent, Memory, MemoryControl, Suppression
 from memory.rls import acting_user
-
-
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
-def client_for():
-    def make(user, *, token: bool = False) -> APIClient:
-        client = APIClient()
-        if token:
-            key = Token.objects.create(user=user).key
-            client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
-        else:
-            client.force_login(user)
-        return client
-
-    return make
 
 
 @pytest.fixture

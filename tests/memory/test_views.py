@@ -16,11 +16,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
 def signed_in(client, alice):
     client.force_login(alice)
     return client
