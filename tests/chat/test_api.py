@@ -5,7 +5,6 @@ bad input 400; token authentication."""
 import pytest
 from rest_framework.test import APIClient
 
-from chat.holdout import is_held_out
 from chat.models import ChatSession, Feedback, Turn
 from memory import store
 from memory.rls import acting_user
@@ -63,7 +62,8 @@ def test_read_session(alice, client_for, session):
     assert response.json()["title"] == "Orders"
 
 
-def test_ask_returns_the_answer_with_the_notes_used_and_their_provenance(alice, client_for, session):
+def test_ask_returns_the_answer_with_the_notes_used_and_their_provenance(alice, client_for, session, settings):
+    settings.ATLAS_HOLDOUT = False  # memory on every eligible turn (hold-out has its own tests)
     store.write_memory(
         alice,
         kind="preference",
@@ -82,14 +82,11 @@ def test_ask_returns_the_answer_with_the_notes_used_and_their_provenance(alice, 
     assert [t.pk for t in saved] == [body["id"]]
     assert saved[0].question == "What are the open orders for Northline?"
     assert saved[0].session_id == session.pk
-    if is_held_out(body["id"]):
-        assert body["recalled"] == []
-    else:
-        note = next(n for n in body["recalled"] if n["statement"] == "Always show amounts in euros")
-        assert note["kind"] == "preference"
-        assert note["provenance"]["quote"] == "always show amounts in euros please"
-        assert note["provenance"]["session"] == "earlier"
-        assert note["influence"]
+    note = next(n for n in body["recalled"] if n["statement"] == "Always show amounts in euros")
+    assert note["kind"] == "preference"
+    assert note["provenance"]["quote"] == "always show amounts in euros please"
+    assert note["provenance"]["session"] == "earlier"
+    assert note["influence"]
 
 
 def test_list_turns_of_a_session(alice, client_for, session, turn):

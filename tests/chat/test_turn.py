@@ -74,36 +74,34 @@ def test_picking_by_option_id(corpus, user):
 
 
 @pytest.mark.django_db
-def test_a_stale_note_is_overruled_by_the_contract(corpus, user):
+def test_a_stale_note_is_overruled_by_the_contract(corpus, user, settings):
+    settings.ATLAS_HOLDOUT = False  # memory on every eligible turn (hold-out has its own tests)
     stale = remember(user, "Northline Freight is on net 30 payment terms.", kind="correction", author="user")
     turn = ask(user, session=None, question="What are Northline Freight's payment terms?")
     assert "pays on net 45" in turn.answer
     assert "A note from March said net 30, which no longer matches the contract." in turn.answer
-    if not turn.held_out:
-        assert {"memory_id": stale.pk, "influence": "in-context"}.items() <= turn.recalled[0].items()
+    assert {"memory_id": stale.pk, "influence": "in-context"}.items() <= turn.recalled[0].items()
 
 
 @pytest.mark.django_db
-def test_a_preference_shapes_the_answer_and_the_turn_records_it(corpus, user):
+def test_a_preference_shapes_the_answer_and_the_turn_records_it(corpus, user, settings):
+    settings.ATLAS_HOLDOUT = False
     pref = remember(user, "Wants dates as YYYY-MM-DD.")
     turn = ask(user, session=None, question="When does Kestrel Foods' contract renew?")
-    assert turn.eligible
-    if turn.held_out:  # one eligible turn in ten: answered without memory
-        assert turn.recalled == []
-    else:
-        assert "2027-02-28" in turn.answer
-        assert [(n["memory_id"], n["influence"]) for n in turn.recalled] == [(pref.pk, "shaped-format")]
-        assert turn.recalled[0]["statement"] == "Wants dates as YYYY-MM-DD."
+    assert turn.eligible and not turn.held_out
+    assert "2027-02-28" in turn.answer
+    assert [(n["memory_id"], n["influence"]) for n in turn.recalled] == [(pref.pk, "shaped-format")]
+    assert turn.recalled[0]["statement"] == "Wants dates as YYYY-MM-DD."
 
 
 @pytest.mark.django_db
-def test_a_region_note_narrows_an_open_orders_question(corpus, user):
+def test_a_region_note_narrows_an_open_orders_question(corpus, user, settings):
+    settings.ATLAS_HOLDOUT = False
     note = remember(user, "Covers the western sales region.", kind="context")
     turn = ask(user, session=None, question="Which orders in my sales region are overdue?")
-    if not turn.held_out:
-        assert "overdue orders for all customers in the West region" in turn.answer
-        influence = {n["memory_id"]: n["influence"] for n in turn.recalled}
-        assert influence[note.pk] == "narrowed-retrieval"
+    assert "overdue orders for all customers in the West region" in turn.answer
+    influence = {n["memory_id"]: n["influence"] for n in turn.recalled}
+    assert influence[note.pk] == "narrowed-retrieval"
 
 
 @pytest.mark.django_db

@@ -34,13 +34,11 @@ def text(response) -> str:
 
 
 @pytest.fixture
-def recalled_turn(corpus, alice):
+def recalled_turn(corpus, alice, settings):
     """A turn whose answer used one note from an earlier conversation."""
+    settings.ATLAS_HOLDOUT = False  # the 10% hold-out would answer without the note
     memory = preference(alice)
     turn = ask(alice, session=None, question=QUESTION)
-    assert turn.recalled_ids == [memory.pk] or turn.held_out
-    if turn.held_out:  # the 10% hold-out drew this turn: ask once more
-        turn = ask(alice, session=turn.session, question=QUESTION)
     assert turn.recalled_ids == [memory.pk]
     return turn, memory
 
@@ -141,12 +139,11 @@ def test_panel_shows_the_note_as_the_responder_saw_it_with_provenance(signed_in,
     assert "Forget this" in page and "Correct it" in page
 
 
-def test_panel_counts_notes_in_the_plural(signed_in, alice, corpus):
+def test_panel_counts_notes_in_the_plural(signed_in, alice, corpus, settings):
+    settings.ATLAS_HOLDOUT = False
     preference(alice)
     store.write_memory(alice, kind="preference", statement="Prefers amounts in euros", subject="currency")
     turn = ask(alice, session=None, question=QUESTION)
-    if turn.held_out:
-        turn = ask(alice, session=turn.session, question=QUESTION)
     page = text(signed_in.get(reverse("chat:session", args=[turn.session_id])))
     assert "Used 2 notes from earlier conversations" in page
 
@@ -239,11 +236,11 @@ def test_bad_feedback_is_400(signed_in, recalled_turn):
     assert signed_in.post(url, {"kind": "incorrect", "comment": "x" * 2001}).status_code == 400
 
 
-def test_statement_with_html_is_shown_as_text(signed_in, alice, corpus):
+def test_statement_with_html_is_shown_as_text(signed_in, alice, corpus, settings):
+    settings.ATLAS_HOLDOUT = False
     preference(alice, "Prefers <script>alert(1)</script> answers")
     turn = ask(alice, session=None, question=QUESTION)
-    if turn.held_out:
-        turn = ask(alice, session=turn.session, question=QUESTION)
+    assert turn.recalled
     page = signed_in.get(reverse("chat:session", args=[turn.session_id])).content.decode()
     assert "<script>alert(1)" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
