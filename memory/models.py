@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.utils import timezone
-from pgvector.django import VectorField
+from pgvector.django import HalfVectorField, VectorField
 
 EMBEDDING_DIMENSIONS = 384
 
@@ -59,7 +59,9 @@ class Memory(models.Model):
     source_turn = models.BigIntegerField(null=True, blank=True)
     source_quote = models.TextField(blank=True, default="")
     source_at = models.DateTimeField(null=True, blank=True)
-    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    # Half precision: recall scans every live row of the user exactly, and pgvector computes
+    # halfvec distances about 3x faster than vector ones (half the bytes per index tuple).
+    embedding = HalfVectorField(dimensions=EMBEDDING_DIMENSIONS)
     search = models.GeneratedField(
         expression=SearchVector("statement", config="english"),
         output_field=SearchVectorField(),

@@ -90,7 +90,7 @@ _RANKABLE = "(m.kind <> 'preference' OR NOT (SELECT bypass FROM pref_count))"
 # Built from module constants only; every value is a bound parameter.
 _SQL = f"""
 WITH q AS (
-    SELECT %(qvec)s::vector AS qv,
+    SELECT %(qvec)s::halfvec AS qv,
            -- OR of the question's lexemes: websearch_to_tsquery ANDs every term, so one
            -- extra word would hide a memory that names the account code the user asked about.
            coalesce((SELECT string_agg(quote_literal(t.lexeme), ' | ')

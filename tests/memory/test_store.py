@@ -67,7 +67,8 @@ def test_write_stores_the_statement_with_its_embedding_and_provenance(make_user)
         "I cover the western region",
     )
     assert stored.source_at == said_at
-    assert np.allclose(stored.embedding, embed_one("Covers the western region"), atol=1e-5)
+    # Stored in half precision (recall speed): equal to the embedder's vector within fp16 rounding.
+    assert np.allclose(stored.embedding, embed_one("Covers the western region"), atol=1e-3)
     assert stored.author == "rule" and stored.expires_at is None
     event = AuditEvent.objects.get(user_id=user.pk, action="written")
     assert event.memory_id == memory.pk and event.kind == "context"

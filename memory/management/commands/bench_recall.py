@@ -148,6 +148,7 @@ class Command(BaseCommand):
     # -- load -----------------------------------------------------------------------------
 
     def _load(self, rng: np.random.Generator, *, users: int, memories: int, heavy: int, interleaved: bool) -> dict:
+        from pgvector import HalfVector
         from pgvector.psycopg import register_vector
 
         started = time.perf_counter()
@@ -238,7 +239,7 @@ class Command(BaseCommand):
                             )
                         copy.write_row(
                             (int(owners[start + i]), kind, text.capitalize() + ".", "global", "", 1.0, "rule",
-                             "bench", "1", expires, created, None, "", None, "", created, vectors[i])
+                             "bench", "1", expires, created, None, "", None, "", created, HalfVector(vectors[i]))
                         )  # fmt: skip
             loaded = time.perf_counter()
             with connection.cursor() as cur:
