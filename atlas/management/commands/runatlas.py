@@ -1,5 +1,6 @@
 """Start the django-q2 worker and the web server together (what ``make run`` calls)."""
 
+import signal
 import subprocess
 import sys
 
@@ -17,6 +18,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         worker = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
+        # A SIGTERM (a service manager, `timeout`) must still stop the worker in `finally`.
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         self.stdout.write(
             self.style.SUCCESS(f"Atlas is at http://{options['addrport']}/  (demo logins: {DEMO_LOGINS})")
         )
