@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run test lint format venv browser bench bench-recall eval eval-locomo screenshots
+.PHONY: run db test lint format venv browser bench bench-recall eval eval-locomo screenshots
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -16,9 +16,12 @@ $(STAMP): requirements.txt
 
 venv: $(STAMP)
 
-run: venv
+# The app's database brought up to date (the embedded server starts on first use).
+db: venv
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py createcachetable
+
+run: db
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py runatlas
 
@@ -43,16 +46,14 @@ test: venv browser lint
 
 # Measurements quoted in the README (each prints a table; --json adds one JSON line).
 SHARED ?= ../shared
-eval: venv
-	$(PY) manage.py migrate --noinput
+eval: db
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev.jsonl
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/recall/dev.jsonl --k 6
 
-eval-locomo: venv
+eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6
 
-bench: venv
-	$(PY) manage.py migrate --noinput
+bench: db
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py bench_session --turns 6
 	$(PY) scripts/bench_embedder.py
@@ -61,7 +62,7 @@ screenshots: venv browser
 	ATLAS_SCREENSHOT_DIR=docs $(PY) -m pytest tests/browser -q
 
 bench-recall: venv
-	$(PY) manage.py bench_recall --users 10000 --memories 1000000 --queries 300 --heavy-queries 30
+	$(PY) manage.py bench_recall --users 10000 --memories 1000000 --queries 300 --heavy-queries 100
 
 # The whole suite against a separately started PostgreSQL 18 + pgvector over TCP
 # (scripts/tcp_postgres.py); the server is stopped and its data deleted even when tests fail.
