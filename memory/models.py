@@ -35,7 +35,10 @@ class LiveQuerySet(models.QuerySet):
 
 
 class Memory(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories")
+    # No index of its own: memory_user_recall and memory_user_subject both lead with user_id.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories", db_index=False
+    )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     statement = models.TextField()
     # "global", or what the memory governs (a project, a customer, a report).
@@ -72,18 +75,13 @@ class Memory(models.Model):
 
     class Meta:
         indexes = [
-            # Exact per-user scans (DESIGN.md), no HNSW: each recall branch is an index-only
-            # scan of one covering btree (the live filter, the kind and the signal it ranks
-            # by), so the wide heap rows are read only for the ~80 candidates, by primary key.
+            # Exact per-user scans (DESIGN.md), no HNSW: recall is ONE index-only scan of this
+            # covering btree (the live filter, the kind, and both signals it ranks by), so the
+            # wide heap rows are read only for the notes it returns, by primary key.
             models.Index(
                 fields=["user"],
-                include=["id", "superseded_by", "expires_at", "kind", "embedding"],
-                name="memory_user_vector",
-            ),
-            models.Index(
-                fields=["user"],
-                include=["id", "superseded_by", "expires_at", "kind", "search"],
-                name="memory_user_keyword",
+                include=["id", "superseded_by", "expires_at", "kind", "embedding", "search"],
+                name="memory_user_recall",
             ),
             models.Index(fields=["expires_at"], name="memory_expires_at"),
             models.Index(fields=["user", "kind", "subject"], name="memory_user_subject"),

@@ -8,20 +8,17 @@ included while the user has fewer than ten; the cap counts them.
 
 Everything happens in ONE SQL statement inside Postgres, over the user's live rows only.
 The user filter is a hard pre-filter in the WHERE clause (never a ranking signal) and Row
-Level Security backs it: the statement runs as the acting user. Results are exact: each
-branch is an exact scan of the user's live rows, and there is no approximate index (DESIGN.md
+Level Security backs it: the statement runs as the acting user. Results are exact: every
+rankable live row of the user is scored, and there is no approximate index (DESIGN.md
 measured HNSW with a user filter returning 38-93% of the true top 12).
 
-Both branches are index-only scans of covering btrees (migration 0005), so the wide heap rows
-(the 384-dim embedding is inline, ~1.7 KB a row, scattered over the heap) are read only for the
-~80 candidates, by primary key: the vector branch reads (user_id) INCLUDE (id, superseded_by,
-expires_at, kind, embedding) and keeps the distance of every row; the keyword branch reads
-(user_id) INCLUDE (id, superseded_by, expires_at, kind, search) and ranks the matching rows
-with ``ts_rank`` (about 6x cheaper per row than ``ts_rank_cd``; dev recall@6 1.0 with either,
-LoCoMo macro R@6 0.583 vs 0.578). The keyword branch keeps its matches with the best fused
-score (weighted by the row's distance from the vector scan), which makes the union exact: a
-row of the true top 6 that matches a keyword is among the best matching rows by that score,
-and one that matches none scores by cosine alone, so the vector branch holds it.
+The scoring is one index-only scan of a covering btree (migration 0007): (user_id) INCLUDE
+(id, superseded_by, expires_at, kind, embedding, search), so the wide heap rows (~2.4 KB each,
+scattered over the heap) are read only for the notes returned, by primary key. The keyword
+rank is ``ts_rank`` (about 6x cheaper per row than ``ts_rank_cd``; dev recall@6 1.0 with
+either, LoCoMo macro R@6 0.583 vs 0.578), computed only where the question's words match.
+Earlier versions ran a vector and a keyword branch (top 40 each) over two narrower indexes and
+fused their union; one scan computes the same scores with half the per-row work and no join.
 
 Why no GIN index on the tsvector: under RLS the planner may only use ``search @@ query`` as an
 index condition if ``ts_match_vq`` is LEAKPROOF (a superuser change to the catalog), and even
@@ -56,11 +53,6 @@ CAP = 6
 THRESHOLD = 0.17
 VECTOR_WEIGHT = 0.7
 KEYWORD_WEIGHT = 0.3
-# Each branch contributes its exact top 40 over the user's live rows (DESIGN.md).
-BRANCH_LIMIT = 40
-# The keyword rank: Postgres's ts_rank_cd (cover density) or ts_rank (term frequency).
-KEYWORD_RANKS = ("ts_rank_cd", "ts_rank")
-KEYWORD_RANK = "ts_rank"
 # Preferences bypass ranking while the user has fewer than this many live ones (chapter 93).
 PREFERENCE_BYPASS_BELOW = 10
 
@@ -80,16 +72,15 @@ class RecalledNote:
     score: float | None
 
 
-# The live-row filter, shared by every branch: the read-time half of expiry and supersession.
+# The live-row filter: the read-time half of expiry and supersession.
 _LIVE = """m.user_id = %(user_id)s AND m.superseded_by_id IS NULL
         AND (m.expires_at IS NULL OR m.expires_at > %(now)s)"""
 
-# Which rows take part in ranking: everything but preferences while preferences bypass it.
-_RANKABLE = "(m.kind <> 'preference' OR NOT (SELECT bypass FROM pref_count))"
-
 # Built from module constants only; every value is a bound parameter.
 _SQL = f"""
-WITH q AS (
+-- MATERIALIZED: computed once. Inlined, a prepared (generic) plan would parse the 384
+-- numbers of the question vector again for every row it scores.
+WITH q AS MATERIALIZED (
     SELECT %(qvec)s::halfvec AS qv,
            -- OR of the question's lexemes: websearch_to_tsquery ANDs every term, so one
            -- extra word would hide a memory that names the account code the user asked about.
@@ -103,56 +94,23 @@ prefs AS (
     LIMIT {PREFERENCE_BYPASS_BELOW}
 ),
 pref_count AS (SELECT count(*) < {PREFERENCE_BYPASS_BELOW} AS bypass FROM prefs),
--- Vector branch: an index-only scan of memory_user_vector. It may name only columns that
--- index carries (no statement, no search), so the heap is never read here. The distance of
--- every rankable live row is kept: the keyword branch scores its matches with it.
-vscan AS MATERIALIZED (
-    SELECT m.id, m.embedding <=> q.qv AS dist
-    FROM memory_memory m CROSS JOIN q
-    WHERE {_LIVE} AND {_RANKABLE}
-),
-vec AS (
-    SELECT id FROM vscan WHERE %(use_vector)s
-    ORDER BY dist, id
-    LIMIT %(branch)s
-),
--- Keyword branch: an index-only scan of memory_user_keyword (the tsvector of a short
--- statement is small). The text match is a filter on that scan, evaluated after the RLS
--- qual (it is not leakproof), so it needs no GIN index and no heap access.
-kscan AS MATERIALIZED (
-    SELECT m.id, {{rank}}(m.search, q.oq) AS kr
-    FROM memory_memory m CROSS JOIN q
-    WHERE {_LIVE} AND {_RANKABLE} AND m.search @@ q.oq
-),
-kmax AS (SELECT max(kr) AS kr FROM kscan),
-kw AS (
-    SELECT k.id FROM kscan k JOIN vscan v ON v.id = k.id
-    -- The matching rows ordered by the weighted fused score itself, so the union is exact:
-    -- a row of the true top 6 that matches a keyword is among the best matching rows by
-    -- that score, and one that matches none scores only by cosine, so the vector branch has it.
-    ORDER BY %(w_vec)s * CASE WHEN %(use_vector)s THEN 1 - v.dist ELSE 0 END
-             + %(w_kw)s * k.kr / nullif((SELECT kr FROM kmax), 0) DESC, k.id
-    LIMIT %(branch)s
-),
-cand AS (SELECT id FROM vec UNION SELECT id FROM kw),
-raw AS (
+-- One index-only scan of memory_user_recall scores every rankable live row of the user: the
+-- cosine similarity, and the keyword rank where the question's words match (the match is a
+-- filter on the scan, evaluated after the RLS qual). The scan may name only columns the
+-- index carries, so the heap is read only for the rows returned.
+scan AS MATERIALIZED (
     SELECT m.id,
            CASE WHEN %(use_vector)s THEN 1 - (m.embedding <=> q.qv) ELSE 0 END AS vs,
-           {{rank}}(m.search, q.oq) AS kr
-    FROM {{candidates}} CROSS JOIN q
-    WHERE {_LIVE} AND {_RANKABLE}
+           CASE WHEN m.search @@ q.oq THEN ts_rank(m.search, q.oq) ELSE 0 END AS kr
+    FROM memory_memory m CROSS JOIN q
+    WHERE {_LIVE} AND (m.kind <> 'preference' OR NOT (SELECT bypass FROM pref_count))
 ),
-ranks AS (
-    SELECT id, vs, kr,
-           -- normalised by the best keyword rank over ALL the user's live rows (kscan), which
-           -- the candidates may not include
-           coalesce(kr / nullif((SELECT kr FROM kmax), 0), 0) AS kn,
-           rank() OVER (ORDER BY vs DESC) AS vr,
-           CASE WHEN kr > 0 THEN rank() OVER (ORDER BY kr DESC) END AS krk
-    FROM raw
-),
+-- The keyword rank is normalised by the best one among the user's live rows. MATERIALIZED:
+-- the fused score is named twice below (threshold and order), and each inlined copy would
+-- aggregate the scan again.
+kmax AS MATERIALIZED (SELECT nullif(max(kr), 0) AS kr FROM scan),
 scored AS (
-    SELECT id, {{fused}} AS score FROM ranks
+    SELECT id, {{fused}} AS score FROM {{ranks}}
 ),
 ranked AS (
     SELECT id, score FROM scored
@@ -173,21 +131,23 @@ ORDER BY p.grp, p.score DESC NULLS LAST, p.created_at DESC NULLS LAST, p.id
 LIMIT %(cap)s
 """  # noqa: S608
 
+_KN = "coalesce(kr / (SELECT kr FROM kmax), 0)"
 FUSIONS = {
     # Weighted sum of cosine similarity and the keyword rank normalised to the best match.
-    "weighted": "%(w_vec)s * vs + %(w_kw)s * kn",
-    # Reciprocal-rank fusion (k = 60), scaled so a row first in both branches scores 1.
-    "rrf": "(%(w_vec)s * 61.0 / (60 + vr) + %(w_kw)s * coalesce(61.0 / (60 + krk), 0)) / (%(w_vec)s + %(w_kw)s)",
+    "weighted": (f"%(w_vec)s * vs + %(w_kw)s * {_KN}", "scan"),
+    # Reciprocal-rank fusion (k = 60), scaled so a row first in both rankings scores 1.
+    "rrf": (
+        "(%(w_vec)s * 61.0 / (60 + vr) + %(w_kw)s * coalesce(61.0 / (60 + krk), 0)) / (%(w_vec)s + %(w_kw)s)",
+        "(SELECT id, rank() OVER (ORDER BY vs DESC) AS vr,"
+        " CASE WHEN kr > 0 THEN rank() OVER (ORDER BY kr DESC) END AS krk FROM scan) AS r",
+    ),
 }
 
 
-def recall_sql(*, fusion: str = "weighted", exhaustive: bool = False, keyword_rank: str = KEYWORD_RANK) -> str:
-    """The recall statement. ``exhaustive`` scores every live row of the user instead of the
-    union of the two top-40 branches: the brute force that bench_recall checks agreement with."""
-    if keyword_rank not in KEYWORD_RANKS:
-        raise ValueError(f"unknown keyword rank {keyword_rank!r}")
-    candidates = "memory_memory m" if exhaustive else "cand JOIN memory_memory m ON m.id = cand.id"
-    return _SQL.format(fused=FUSIONS[fusion], candidates=candidates, rank=keyword_rank)
+def recall_sql(*, fusion: str = "weighted") -> str:
+    """The recall statement with one of the :data:`FUSIONS`."""
+    fused, ranks = FUSIONS[fusion]
+    return _SQL.format(fused=fused, ranks=ranks)
 
 
 def rank_memories(
@@ -201,9 +161,6 @@ def rank_memories(
     vector_weight: float = VECTOR_WEIGHT,
     keyword_weight: float = KEYWORD_WEIGHT,
     fusion: str = "weighted",
-    branch_limit: int = BRANCH_LIMIT,
-    exhaustive: bool = False,
-    keyword_rank: str = KEYWORD_RANK,
 ) -> list[tuple]:
     """Run the recall statement for ``user_id`` and return its rows (best first).
 
@@ -217,15 +174,61 @@ def rank_memories(
         "question": question,
         "qvec": _vector_literal(question_embedding if use_vector else [1.0] + [0.0] * (EMBEDDING_DIMENSIONS - 1)),
         "use_vector": use_vector,
-        "branch": branch_limit,
         "threshold": threshold,
         "cap": cap,
         "w_vec": vector_weight,
         "w_kw": keyword_weight,
     }
     with connection.cursor() as cur:
-        cur.execute(recall_sql(fusion=fusion, exhaustive=exhaustive, keyword_rank=keyword_rank), params)
+        cur.execute(recall_sql(fusion=fusion), params)
         return cur.fetchall()
+
+
+def rank_by_brute_force(
+    user_id: int,
+    *,
+    question: str,
+    question_embedding: list[float] | None,
+    now: datetime,
+    cap: int = CAP,
+    threshold: float = THRESHOLD,
+) -> list[tuple[int, float | None]]:
+    """The (id, score) pairs :func:`rank_memories` must return, worked out the slow way: the reference that
+    ``bench_recall`` and the tests check the statement's exactness against.
+
+    Reads every row of the user from the heap (live or not) with each row's two similarities
+    as Postgres computes them, then applies the recall rules here in Python: the live filter,
+    the preference bypass, the keyword normalisation, the weighted fusion, threshold and cap.
+    """
+    use_vector = question_embedding is not None
+    with connection.cursor() as cur:
+        cur.execute(
+            """WITH q AS (SELECT coalesce((SELECT string_agg(quote_literal(t.lexeme), ' | ')
+                          FROM unnest(to_tsvector('english', %(question)s)) AS t), '')::tsquery AS oq)
+               SELECT m.id, m.kind, m.created_at, m.superseded_by_id, m.expires_at,
+                      1 - (m.embedding <=> %(qvec)s::halfvec), m.search @@ q.oq, ts_rank(m.search, q.oq)
+               FROM memory_memory m CROSS JOIN q WHERE m.user_id = %(user_id)s""",
+            {
+                "user_id": user_id,
+                "question": question,
+                "qvec": _vector_literal(question_embedding or [1.0] + [0.0] * (EMBEDDING_DIMENSIONS - 1)),
+            },
+        )
+        rows = cur.fetchall()
+    live = [r for r in rows if r[3] is None and (r[4] is None or r[4] > now)]
+    preferences = sorted((r for r in live if r[1] == "preference"), key=lambda r: (r[2], r[0]), reverse=True)
+    bypass = len(preferences) < PREFERENCE_BYPASS_BELOW
+    rankable = [r for r in live if r[1] != "preference" or not bypass]
+    best_keyword = max((r[7] for r in rankable if r[6]), default=0)
+
+    def score(row) -> float:
+        keyword = row[7] / best_keyword if row[6] and best_keyword else 0.0
+        return VECTOR_WEIGHT * (row[5] if use_vector else 0.0) + KEYWORD_WEIGHT * keyword
+
+    scored = sorted(((score(r), r[0]) for r in rankable), key=lambda pair: (-pair[0], pair[1]))
+    ranked = [(row_id, value) for value, row_id in scored if value > threshold][:cap]
+    shown = sorted(preferences[:PREFERENCE_BYPASS_BELOW], key=lambda r: (-r[2].timestamp(), r[0])) if bypass else []
+    return ([(r[0], None) for r in shown] + ranked)[:cap]
 
 
 def _vector_literal(values: list[float]) -> str:

@@ -4,10 +4,21 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
 
 from memory.embeddings import embed
 from memory.models import Memory
-from memory.recall import CAP, RecalledNote, rank_memories, recall_for_question, render_recalled_block
+from memory.recall import (
+    CAP,
+    THRESHOLD,
+    RecalledNote,
+    _vector_literal,
+    rank_by_brute_force,
+    rank_memories,
+    recall_for_question,
+    recall_sql,
+    render_recalled_block,
+)
 from memory.rls import acting_user
 from memory.store import correct_memory, set_paused, write_memory
 
@@ -163,20 +174,59 @@ def test_a_batch_embedding_passed_to_the_store_recalls_like_one_computed_there(m
         remember(user, "Covers the northern region.", embedding=vector[:100])
 
 
-def test_the_two_branches_rank_like_scoring_every_row(make_user):
-    # Many notes sharing words: the top-k branches (cut small here) must pick what scoring
-    # every live row picks, so a user with thousands of notes gets the same answer.
+def test_the_statement_ranks_like_the_rules_applied_to_every_row(make_user):
+    # Many notes sharing words, some superseded, expired or preferences: what the statement
+    # returns must be what the recall rules give when applied row by row to the whole heap.
     user = make_user()
     topics = ["invoice", "shipment", "contract", "refund", "forecast", "warehouse"]
     places = ["Leeds", "Porto", "Lyon", "Graz", "Turin", "Gdansk", "Aarhus", "Bilbao"]
     statements = [f"Tracks the {topic} backlog for the {place} office." for topic in topics for place in places]
-    for statement, vector in zip(statements, embed(statements), strict=True):
-        remember(user, statement, embedding=vector)
+    written = [remember(user, s, embedding=v) for s, v in zip(statements, embed(statements), strict=True)]
+    remember(user, "Prefers the refund figures in a table.", kind="preference")
+    with acting_user(user.pk):
+        Memory.objects.filter(pk__in=[m.pk for m in written[::7]]).update(expires_at=NOW - timedelta(days=1))
+        Memory.objects.filter(pk__in=[m.pk for m in written[3::9]]).update(superseded_by=written[0])
     questions = ["Where is the refund backlog for Porto?", "invoice forecast", "Who handles Lyon shipments?"]
     with acting_user(user.pk):
         for question, vector in zip(questions, embed(questions), strict=True):
-            kwargs = {"question": question, "question_embedding": vector, "now": NOW, "threshold": -1.0}
-            branched = rank_memories(user.pk, branch_limit=8, **kwargs)
-            every_row = rank_memories(user.pk, exhaustive=True, **kwargs)
-            assert [row[0] for row in branched] == [row[0] for row in every_row]
-            assert len(branched) == CAP
+            for threshold in (-1.0, THRESHOLD):
+                kwargs = {"question": question, "question_embedding": vector, "now": NOW, "threshold": threshold}
+                ranked = [(row[0], row[10]) for row in rank_memories(user.pk, **kwargs)]
+                expected = rank_by_brute_force(user.pk, **kwargs)
+                assert [row_id for row_id, _ in ranked] == [row_id for row_id, _ in expected]
+                assert [score for _, score in ranked] == pytest.approx([score for _, score in expected], abs=1e-6)
+                assert len(ranked) == CAP or threshold > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recall_scores_a_user_in_one_index_only_scan_with_the_policy_read_once(make_user):
+    # DESIGN.md: an exact per-user scan, no heap reads for scoring, no HNSW. The statement must
+    # stay coverable by memory_user_recall (naming a column it lacks would read the wide heap
+    # rows), and the RLS policy must not call current_setting() for every row it filters.
+    from atlas.db import as_owner
+
+    statements = [f"Reviews the {n} regional forecast every Monday." for n in range(300)]
+    vectors = embed(statements)
+    for other in [make_user(f"other{n}") for n in range(5)]:  # the user filter must be selective
+        with acting_user(other.pk):
+            Memory.objects.bulk_create(
+                Memory(user=other, kind="context", statement=s, author="rule", embedding=v)
+                for s, v in zip(statements, vectors, strict=True)
+            )
+    user = make_user()
+    for statement, vector in zip(statements[:100], vectors[:100], strict=True):
+        remember(user, statement, embedding=vector)
+    with as_owner(connection), connection.cursor() as cur:
+        cur.execute("VACUUM ANALYZE memory_memory")  # what autovacuum does to a live table
+    [vector] = embed(["Which forecasts do I review?"])
+    params = {
+        "user_id": user.pk, "now": NOW, "question": "Which forecasts do I review?",
+        "qvec": _vector_literal(vector), "use_vector": True, "threshold": THRESHOLD, "cap": CAP,
+        "w_vec": 0.7, "w_kw": 0.3,
+    }  # fmt: skip
+    with acting_user(user.pk), connection.cursor() as cur:
+        cur.execute("EXPLAIN " + recall_sql(), params)
+        plan = "\n".join(row[0] for row in cur.fetchall())
+    assert "Index Only Scan using memory_user_recall" in plan, plan
+    assert "hnsw" not in plan.lower(), plan
+    assert "current_setting" not in "\n".join(line for line in plan.splitlines() if "Filter" in line), plan
