@@ -120,6 +120,9 @@ def test_docs_page_uses_only_local_assets(client, db):
     page = response.content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
     assert "https://" not in page and "http://" not in page
+    # The Content-Security-Policy allows no inline style: the page's own rules come from a file.
+    assert "<style" not in page and "/static/css/swagger.css" in page
+    assert "style-src 'self'" in response.headers["Content-Security-Policy"]
     script = client.get("/api/docs/?script=")
     assert script.status_code == 200
     assert "/api/schema/" in script.content.decode()

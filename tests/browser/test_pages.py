@@ -198,3 +198,11 @@ def test_forget_works_without_javascript(browser, live_server, transactional_db,
         expect(page.locator(".memory-item")).to_have_count(0)
     finally:
         context.close()
+
+
+def test_api_docs_render_under_the_content_security_policy(page, log_in, alice):
+    # Swagger UI from local files only; the fixture fails the test on any CSP violation.
+    log_in(alice)
+    page.goto("/api/docs/")
+    page.get_by_text("/api/memories/", exact=True).first.wait_for()
+    assert page.evaluate("getComputedStyle(document.body).margin") == "0px"
