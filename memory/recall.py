@@ -76,16 +76,17 @@ class RecalledNote:
 _LIVE = """m.user_id = %(user_id)s AND m.superseded_by_id IS NULL
         AND (m.expires_at IS NULL OR m.expires_at > %(now)s)"""
 
+# The question as a tsquery: the OR of its lexemes. websearch_to_tsquery ANDs every term, so
+# one extra word would hide a memory that names the account code the user asked about.
+QUESTION_TSQUERY = """coalesce((SELECT string_agg(quote_literal(t.lexeme), ' | ')
+                       FROM unnest(to_tsvector('english', %(question)s)) AS t), '')::tsquery"""
+
 # Built from module constants only; every value is a bound parameter.
 _SQL = f"""
 -- MATERIALIZED: computed once. Inlined, a prepared (generic) plan would parse the 384
 -- numbers of the question vector again for every row it scores.
 WITH q AS MATERIALIZED (
-    SELECT %(qvec)s::halfvec AS qv,
-           -- OR of the question's lexemes: websearch_to_tsquery ANDs every term, so one
-           -- extra word would hide a memory that names the account code the user asked about.
-           coalesce((SELECT string_agg(quote_literal(t.lexeme), ' | ')
-                       FROM unnest(to_tsvector('english', %(question)s)) AS t), '')::tsquery AS oq
+    SELECT %(qvec)s::halfvec AS qv, {QUESTION_TSQUERY} AS oq
 ),
 prefs AS (
     SELECT m.id, m.created_at FROM memory_memory m
@@ -203,11 +204,10 @@ def rank_by_brute_force(
     use_vector = question_embedding is not None
     with connection.cursor() as cur:
         cur.execute(
-            """WITH q AS (SELECT coalesce((SELECT string_agg(quote_literal(t.lexeme), ' | ')
-                          FROM unnest(to_tsvector('english', %(question)s)) AS t), '')::tsquery AS oq)
+            f"""WITH q AS (SELECT {QUESTION_TSQUERY} AS oq)
                SELECT m.id, m.kind, m.created_at, m.superseded_by_id, m.expires_at,
                       1 - (m.embedding <=> %(qvec)s::halfvec), m.search @@ q.oq, ts_rank(m.search, q.oq)
-               FROM memory_memory m CROSS JOIN q WHERE m.user_id = %(user_id)s""",
+               FROM memory_memory m CROSS JOIN q WHERE m.user_id = %(user_id)s""",  # noqa: S608 (a module constant)
             {
                 "user_id": user_id,
                 "question": question,

@@ -349,12 +349,11 @@ class Command(BaseCommand):
         for user_id, question, _ in heavy_set:
             with acting_user(user_id), connection.cursor() as cur:
                 cur.execute(
-                    """WITH q AS (SELECT coalesce((SELECT string_agg(quote_literal(t.lexeme), ' | ')
-                                  FROM unnest(to_tsvector('english', %s)) AS t), '')::tsquery AS oq)
+                    f"""WITH q AS (SELECT {recall.QUESTION_TSQUERY} AS oq)
                        SELECT avg((m.search @@ q.oq)::int) FROM memory_memory m CROSS JOIN q
-                       WHERE m.user_id = %s AND m.superseded_by_id IS NULL
-                         AND (m.expires_at IS NULL OR m.expires_at > %s)""",
-                    [question, user_id, now],
+                       WHERE m.user_id = %(user_id)s AND m.superseded_by_id IS NULL
+                         AND (m.expires_at IS NULL OR m.expires_at > %(now)s)""",  # noqa: S608 (a module constant)
+                    {"question": question, "user_id": user_id, "now": now},
                 )
                 match_rates.append(float(cur.fetchone()[0] or 0))
 
