@@ -173,7 +173,7 @@ def rank_memories(
         "user_id": user_id,
         "now": now,
         "question": question,
-        "qvec": _vector_literal(question_embedding if use_vector else [1.0] + [0.0] * (EMBEDDING_DIMENSIONS - 1)),
+        "qvec": _question_vector(question_embedding),
         "use_vector": use_vector,
         "threshold": threshold,
         "cap": cap,
@@ -211,7 +211,7 @@ def rank_by_brute_force(
             {
                 "user_id": user_id,
                 "question": question,
-                "qvec": _vector_literal(question_embedding or [1.0] + [0.0] * (EMBEDDING_DIMENSIONS - 1)),
+                "qvec": _question_vector(question_embedding),
             },
         )
         rows = cur.fetchall()
@@ -229,6 +229,12 @@ def rank_by_brute_force(
     ranked = [(row_id, value) for value, row_id in scored if value > threshold][:cap]
     shown = sorted(preferences[:PREFERENCE_BYPASS_BELOW], key=lambda r: (-r[2].timestamp(), r[0])) if bypass else []
     return ([(r[0], None) for r in shown] + ranked)[:cap]
+
+
+def _question_vector(embedding: list[float] | None) -> str:
+    """The question's vector as a literal; without an embedding, a unit vector the statement
+    ignores (``use_vector`` is false) so the parameter still parses."""
+    return _vector_literal(embedding if embedding is not None else [1.0] + [0.0] * (EMBEDDING_DIMENSIONS - 1))
 
 
 def _vector_literal(values: list[float]) -> str:
