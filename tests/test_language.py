@@ -1,0 +1,28 @@
+"""The shared language pipeline: loaded once from the pinned package, refused if its files change."""
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from atlas import language
+
+
+def test_pipeline_splits_sentences_and_parses_subjects():
+    doc = language.parse("What were Q3 sales? From now on, use fiscal quarters.")
+    assert [s.text for s in doc.sents] == ["What were Q3 sales?", "From now on, use fiscal quarters."]
+    doc = language.parse("I cover Wales now.")
+    assert [t.text for t in doc if t.dep_ == "nsubj"] == ["I"]
+
+
+def test_pipeline_is_loaded_once():
+    assert language.nlp() is language.nlp()
+
+
+def test_a_changed_pipeline_is_refused(monkeypatch):
+    monkeypatch.setattr(language, "PIPELINE_SHA256", "0" * 64)
+    language._load.cache_clear()
+    try:
+        with pytest.raises(ImproperlyConfigured, match="does not match"):
+            language.nlp()
+    finally:
+        monkeypatch.undo()
+        language._load.cache_clear()
