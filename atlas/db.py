@@ -230,14 +230,34 @@ def ensure_app_role(connection, *, app_user: str, app_password: str) -> None:
         for stmt in (
             sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(dbname, role),
             sql.SQL("GRANT USAGE ON SCHEMA public TO {}").format(role),
-            sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA public TO {}").format(role),
+            # No TRUNCATE: it ignores Row Level Security.
+            sql.SQL("REVOKE TRUNCATE ON ALL TABLES IN SCHEMA public FROM {}").format(role),
+            sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE TRUNCATE ON TABLES FROM {}").format(role),
+            sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {}").format(role),
             sql.SQL("GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {}").format(role),
             sql.SQL(
-                "ALTER DEFAULT PRIVILEGES IN SCHEMA public "
-                "GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON TABLES TO {}"
+                "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {}"
             ).format(role),
             sql.SQL("ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO {}").format(
                 role
             ),
         ):
             cur.execute(stmt.as_string(raw))
+        _revoke_owner_only(cur, raw, role)
+
+
+# Tables only the owner's SECURITY DEFINER functions touch: the staff-bypass grants
+# (memory.rls.BYPASS_SQL). The app role can neither forge a grant nor erase one.
+OWNER_ONLY_TABLES = ("atlas_staff_grant",)
+
+
+def _revoke_owner_only(cur, raw, role: sql.Identifier) -> None:
+    for table in OWNER_ONLY_TABLES:
+        cur.execute("SELECT to_regclass(%s) IS NOT NULL", [table])
+        if cur.fetchone()[0]:
+            cur.execute(sql.SQL("REVOKE ALL ON TABLE {} FROM {}").format(sql.Identifier(table), role).as_string(raw))
+            cur.execute(
+                sql.SQL("REVOKE ALL ON SEQUENCE {} FROM {}")
+                .format(sql.Identifier(f"{table}_id_seq"), role)
+                .as_string(raw)
+            )

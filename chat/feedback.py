@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import Feedback, Turn
+from memory.epoch import hold_generation
 from memory.rls import acting_user
 
 MAX_COMMENT_CHARS = 2000
@@ -29,6 +30,7 @@ def give_feedback(user, turn_id: int, *, kind: str, comment: str = "") -> Feedba
     if len(comment) > MAX_COMMENT_CHARS:
         raise ValidationError(f"The comment is longer than {MAX_COMMENT_CHARS} characters.")
     with acting_user(user.pk), transaction.atomic():
+        hold_generation(user.pk)  # first: a parallel delete-everything either waits or wins
         turn = Turn.objects.select_related("session").get(pk=turn_id, user_id=user.pk)
         feedback, _ = Feedback.objects.update_or_create(
             turn=turn, user=user, defaults={"kind": kind, "comment": comment, "created_at": timezone.now()}
@@ -63,19 +65,19 @@ def queue_gate(
     feedback_kind: str = "",
     feedback_comment: str = "",
 ) -> None:
-    """Queue the write gate for this event once the surrounding transaction commits."""
-    from memory.gate import TurnEvent
+    """Queue the write gate for this event once the surrounding transaction commits.
+
+    The text waits in memory's gate event table (under RLS); the task carries ids only.
+    """
     from memory.tasks import enqueue_gate
 
     enqueue_gate(
-        TurnEvent(
-            user_id=user_id,
-            session_key=session_key,
-            turn_id=turn_id,
-            at=timezone.now(),
-            text=text,
-            filters=dict(filters),
-            feedback_kind=feedback_kind,
-            feedback_comment=feedback_comment,
-        )
+        user_id=user_id,
+        session_key=session_key,
+        turn_id=turn_id,
+        at=timezone.now(),
+        text=text,
+        filters=dict(filters),
+        feedback_kind=feedback_kind,
+        feedback_comment=feedback_comment,
     )

@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from atlas.text import has_visible_text
 from chat import holdout, tools
 from chat import prompt as prompt_module
 from chat import state as state_module
@@ -59,7 +60,7 @@ def start_session(user, *, title: str = "") -> ChatSession:
 
 def clean_question(question: str) -> str:
     text = (question or "").replace("\x00", "").strip()
-    if not text:
+    if not has_visible_text(text):
         raise ValidationError("Type a question first.")
     if len(text) > MAX_QUESTION_CHARS:
         raise ValidationError(f"Questions can be at most {MAX_QUESTION_CHARS} characters; this one has {len(text)}.")
@@ -93,10 +94,26 @@ def ask(user, *, session: ChatSession | None, question: str, option_id: str | No
         raise TurnFailed(f"Atlas could not compose an answer: {exc} Nothing was saved; try again.") from exc
 
 
+def _serialise(user, session: ChatSession | None, *, title: str) -> ChatSession:
+    """First in the turn's transaction: the user's deletion generation, then the session row.
+
+    A delete-everything waits for the turn or the turn waits and finds its session gone;
+    parallel turns of one session run one after another, each on the state the last saved.
+    """
+    from memory.epoch import hold_generation
+
+    hold_generation(user.pk)
+    if session is None:
+        return ChatSession.objects.create(user=user, title=title[:80])
+    try:
+        return ChatSession.objects.select_for_update().get(pk=session.pk, user_id=user.pk)
+    except ChatSession.DoesNotExist:
+        raise TurnFailed("This conversation was deleted. Nothing was saved; start a new one.") from None
+
+
 def _ask(user, *, session: ChatSession | None, question: str, option_id: str | None) -> Turn:
     with transaction.atomic():
-        if session is None:
-            session = ChatSession.objects.create(user=user, title=question[:80])
+        session = _serialise(user, session, title=question)
         state = state_module.load_state(user.pk, session.pk)
         previous_focus = state.focus.id if state.focus else state.last_focus_id
         previous_turn = state.last_turn_id

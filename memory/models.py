@@ -169,14 +169,49 @@ class Observation(models.Model):
 
 
 class MemoryControl(models.Model):
-    """Per-user switch: while paused nothing is written or recalled."""
+    """Per-user switch (while paused nothing is written or recalled) and deletion generation.
+
+    ``generation`` counts the user's delete-everything runs. Every write that matters locks
+    this row (FOR SHARE) in its transaction and delete-everything locks it FOR UPDATE, so a
+    turn, gate run or correction either commits before a deletion (and is deleted by it) or
+    sees the new generation and writes nothing (memory.epoch).
+    """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_control")
     paused = models.BooleanField(default=False)
+    generation = models.BigIntegerField(default=0)
+    deleted_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"memory {'paused' if self.paused else 'on'} for user {self.user_id}"
+
+
+class GateEvent(models.Model):
+    """A turn or feedback event waiting for the write gate: the text stays here, under RLS.
+
+    The queued task carries only ``(user_id, event id)``; it loads this row as the user and
+    deletes it in the transaction that writes the gate's results, so a retried task writes
+    once. Delete-everything deletes the user's waiting events.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="gate_events")
+    generation = models.BigIntegerField()
+    session_key = models.CharField(max_length=64, blank=True, default="")
+    turn_id = models.BigIntegerField(null=True, blank=True)
+    at = models.DateTimeField()
+    text = models.TextField()
+    filters = models.JSONField(default=dict, blank=True)
+    feedback_kind = models.CharField(max_length=16, blank=True, default="")
+    feedback_comment = models.TextField(blank=True, default="")
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["next_attempt_at"], name="gateevent_next_attempt")]
+
+    def __str__(self) -> str:
+        return f"gate event {self.pk} (turn {self.turn_id}, attempt {self.attempts})"
 
 
 class AuditEvent(models.Model):

@@ -3,7 +3,8 @@
 Every table holding a user's memory content has a policy that shows and accepts only rows
 whose ``user_id`` equals ``app.user_id`` (migration ``memory/0002_rls``). Requests and tasks
 set it with :func:`acting_user`; with no acting user a query sees no rows. Staff and
-maintenance paths use :func:`staff_bypass`, which is explicit and audited.
+maintenance paths use :func:`staff_bypass`, which is explicit and audited, and which no
+session setting can imitate (the database checks a grant the app role cannot write).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from django.db import connection
+from django.db import connection, transaction
 
 from memory.models import AuditEvent
 
@@ -60,18 +61,63 @@ def acting_user(user_id: int | None) -> _Setting:
 
 @contextlib.contextmanager
 def staff_bypass(*, actor_id: int | None, reason: str) -> Iterator[None]:
-    """Lift RLS for a staff or maintenance block; the lift itself is written to the audit log."""
-    AuditEvent.objects.create(
-        user_id=None, actor_id=actor_id, action=AuditEvent.Action.STAFF_BYPASS, reason=reason[:200]
-    )
-    with _Setting("app.bypass_rls", "on"):
+    """Lift RLS for a staff or maintenance block, inside one transaction, audited twice.
+
+    The lift is the database's ``atlas_staff_bypass_begin``: a SECURITY DEFINER function
+    that records a grant (actor, reason, transaction id) in a table the app role cannot
+    read or change; the policies honour a grant only in the transaction that made it, and
+    ``atlas_staff_bypass_end`` closes it when the block exits. No session setting lifts RLS.
+    """
+    with transaction.atomic():
+        AuditEvent.objects.create(
+            user_id=None, actor_id=actor_id, action=AuditEvent.Action.STAFF_BYPASS, reason=reason[:200]
+        )
+        with connection.cursor() as cur:
+            cur.execute("SELECT atlas_staff_bypass_begin(%s, %s)", [actor_id, reason[:200]])
         yield
+        # On an exception the block's savepoint rolls back, and the grant with it.
+        with connection.cursor() as cur:
+            cur.execute("SELECT atlas_staff_bypass_end()")
 
 
-# Who may see or write a row. Each setting is read once per statement (a scalar subquery
+# The staff bypass entry point (created by the first RLS migration, refreshed by later ones).
+# Grants live in atlas_staff_grant, owned by the owner role; the app role holds no privilege
+# on it (atlas.db.ensure_app_role revokes them), so it can neither forge nor erase a grant.
+BYPASS_SQL = [
+    """CREATE TABLE IF NOT EXISTS atlas_staff_grant (
+        id bigserial PRIMARY KEY,
+        xact xid8 NOT NULL,
+        actor_id bigint,
+        reason text NOT NULL DEFAULT '',
+        granted_at timestamptz NOT NULL DEFAULT now(),
+        ended_at timestamptz
+    )""",
+    "CREATE INDEX IF NOT EXISTS atlas_staff_grant_xact ON atlas_staff_grant (xact)",
+    """CREATE OR REPLACE FUNCTION atlas_staff_bypass_begin(actor bigint, why text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+        INSERT INTO atlas_staff_grant (xact, actor_id, reason) VALUES (pg_current_xact_id(), actor, why)
+    $$""",
+    """CREATE OR REPLACE FUNCTION atlas_staff_bypass_end() RETURNS void
+    LANGUAGE sql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+        UPDATE atlas_staff_grant SET ended_at = now()
+        WHERE xact = pg_current_xact_id_if_assigned() AND ended_at IS NULL
+    $$""",
+    """CREATE OR REPLACE FUNCTION atlas_bypass_active() RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+        SELECT EXISTS (
+            SELECT 1 FROM atlas_staff_grant
+            WHERE xact = pg_current_xact_id_if_assigned() AND ended_at IS NULL
+        )
+    $$""",
+]
+BYPASS_TABLE = "atlas_staff_grant"
+
+# Who may see or write a row. Each part is evaluated once per statement (a scalar subquery
 # becomes an InitPlan), not once per row: a heavy user's recall scans ~19,000 rows, and the
 # per-row current_setting()/cast cost about 2 ms of it.
-POLICY = (
+POLICY = "user_id = (SELECT NULLIF(current_setting('app.user_id', true), '')::bigint) OR (SELECT atlas_bypass_active())"
+# What memory 0007 / chat 0003 installed: a session setting any SQL could turn on.
+_POLICY_SETTING_BYPASS = (
     "user_id = (SELECT NULLIF(current_setting('app.user_id', true), '')::bigint)"
     " OR (SELECT current_setting('app.bypass_rls', true) = 'on')"
 )
@@ -85,12 +131,12 @@ _POLICY_PER_ROW = (
 def rls_operations(*tables: str) -> list:
     """Migration operations that put a table under Row Level Security on ``user_id``.
 
-    FORCE applies the policy to the table owner too, so only the explicit bypass
-    (``app.bypass_rls``) lifts it. A missing ``app.user_id`` matches no row.
+    FORCE applies the policy to the table owner too, so only the audited staff entry point
+    (:func:`staff_bypass`) lifts it. A missing ``app.user_id`` matches no row.
     """
     from django.db import migrations
 
-    operations = []
+    operations = [migrations.RunSQL(sql=BYPASS_SQL, reverse_sql=migrations.RunSQL.noop)]
     for table in tables:
         operations.append(
             migrations.RunSQL(
@@ -113,7 +159,7 @@ def policy_once_per_statement(*tables: str) -> list:
     """Migration operations that move policies written per row to :data:`POLICY`."""
     from django.db import migrations
 
-    return [
+    return [migrations.RunSQL(sql=BYPASS_SQL, reverse_sql=migrations.RunSQL.noop)] + [
         migrations.RunSQL(
             sql=f"ALTER POLICY {table}_owner ON {table} USING ({POLICY}) WITH CHECK ({POLICY})",
             reverse_sql=(

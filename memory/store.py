@@ -20,12 +20,15 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from atlas.cache import CacheUnavailable, delete_by_prefix
 from memory.embeddings import embed, embed_one
+from memory.epoch import advance_generation, hold_generation
 from memory.models import (
     EMBEDDING_DIMENSIONS,
     AuditEvent,
     Author,
     GateDecision,
+    GateEvent,
     Kind,
     Memory,
     MemoryControl,
@@ -33,7 +36,7 @@ from memory.models import (
     Suppression,
 )
 from memory.rls import acting_user
-from memory.tasks import purge_user_tasks
+from memory.tasks import purge_user_tasks, queue_state_purge
 
 # Sent inside delete_everything's transaction with ``user`` and ``counts``: receivers delete
 # their own copies of the user's memory content (memory never imports chat).
@@ -42,11 +45,13 @@ everything_deleted = Signal()
 MAX_STATEMENT_CHARS = 500
 EXPORT_FORMAT = "atlas-memory-export"
 EXPORT_VERSION = 1
+# Session-state keys are "atlas:state:<user id>:<session id>" (chat.state.state_key).
 STATE_KEY_PREFIX = "atlas:state:"
-STATE_INDEX_PREFIX = "atlas:state-keys:"
-# The index outlives the session-state entries it lists (1 h TTL each).
-STATE_INDEX_TIMEOUT = 60 * 60 * 24 * 7
-STATE_INDEX_MAX = 1000
+
+
+class MemoryGone(Memory.DoesNotExist):
+    """The note was the user's but is gone (forgotten, or deleted with everything)."""
+
 
 EXPORT_FIELDS = (
     "id",
@@ -134,6 +139,7 @@ def write_memory(
                 {"embedding": f"An embedding must have {EMBEDDING_DIMENSIONS} values, not {len(vector)}."}
             )
     with acting_user(user.pk), transaction.atomic():
+        hold_generation(user.pk)
         memory = Memory.objects.create(
             user_id=user.pk,
             kind=kind,
@@ -174,9 +180,18 @@ def supersede_memory(old: Memory, new: Memory) -> None:
         _audit(old.user_id, AuditEvent.Action.SUPERSEDED, kind=old.kind, memory_id=old.pk, reason=f"by {new.pk}")
 
 
-def _get_own(user, memory_id: int) -> Memory:
-    # RLS already hides other users' rows; the user filter makes the intent explicit.
-    return Memory.objects.get(pk=memory_id, user_id=user.pk)
+def _get_own(user, memory_id: int, *, lock: bool = False) -> Memory:
+    """The user's memory, or ``MemoryGone`` when they forgot it, or ``DoesNotExist``.
+
+    RLS already hides other users' rows; the user filter makes the intent explicit.
+    """
+    rows = Memory.objects.select_for_update() if lock else Memory.objects
+    try:
+        return rows.get(pk=memory_id, user_id=user.pk)
+    except Memory.DoesNotExist:
+        if was_forgotten(user, memory_id):
+            raise MemoryGone(f"memory {memory_id} was forgotten") from None
+        raise
 
 
 def correct_memory(user, memory_id: int, *, statement: str) -> Memory:
@@ -193,7 +208,8 @@ def correct_memory(user, memory_id: int, *, statement: str) -> Memory:
     vector = embed_one(statement)
     now = timezone.now()
     with acting_user(user.pk), transaction.atomic():
-        old = Memory.objects.select_for_update().get(pk=old.pk, user_id=user.pk)
+        hold_generation(user.pk)
+        old = _get_own(user, old.pk, lock=True)
         if old.superseded_by_id is not None:
             raise ValidationError("This note was already replaced; correct the current one.")
         new = Memory.objects.create(
@@ -230,22 +246,29 @@ def _history(user, memory: Memory) -> list[Memory]:
     return chain
 
 
-def forget_memory(user, memory_id: int, *, reason: str = "") -> None:
+def forget_memory(user, memory_id: int, *, reason: str = "") -> bool:
     """Hard delete a memory (and the older versions it replaced) and suppress it for 365 days.
 
     The older versions go too: forgetting a correction must not bring back what it corrected.
-    ``Memory.DoesNotExist`` for ids that are not the user's.
+    Idempotent: False when the user had already forgotten it (a double click, or parallel
+    forgets of one note), True when it was forgotten now. ``Memory.DoesNotExist`` for ids
+    that are not the user's.
     """
     from memory.suppression import suppress
 
     with acting_user(user.pk), transaction.atomic():
-        memory = Memory.objects.select_for_update().get(pk=memory_id, user_id=user.pk)
+        hold_generation(user.pk)
+        try:
+            memory = _get_own(user, memory_id, lock=True)
+        except MemoryGone:
+            return False
         chain = _history(user, memory)
         for row in chain:
             suppress(row)
         GateDecision.objects.filter(user_id=user.pk, memory_id__in=[m.pk for m in chain]).update(statement="")
         Memory.objects.filter(pk__in=[m.pk for m in chain], user_id=user.pk).delete()
         _audit(user.pk, AuditEvent.Action.FORGOTTEN, kind=memory.kind, memory_id=memory_id, reason=reason)
+    return True
 
 
 def was_forgotten(user, memory_id: int) -> bool:
@@ -254,29 +277,29 @@ def was_forgotten(user, memory_id: int) -> bool:
 
 
 def register_state_key(user_id: int, key: str) -> None:
-    """Record a session-state cache key of the user, so delete-everything can remove it."""
-    index_key = f"{STATE_INDEX_PREFIX}{int(user_id)}"
-    keys = list(cache.get(index_key) or [])
-    if key not in keys:
-        keys.append(key)
-    cache.set(index_key, keys[-STATE_INDEX_MAX:], timeout=STATE_INDEX_TIMEOUT)
+    """No longer needed (delete-everything finds the keys by prefix); kept for old callers."""
 
 
-def _state_keys(user_id: int) -> list[str]:
-    return list(cache.get(f"{STATE_INDEX_PREFIX}{int(user_id)}") or [])
+def delete_session_state(user_id: int) -> int:
+    """Delete every session-state cache entry of the user (they hold the recent questions)."""
+    return delete_by_prefix(cache, f"{STATE_KEY_PREFIX}{int(user_id)}:")
 
 
 def delete_everything(user) -> dict[str, int]:
     """Delete all of the user's memory content in one transaction: no soft delete.
 
-    Memories (with their embeddings), suppressions, gate decisions and observations, the
-    user's queued and stored gate tasks, then the session-state cache entries. Other apps
-    holding copies of memory content (chat's saved turns) clear theirs on the
+    First the deletion generation advances (memory.epoch): that waits for any turn, gate run
+    or correction of the user under way, and makes everything queued before it stale. Then
+    memories (with their embeddings), suppressions, gate decisions, observations, waiting
+    gate events and stored gate tasks, then the session-state cache entries (by prefix).
+    Other apps holding copies of memory content (chat's saved turns) clear theirs on the
     ``everything_deleted`` signal, sent inside the same transaction. The audit entry keeps
-    only the counts.
+    only the counts. With the cache unreachable, the state purge is queued to retry.
     """
     with acting_user(user.pk), transaction.atomic():
+        advance_generation(user.pk)
         counts = {
+            "gate_events": GateEvent.objects.filter(user_id=user.pk).delete()[0],
             "gate_decisions": GateDecision.objects.filter(user_id=user.pk).delete()[0],
             "observations": Observation.objects.filter(user_id=user.pk).delete()[0],
             "suppressions": Suppression.objects.filter(user_id=user.pk).delete()[0],
@@ -285,9 +308,11 @@ def delete_everything(user) -> dict[str, int]:
         counts["memories"] = Memory.objects.filter(user_id=user.pk).delete()[0]
         counts["queued_tasks"] = purge_user_tasks(user.pk)
         everything_deleted.send(sender=Memory, user=user, counts=counts)
-        state_keys = _state_keys(user.pk)
-        cache.delete_many([*state_keys, f"{STATE_INDEX_PREFIX}{user.pk}"])
-        counts["session_state"] = len(state_keys)
+        try:
+            counts["session_state"] = delete_session_state(user.pk)
+        except CacheUnavailable:
+            counts["session_state"] = 0
+            queue_state_purge(user.pk)
         _audit(
             user.pk,
             AuditEvent.Action.DELETED_ALL,
@@ -396,7 +421,7 @@ def import_memories(user, payload: str) -> list[Memory]:
     """
     try:
         data = json.loads(payload)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise ValidationError("The import is not valid JSON.") from exc
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or not isinstance(data.get("memories"), list):
         raise ValidationError("This is not an Atlas memory export.")
@@ -442,6 +467,7 @@ def import_memories(user, payload: str) -> list[Memory]:
     created: list[Memory] = []
     by_old_id: dict = {}
     with acting_user(user.pk), transaction.atomic():
+        hold_generation(user.pk)
         for row, vector in zip(rows, vectors, strict=True):
             fields = {k: v for k, v in row.items() if k not in ("old_id", "old_superseded_by")}
             fields["created_at"] = fields["created_at"] or timezone.now()
@@ -466,7 +492,8 @@ def is_paused(user) -> bool:
 
 def set_paused(user, *, paused: bool) -> None:
     with acting_user(user.pk), transaction.atomic():
-        MemoryControl.objects.update_or_create(user_id=user.pk, defaults={"paused": bool(paused)})
+        hold_generation(user.pk)  # creates the control row without racing a parallel first write
+        MemoryControl.objects.filter(user_id=user.pk).update(paused=bool(paused), updated_at=timezone.now())
         _audit(user.pk, AuditEvent.Action.PAUSED if paused else AuditEvent.Action.RESUMED)
 
 

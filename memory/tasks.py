@@ -1,28 +1,140 @@
 """django-q2 tasks of the memory app: the write gate after a turn, the daily expiry sweep.
 
-Tasks take plain data (ids, dicts), load what they need and call one domain function.
+Tasks carry ids only (``user_id``, an event id), never what the user typed: the text waits
+in a :class:`~memory.models.GateEvent` row under Row Level Security and is loaded as the
+acting user. A gate run and the deletion of its event commit together, so a task that is
+delivered twice, or retried after a failure, writes its memories exactly once. Transient
+failures (the database, the embedder) are retried with backoff: a few quick attempts in the
+task, then the event waits for the "memory-gate-retry" schedule.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
+import logging
+import time
+from datetime import timedelta
+
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.utils import timezone
+
+from memory.models import GateEvent
+
+logger = logging.getLogger(__name__)
+
+GATE_TASK = "memory.tasks.gate_event"
+# Quick in-task attempts (seconds between them), then the schedule's backoff takes over.
+QUICK_RETRY_DELAYS = (0.5, 2.0)
+# The first delivery normally runs within seconds; the retry schedule only looks at events
+# that waited this long, so it does not race the queued task (a race would still write once).
+FIRST_ATTEMPT_GRACE = timedelta(seconds=60)
+MAX_BACKOFF = timedelta(minutes=30)
+MAX_ATTEMPTS = 40  # with the backoff above: about a day
 
 
-def enqueue_gate(event) -> None:
-    """Queue the write gate for a turn once the turn's transaction has committed."""
+def _transient() -> tuple[type[BaseException], ...]:
+    from memory.embeddings import EmbeddingError
+
+    return (OperationalError, InterfaceError, EmbeddingError)
+
+
+def enqueue_gate(
+    *,
+    user_id: int,
+    session_key: str,
+    turn_id: int | None,
+    at,
+    text: str,
+    filters: dict[str, str],
+    feedback_kind: str = "",
+    feedback_comment: str = "",
+) -> int:
+    """Store the event for the gate and queue its task once the caller's transaction commits.
+
+    Runs inside the caller's transaction as the acting user; the event carries the deletion
+    generation it was queued under (memory.epoch).
+    """
+    from memory.epoch import hold_generation
+
+    generation = hold_generation(user_id)
+    event = GateEvent.objects.create(
+        user_id=user_id,
+        generation=generation,
+        session_key=str(session_key or "")[:64],
+        turn_id=turn_id,
+        at=at,
+        text=text,
+        filters=dict(filters or {}),
+        feedback_kind=feedback_kind,
+        feedback_comment=feedback_comment,
+        next_attempt_at=at + FIRST_ATTEMPT_GRACE,
+    )
+    transaction.on_commit(lambda: _queue(user_id, event.pk))
+    return event.pk
+
+
+def _queue(user_id: int, event_id: int) -> None:
     from django_q.tasks import async_task
 
-    payload = event.as_dict()
-    transaction.on_commit(lambda: async_task("memory.tasks.gate_turn", payload))
+    async_task(GATE_TASK, int(user_id), int(event_id))
 
 
-def gate_turn(event_dict: dict):
-    """Run the write gate for one turn (memory.gate.run_gate sets the acting user)."""
+def gate_event(user_id: int, event_id: int) -> dict:
+    """Run the write gate for one stored event; a few quick retries on transient failures."""
+    for delay in (*QUICK_RETRY_DELAYS, None):
+        try:
+            return run_event(user_id, event_id)
+        except _transient() as exc:
+            _drop_broken_connection()
+            if delay is None:
+                return _postpone(user_id, event_id, exc)
+            logger.warning("gate event %s: %s, retrying in %.1f s", event_id, type(exc).__name__, delay)
+            time.sleep(delay)
+    raise AssertionError("unreachable")
+
+
+def _drop_broken_connection() -> None:
+    # A connection the database dropped stays unusable; the next attempt needs a new one.
+    from django.db import connection
+
+    if not connection.in_atomic_block:
+        connection.close_if_unusable_or_obsolete()
+
+
+def run_event(user_id: int, event_id: int) -> dict:
+    """The gate on one event and the event's deletion, in one transaction (exactly once).
+
+    A missing event was already gated or deleted with everything; an event older than the
+    user's last deletion is dropped.
+    """
+    from memory.epoch import hold_generation
     from memory.gate import TurnEvent, run_gate
+    from memory.rls import acting_user
 
-    result = run_gate(TurnEvent.from_dict(event_dict))
+    with acting_user(user_id), transaction.atomic():
+        generation = hold_generation(user_id)
+        event = GateEvent.objects.select_for_update(skip_locked=True).filter(pk=event_id, user_id=user_id).first()
+        if event is None:
+            return {"event": event_id, "status": "gone"}
+        if event.generation != generation:
+            event.delete()
+            return {"event": event_id, "status": "dropped: older than the last delete-everything"}
+        result = run_gate(
+            TurnEvent(
+                user_id=user_id,
+                session_key=event.session_key,
+                turn_id=event.turn_id,
+                at=event.at,
+                text=event.text,
+                filters=dict(event.filters or {}),
+                feedback_kind=event.feedback_kind,
+                feedback_comment=event.feedback_comment,
+            )
+        )
+        event.delete()
     # django-q2 keeps task results: ids and counts only, never statement text.
     return {
+        "event": event_id,
+        "status": "done",
         "decisions": len(result.decisions),
         "written": list(result.written),
         "refreshed": list(result.refreshed),
@@ -31,32 +143,113 @@ def gate_turn(event_dict: dict):
     }
 
 
-def purge_user_tasks(user_id: int) -> int:
-    """Drop queued and finished gate tasks of a user: their arguments hold what the user typed.
+def _backoff(attempts: int) -> timedelta:
+    return min(timedelta(seconds=15 * 2 ** min(attempts, 12)), MAX_BACKOFF)
 
-    Part of delete-everything: a queued gate run must not write memories back afterwards,
-    and stored task rows must not keep the user's questions.
+
+def _postpone(user_id: int, event_id: int, exc: BaseException) -> dict:
+    """Count the failed attempt; the retry schedule runs the event again after a backoff.
+
+    With the database down this write fails too; the event then keeps its due time and the
+    schedule picks it up when the database returns.
+    """
+    from memory.rls import acting_user
+
+    try:
+        with acting_user(user_id), transaction.atomic():
+            event = GateEvent.objects.select_for_update().filter(pk=event_id, user_id=user_id).first()
+            if event is not None:
+                event.attempts += 1
+                event.next_attempt_at = timezone.now() + _backoff(event.attempts)
+                event.save(update_fields=["attempts", "next_attempt_at"])
+    except DatabaseError:
+        pass
+    logger.warning("gate event %s postponed: %s", event_id, type(exc).__name__)
+    return {"event": event_id, "status": f"postponed: {type(exc).__name__}"}
+
+
+def retry_gate_events(limit: int = 200) -> int:
+    """The "memory-gate-retry" schedule: queue events whose turn is due (or overdue).
+
+    Events of every user are listed with the audited staff bypass, by id only; each run
+    loads its own text as its user. Events past ``MAX_ATTEMPTS`` are dropped with a warning.
+    """
+    from memory.rls import staff_bypass
+
+    now = timezone.now()
+    with staff_bypass(actor_id=None, reason="gate retry schedule"):
+        due = list(
+            GateEvent.objects.filter(next_attempt_at__lte=now)
+            .order_by("next_attempt_at")
+            .values_list("pk", "user_id", "attempts")[:limit]
+        )
+        for event_id, user_id, attempts in due:
+            if attempts >= MAX_ATTEMPTS:
+                logger.warning("gate event %s dropped after %s attempts", event_id, attempts)
+                GateEvent.objects.filter(pk=event_id).delete()
+                continue
+            GateEvent.objects.filter(pk=event_id).update(next_attempt_at=now + _backoff(attempts))
+            transaction.on_commit(lambda u=user_id, e=event_id: _queue(u, e))
+    return len(due)
+
+
+def queue_state_purge(user_id: int) -> None:
+    """The cache was unreachable during delete-everything: retry its session-state purge."""
+    from django_q.tasks import async_task
+
+    transaction.on_commit(lambda: async_task("memory.tasks.purge_state", int(user_id)))
+
+
+def purge_state(user_id: int, attempt: int = 0) -> dict:
+    """Delete the user's session-state entries; while the cache is down, try again later."""
+    from django_q.models import Schedule
+    from django_q.tasks import schedule
+
+    from atlas.cache import CacheUnavailable
+    from memory.store import delete_session_state
+
+    try:
+        return {"user": user_id, "deleted": delete_session_state(user_id)}
+    except CacheUnavailable:
+        if attempt >= MAX_ATTEMPTS:
+            return {"user": user_id, "deleted": 0, "status": "cache unreachable, entries expire with their TTL"}
+        schedule(
+            "memory.tasks.purge_state",
+            int(user_id),
+            attempt + 1,
+            schedule_type=Schedule.ONCE,
+            next_run=timezone.now() + _backoff(attempt),
+        )
+        return {"user": user_id, "status": "cache unreachable, retry scheduled"}
+
+
+def purge_user_tasks(user_id: int) -> int:
+    """Drop queued and finished gate tasks of a user (part of delete-everything).
+
+    Their arguments are ids only; older releases queued the text itself, so those go too.
     """
     from django_q.models import OrmQ, Task
 
+    gate_funcs = (GATE_TASK, "memory.tasks.gate_turn")
     purged = 0
     for queued in OrmQ.objects.all():
         try:
-            if queued.func() == "memory.tasks.gate_turn" and _event_user(queued.args()) == user_id:
+            if queued.func() in gate_funcs and _task_user(queued.args()) == user_id:
                 queued.delete()
                 purged += 1
         except Exception:  # an undecodable queue entry is not ours to judge
             continue
-    for task in Task.objects.filter(func="memory.tasks.gate_turn").only("id", "args"):
-        if _event_user(task.args) == user_id:
+    for task in Task.objects.filter(func__in=gate_funcs).only("id", "args"):
+        if _task_user(task.args) == user_id:
             task.delete()
             purged += 1
     return purged
 
 
-def _event_user(args) -> int | None:
+def _task_user(args) -> int | None:
     try:
-        return int(args[0]["user_id"])
+        first = args[0]
+        return int(first["user_id"] if isinstance(first, dict) else first)
     except (TypeError, KeyError, IndexError, ValueError):
         return None
 

@@ -1,0 +1,104 @@
+"""The cache: Redis that degrades to "no session state" when Redis is down, and delete by prefix.
+
+Session state is the only thing Atlas keeps in the cache, and losing it costs one repeated
+question (chapter 92), so a Redis outage must not fail a turn: :class:`TolerantRedisCache`
+answers a miss and skips writes while Redis cannot be reached. :func:`delete_by_prefix`
+removes every entry under a key prefix in the Redis and the database backends, so
+delete-everything needs no index of keys (an index rewritten by parallel turns loses keys).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+from django.core.cache.backends.db import DatabaseCache
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+from django.db import connections, router
+
+logger = logging.getLogger(__name__)
+
+
+class CacheUnavailable(RuntimeError):
+    """The cache could not be reached to delete entries (the caller decides what to do)."""
+
+
+def _redis_errors() -> tuple[type[BaseException], ...]:
+    import redis
+
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+
+
+class TolerantRedisCache(RedisCache):
+    """RedisCache whose reads miss and writes do nothing while Redis is unreachable."""
+
+    def _tolerate(self, default: Any, method: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return getattr(super(), method)(*args, **kwargs)
+        except _redis_errors():
+            logger.warning("cache unavailable: %s skipped (Redis unreachable)", method)
+            return default
+
+    def get(self, key, default=None, version=None):
+        return self._tolerate(default, "get", key, default, version)
+
+    def get_many(self, keys, version=None):
+        return self._tolerate({}, "get_many", keys, version)
+
+    def has_key(self, key, version=None):
+        return self._tolerate(False, "has_key", key, version)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._tolerate(None, "set", key, value, timeout, version)
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._tolerate(False, "add", key, value, timeout, version)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._tolerate(False, "touch", key, timeout, version)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._tolerate(list(data), "set_many", data, timeout, version)
+
+    # delete / delete_many raise: delete-everything must know the entries are still there.
+
+
+def delete_by_prefix(cache: BaseCache, prefix: str) -> int:
+    """Delete every entry whose key starts with ``prefix``; the number deleted.
+
+    Raises :class:`CacheUnavailable` when the backend cannot be reached.
+    """
+    pattern = cache.make_key(prefix)
+    if isinstance(cache, RedisCache):
+        return _redis_delete(cache, pattern)
+    if isinstance(cache, DatabaseCache):
+        return _database_delete(cache, pattern)
+    if isinstance(cache, LocMemCache):
+        with cache._lock:
+            keys = [key for key in cache._cache if key.startswith(pattern)]
+            for key in keys:
+                cache._delete(key)
+        return len(keys)
+    raise NotImplementedError(f"delete_by_prefix does not know {type(cache).__name__}")
+
+
+def _redis_delete(cache: RedisCache, pattern: str) -> int:
+    glob = "".join(f"[{c}]" if c in "*?[]\\" else c for c in pattern) + "*"
+    try:
+        client = cache._cache.get_client(write=True)
+        keys = list(client.scan_iter(match=glob, count=500))
+        return int(client.delete(*keys)) if keys else 0
+    except _redis_errors() as exc:
+        raise CacheUnavailable("Redis is unreachable") from exc
+
+
+def _database_delete(cache: DatabaseCache, pattern: str) -> int:
+    db = router.db_for_write(cache.cache_model_class)
+    connection = connections[db]
+    table = connection.ops.quote_name(cache._table)
+    like = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    with connection.cursor() as cur:
+        cur.execute(f"DELETE FROM {table} WHERE cache_key LIKE %s", [like])  # noqa: S608 (quoted table name)
+        return cur.rowcount
