@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
@@ -282,7 +282,7 @@ def register_state_key(user_id: int, key: str) -> None:
 
 def delete_session_state(user_id: int) -> int:
     """Delete every session-state cache entry of the user (they hold the recent questions)."""
-    return delete_by_prefix(cache, f"{STATE_KEY_PREFIX}{int(user_id)}:")
+    return delete_by_prefix(caches["default"], f"{STATE_KEY_PREFIX}{int(user_id)}:")
 
 
 def delete_everything(user) -> dict[str, int]:

@@ -129,10 +129,16 @@ def test_the_gate_is_queued_after_the_turn_commits(corpus, user, django_capture_
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         turn = ask(user, session=None, question="Show me Kestrel Foods orders in the west last quarter")
     assert len(callbacks) == 1
+    from memory.models import GateEvent
+
     payloads = [task.task for task in OrmQ.objects.all()]
-    event = next(p["args"][0] for p in payloads if p["func"] == "memory.tasks.gate_turn")
-    assert event["turn_id"] == turn.pk and event["text"] == turn.question
-    assert event["filters"] == {"period": "last quarter", "region": "west"}
+    args = next(p["args"] for p in payloads if p["func"] == "memory.tasks.gate_event")
+    # The task carries ids only; the question waits under RLS in the gate event row.
+    with acting_user(user.pk):
+        event = GateEvent.objects.get(pk=args[1])
+    assert args == (user.pk, event.pk) and turn.question not in repr(payloads)
+    assert event.turn_id == turn.pk and event.text == turn.question
+    assert event.filters == {"period": "last quarter", "region": "west"}
 
 
 @pytest.mark.django_db

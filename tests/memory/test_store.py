@@ -24,7 +24,6 @@ from memory.store import (
     import_memories,
     is_paused,
     live_memories,
-    register_state_key,
     set_paused,
     supersede_memory,
     write_memory,
@@ -283,17 +282,16 @@ def _fill(user, capture) -> None:
         GateDecision.objects.create(user=user, rule="repetition", admitted=True, reason="seen-3-sessions", memory=kept)
         Observation.objects.create(user=user, signal="filter:region=west", session_key="s1")
     with capture(execute=True):  # a gate run still queued for this user
-        enqueue_gate(
-            TurnEvent(user_id=user.pk, session_key="s2", turn_id=None, at=timezone.now(), text="I cover the west")
-        )
+        with acting_user(user.pk):
+            enqueue_gate(
+                user_id=user.pk, session_key="s2", turn_id=None, at=timezone.now(), text="I cover the west", filters={}
+            )
     for session in ("s1", "s2"):
-        key = f"atlas:state:{user.pk}:{session}"
-        cache.set(key, {"region": "west"}, 3600)
-        register_state_key(user.pk, key)
+        cache.set(f"atlas:state:{user.pk}:{session}", {"region": "west"}, 3600)
 
 
 def _queued_for(user) -> int:
-    return sum(1 for q in OrmQ.objects.all() if q.args()[0]["user_id"] == user.pk)
+    return sum(1 for q in OrmQ.objects.all() if q.args()[0] == user.pk)
 
 
 def test_delete_everything_leaves_nothing_of_the_user_and_spares_others(make_user, django_capture_on_commit_callbacks):
@@ -314,8 +312,8 @@ def test_delete_everything_leaves_nothing_of_the_user_and_spares_others(make_use
 
     assert _rows_of(alice) == dict.fromkeys(_rows_of(alice), 0)
     assert counts["memories"] == 3 and counts["suppressions"] == 1 and counts["session_state"] == 2
+    assert counts["gate_events"] == 1
     assert cache.get(f"atlas:state:{alice.pk}:s1") is None and cache.get(f"atlas:state:{alice.pk}:s2") is None
-    assert cache.get(f"atlas:state-keys:{alice.pk}") is None
     assert all(_rows_of(bob).values())
     assert cache.get(f"atlas:state:{bob.pk}:s1") == {"region": "west"}
     assert live_statements(bob) == ["Covers the western region", "Prefers imperial units"]

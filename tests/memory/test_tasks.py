@@ -1,35 +1,90 @@
-"""The gate runs after the turn commits, through django-q2, from plain data."""
+"""The gate runs after the turn commits, through django-q2, from ids: exactly once, retried, dropped after a deletion."""
 
 import pytest
 from django.utils import timezone
 from django_q.models import OrmQ
 
-from memory.gate import TurnEvent
+from memory import tasks
+from memory.embeddings import EmbeddingError
+from memory.models import GateEvent
 from memory.rls import acting_user
-from memory.store import live_memories
-from memory.tasks import enqueue_gate, gate_turn
+from memory.store import delete_everything, live_memories
+from memory.tasks import enqueue_gate, gate_event, run_event
 
 pytestmark = pytest.mark.django_db
 
-
-def event_for(user, text: str) -> TurnEvent:
-    return TurnEvent(user_id=user.pk, session_key="s-1", turn_id=None, at=timezone.now(), text=text, filters={})
+REMEMBER = "Remember that I look after the Baltic shipping accounts"
 
 
-def test_the_gate_is_queued_only_when_the_turn_commits(make_user, django_capture_on_commit_callbacks):
+def queue(user, text: str = REMEMBER) -> int:
+    with acting_user(user.pk):
+        return enqueue_gate(user_id=user.pk, session_key="s-1", turn_id=None, at=timezone.now(), text=text, filters={})
+
+
+def statements(user) -> list[str]:
+    with acting_user(user.pk):
+        return [m.statement.lower() for m in live_memories(user)]
+
+
+def test_the_gate_is_queued_only_when_the_turn_commits_with_ids_only(make_user, django_capture_on_commit_callbacks):
     user = make_user()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        enqueue_gate(event_for(user, "Remember that I cover the western region"))
-    assert OrmQ.objects.count() == 0
-    assert len(callbacks) == 1
+        event_id = queue(user)
+    assert OrmQ.objects.count() == 0 and len(callbacks) == 1
     callbacks[0]()
-    assert OrmQ.objects.count() == 1
-    assert OrmQ.objects.get().func() == "memory.tasks.gate_turn"
+    task = OrmQ.objects.get().task
+    assert task["func"] == "memory.tasks.gate_event" and task["args"] == (user.pk, event_id)
+    assert "Baltic" not in repr(task)
 
 
-def test_the_gate_task_runs_from_the_queued_data(make_user):
+def test_a_task_delivered_twice_writes_the_memory_once(make_user):
     user = make_user()
-    gate_turn(event_for(user, "Remember that I cover the western region").as_dict())
+    event_id = queue(user)
+    assert gate_event(user.pk, event_id)["status"] == "done"
+    assert gate_event(user.pk, event_id)["status"] == "gone"
+    assert sum("baltic" in s for s in statements(user)) == 1
     with acting_user(user.pk):
-        statements = [m.statement.lower() for m in live_memories(user)]
-    assert any("western region" in s for s in statements)
+        assert not GateEvent.objects.exists()
+
+
+def test_an_embedder_outage_postpones_the_event_and_the_retry_writes_it_once(make_user, monkeypatch):
+    import memory.gate
+
+    user = make_user()
+    event_id = queue(user)
+    real_embed = memory.gate.embed
+
+    def down(texts):
+        raise EmbeddingError("the embedding service refused the connection")
+
+    monkeypatch.setattr(memory.gate, "embed", down)
+    monkeypatch.setattr(tasks, "QUICK_RETRY_DELAYS", ())
+    assert gate_event(user.pk, event_id)["status"].startswith("postponed")
+    with acting_user(user.pk):
+        event = GateEvent.objects.get(pk=event_id)
+    assert event.attempts == 1 and event.next_attempt_at > timezone.now()
+    assert statements(user) == []
+
+    monkeypatch.setattr(memory.gate, "embed", real_embed)
+    assert run_event(user.pk, event_id)["status"] == "done"
+    assert sum("baltic" in s for s in statements(user)) == 1
+
+
+def test_the_retry_schedule_queues_only_due_events(make_user, django_capture_on_commit_callbacks):
+    user = make_user()
+    fresh = queue(user)
+    overdue = queue(user, "Remember that I work from the Riga office")
+    with acting_user(user.pk):
+        GateEvent.objects.filter(pk=overdue).update(next_attempt_at=timezone.now() - timezone.timedelta(seconds=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.retry_gate_events() == 1
+    queued = [q.task["args"] for q in OrmQ.objects.all()]
+    assert (user.pk, overdue) in queued and (user.pk, fresh) not in queued
+
+
+def test_an_event_queued_before_delete_everything_writes_nothing(make_user):
+    user = make_user()
+    event_id = queue(user)
+    delete_everything(user)
+    assert gate_event(user.pk, event_id)["status"] == "gone"
+    assert statements(user) == []
