@@ -83,6 +83,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a database or embedder outage anywhere below is a 503 in the site's words.
+    "atlas.middleware.FailureMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -127,7 +129,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Cache (session state lives here, 1 h TTL): Redis when REDIS_URL is set, else the database.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Redis down: no session state (a miss), never a failed turn (atlas/cache.py).
+    CACHES = {
+        "default": {
+            "BACKEND": "atlas.cache.TolerantRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": envfloat("ATLAS_REDIS_TIMEOUT", 0.5),
+                "socket_timeout": envfloat("ATLAS_REDIS_TIMEOUT", 0.5),
+            },
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "atlas_cache"}}
 
@@ -202,6 +214,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON that does not parse, or is nested absurdly deep, is a 400 (atlas/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "atlas.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

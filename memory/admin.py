@@ -8,9 +8,12 @@ through ``memory.store.forget_memory`` (delete + suppression + audit).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import admin, messages
-from django.db import transaction
-from django.http import HttpRequest
+from django.core.exceptions import ValidationError
+from django.db import DataError, transaction
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 
 from memory import store
@@ -35,11 +38,35 @@ def audit_staff_view(request: HttpRequest, *, user_id: int | None, what: str, ki
     )
 
 
+def guarded(view: Callable[[], HttpResponse]) -> HttpResponse:
+    """A filter or date the database cannot hold (``?created_at__year=99999999999``) is a 400."""
+    try:
+        return view()
+    except (DataError, OverflowError, ValidationError):
+        return HttpResponseBadRequest("That filter or id is not valid here; nothing was shown.")
+
+
+def object_pk(object_id) -> int | None:
+    """An admin object id as a primary key; one that is not a number is a 404, not a 500."""
+    if object_id is None:
+        return None
+    if not str(object_id).isdigit():
+        raise Http404("No such object.")
+    return int(object_id)
+
+
 class StaffBypassAdmin(admin.ModelAdmin):
     """Every admin view of an RLS table runs (and renders) inside an audited staff bypass."""
 
     def _bypass(self, request: HttpRequest, what: str):
         return staff_bypass(actor_id=request.user.pk, reason=f"admin: {what} {self.opts.label_lower}")
+
+    def _in_bypass(self, request: HttpRequest, what: str, view: Callable[[], HttpResponse]) -> HttpResponse:
+        def run() -> HttpResponse:
+            with self._bypass(request, what):
+                return self._rendered(view())
+
+        return guarded(run)
 
     @staticmethod
     def _rendered(response):
@@ -49,20 +76,29 @@ class StaffBypassAdmin(admin.ModelAdmin):
         return response
 
     def changelist_view(self, request, extra_context=None):
-        with self._bypass(request, "list"):
-            return self._rendered(super().changelist_view(request, extra_context))
+        return self._in_bypass(
+            request, "list", lambda: super(StaffBypassAdmin, self).changelist_view(request, extra_context)
+        )
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        with self._bypass(request, "view"):
-            return self._rendered(super().changeform_view(request, object_id, form_url, extra_context))
+        object_pk(object_id)
+        return self._in_bypass(
+            request,
+            "view",
+            lambda: super(StaffBypassAdmin, self).changeform_view(request, object_id, form_url, extra_context),
+        )
 
     def delete_view(self, request, object_id, extra_context=None):
-        with self._bypass(request, "delete"):
-            return self._rendered(super().delete_view(request, object_id, extra_context))
+        object_pk(object_id)
+        return self._in_bypass(
+            request, "delete", lambda: super(StaffBypassAdmin, self).delete_view(request, object_id, extra_context)
+        )
 
     def history_view(self, request, object_id, extra_context=None):
-        with self._bypass(request, "history"):
-            return self._rendered(super().history_view(request, object_id, extra_context))
+        object_pk(object_id)
+        return self._in_bypass(
+            request, "history", lambda: super(StaffBypassAdmin, self).history_view(request, object_id, extra_context)
+        )
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -153,9 +189,9 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         return super().changelist_view(request, extra_context)
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        if object_id is not None:
+        if object_pk(object_id) is not None:
             with self._bypass(request, "view"):
-                memory = Memory.objects.filter(pk=object_id).only("user_id", "kind").first()
+                memory = Memory.objects.filter(pk=object_pk(object_id)).only("user_id", "kind").first()
             if memory is not None:
                 audit_staff_view(
                     request, user_id=memory.user_id, what="memory detail", kind=memory.kind, memory_id=memory.pk
@@ -208,9 +244,9 @@ class GateDecisionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         return _preview(decision.statement or decision.source_quote)
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        if object_id is not None:
+        if object_pk(object_id) is not None:
             with self._bypass(request, "view"):
-                decision = GateDecision.objects.filter(pk=object_id).only("user_id", "kind").first()
+                decision = GateDecision.objects.filter(pk=object_pk(object_id)).only("user_id", "kind").first()
             if decision is not None:
                 audit_staff_view(request, user_id=decision.user_id, what=f"gate decision {decision.pk}")
         return super().changeform_view(request, object_id, form_url, extra_context)
@@ -237,3 +273,28 @@ class AuditEventAdmin(ReadOnlyAdmin):
     date_hierarchy = "at"
     fields = list_display
     readonly_fields = fields
+
+    def changelist_view(self, request, extra_context=None):
+        return guarded(
+            lambda: StaffBypassAdmin._rendered(super(AuditEventAdmin, self).changelist_view(request, extra_context))
+        )
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        object_pk(object_id)
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+
+def _unregister_task_admin() -> None:
+    """django-q2's task pages show task arguments and results to staff without an audit entry.
+
+    Gate tasks carry ids only now, but the pages add nothing staff need: they are removed.
+    The schedules page stays (schedules hold no user data).
+    """
+    from django_q.models import Failure, OrmQ, Success
+
+    for model in (Success, Failure, OrmQ):
+        if admin.site.is_registered(model):
+            admin.site.unregister(model)
+
+
+_unregister_task_admin()

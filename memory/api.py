@@ -34,6 +34,9 @@ from memory.serializers import (
     MemoryOutSerializer,
 )
 
+ALREADY_FORGOTTEN = "This note was already forgotten."
+FORGOTTEN_BEFORE_CORRECTION = "This note was forgotten, so there is nothing to correct."
+
 
 class UserAPIView(APIView):
     """An API view that runs as the authenticated user for Row Level Security.
@@ -87,7 +90,7 @@ class MemoryListView(UserAPIView):
         if not filters["include_superseded"]:
             memories = memories.filter(superseded_by__isnull=True)
         if not filters["include_expired"]:
-            memories = memories.live()
+            memories = memories.unexpired()
         if "kind" in filters:
             memories = memories.filter(kind=filters["kind"])
         if "author" in filters:
@@ -104,16 +107,21 @@ class MemoryDetailView(UserAPIView):
         operation_id="memories_forget",
         summary="Forget a memory: deleted, and suppressed so the rules do not write it again",
         parameters=[ForgetMemoryQuerySerializer],
-        responses={204: None, 404: OpenApiResponse(description="Not found")},
+        responses={
+            204: None,
+            200: OpenApiResponse(description="Already forgotten (a repeated or parallel forget)"),
+            404: OpenApiResponse(description="Not found"),
+        },
     )
     def delete(self, request: Request, pk: int) -> Response:
         query = ForgetMemoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        own_memory(request, pk)
         try:
-            call_domain(store.forget_memory, request.user, pk, reason=query.validated_data["reason"])
+            forgotten = call_domain(store.forget_memory, request.user, pk, reason=query.validated_data["reason"])
         except Memory.DoesNotExist:
             raise Http404 from None
+        if not forgotten:
+            return Response({"detail": ALREADY_FORGOTTEN, "code": "already_forgotten"}, status=status.HTTP_200_OK)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -122,15 +130,23 @@ class MemoryCorrectView(UserAPIView):
         operation_id="memories_correct",
         summary="Correct a memory: a new note in your words replaces it",
         request=CorrectMemoryInSerializer,
-        responses={201: MemoryOutSerializer},
+        responses={
+            201: MemoryOutSerializer,
+            410: OpenApiResponse(description="The note was forgotten meanwhile"),
+            503: OpenApiResponse(description="The embedding model is unavailable; nothing was saved"),
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
-        own_memory(request, pk)
-        data = CorrectMemoryInSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
         try:
+            own_memory(request, pk)
+            data = CorrectMemoryInSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
             new = call_domain(store.correct_memory, request.user, pk, statement=data.validated_data["statement"])
-        except Memory.DoesNotExist:
+        except (store.MemoryGone, Http404, Memory.DoesNotExist):
+            if store.was_forgotten(request.user, pk):
+                return Response(
+                    {"detail": FORGOTTEN_BEFORE_CORRECTION, "code": "forgotten"}, status=status.HTTP_410_GONE
+                )
             raise Http404 from None
         return Response(MemoryOutSerializer(new).data, status=status.HTTP_201_CREATED)
 

@@ -28,10 +28,11 @@ class Author(models.TextChoices):
 class LiveQuerySet(models.QuerySet):
     def live(self, *, now=None):
         """Not superseded and not expired: the read-time half of expiry (write-rules chapter)."""
+        return self.filter(superseded_by__isnull=True).unexpired(now=now)
+
+    def unexpired(self, *, now=None):
         now = now or timezone.now()
-        return self.filter(superseded_by__isnull=True).filter(
-            models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now)
-        )
+        return self.filter(models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now))
 
 
 class Memory(models.Model):

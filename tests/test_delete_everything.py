@@ -8,7 +8,6 @@ from chat.turn import ask, start_session
 from memory.rls import staff_bypass
 from memory.store import delete_everything, write_memory
 
-
 # The audit log (ids and counts) and the memory switch with the deletion generation hold no content.
 NO_CONTENT = {"memory_auditevent", "memory_memorycontrol"}
 

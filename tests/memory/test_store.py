@@ -12,7 +12,6 @@ from django.utils import timezone
 from django_q.models import OrmQ
 
 from memory.embeddings import embed_one
-from memory.gate import TurnEvent
 from memory.models import AuditEvent, GateDecision, Memory, Observation, Suppression
 from memory.rls import acting_user, staff_bypass
 from memory.store import (

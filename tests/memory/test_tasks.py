@@ -1,4 +1,4 @@
-"""The gate runs after the turn commits, through django-q2, from ids: exactly once, retried, dropped after a deletion."""
+"""The gate runs after the turn commits, from ids: exactly once, retried, dropped after a deletion."""
 
 import pytest
 from django.utils import timezone
