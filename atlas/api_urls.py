@@ -10,7 +10,10 @@ from memory import api as memory_api
 
 class ApiDocsView(SpectacularSwaggerSplitView):
     """Swagger UI from our own static files (drf-spectacular-sidecar): no CDN, and the init
-    script is a separate same-origin request, so the strict CSP ('self') holds."""
+    script is a separate same-origin request, so the strict CSP ('self') holds. GET only: an
+    OPTIONS request would ask its HTML renderer for a template it does not have (a 500)."""
+
+    http_method_names = ["get", "head"]
 
     @staticmethod
     def _swagger_ui_resource(filename: str) -> str:
