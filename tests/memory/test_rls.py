@@ -124,3 +124,72 @@ def test_an_abandoned_acting_user_block_never_resets_the_user_later(make_user):
         del abandoned
         gc.collect()
         assert current_acting_user() == second.pk
+
+
+# --- the app role cannot lift RLS by itself ------------------------------------------------------
+
+ALL_RLS_TABLES = [*CONTENT_TABLES, "memory_memorycontrol", "memory_gateevent", "chat_chatsession", "chat_turn"]
+# What SQL run as the app role might try: the old bypass setting, impersonation, roles.
+SESSION_CHANGES = [
+    "SELECT set_config('app.bypass_rls', 'on', false)",
+    "SET app.bypass_rls = 'on'",
+    "SET row_security = off",
+    "SELECT set_config('app.user_id', '', false)",
+    "SET ROLE atlas_owner",
+    "SET SESSION AUTHORIZATION atlas_owner",
+    "RESET ROLE",
+]
+
+
+def _try(sql: str) -> None:
+    try:
+        with transaction.atomic(), connection.cursor() as cur:
+            cur.execute(sql)
+    except DatabaseError:
+        pass  # refused: what matters is what the next query sees
+
+
+def _visible(sql: str, params=()) -> int:
+    """Rows a query sees; a query the database refuses (row_security off) sees none."""
+    try:
+        with transaction.atomic():
+            return _count(sql, params)
+    except DatabaseError as exc:
+        assert "row-level security" in str(exc)
+        return 0
+
+
+def test_no_session_setting_lets_the_app_role_see_more_than_the_acting_user(alice_and_bob):
+    alice, _ = alice_and_bob
+    for change in SESSION_CHANGES:
+        with acting_user(alice.pk):
+            _try(change)
+            for table in ALL_RLS_TABLES:
+                others = _visible(f"SELECT count(*) FROM {table} WHERE user_id <> %s", [alice.pk])
+                assert others == 0, (change, table)
+        with acting_user(None):
+            _try(change)
+            for table in ALL_RLS_TABLES:
+                assert _visible(f"SELECT count(*) FROM {table}") == 0, (change, table)
+        _try("RESET ALL")
+
+
+def test_the_app_role_holds_no_truncate_and_cannot_touch_the_staff_grants(alice_and_bob):
+    for sql in (
+        "TRUNCATE memory_memory",
+        "TRUNCATE chat_turn",
+        "SELECT * FROM atlas_staff_grant",
+        "INSERT INTO atlas_staff_grant (xact) VALUES (pg_current_xact_id())",
+        "UPDATE atlas_staff_grant SET ended_at = NULL",
+        "DELETE FROM atlas_staff_grant",
+    ):
+        with pytest.raises(DatabaseError, match="permission denied"), transaction.atomic(), connection.cursor() as cur:
+            cur.execute(sql)
+
+
+def test_the_staff_bypass_holds_only_inside_its_block_even_in_one_transaction(alice_and_bob):
+    alice, bob = alice_and_bob
+    with transaction.atomic():
+        with staff_bypass(actor_id=alice.pk, reason="test: review"):
+            assert _count("SELECT count(DISTINCT user_id) FROM memory_memory") == 2
+        assert _count("SELECT count(*) FROM memory_memory") == 0
