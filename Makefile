@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run db test lint format venv browser bench bench-recall eval eval-locomo screenshots
+.PHONY: run db test lint format venv browser bench bench-recall eval eval-locomo screenshots faults
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -63,6 +63,12 @@ screenshots: venv browser
 
 bench-recall: venv
 	$(PY) manage.py bench_recall --users 10000 --memories 1000000 --queries 300 --heavy-queries 100
+
+# Fault injection (not in make test): a private Atlas whose PostgreSQL is stopped and restarted,
+# whose Redis and embedder point at closed ports and whose worker is killed mid-task; prints
+# requests sent, clear errors, 500s, memories lost and duplicates per scenario (README table).
+faults: venv
+	$(PY) scripts/fault_inject.py $(FAULTS_ARGS)
 
 # The whole suite against a separately started PostgreSQL 18 + pgvector over TCP
 # (scripts/tcp_postgres.py); the server is stopped and its data deleted even when tests fail.
