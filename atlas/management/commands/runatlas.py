@@ -17,7 +17,8 @@ class Command(BaseCommand):
         parser.add_argument("--addrport", default="127.0.0.1:8000")
 
     def handle(self, *args, **options):
-        worker = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
+        # Supervised: a database outage stops django-q2's cluster, and runworker starts it again.
+        worker = subprocess.Popen([sys.executable, "manage.py", "runworker"])
         # A SIGTERM (a service manager, `timeout`) must still stop the worker in `finally`.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         self.stdout.write(

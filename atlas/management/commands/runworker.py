@@ -1,0 +1,49 @@
+"""``runworker``: the django-q2 worker, started again whenever it exits.
+
+django-q2's cluster stops when its database goes away (its sentinel exits), and a killed
+worker stays dead. Gate events wait in the database (memory.tasks), so nothing is lost while
+no worker runs, but something must start one again: this command does, with a backoff
+(1 s doubling to 30 s) so a database that stays down is not hammered.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import subprocess
+import sys
+import time
+
+from django.core.management.base import BaseCommand
+
+logger = logging.getLogger(__name__)
+
+MAX_DELAY_SECONDS = 30.0
+# A worker that ran this long was healthy: the next restart starts the backoff again.
+HEALTHY_SECONDS = 60.0
+
+
+class Command(BaseCommand):
+    help = "Run the django-q2 worker (qcluster) and start it again whenever it exits."
+
+    def handle(self, *args, **options) -> None:
+        child: subprocess.Popen | None = None
+
+        def stop(signum, frame) -> None:
+            if child is not None and child.poll() is None:
+                child.terminate()
+                child.wait(30)
+            sys.exit(0)
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        delay = 1.0
+        while True:
+            started = time.monotonic()
+            child = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
+            code = child.wait()
+            if time.monotonic() - started > HEALTHY_SECONDS:
+                delay = 1.0
+            logger.warning("worker exited with code %s; starting it again in %.0f s", code, delay)
+            time.sleep(delay)
+            delay = min(delay * 2, MAX_DELAY_SECONDS)
