@@ -258,9 +258,11 @@ def test_corrections_while_the_embedder_is_down_are_a_503(make_user, settings):
         response = api(user).post(
             f"/api/memories/{memory.pk}/correct/", {"statement": "Covers the Patagonia accounts."}, format="json"
         )
+        page = api(user).post(f"/memory/{memory.pk}/correct/", {"statement": "Covers the Patagonia accounts."})
     finally:
         get_embedder.cache_clear()
     assert response.status_code == 503 and response.json()["code"] == "embedder_unavailable"
+    assert page.status_code == 503 and "embedding model is unavailable" in page.content.decode()
     with acting_user(user.pk):
         assert list(Memory.objects.values_list("statement", flat=True)) == ["Covers the Andes accounts."]
 
