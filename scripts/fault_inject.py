@@ -404,6 +404,10 @@ def main() -> int:
         atlas.close()
         from atlas import db
 
+        try:  # the server this script restarted is its own: stop it before deleting its folder
+            pg("stop")
+        except Exception:  # already stopped
+            pass
         db.stop_embedded_server()
         if options.keep:
             print(f"logs and data kept in {workdir}")
