@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
 from memory import store
-from memory.models import AuditEvent, GateDecision, Memory, Suppression
+from memory.models import AuditEvent, GateDecision, Memory, Suppression, Surface
 from memory.rls import staff_bypass
 
 PREVIEW_CHARS = 80
@@ -171,7 +171,7 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         for memory in list(queryset.select_related("user").only("id", "user")):
             try:
                 with transaction.atomic():
-                    store.forget_memory(memory.user, memory.pk, reason=f"staff {request.user.pk} via admin")
+                    store.forget_memory(memory.user, memory.pk, surface=Surface.ADMIN)
             except Memory.DoesNotExist:
                 continue  # already gone with a newer version it was replaced by
             forgotten += 1

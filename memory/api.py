@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memory import store
-from memory.models import Memory
+from memory.models import Memory, Surface
 from memory.rls import acting_user, set_acting_user
 from memory.serializers import (
     CorrectMemoryInSerializer,
@@ -111,7 +111,9 @@ class MemoryDetailView(UserAPIView):
         query.is_valid(raise_exception=True)
         own_memory(request, pk)
         try:
-            call_domain(store.forget_memory, request.user, pk, reason=query.validated_data["reason"])
+            call_domain(
+                store.forget_memory, request.user, pk, reason=query.validated_data["reason"], surface=Surface.API
+            )
         except Memory.DoesNotExist:
             raise Http404 from None
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -129,7 +131,9 @@ class MemoryCorrectView(UserAPIView):
         data = CorrectMemoryInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            new = call_domain(store.correct_memory, request.user, pk, statement=data.validated_data["statement"])
+            new = call_domain(
+                store.correct_memory, request.user, pk, statement=data.validated_data["statement"], surface=Surface.API
+            )
         except Memory.DoesNotExist:
             raise Http404 from None
         return Response(MemoryOutSerializer(new).data, status=status.HTTP_201_CREATED)
