@@ -8,13 +8,18 @@ through ``memory.store.forget_memory`` (delete + suppression + audit).
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils import timezone
 
-from memory import store
-from memory.models import AuditEvent, GateDecision, Memory, Suppression, Surface
+from memory import report, store
+from memory.models import AuditEvent, ForgetReason, GateDecision, Memory, Suppression, Surface, SurfaceEvent
 from memory.rls import staff_bypass
 
 PREVIEW_CHARS = 80
@@ -237,3 +242,59 @@ class AuditEventAdmin(ReadOnlyAdmin):
     date_hierarchy = "at"
     fields = list_display
     readonly_fields = fields
+
+
+REPORT_PERIODS = {"7": 7, "30": 30, "90": 90, "all": None}
+
+
+@admin.register(SurfaceEvent)
+class SurfaceEventAdmin(StaffBypassAdmin, ReadOnlyAdmin):
+    """Views, forgets and corrections with their surface (codes only), and the two-surfaces report."""
+
+    list_display = ["at", "action", "surface", "user", "kind", "forget_reason", "rule", "rule_reason", "note_age_days"]
+    list_filter = ["action", "surface", "forget_reason", "kind", "rule"]
+    search_fields = ["user__username", "=memory_id"]
+    list_select_related = ["user"]
+    date_hierarchy = "at"
+    fields = [
+        "user",
+        "action",
+        "surface",
+        "notes",
+        "memory_id",
+        "kind",
+        "forget_reason",
+        "rule",
+        "rule_reason",
+        "gate_version",
+        "note_written_at",
+        "note_age_days",
+        "at",
+    ]
+    readonly_fields = fields
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.surfaces_report_view)
+        return [path("report/", view, name="memory_surfaceevent_report"), *super().get_urls()]
+
+    def surfaces_report_view(self, request):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        period = request.GET.get("period", "all")
+        if period not in REPORT_PERIODS:
+            period = "all"
+        days = REPORT_PERIODS[period]
+        since = timezone.now() - timedelta(days=days) if days else None
+        with staff_bypass(actor_id=request.user.pk, reason="admin: two-surfaces report"):
+            result = report.surfaces_report(since=since)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "What people delete, and where: the two-surfaces report",
+            "opts": self.opts,
+            "report": result,
+            "charts": report.render_charts(result),
+            "period": period,
+            "periods": [("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("all", "All time")],
+            "reason_labels": [label for _, label in ForgetReason.choices],
+        }
+        return TemplateResponse(request, "admin/memory/surfaces_report.html", context)
