@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory import store
+from memory import store, surfaces
 from memory.models import Memory, Surface
 from memory.rls import acting_user, set_acting_user
 from memory.serializers import (
@@ -92,7 +92,9 @@ class MemoryListView(UserAPIView):
             memories = memories.filter(kind=filters["kind"])
         if "author" in filters:
             memories = memories.filter(author=filters["author"])
-        return self.paginate(request, memories.order_by("-created_at", "-pk"), MemoryOutSerializer)
+        response = self.paginate(request, memories.order_by("-created_at", "-pk"), MemoryOutSerializer)
+        surfaces.record_view(request.user, surface=Surface.API, notes=len(response.data["results"]))
+        return response
 
 
 class MemoryDetailView(UserAPIView):
