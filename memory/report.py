@@ -209,7 +209,7 @@ def render_bars_svg(title: str, rows: list[tuple[str, Rate, bool]], *, chart_id:
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CHART_WIDTH} {height}" width="{CHART_WIDTH}" '
         f'height="{height}" role="img" aria-labelledby="{chart_id}-title" id="{chart_id}">',
         f'<title id="{chart_id}-title">{escape(title)}</title>',
-        f'<text x="{_LABEL_W}" y="16" font-size="12" fill="#1a202c">{escape(title)}</text>',
+        f'<text x="8" y="16" font-size="12" fill="#1a202c">{escape(title)}</text>',
     ]
     bottom = height - 30
     for tick in (0, 0.25, 0.5, 0.75, 1.0):

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from chat.demo_data import build_corpus, load_corpus
 from chat.tools import clear_customer_index
 from memory import store
-from memory.models import GateDecision
+from memory.models import GateDecision, SurfaceEvent
 from memory.rls import acting_user
 
 pytestmark = pytest.mark.browser
@@ -247,4 +247,48 @@ def test_forget_inline_with_a_reason_and_see_it_in_the_staff_report(
         "standing_phrase standing_preference 1 1 100.0%", use_inner_text=True
     )
     expect(page.locator("#reasons-chart")).to_be_visible()
+
+    seed_a_fortnight(make_user("bob"))  # a fuller picture for the README's screenshot
+    page.reload()
+    expect(page.locator("#rules-table")).to_contain_text("(stands out)")
     screenshot("surfaces-report.png")
+
+
+def seed_a_fortnight(user) -> None:
+    """Another user's views, forgets and gate writes, so the report has something to compare."""
+    now = timezone.now()
+    # (rule, reason code, notes written, forgets as (reason, surface, age in days))
+    rules = [
+        ("repeated_filter", "repeated_in_3_sessions", 30, [("over-generalised", "inline", 4)] * 9),
+        ("standing_phrase", "standing_preference", 40, [("no-longer-true", "inline", 12)] * 3),
+        ("explicit", "explicit_request", 60, [("unwanted", "page", 2)] * 2 + [("", "inline", 8)] * 2),
+        ("correction", "correction", 20, [("never-true", "api", 5)]),
+    ]
+    events, decisions = [], []
+    for rule, code, written, forgets in rules:
+        decisions += [
+            GateDecision(user=user, rule=rule, reason=code, admitted=True, created_at=now - timedelta(days=14))
+            for _ in range(written)
+        ]
+        events += [
+            SurfaceEvent(
+                user=user,
+                action="forgotten",
+                surface=surface,
+                forget_reason=reason,
+                rule=rule,
+                rule_reason=code,
+                kind="preference",
+                note_written_at=now - timedelta(days=14),
+                note_age_days=age,
+                at=now - timedelta(days=14 - age),
+            )
+            for reason, surface, age in forgets
+        ]
+    events += [SurfaceEvent(user=user, action="viewed", surface="inline", notes=2) for _ in range(60)]
+    events += [SurfaceEvent(user=user, action="viewed", surface="page", notes=9) for _ in range(8)]
+    events += [SurfaceEvent(user=user, action="corrected", surface="inline") for _ in range(7)]
+    events += [SurfaceEvent(user=user, action="corrected", surface="page")]
+    with acting_user(user.pk):
+        GateDecision.objects.bulk_create(decisions)
+        SurfaceEvent.objects.bulk_create(events)
