@@ -177,6 +177,8 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
             try:
                 with transaction.atomic():
                     store.forget_memory(memory.user, memory.pk, surface=Surface.ADMIN)
+                    # Who did it: the forget's own audit entry holds codes only.
+                    audit_staff_view(request, user_id=memory.user_id, what="forget via admin", memory_id=memory.pk)
             except Memory.DoesNotExist:
                 continue  # already gone with a newer version it was replaced by
             forgotten += 1

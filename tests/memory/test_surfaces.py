@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -199,3 +200,17 @@ def test_delete_everything_removes_the_users_records_and_only_theirs(alice, bob)
         assert not Suppression.objects.filter(user=alice).exists()
     # The audit keeps the forget as codes only, no reason text the user wrote.
     assert AuditEvent.objects.get(user_id=alice.pk, action="forgotten").reason == "page never-true"
+
+
+def test_staff_forget_in_the_admin_is_recorded_as_admin_with_the_actor(alice, make_user):
+    memory = written_by_rule(alice)
+    staff = make_user("staff", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(staff)
+    response = client.post(
+        "/admin/memory/memory/", {"action": "forget_with_suppression", "_selected_action": [memory.pk]}
+    )
+    assert response.status_code == 302
+    [event] = events(alice, "forgotten")
+    assert (event.surface, event.forget_reason, event.rule) == ("admin", "", "standing_phrase")
+    assert AuditEvent.objects.filter(actor_id=staff.pk, memory_id=memory.pk, reason="forget via admin").exists()
