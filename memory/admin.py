@@ -8,12 +8,13 @@ through ``memory.store.forget_memory`` (delete + suppression + audit).
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
@@ -246,7 +247,35 @@ class AuditEventAdmin(ReadOnlyAdmin):
     readonly_fields = fields
 
 
-REPORT_PERIODS = {"7": 7, "30": 30, "90": 90, "all": None}
+class ReportPeriodForm(forms.Form):
+    """The report's period: the last 7, 30 or 90 days, all time, or from/until dates (UTC days)."""
+
+    PERIODS = {"7": 7, "30": 30, "90": 90, "all": None}
+
+    period = forms.ChoiceField(
+        choices=[("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("all", "All time")],
+        required=False,
+        initial="all",
+    )
+    since = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, label="Until (excluded)", widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("since") and data.get("until") and data["since"] >= data["until"]:
+            raise forms.ValidationError("The start must be before the end.")
+        return data
+
+    def bounds(self, *, now: datetime) -> tuple[datetime | None, datetime | None]:
+        data = self.cleaned_data if self.is_bound else {}
+        if data.get("since") or data.get("until"):
+            return _midnight(data.get("since")), _midnight(data.get("until"))
+        days = self.PERIODS[data.get("period") or "all"]
+        return (now - timedelta(days=days) if days else None), None
+
+
+def _midnight(day: date | None) -> datetime | None:
+    return datetime.combine(day, time.min, tzinfo=UTC) if day else None
 
 
 @admin.register(SurfaceEvent)
@@ -282,21 +311,19 @@ class SurfaceEventAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     def surfaces_report_view(self, request):
         if not self.has_view_permission(request):
             raise PermissionDenied
-        period = request.GET.get("period", "all")
-        if period not in REPORT_PERIODS:
-            period = "all"
-        days = REPORT_PERIODS[period]
-        since = timezone.now() - timedelta(days=days) if days else None
+        form = ReportPeriodForm(request.GET or None)
+        if request.GET and not form.is_valid():
+            return HttpResponseBadRequest("Choose a period, or dates as YYYY-MM-DD with the start before the end.")
+        since, until = form.bounds(now=timezone.now())
         with staff_bypass(actor_id=request.user.pk, reason="admin: two-surfaces report"):
-            result = report.surfaces_report(since=since)
+            result = report.surfaces_report(since=since, until=until)
         context = {
             **self.admin_site.each_context(request),
             "title": "What people delete, and where: the two-surfaces report",
             "opts": self.opts,
             "report": result,
             "charts": report.render_charts(result),
-            "period": period,
-            "periods": [("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("all", "All time")],
+            "form": form,
             "reason_labels": [label for _, label in ForgetReason.choices],
         }
         return TemplateResponse(request, "admin/memory/surfaces_report.html", context)

@@ -185,3 +185,32 @@ def test_non_staff_cannot_see_the_report(make_user):
     client.force_login(make_user("mallory"))
     response = client.get("/admin/memory/surfaceevent/report/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_staff_report_over_chosen_dates(seeded, make_user):
+    store.delete_everything(seeded[2])
+    alice = seeded[0]
+    seed(alice, forgets=[("page", "never-true", STANDING, 3)] * 2, days_ago=60)
+    client = Client()
+    client.force_login(make_user("staff", is_staff=True, is_superuser=True))
+    today = timezone.now().date()
+    window = {"since": today - timedelta(days=90), "until": today - timedelta(days=30)}
+    page = client.get("/admin/memory/surfaceevent/report/", window).content.decode()
+    assert "Forget reasons: 2 forgets, 2 with a reason, 0 without" in page
+    page = client.get("/admin/memory/surfaceevent/report/", {"since": today - timedelta(days=30)}).content.decode()
+    assert "Forget reasons: 10 forgets, 7 with a reason, 3 without" in page
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"since": "yesterday"},
+        {"until": "99999999999"},
+        {"since": "2026-05-02", "until": "2026-05-01"},
+        {"period": "%00"},
+    ],
+)
+def test_staff_report_refuses_a_period_that_does_not_parse(make_user, query):
+    client = Client()
+    client.force_login(make_user("staff", is_staff=True, is_superuser=True))
+    assert client.get("/admin/memory/surfaceevent/report/", query).status_code == 400
