@@ -228,6 +228,7 @@ def test_forget_inline_with_a_reason_and_see_it_in_the_staff_report(
     item = panel.locator(".note").filter(has_text="Prefers answers as a table")
     item.get_by_role("button", name="Forget this").click()
     expect(item).to_contain_text("Forgotten. Atlas won't learn this again.")
+    screenshot("chat-forget-reasons.png")
     item.get_by_role("button", name="I said it once, it's not a rule").click()
     expect(item).to_contain_text("Thanks, noted: “I said it once, it's not a rule”")
     expect(item.get_by_role("button")).to_have_count(0)
