@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run db test lint format venv browser bench bench-recall eval eval-locomo screenshots faults
+.PHONY: run db test lint format venv browser bench bench-recall bench-surfaces eval eval-locomo screenshots faults
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -60,6 +60,10 @@ bench: db
 
 screenshots: venv browser
 	ATLAS_SCREENSHOT_DIR=docs $(PY) -m pytest tests/browser -q
+
+# The two-surfaces staff report over 100,000 synthetic events (rolled back afterwards).
+bench-surfaces: db
+	$(PY) manage.py bench_surfaces_report
 
 bench-recall: venv
 	$(PY) manage.py bench_recall --users 10000 --memories 1000000 --queries 300 --heavy-queries 100

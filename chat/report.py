@@ -20,7 +20,6 @@ These are plain functions over all users' turns: callers run them inside
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -28,28 +27,10 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from atlas.stats import Z_95, Rate, rate, wilson_interval
 from chat.models import Feedback, Turn
 
-Z_95 = 1.959963984540054
-
-
-@dataclass(frozen=True)
-class Rate:
-    count: int
-    total: int
-    rate: float | None  # None when there is nothing to divide by
-    low: float | None
-    high: float | None
-
-    @property
-    def percent(self) -> str:
-        return "–" if self.rate is None else f"{self.rate * 100:.1f}%"
-
-    @property
-    def interval(self) -> str:
-        if self.low is None or self.high is None:
-            return "–"
-        return f"{self.low * 100:.1f}–{self.high * 100:.1f}%"
+__all__ = ["Z_95", "Rate", "rate", "wilson_interval", "holdout_report", "render_chart_svg"]
 
 
 @dataclass(frozen=True)
@@ -99,27 +80,6 @@ METRICS = [
     ("followup", "Follow-up needed"),
     ("wrong_from_memory", "Wrong answers traced to a memory"),
 ]
-
-
-def wilson_interval(successes: int, total: int, *, z: float = Z_95) -> tuple[float, float] | None:
-    """95% Wilson score interval for a proportion; None when ``total`` is 0."""
-    if total < 0 or successes < 0 or successes > total:
-        raise ValueError("successes must be between 0 and total")
-    if total == 0:
-        return None
-    p = successes / total
-    z2 = z * z
-    denominator = 1 + z2 / total
-    centre = (p + z2 / (2 * total)) / denominator
-    half = z * math.sqrt(p * (1 - p) / total + z2 / (4 * total * total)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def rate(count: int, total: int) -> Rate:
-    interval = wilson_interval(count, total)
-    if interval is None:
-        return Rate(count=count, total=total, rate=None, low=None, high=None)
-    return Rate(count=count, total=total, rate=count / total, low=interval[0], high=interval[1])
 
 
 def holdout_report(*, since: datetime | None = None, until: datetime | None = None) -> HoldoutReport:

@@ -29,12 +29,14 @@ from chat.forms import AskForm, FeedbackForm
 from chat.models import ChatSession, Turn
 from chat.turn import TurnFailed
 from chat.turn import ask as ask_question
-from memory.forms import CorrectForm
-from memory.models import Kind, Memory
+from memory.forms import CorrectForm, ForgetReasonForm
+from memory.models import ForgetReason, Kind, Memory, Surface, SurfaceEvent
 from memory.store import correct_memory, forget_memory, is_paused, was_forgotten
+from memory.surfaces import forget_reason_given, give_forget_reason, record_view
 
 FORGOTTEN = "Forgotten. Atlas won't learn this again."
 CORRECTED = "Corrected. Atlas will use your wording from now on."
+REASON_NOTED = "Thanks, noted. It helps Atlas learn what not to keep."
 SIDEBAR_SESSIONS = 30
 
 # How a recalled note shaped the answer (Turn.recalled[*].influence), in the panel's words.
@@ -55,11 +57,16 @@ class NoteView:
     noted_on: datetime | None
     source_quote: str
     influence: str
-    # live | expired | replaced | forgotten | just-forgotten | just-corrected
+    # live | expired | replaced | forgotten | just-forgotten | reason-given | just-corrected
     state: str = "live"
+    reason: str = ""
     replacement: Memory | None = None
     draft: str | None = None
     errors: list[str] = field(default_factory=list)
+
+    @property
+    def forget_reasons(self) -> list[tuple[str, str]]:
+        return ForgetReason.choices
 
 
 def _when(value) -> datetime | None:
@@ -156,6 +163,7 @@ def _note(row: dict, memory: Memory | None, now, flash: dict) -> NoteView:
         note.state = flash.get("state", note.state)
         note.replacement = flash.get("replacement", note.replacement)
         note.draft = flash.get("draft")
+        note.reason = flash.get("reason", "")
         note.errors = flash.get("errors", [])
     return note
 
@@ -191,11 +199,23 @@ def home(request):
     return _page(request, session=None)
 
 
+def _just_forgotten(request, session: ChatSession) -> dict[int, dict]:
+    """After a plain (no-JavaScript) inline forget: reopen its panel with the reasons, once."""
+    try:
+        memory_id = int(request.GET.get("forgotten", ""))
+    except ValueError:
+        return {}
+    if not was_forgotten(request.user, memory_id) or forget_reason_given(request.user, memory_id):
+        return {}
+    turn = next((t for t in session.turns.only("id", "recalled") if memory_id in t.recalled_ids), None)
+    return {turn.pk: {"memory_id": memory_id, "state": "just-forgotten"}} if turn else {}
+
+
 @login_required
 @require_GET
 def conversation(request, session_id):
     session = get_object_or_404(ChatSession, pk=session_id, user=request.user)
-    return _page(request, session=session)
+    return _page(request, session=session, acted=_just_forgotten(request, session))
 
 
 @login_required
@@ -282,10 +302,40 @@ def forget_note(request, turn_id: int, memory_id: int):
     if memory_id in turn.recalled_ids and was_forgotten(request.user, memory_id):
         pass  # a double submit: already gone, the panel says so again
     else:
-        forget_memory(request.user, _recalled_memory(request, turn, memory_id).pk, reason="inline")
-    return _turn_response(
-        request, turn, "notes-used", {"memory_id": memory_id, "state": "just-forgotten"}, message=FORGOTTEN
-    )
+        forget_memory(request.user, _recalled_memory(request, turn, memory_id).pk, surface=Surface.INLINE)
+    if not request.htmx:  # the plain page offers the reasons from the redirect's query
+        messages.success(request, FORGOTTEN)
+        return redirect(_session_url(turn.session_id) + f"?forgotten={memory_id}#turn-{turn.pk}")
+    return _turn_response(request, turn, "notes-used", {"memory_id": memory_id, "state": "just-forgotten"})
+
+
+@login_required
+@require_POST
+def forget_note_reason(request, turn_id: int, memory_id: int):
+    """The optional second click under an answer: why the note was forgotten (it already is)."""
+    turn = _own_turn(request, turn_id)
+    form = ForgetReasonForm(request.POST)
+    if memory_id not in turn.recalled_ids:
+        raise Http404("That note was not used for this answer.")
+    if not form.is_valid():
+        return _turn_response(
+            request, turn, "notes-used", {"memory_id": memory_id, "state": "just-forgotten"}, status=400
+        )
+    try:
+        give_forget_reason(request.user, memory_id, reason=form.cleaned_data["reason"])
+    except SurfaceEvent.DoesNotExist:
+        raise Http404("You did not forget that note.") from None
+    acted = {"memory_id": memory_id, "state": "reason-given", "reason": ForgetReason(form.cleaned_data["reason"]).label}
+    return _turn_response(request, turn, "notes-used", acted, message=REASON_NOTED)
+
+
+@login_required
+@require_POST
+def notes_viewed(request, turn_id: int):
+    """The panel under an answer was opened (an htmx request on its toggle): counted, nothing shown."""
+    turn = _own_turn(request, turn_id)
+    record_view(request.user, surface=Surface.INLINE, notes=len(turn.recalled))
+    return HttpResponse(status=204)
 
 
 @login_required
@@ -296,7 +346,9 @@ def correct_note(request, turn_id: int, memory_id: int):
     form = CorrectForm(request.POST)
     if form.is_valid():
         try:
-            new = correct_memory(request.user, memory.pk, statement=form.cleaned_data["statement"])
+            new = correct_memory(
+                request.user, memory.pk, statement=form.cleaned_data["statement"], surface=Surface.INLINE
+            )
         except ValidationError as error:
             form.add_error("statement", error)
         else:

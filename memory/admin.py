@@ -9,15 +9,19 @@ through ``memory.store.forget_memory`` (delete + suppression + audit).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
 
+from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DataError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils import timezone
 
-from memory import store
-from memory.models import AuditEvent, GateDecision, Memory, Suppression
+from memory import report, store
+from memory.models import AuditEvent, ForgetReason, GateDecision, Memory, Suppression, Surface, SurfaceEvent
 from memory.rls import staff_bypass
 
 PREVIEW_CHARS = 80
@@ -207,7 +211,9 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         for memory in list(queryset.select_related("user").only("id", "user")):
             try:
                 with transaction.atomic():
-                    store.forget_memory(memory.user, memory.pk, reason=f"staff {request.user.pk} via admin")
+                    store.forget_memory(memory.user, memory.pk, surface=Surface.ADMIN)
+                    # Who did it: the forget's own audit entry holds codes only.
+                    audit_staff_view(request, user_id=memory.user_id, what="forget via admin", memory_id=memory.pk)
             except Memory.DoesNotExist:
                 continue  # already gone with a newer version it was replaced by
             forgotten += 1
@@ -298,3 +304,85 @@ def _unregister_task_admin() -> None:
 
 
 _unregister_task_admin()
+
+
+class ReportPeriodForm(forms.Form):
+    """The report's period: the last 7, 30 or 90 days, all time, or from/until dates (UTC days)."""
+
+    PERIODS = {"7": 7, "30": 30, "90": 90, "all": None}
+
+    period = forms.ChoiceField(
+        choices=[("7", "7 days"), ("30", "30 days"), ("90", "90 days"), ("all", "All time")],
+        required=False,
+        initial="all",
+    )
+    since = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, label="Until (excluded)", widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("since") and data.get("until") and data["since"] >= data["until"]:
+            raise forms.ValidationError("The start must be before the end.")
+        return data
+
+    def bounds(self, *, now: datetime) -> tuple[datetime | None, datetime | None]:
+        data = self.cleaned_data if self.is_bound else {}
+        if data.get("since") or data.get("until"):
+            return _midnight(data.get("since")), _midnight(data.get("until"))
+        days = self.PERIODS[data.get("period") or "all"]
+        return (now - timedelta(days=days) if days else None), None
+
+
+def _midnight(day: date | None) -> datetime | None:
+    return datetime.combine(day, time.min, tzinfo=UTC) if day else None
+
+
+@admin.register(SurfaceEvent)
+class SurfaceEventAdmin(StaffBypassAdmin, ReadOnlyAdmin):
+    """Views, forgets and corrections with their surface (codes only), and the two-surfaces report."""
+
+    list_display = ["at", "action", "surface", "user", "kind", "forget_reason", "rule", "rule_reason", "note_age_days"]
+    list_filter = ["action", "surface", "forget_reason", "kind", "rule"]
+    search_fields = ["user__username", "=memory_id"]
+    list_select_related = ["user"]
+    date_hierarchy = "at"
+    fields = [
+        "user",
+        "action",
+        "surface",
+        "notes",
+        "memory_id",
+        "kind",
+        "forget_reason",
+        "rule",
+        "rule_reason",
+        "gate_version",
+        "note_written_at",
+        "note_age_days",
+        "at",
+    ]
+    readonly_fields = fields
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.surfaces_report_view)
+        return [path("report/", view, name="memory_surfaceevent_report"), *super().get_urls()]
+
+    def surfaces_report_view(self, request):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        form = ReportPeriodForm(request.GET or None)
+        if request.GET and not form.is_valid():
+            return HttpResponseBadRequest("Choose a period, or dates as YYYY-MM-DD with the start before the end.")
+        since, until = form.bounds(now=timezone.now())
+        with staff_bypass(actor_id=request.user.pk, reason="admin: two-surfaces report"):
+            result = report.surfaces_report(since=since, until=until)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "What people delete, and where: the two-surfaces report",
+            "opts": self.opts,
+            "report": result,
+            "charts": report.render_charts(result),
+            "form": form,
+            "reason_labels": [label for _, label in ForgetReason.choices],
+        }
+        return TemplateResponse(request, "admin/memory/surfaces_report.html", context)

@@ -20,8 +20,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memory import store
-from memory.models import Memory
+from memory import store, surfaces
+from memory.models import Memory, Surface
 from memory.rls import acting_user, set_acting_user
 from memory.serializers import (
     CorrectMemoryInSerializer,
@@ -95,7 +95,9 @@ class MemoryListView(UserAPIView):
             memories = memories.filter(kind=filters["kind"])
         if "author" in filters:
             memories = memories.filter(author=filters["author"])
-        return self.paginate(request, memories.order_by("-created_at", "-pk"), MemoryOutSerializer)
+        response = self.paginate(request, memories.order_by("-created_at", "-pk"), MemoryOutSerializer)
+        surfaces.record_view(request.user, surface=Surface.API, notes=len(response.data["results"]))
+        return response
 
 
 class MemoryDetailView(UserAPIView):
@@ -117,7 +119,9 @@ class MemoryDetailView(UserAPIView):
         query = ForgetMemoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         try:
-            forgotten = call_domain(store.forget_memory, request.user, pk, reason=query.validated_data["reason"])
+            forgotten = call_domain(
+                store.forget_memory, request.user, pk, reason=query.validated_data["reason"], surface=Surface.API
+            )
         except Memory.DoesNotExist:
             raise Http404 from None
         if not forgotten:
@@ -141,7 +145,9 @@ class MemoryCorrectView(UserAPIView):
             own_memory(request, pk)
             data = CorrectMemoryInSerializer(data=request.data)
             data.is_valid(raise_exception=True)
-            new = call_domain(store.correct_memory, request.user, pk, statement=data.validated_data["statement"])
+            new = call_domain(
+                store.correct_memory, request.user, pk, statement=data.validated_data["statement"], surface=Surface.API
+            )
         except (store.MemoryGone, Http404, Memory.DoesNotExist):
             if store.was_forgotten(request.user, pk):
                 return Response(

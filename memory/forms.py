@@ -2,6 +2,8 @@
 
 from django import forms
 
+from memory.models import ForgetReason
+
 # The store refuses longer statements (memory.store.write_memory); saying so here gives a form error.
 STATEMENT_MAX_LENGTH = 500
 
@@ -13,6 +15,12 @@ class CorrectForm(forms.Form):
         strip=True,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+
+
+class ForgetReasonForm(forms.Form):
+    """Why a note was forgotten: chapter 98's four reasons, nothing else (no free text)."""
+
+    reason = forms.ChoiceField(choices=ForgetReason.choices)
 
 
 class PauseForm(forms.Form):

@@ -27,7 +27,7 @@ from django.utils.dateparse import parse_datetime
 
 from memory import gate_rules as rules
 from memory.embeddings import embed
-from memory.models import AuditEvent, Author, GateDecision, Kind, Memory, Observation
+from memory.models import AuditEvent, Author, GateDecision, Kind, Memory, Observation, Surface
 from memory.rls import acting_user
 from memory.store import forget_memory, is_paused, live_memories, supersede_memory, write_memory
 from memory.suppression import content_hashes, is_suppressed, normalise
@@ -375,7 +375,7 @@ def _forget(run: _Run, finding: rules.Finding) -> None:
         run.decide("forget", "", False, reason)
         return
     memory = matches[0]
-    forget_memory(run.user, memory.pk, reason="forgotten in conversation")
+    forget_memory(run.user, memory.pk, surface=Surface.CONVERSATION)
     run.forgotten.append(memory.pk)
     # No statement or quote kept: the user asked for this to be gone.
     run.decide("forget", memory.kind, True, rules.FORGET_REQUEST)

@@ -246,3 +246,69 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} user={self.user_id}"
+
+
+class Surface(models.TextChoices):
+    """Where a user saw or changed their memory (chapter 98's two surfaces, plus the rest)."""
+
+    INLINE = "inline", "Inline, under an answer"
+    PAGE = "page", "Memory page"
+    API = "api", "API"
+    CONVERSATION = "conversation", "In conversation"
+    ADMIN = "admin", "Staff, in the admin"
+
+
+class ForgetReason(models.TextChoices):
+    """Why a note was forgotten: chapter 98's four reasons, offered after the forget, never required."""
+
+    OVER_GENERALISED = "over-generalised", "I said it once, it's not a rule"
+    NO_LONGER_TRUE = "no-longer-true", "It was true, not any more"
+    UNWANTED = "unwanted", "True, but don't keep it"
+    NEVER_TRUE = "never-true", "It was never true"
+
+
+class SurfaceEvent(models.Model):
+    """One view, forget or correction and the surface it came from; no statement text.
+
+    A forget also keeps what wrote the note (the gate rule, its reason code and version), the
+    note's kind and age, and the reason the user gave, so staff see which rule writes the notes
+    people throw away. Under RLS and deleted with the user's delete-everything.
+    """
+
+    class Action(models.TextChoices):
+        VIEWED = "viewed"
+        FORGOTTEN = "forgotten"
+        CORRECTED = "corrected"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="surface_events", db_index=False
+    )
+    action = models.CharField(max_length=16, choices=Action.choices)
+    surface = models.CharField(max_length=16, choices=Surface.choices)
+    # Views: how many notes were shown (the chapter counts memories viewed).
+    notes = models.PositiveIntegerField(default=0)
+    memory_id = models.BigIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=16, blank=True, default="")
+    forget_reason = models.CharField(max_length=24, choices=ForgetReason.choices, blank=True, default="")
+    # What wrote the note: the gate's rule and reason code, or "user-correction", "import", ...
+    rule = models.CharField(max_length=32, blank=True, default="")
+    rule_reason = models.CharField(max_length=48, blank=True, default="")
+    gate_version = models.CharField(max_length=16, blank=True, default="")
+    note_written_at = models.DateTimeField(null=True, blank=True)
+    note_age_days = models.PositiveIntegerField(null=True, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "action", "memory_id"], name="surfaceevent_user_memory"),
+            models.Index(fields=["action", "at"], name="surfaceevent_action_at"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(forget_reason="") | models.Q(action="forgotten"),
+                name="surfaceevent_reason_only_on_forget",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} via {self.surface}"

@@ -2,10 +2,9 @@
 
 from rest_framework import serializers
 
-from memory.models import Author, Kind, Memory
+from memory.models import Author, ForgetReason, Kind, Memory
 
 MAX_STATEMENT_CHARS = 500
-MAX_REASON_CHARS = 200
 
 
 class ProvenanceSerializer(serializers.Serializer):
@@ -59,7 +58,15 @@ class CorrectMemoryInSerializer(serializers.Serializer):
 
 
 class ForgetMemoryQuerySerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=MAX_REASON_CHARS, required=False, allow_blank=True, default="")
+    """Why the note is forgotten: one of chapter 98's four reasons, or left out (no free text)."""
+
+    reason = serializers.ChoiceField(
+        choices=ForgetReason.choices,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Optional: " + "; ".join(f"{value} ({label})" for value, label in ForgetReason.choices),
+    )
 
 
 class DeleteEverythingInSerializer(serializers.Serializer):
@@ -76,6 +83,7 @@ class DeleteEverythingOutSerializer(serializers.Serializer):
 
     memories = serializers.IntegerField(default=0)
     suppressions = serializers.IntegerField(default=0)
+    surface_events = serializers.IntegerField(default=0, help_text="Records of your views, forgets and corrections.")
     gate_decisions = serializers.IntegerField(default=0)
     observations = serializers.IntegerField(default=0)
     queued_tasks = serializers.IntegerField(default=0)

@@ -34,8 +34,10 @@ from memory.models import (
     MemoryControl,
     Observation,
     Suppression,
+    Surface,
 )
 from memory.rls import acting_user
+from memory.surfaces import clean_forget_reason, clean_surface, delete_user_events, record_correction, record_forget
 from memory.tasks import purge_user_tasks, queue_state_purge
 
 # Sent inside delete_everything's transaction with ``user`` and ``counts``: receivers delete
@@ -194,12 +196,14 @@ def _get_own(user, memory_id: int, *, lock: bool = False) -> Memory:
         raise
 
 
-def correct_memory(user, memory_id: int, *, statement: str) -> Memory:
+def correct_memory(user, memory_id: int, *, statement: str, surface: str = Surface.PAGE) -> Memory:
     """The user's correction: a new user-authored memory (confidence 1.0) that supersedes the old.
 
     Never an in-place edit, so provenance of both stays. User-authored notes have no
     expiry: the kind TTL applies to what the rules infer, not to what the user wrote.
+    ``surface`` (a ``Surface`` code) records where the correction was made.
     """
+    surface = clean_surface(surface)
     with acting_user(user.pk):
         old = _get_own(user, memory_id)
     if old.superseded_by_id is not None:
@@ -231,6 +235,7 @@ def correct_memory(user, memory_id: int, *, statement: str) -> Memory:
         )
         old.superseded_by = new
         old.save(update_fields=["superseded_by"])
+        record_correction(user, old, surface=surface, now=now)
         _audit(user.pk, AuditEvent.Action.CORRECTED, kind=new.kind, memory_id=new.pk, reason=f"supersedes {old.pk}")
     return new
 
@@ -246,28 +251,39 @@ def _history(user, memory: Memory) -> list[Memory]:
     return chain
 
 
-def forget_memory(user, memory_id: int, *, reason: str = "") -> bool:
+def forget_memory(user, memory_id: int, *, reason: str = "", surface: str = Surface.PAGE) -> bool:
     """Hard delete a memory (and the older versions it replaced) and suppress it for 365 days.
 
     The older versions go too: forgetting a correction must not bring back what it corrected.
+    ``reason`` is one of chapter 98's four (``ForgetReason``) or "" (none: it is optional and
+    usually given afterwards, :func:`memory.surfaces.give_forget_reason`); ``surface`` is where
+    the forget came from. Both are codes: the audit holds no user text.
     Idempotent: False when the user had already forgotten it (a double click, or parallel
     forgets of one note), True when it was forgotten now. ``Memory.DoesNotExist`` for ids
     that are not the user's.
     """
     from memory.suppression import suppress
 
+    reason, surface = clean_forget_reason(reason), clean_surface(surface)
     with acting_user(user.pk), transaction.atomic():
         hold_generation(user.pk)
         try:
             memory = _get_own(user, memory_id, lock=True)
         except MemoryGone:
             return False
+        record_forget(user, memory, surface=surface, reason=reason)
         chain = _history(user, memory)
         for row in chain:
             suppress(row)
         GateDecision.objects.filter(user_id=user.pk, memory_id__in=[m.pk for m in chain]).update(statement="")
         Memory.objects.filter(pk__in=[m.pk for m in chain], user_id=user.pk).delete()
-        _audit(user.pk, AuditEvent.Action.FORGOTTEN, kind=memory.kind, memory_id=memory_id, reason=reason)
+        _audit(
+            user.pk,
+            AuditEvent.Action.FORGOTTEN,
+            kind=memory.kind,
+            memory_id=memory_id,
+            reason=f"{surface} {reason}".strip(),
+        )
     return True
 
 
@@ -303,6 +319,7 @@ def delete_everything(user) -> dict[str, int]:
             "gate_decisions": GateDecision.objects.filter(user_id=user.pk).delete()[0],
             "observations": Observation.objects.filter(user_id=user.pk).delete()[0],
             "suppressions": Suppression.objects.filter(user_id=user.pk).delete()[0],
+            "surface_events": delete_user_events(user),
         }
         Memory.objects.filter(user_id=user.pk).update(superseded_by=None)
         counts["memories"] = Memory.objects.filter(user_id=user.pk).delete()[0]

@@ -17,12 +17,13 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from memory import store
-from memory.forms import CorrectForm, DeleteEverythingForm, ExportForm, PauseForm
-from memory.models import Kind, Memory
+from memory import store, surfaces
+from memory.forms import CorrectForm, DeleteEverythingForm, ExportForm, ForgetReasonForm, PauseForm
+from memory.models import ForgetReason, Kind, Memory, Surface, SurfaceEvent
 
 FORGOTTEN = "Forgotten. Atlas won't learn this again."
 CORRECTED = "Corrected. Atlas will use your wording from now on."
+REASON_NOTED = "Thanks, noted. It helps Atlas learn what not to keep."
 
 # Each kind with its heading and what it is, in the words the page uses (chapter 93's kinds).
 KIND_SECTIONS = {
@@ -47,11 +48,29 @@ def _grouped(memories) -> list[dict]:
     ]
 
 
+def _just_forgotten(request) -> int | None:
+    """The note a plain (no-JavaScript) forget just removed, while its reason is still open."""
+    try:
+        memory_id = int(request.GET.get("forgotten", ""))
+    except ValueError:
+        return None
+    if not store.was_forgotten(request.user, memory_id) or surfaces.forget_reason_given(request.user, memory_id):
+        return None
+    return memory_id
+
+
 @login_required
 @require_GET
 def memory_page(request):
-    memories = store.live_memories(request.user)
-    return render(request, "memory/page.html", {"groups": _grouped(memories), "paused": store.is_paused(request.user)})
+    memories = list(store.live_memories(request.user))
+    surfaces.record_view(request.user, surface=Surface.PAGE, notes=len(memories))
+    context = {
+        "groups": _grouped(memories),
+        "paused": store.is_paused(request.user),
+        "forgotten_id": _just_forgotten(request),
+        "forget_reasons": ForgetReason.choices,
+    }
+    return render(request, "memory/page.html", context)
 
 
 @login_required
@@ -63,10 +82,30 @@ def forget(request, pk: int):
             raise Http404("No such note.")
         memory = Memory(pk=pk)  # a double submit: it is already gone, say so again
     else:
-        store.forget_memory(request.user, memory.pk, reason="memory page")
+        store.forget_memory(request.user, memory.pk, surface=Surface.PAGE)
     if request.htmx:
-        return render(request, "memory/page.html#memory-item", {"memory": memory, "state": "forgotten"})
+        context = {"memory": memory, "state": "forgotten", "forget_reasons": ForgetReason.choices}
+        return render(request, "memory/page.html#memory-item", context)
     messages.success(request, FORGOTTEN)
+    return redirect(reverse("memory:page") + f"?forgotten={memory.pk}#forget-reason")
+
+
+@login_required
+@require_POST
+def forget_reason(request, pk: int):
+    """The optional second click: why the note was forgotten (it already is)."""
+    form = ForgetReasonForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest("Choose one of the reasons.")
+    try:
+        surfaces.give_forget_reason(request.user, pk, reason=form.cleaned_data["reason"])
+    except SurfaceEvent.DoesNotExist:
+        raise Http404("You did not forget such a note.") from None
+    label = ForgetReason(form.cleaned_data["reason"]).label
+    if request.htmx:
+        context = {"memory": Memory(pk=pk), "state": "reason-given", "reason_label": label}
+        return render(request, "memory/page.html#memory-item", context)
+    messages.success(request, REASON_NOTED)
     return redirect("memory:page")
 
 
@@ -77,7 +116,9 @@ def correct(request, pk: int):
     form = CorrectForm(request.POST)
     if form.is_valid():
         try:
-            new = store.correct_memory(request.user, memory.pk, statement=form.cleaned_data["statement"])
+            new = store.correct_memory(
+                request.user, memory.pk, statement=form.cleaned_data["statement"], surface=Surface.PAGE
+            )
         except ValidationError as error:
             form.add_error("statement", error)
         else:

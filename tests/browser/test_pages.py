@@ -11,6 +11,8 @@ from playwright.sync_api import expect
 from chat.demo_data import build_corpus, load_corpus
 from chat.tools import clear_customer_index
 from memory import store
+from memory.models import GateDecision, SurfaceEvent
+from memory.rls import acting_user
 
 pytestmark = pytest.mark.browser
 
@@ -206,3 +208,88 @@ def test_api_docs_render_under_the_content_security_policy(page, log_in, alice):
     page.goto("/api/docs/")
     page.get_by_text("/api/memories/", exact=True).first.wait_for()
     assert page.evaluate("getComputedStyle(document.body).margin") == "0px"
+
+
+def test_forget_inline_with_a_reason_and_see_it_in_the_staff_report(
+    page, log_in, screenshot, corpus, alice, make_user, settings
+):
+    settings.ATLAS_HOLDOUT = False  # the answer must use the note
+    note = remember(alice, "Prefers answers as a table", quote="can you put that in a table", subject="answer_format")
+    with acting_user(alice.pk):  # as the gate stores it: the decision that wrote the note names its rule
+        GateDecision.objects.create(
+            user=alice, rule="standing_phrase", reason="standing_preference", admitted=True, memory=note
+        )
+    log_in(alice)
+    turn = ask(page, QUESTION)
+    panel = turn.locator("details.recalled")
+    with page.expect_response(re.compile(r"/notes/viewed/$")) as viewed:
+        panel.locator(":scope > summary").click()
+    assert viewed.value.status == 204
+    item = panel.locator(".note").filter(has_text="Prefers answers as a table")
+    item.get_by_role("button", name="Forget this").click()
+    expect(item).to_contain_text("Forgotten. Atlas won't learn this again.")
+    screenshot("chat-forget-reasons.png")
+    item.get_by_role("button", name="I said it once, it's not a rule").click()
+    expect(item).to_contain_text("Thanks, noted: “I said it once, it's not a rule”")
+    expect(item.get_by_role("button")).to_have_count(0)
+
+    page.context.clear_cookies()
+    log_in(make_user("staff", is_staff=True, is_superuser=True))
+    page.goto("/admin/memory/surfaceevent/")
+    page.get_by_role("link", name="Two-surfaces report").click()
+    reasons = page.locator("#reasons-table")
+    expect(reasons.locator("#reason-over-generalised")).to_contain_text("1 100.0%", use_inner_text=True)
+    expect(reasons.locator("caption")).to_contain_text("1 forget, 1 with a reason, 0 without")
+    expect(page.locator("#action-forgotten")).to_contain_text(
+        "Memories forgotten 1 0 0 0 0 1 100.0%", use_inner_text=True
+    )
+    expect(page.locator("#action-opened")).to_contain_text("Times the notes were opened 1 0", use_inner_text=True)
+    expect(page.locator("#rules-table .rule-row")).to_contain_text(
+        "standing_phrase standing_preference 1 1 100.0%", use_inner_text=True
+    )
+    expect(page.locator("#reasons-chart")).to_be_visible()
+
+    seed_a_fortnight(make_user("bob"))  # a fuller picture for the README's screenshot
+    page.reload()
+    expect(page.locator("#rules-table")).to_contain_text("(stands out)")
+    screenshot("surfaces-report.png")
+
+
+def seed_a_fortnight(user) -> None:
+    """Another user's views, forgets and gate writes, so the report has something to compare."""
+    now = timezone.now()
+    # (rule, reason code, notes written, forgets as (reason, surface, age in days))
+    rules = [
+        ("repeated_filter", "repeated_in_3_sessions", 30, [("over-generalised", "inline", 4)] * 9),
+        ("standing_phrase", "standing_preference", 40, [("no-longer-true", "inline", 12)] * 3),
+        ("explicit", "explicit_request", 60, [("unwanted", "page", 2)] * 2 + [("", "inline", 8)] * 2),
+        ("correction", "correction", 20, [("never-true", "api", 5)]),
+    ]
+    events, decisions = [], []
+    for rule, code, written, forgets in rules:
+        decisions += [
+            GateDecision(user=user, rule=rule, reason=code, admitted=True, created_at=now - timedelta(days=14))
+            for _ in range(written)
+        ]
+        events += [
+            SurfaceEvent(
+                user=user,
+                action="forgotten",
+                surface=surface,
+                forget_reason=reason,
+                rule=rule,
+                rule_reason=code,
+                kind="preference",
+                note_written_at=now - timedelta(days=14),
+                note_age_days=age,
+                at=now - timedelta(days=14 - age),
+            )
+            for reason, surface, age in forgets
+        ]
+    events += [SurfaceEvent(user=user, action="viewed", surface="inline", notes=2) for _ in range(60)]
+    events += [SurfaceEvent(user=user, action="viewed", surface="page", notes=9) for _ in range(8)]
+    events += [SurfaceEvent(user=user, action="corrected", surface="inline") for _ in range(7)]
+    events += [SurfaceEvent(user=user, action="corrected", surface="page")]
+    with acting_user(user.pk):
+        GateDecision.objects.bulk_create(decisions)
+        SurfaceEvent.objects.bulk_create(events)

@@ -130,7 +130,7 @@ def test_correct_and_forget_do_not_reach_another_users_note(make_user):
 def test_forget_deletes_the_note_and_keeps_no_text(make_user):
     user = make_user()
     memory = make_memory(user, "Reports go to Dana Whitfield", kind="context")
-    forget_memory(user, memory.pk, reason="memory page")
+    forget_memory(user, memory.pk, reason="unwanted", surface="page")
     with acting_user(user.pk):
         assert not Memory.objects.filter(pk=memory.pk).exists()
         suppression = Suppression.objects.get(user=user)
@@ -138,7 +138,7 @@ def test_forget_deletes_the_note_and_keeps_no_text(make_user):
     stored = json.dumps([suppression.statement_hash, suppression.content_hashes])
     assert "Dana" not in stored and "Whitfield" not in stored
     event = AuditEvent.objects.get(user_id=user.pk, action="forgotten")
-    assert event.memory_id == memory.pk and event.reason == "memory page"
+    assert event.memory_id == memory.pk and event.reason == "page unwanted"
 
 
 def test_forgetting_a_correction_does_not_bring_back_what_it_corrected(make_user):
