@@ -60,8 +60,3 @@ def advance_generation(user_id: int) -> int:
     now = timezone.now()
     MemoryControl.objects.filter(user_id=user_id).update(generation=generation, deleted_at=now, updated_at=now)
     return generation
-
-
-def deleted_at(user_id: int):
-    """When the user last deleted everything (None if never)."""
-    return MemoryControl.objects.filter(user_id=user_id).values_list("deleted_at", flat=True).first()

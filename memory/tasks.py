@@ -80,16 +80,18 @@ def _queue(user_id: int, event_id: int) -> None:
 
 def gate_event(user_id: int, event_id: int) -> dict:
     """Run the write gate for one stored event; a few quick retries on transient failures."""
-    for delay in (*QUICK_RETRY_DELAYS, None):
+    for delay in QUICK_RETRY_DELAYS:
         try:
             return run_event(user_id, event_id)
         except _transient() as exc:
             _drop_broken_connection()
-            if delay is None:
-                return _postpone(user_id, event_id, exc)
             logger.warning("gate event %s: %s, retrying in %.1f s", event_id, type(exc).__name__, delay)
             time.sleep(delay)
-    raise AssertionError("unreachable")
+    try:
+        return run_event(user_id, event_id)
+    except _transient() as exc:
+        _drop_broken_connection()
+        return _postpone(user_id, event_id, exc)
 
 
 def _drop_broken_connection() -> None:

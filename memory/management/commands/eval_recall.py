@@ -30,7 +30,7 @@ from django.utils.dateparse import parse_datetime
 
 from memory import recall
 from memory.embeddings import embed
-from memory.models import AuditEvent, Kind, Memory
+from memory.models import AuditEvent, Kind, Memory, MemoryControl
 from memory.rls import acting_user
 from memory.store import delete_everything, write_memory
 
@@ -159,6 +159,8 @@ class Command(BaseCommand):
         for item in loaded:
             delete_everything(item.user)
             AuditEvent.objects.filter(user_id=item.user.pk).delete()
+            with acting_user(item.user.pk):  # the deletion generation row (memory.epoch)
+                MemoryControl.objects.filter(user_id=item.user.pk).delete()
         # The users own nothing else now; a plain delete avoids collecting every app's relations.
         get_user_model().objects.filter(pk__in=[item.user.pk for item in loaded])._raw_delete(DEFAULT_DB_ALIAS)
 
