@@ -51,6 +51,8 @@ class SessionState:
     # The last answered turn and the focus it was about, for the follow-up measurement.
     last_turn_id: int | None = None
     last_focus_id: str = ""
+    # The previous turn's query plan (chat.planner.QueryPlan.to_dict): what a follow-up swaps a slot of.
+    last_plan: dict[str, Any] | None = None
     loaded: bool = field(default=False, compare=False, repr=False)
 
     def active_filters(self) -> dict[str, str]:
@@ -74,6 +76,7 @@ class SessionState:
             pending=data.get("pending"),
             last_turn_id=data.get("last_turn_id"),
             last_focus_id=data.get("last_focus_id") or "",
+            last_plan=data.get("last_plan"),
         )
 
 
@@ -273,6 +276,19 @@ def _strip_slot_phrases(question: str) -> str:
 # --- updating the slots --------------------------------------------------------------------
 
 
+def carried_filters(state: SessionState) -> dict[str, str]:
+    """Filters a follow-up may still inherit: those stated (or restated) on the previous turn.
+
+    Checked before this turn's decay, so a filter applies on the turn that states it and on
+    one follow-up after it, then is gone (FILTER_TURNS, chapter 92)."""
+    return {k: slot["value"] for k, slot in state.filters.items() if int(slot.get("turns_left", 0)) >= FILTER_TURNS}
+
+
+def decay_filters(state: SessionState, restated: dict[str, str]) -> None:
+    """Age every filter by one turn; the ones the question states restart at FILTER_TURNS."""
+    _decay_filters(state, restated)
+
+
 def _decay_filters(state: SessionState, restated: dict[str, str]) -> None:
     for key in list(state.filters):
         if key in restated:
@@ -332,17 +348,14 @@ def update_from_question(
             resolution.focus_set = True
             resolution.original_question = pending.get("question", "")
             original = resolution.original_question or text
-            _decay_filters(state, detect_filters(original))
-            resolution.filters_set = detect_filters(original)
             resolution.rewritten = f"{original} ({picked.name})"
             return resolution
 
-    filters = detect_filters(text)
+    # Filters are the planner's: it reads them from the parse and the turn ages them
+    # (decay_filters) once it knows which ones this question states.
     fmt = detect_format(text)
     back = refers_back(text)
     resolution.refers_back = back
-    _decay_filters(state, filters)
-    resolution.filters_set = filters
     if fmt:
         state.format = fmt
         resolution.format_set = fmt
