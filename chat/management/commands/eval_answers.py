@@ -93,5 +93,6 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(
             f"cases {summary['cases']}  correct {shares['correct']:.3f}  abstained {shares['abstained']:.3f}  "
-            f"wrong {shares['wrong']:.3f}  unjudged {shares['unjudged']:.3f}  median turn {summary['median_turn_ms']} ms"
+            f"wrong {shares['wrong']:.3f}  unjudged {shares['unjudged']:.3f}  "
+            f"median turn {summary['median_turn_ms']} ms"
         )
