@@ -132,10 +132,11 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         return Expected(numbers=(Decimal(value or 0).quantize(Decimal("0.01")),))
     if kind == "rank":
         key = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
+        by_count = spec.get("measure") == "count"
         rows = (
-            _orders({**spec, "revenue": True}, today)
+            _orders({**spec, "revenue": not by_count and "status" not in spec}, today)
             .values(key[spec["group"]])
-            .annotate(total=Sum("amount"))
+            .annotate(total=Count("id") if by_count else Sum("amount"))
             .order_by("-total")[: spec["limit"]]
         )
         return Expected(names=tuple(str(r[key[spec["group"]]]) for r in rows), ordered=True)

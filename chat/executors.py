@@ -143,7 +143,8 @@ def orders_for(filters: Filters) -> QuerySet[Order]:
 
 def _revenue(plan: QueryPlan, orders: QuerySet[Order]) -> tuple[QuerySet[Order], bool]:
     """Leave out cancelled orders from a money measure unless a status was asked for."""
-    if plan.kind == "count" or plan.filters.status or plan.filters.exclude_status:
+    counting = plan.kind == "count" or plan.measure == "count"
+    if counting or plan.filters.status or plan.filters.exclude_status:
         return orders, False
     return orders.exclude(status=OrderStatus.CANCELLED), True
 
@@ -164,7 +165,7 @@ _GROUP_KEYS = {"customer": "customer__name", "region": "customer__region", "segm
 
 def _grouped(plan: QueryPlan) -> Ranking:
     orders, excluded = _revenue(plan, orders_for(plan.filters))
-    measure = {"count": "count", "average": "average"}.get(plan.kind, "sum")
+    measure = {"count": "count", "average": "average"}.get(plan.kind, plan.measure or "sum")
     if plan.group_by == "month":
         rows = orders.annotate(key=TruncMonth("ordered_on")).values("key")
     else:

@@ -106,6 +106,7 @@ class QueryPlan:
     min_orders: int | None = None  # customers with more than this many matching orders
     peers: tuple[str, ...] = ()  # other customers sharing these fields with the named one
     query: str = ""  # document search text
+    measure: str = ""  # what a rank orders by: "" (order value) | "count" (number of orders)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -147,6 +148,7 @@ class Signals:
     limit: int | None = None
     order_number: str = ""
     subjects: list[str] = field(default_factory=list)
+    place_words: set[str] = field(default_factory=set)  # words naming a city or segment filter
     unknown: list[str] = field(default_factory=list)  # nouns outside the vocabulary
     out_of_scope: tuple[str, str] | None = None  # (reason, word)
     fmt: str = ""
@@ -221,8 +223,10 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
                 continue
             if key in corpus.cities and not signals.city:
                 signals.city = corpus.cities[key]
+                signals.place_words |= set(key)
             elif key in corpus.segments and not signals.segment:
                 signals.segment = corpus.segments[key]
+                signals.place_words |= set(key)
     for word in clean:
         if word in vocab.REGION_WORDS and word not in name_words:
             signals.region = vocab.REGION_WORDS[word]
@@ -301,7 +305,10 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if lemma in vocab.OUT_OF_SCOPE or word in vocab.OUT_OF_SCOPE:
             key = lemma if lemma in vocab.OUT_OF_SCOPE else word
-            if not (key == "project" and token.pos_ != "VERB") and not (key == "expect" and "renew" in signals.lemmas):
+            verb_use = key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and token.pos_ not in ("NOUN", "PROPN")
+            if key == "project" and token.pos_ == "VERB":
+                verb_use = False
+            if not verb_use and not (key == "expect" and "renew" in signals.lemmas):
                 signals.out_of_scope = signals.out_of_scope or (vocab.OUT_OF_SCOPE[key], token.text)
         subject = vocab.SUBJECT_WORDS.get(lemma) or vocab.SUBJECT_WORDS.get(word)
         if subject and not (word == "business" and signals.segment):
@@ -554,7 +561,7 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan:
 
 
 def _measure(signals: Signals) -> str:
-    words, lemmas = set(signals.words), set(signals.lemmas)
+    words, lemmas = set(signals.words) - signals.place_words, set(signals.lemmas) - signals.place_words
     text = " ".join(signals.words)
     if words & vocab.COMPARE_WORDS:
         return "compare"
@@ -625,7 +632,7 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     subjects = signals.subjects
     if "documents" in subjects and not measure:
         return QueryPlan("list", "documents", filters, query=text)
-    if customers and words & {"else", "other", "others"} and "same" in words | {"that"}:
+    if customers and words & {"else", "other", "others"} and words & {"same", "share", "that", "shares"}:
         peers = tuple(f for f in ("segment", "region", "city") if f in words)
         if peers:
             return QueryPlan("list", "customers", filters, field=peers[0], peers=peers)
@@ -695,18 +702,28 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
 
 
 def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) -> QueryPlan | Abstention:
+    words = words - signals.place_words
     order = "asc" if words & vocab.BOTTOM_WORDS and not words & vocab.TOP_WORDS else "desc"
     subjects = set(signals.subjects)
+    stated = {"region": bool(filters.region), "segment": bool(filters.segment)}
     if not group:
-        for word, key in (("region", "region"), ("segment", "segment"), ("month", "month")):
-            if word in words or word + "s" in words:
+        # The first grouping noun the question uses, unless it names a stated filter
+        # ("the largest customer in the South region" ranks customers, not regions).
+        for word in signals.words:
+            key = vocab.GROUP_WORDS.get(word) or vocab.GROUP_WORDS.get(word.rstrip("s"))
+            if key and key != "status" and not stated.get(key):
                 group = key
                 break
-    if not group and ("customers" in subjects or "who" in words):
+    if not group and "who" in words:
         group = "customer"
     if not group and not (subjects & {"orders"}):
         return Abstention(vocab.NO_PLAN_REASON, "rank")
     nouns = {"customer": ("customer", "client", "account"), "region": ("region",), "segment": ("segment",)}
     singular = _singular(signals, nouns.get(group, ("month",) if group == "month" else ("order", "sale")))
     limit = signals.limit or (1 if singular or "who" in words else DEFAULT_TOP)
-    return QueryPlan("rank", "orders", filters, group_by=group, order=order, limit=limit)
+    # "the most overdue orders" ranks by how many; "the most revenue" by value.
+    by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
+    by_count = by_count and bool(words & {"most", "fewest", "least", "many"})
+    return QueryPlan(
+        "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
+    )

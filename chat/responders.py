@@ -336,13 +336,16 @@ def _shaped(
     *,
     inline: list[str],
     total: int | None = None,
+    every: bool = False,
 ) -> list[B.Block]:
-    """A summary and its rows as the format asks: a table, bullets, or (short) names inline."""
+    """A summary and its rows as the format asks: a table, bullets, or (short) names inline.
+
+    ``every``: a list of names the user asked for in full (customers, renewals), shown whole."""
     if style.format == "short":
-        shown = inline[:12]
+        shown = inline if every else inline[:12]
         more = f" and {len(inline) - len(shown)} more" if len(inline) > len(shown) else ""
         return [B.summary(f"{head.rstrip(':')}: {', '.join(shown)}{more}." if shown else head)]
-    limit = ROWS_SHOWN.get(style.format, 10)
+    limit = 200 if every else ROWS_SHOWN.get(style.format, 10)
     out = [B.summary(head)]
     if style.format in ("table", "detailed") and not style.bullets:
         out.append(B.table(header, rows[:limit]))
@@ -377,7 +380,7 @@ def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
     else:
         return _order_list_blocks(result, style)
     rows = [tuple(fmt_value(v, k, style) for v, k in zip(row, result.kinds, strict=True)) for row in result.rows]
-    return _shaped(head, result.columns, rows, items, style, inline=inline, total=result.total)
+    return _shaped(head, result.columns, rows, items, style, inline=inline, total=result.total, every=True)
 
 
 def _customer_item(row: tuple[Any, ...], having: str) -> str:
@@ -412,7 +415,7 @@ def _peer_blocks(result: RecordList, style: Style) -> list[B.Block]:
     head = f"{own} Other customers with the same {' and '.join(fields)}:"
     items = [f"{r[0]} ({r[1]})" for r in result.rows]
     rows = [tuple(str(v) for v in r) for r in result.rows]
-    return _shaped(head, result.columns, rows, items, style, inline=[r[0] for r in result.rows])
+    return _shaped(head, result.columns, rows, items, style, inline=[r[0] for r in result.rows], every=True)
 
 
 def _record_blocks(result: Record, style: Style) -> list[B.Block]:

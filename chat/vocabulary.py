@@ -190,6 +190,7 @@ OUT_OF_SCOPE: dict[str, str] = {
     "recipe": "outside",
     "news": "outside",
     "capital": "outside",
+    "found": "no-field",
     "ceo": "no-field",
     "founder": "no-field",
     "owner": "no-field",
@@ -216,6 +217,9 @@ OUT_OF_SCOPE: dict[str, str] = {
     "sku": "no-field",
 }
 
+# Entries above that are out of scope only as nouns ("share price", not "customers that share a segment").
+OUT_OF_SCOPE_NOUNS_ONLY = frozenset({"share", "stock", "price", "project", "capital", "rating", "rain", "estimate"})
+
 # Nouns a question about the records may carry without changing what is asked.
 NEUTRAL_NOUNS = frozenset(
     {
@@ -226,6 +230,7 @@ NEUTRAL_NOUNS = frozenset(
         "ones", "thing", "anything", "everything", "info", "information", "overview", "summary", "history",
         "us", "we", "company", "side", "book", "books", "money", "dollar", "spending", "code", "acct",
         "deal", "activity", "bit", "way", "phone", "form", "format", "point", "bullet", "version", "window",
+        "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand", "mind",
         "biggest", "largest", "kind", "type", "level", "people", "who", "what", "q1", "q2", "q3", "q4",
     }
 )  # fmt: skip
