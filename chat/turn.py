@@ -141,7 +141,8 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
     turn.kind = Turn.Kind.CLARIFY
     turn.options = clarify["options"]
     turn.answer = clarify["question"] + "\n" + "\n".join(f"- {o['label']}" for o in clarify["options"])
-    turn.save(update_fields=["kind", "options", "answer"])
+    turn.blocks = [blocks.summary(clarify["question"]).as_dict()]
+    turn.save(update_fields=["kind", "options", "answer", "blocks"])
 
 
 def _answer(user, turn: Turn, state, resolution, question: str) -> None:
