@@ -167,8 +167,10 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     used = [] if held_out else notes
     plan, abstention, narrowed = _narrowed(planned, used)
 
-    results = tuple(execute(plan, today=timezone.localdate())) if plan is not None else ()
-    _after_plan(state, plan, planned)
+    responder = get_responder()
+    # A tool-calling model chooses its own plans; the offline responder renders this one's results.
+    uses_tools = getattr(responder, "uses_tools", False)
+    results = tuple(execute(plan, today=timezone.localdate())) if plan is not None and not uses_tools else ()
     prompt = prompt_module.assemble_prompt(
         asked,
         session_block=state_module.render_state(state),
@@ -182,7 +184,11 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
         results=results,
         abstention=abstention,
     )
-    answer = get_responder().respond(prompt)
+    answer = responder.respond(prompt)
+    if uses_tools:
+        results = answer.results
+        plan = results[-1].plan if results else None
+    _after_plan(state, plan, planned)
     answer_blocks = list(answer.blocks)
     if correction is not None:
         answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))
