@@ -416,6 +416,12 @@ def update_from_tool(state: SessionState, *, name: str, ok: bool, data: Any, arg
             state.filters["period"] = {"value": args["period"], "turns_left": FILTER_TURNS}
 
 
+def gate_filters(state: SessionState) -> dict[str, str]:
+    """The live filters by name, as the session block shows them and the gate counts them
+    (a period slot carries its dates after a "|" for the planner; the name is what repeats)."""
+    return {key: value.split("|", 1)[0] for key, value in state.active_filters().items()}
+
+
 def remember_question(state: SessionState, question: str) -> None:
     state.recent_questions = (state.recent_questions + [question.strip()[:RECENT_QUESTION_CHARS]])[-RECENT_QUESTIONS:]
 
@@ -444,7 +450,7 @@ def render_state(state: SessionState) -> str:
     lines: list[str] = []
     if state.focus:
         lines.append(f'Currently discussing: {state.focus.type} "{state.focus.label}" ({state.focus.id})')
-    active = state.active_filters()
+    active = gate_filters(state)
     if active:
         lines.append("Filters in effect: " + ", ".join(f"{k}={v}" for k, v in sorted(active.items())))
     if state.format:

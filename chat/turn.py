@@ -118,7 +118,7 @@ def _ask(user, *, session: ChatSession | None, question: str, option_id: str | N
                 session_key=str(session.pk),
                 turn_id=turn.pk,
                 text=question,
-                filters=state.active_filters(),
+                filters=state_module.gate_filters(state),
             )
     return turn
 
