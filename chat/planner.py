@@ -25,7 +25,7 @@ from typing import Any
 
 from spacy.tokens import Doc
 
-from atlas.language import parse
+from atlas.language import nlp
 from chat import vocabulary as vocab
 
 ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
@@ -165,7 +165,8 @@ class Signals:
 def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     """The slots the question states, from its parse; ``name_words`` are the words of the
     customer names it uses (never read as regions, cities or unknown nouns)."""
-    doc = parse(text)
+    # Entities are not read: names, cities and segments come from the corpus's own vocabulary.
+    doc = nlp()(text, disable=["ner"])
     words = [t.lower_.replace("’", "'") for t in doc]
     lemmas = [t.lemma_.lower() for t in doc]
     signals = Signals(words=words, lemmas=lemmas)
@@ -334,9 +335,8 @@ def _known_noun(token, word: str, lemma: str, signals: Signals) -> bool:
     )
     if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
         return True
-    places = {w for key in vocab.corpus_vocabulary().cities for w in key}
-    segments = {w for key in vocab.corpus_vocabulary().segments for w in key}
-    return word.replace(".", "") in places or word in segments or word in ("mid", "market", "acct")
+    corpus_words = vocab.corpus_vocabulary().words
+    return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
 
 
 # --- periods -------------------------------------------------------------------------------------

@@ -252,6 +252,7 @@ class CorpusVocabulary:
     cities: dict[tuple[str, ...], str]  # lowered words -> the city as stored
     segments: dict[tuple[str, ...], str]
     longest: int
+    words: frozenset[str] = frozenset()  # every word of every city and segment
 
 
 _lock = threading.Lock()
@@ -272,7 +273,8 @@ def corpus_vocabulary() -> CorpusVocabulary:
         cities = {tuple(c.lower().replace(".", "").split()): c for c, _ in rows}
         segments = {tuple(s.lower().replace("-", " ").split()): s for _, s in rows}
         longest = max((len(k) for k in (*cities, *segments)), default=1)
-        _vocabulary = CorpusVocabulary(signature=signature, cities=cities, segments=segments, longest=longest)
+        words = frozenset(w for key in (*cities, *segments) for w in key)
+        _vocabulary = CorpusVocabulary(signature, cities, segments, longest, words)
         return _vocabulary
 
 
