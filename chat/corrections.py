@@ -59,7 +59,7 @@ def answer_blocks(answer: list[B.Block], has_records: bool) -> list[B.Block]:
     if not has_records:
         return [B.summary("I couldn't find what the records say about that. " + NOTED)]
     first, *rest = answer
-    lead = B.summary("The records say: " + first.text[:1].lower() + first.text[1:] if first.text else "")
+    lead = B.summary(f"The records say: {first.text}")
     if first.kind != "summary":
         return [B.summary("The records say:"), first, *rest, B.summary(NOTED)]
     return [lead, *rest, B.summary(NOTED)]

@@ -518,7 +518,8 @@ def _stated_filters(signals: Signals) -> dict[str, str]:
 
 def _abstention(signals: Signals, context: Context) -> Abstention | None:
     documents = "documents" in signals.subjects
-    if signals.out_of_scope and not documents:
+    # A document may talk about prices or forecasts; nothing in the records translates or forecasts weather.
+    if signals.out_of_scope and (not documents or signals.out_of_scope[0] == vocab.OUTSIDE_REASON):
         return Abstention(*signals.out_of_scope)
     lemmas = set(signals.lemmas)
     about_orders = "orders" in signals.subjects or bool(lemmas & vocab.MONEY_WORDS)

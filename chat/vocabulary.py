@@ -218,7 +218,7 @@ OUT_OF_SCOPE: dict[str, str] = {
 }
 
 # Entries above that are out of scope only as nouns ("share price", not "customers that share a segment").
-OUT_OF_SCOPE_NOUNS_ONLY = frozenset({"share", "stock", "price", "project", "capital", "rating", "rain", "estimate"})
+OUT_OF_SCOPE_NOUNS_ONLY = frozenset({"share", "stock", "price", "project", "capital", "rating", "estimate"})
 
 # Nouns a question about the records may carry without changing what is asked.
 NEUTRAL_NOUNS = frozenset(
