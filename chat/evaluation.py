@@ -161,6 +161,15 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         if isinstance(value, date):
             return Expected(texts=(f"{value.day} {value:%b %Y}|{value.isoformat()}",))
         return Expected(texts=(str(value),))
+    if kind == "customer_field":
+        return Expected(texts=(str(getattr(Customer.objects.get(name=spec["customer"]), spec["field"])),))
+    if kind == "largest_order":
+        order = _orders(spec, today).order_by("-amount").select_related("customer").first()
+        return Expected(numbers=(order.amount,), texts=(order.number,))
+    if kind == "count_renewals":
+        start, end = period_bounds(spec["period"], today)
+        n = sum(1 for c in _latest_contracts().values() if start <= c.renewal_date <= end)
+        return Expected(numbers=(Decimal(n),))
     if kind == "renewals":
         start, end = period_bounds(spec["period"], today)
         names = [c.customer.name for c in _latest_contracts().values() if start <= c.renewal_date <= end]

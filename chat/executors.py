@@ -202,7 +202,7 @@ def _group_label(group: str, key: Any) -> str:
 
 def _order_list(plan: QueryPlan, *, by_amount: bool = False) -> RecordList:
     orders = orders_for(plan.filters)
-    total = orders.count()
+    total = orders.count() if not by_amount else 0
     ordering = ("-amount", "number") if plan.order != "asc" else ("amount", "number")
     ordered = orders.order_by(*ordering) if by_amount else orders.order_by("-ordered_on", "-number")
     limit = plan.limit if by_amount and plan.limit else MAX_ROWS
@@ -216,7 +216,7 @@ def _order_list(plan: QueryPlan, *, by_amount: bool = False) -> RecordList:
         ("Order", "Customer", "Date", "Amount", "Status"),
         ("text", "text", "date", "money", "text"),
         rows,
-        total,
+        total or len(rows),
     )
 
 

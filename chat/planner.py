@@ -151,6 +151,7 @@ class Signals:
     place_words: set[str] = field(default_factory=set)  # words naming a city or segment filter
     unknown: list[str] = field(default_factory=list)  # nouns outside the vocabulary
     out_of_scope: tuple[str, str] | None = None  # (reason, word)
+    negated: str = ""  # a negation the plan cannot express ("customers that haven't ordered")
     fmt: str = ""
 
     def has_slot(self) -> bool:
@@ -172,6 +173,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     signals = Signals(words=words, lemmas=lemmas)
     signals.order_number = _order_number(text)
     _read_status(doc, signals, name_words)
+    _read_negation(doc, signals)
     _read_places(words, signals, name_words)
     signals.period, signals.future = read_period(words, today=today)
     _read_numbers(doc, signals)
@@ -212,6 +214,21 @@ def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             signals.exclude_status = status
         else:
             signals.status = signals.status or status
+
+
+def _read_negation(doc: Doc, signals: Signals) -> None:
+    """A "not" on anything but a status word: an exclusion no plan expresses, so the planner
+    abstains rather than answer the question without the "not"."""
+    for token in doc:
+        if token.dep_ != "neg":
+            continue
+        head = token.head
+        status = vocab.STATUS_WORDS.get(head.lower_) or vocab.STATUS_WORDS.get(head.lemma_.lower())
+        if status and status in (signals.exclude_status, signals.status):
+            continue
+        if head.lemma_ == "be" and any(vocab.STATUS_WORDS.get(c.lower_) for c in head.children):
+            continue
+        signals.negated = token.text + " " + head.text
 
 
 def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> None:
@@ -526,6 +543,8 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
     renewals = "contracts" in signals.subjects
     if about_orders and not renewals and (signals.future or ("will" in signals.words and "going" not in lemmas)):
         return Abstention(vocab.FORECAST_REASON, "future")
+    if signals.negated:
+        return Abstention(vocab.NO_PLAN_REASON, signals.negated)
     if context.unknown_names and not context.named:
         return Abstention(vocab.UNKNOWN_CUSTOMER_REASON, context.unknown_names[0])
     unknown = [w for w in signals.unknown if w not in ("else", "other", "others")]
@@ -655,6 +674,10 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
 
 def _listing_plan(signals: Signals, filters: Filters, context: Context) -> QueryPlan | Abstention:
     subjects = signals.subjects
+    lemmas = set(signals.lemmas)
+    if lemmas & vocab.REVENUE_WORDS and "order" not in lemmas and "customers" not in subjects:
+        # "Sales for Kestrel Foods in 2025", "revenue last month": a figure, not a list of orders.
+        return QueryPlan("sum", "orders", filters)
     if signals.min_orders is not None:
         return QueryPlan("list", "customers", filters, min_orders=signals.min_orders)
     if "contracts" in subjects:

@@ -395,6 +395,10 @@ def _order_list_blocks(result: RecordList, style: Style) -> list[B.Block]:
         return [B.summary(f"0 {_orders_noun(plan)} {scope}.")]
     if plan.kind == "rank":
         which = "smallest" if plan.order == "asc" else "largest"
+        if len(result.rows) == 1:
+            r = [fmt_value(v, k, style) for v, k in zip(result.rows[0], result.kinds, strict=True)]
+            noun = _orders_noun(plan, 1)
+            return [B.summary(f"The {which} {noun} {scope} is {r[0]} ({r[1]}, {r[2]}): {r[3]}, {r[4]}.")]
         head = f"The {len(result.rows)} {which} {_orders_noun(plan)} {scope}:"
     else:
         head = f"{result.total:,} {_orders_noun(plan, result.total)} {scope}, newest first:"

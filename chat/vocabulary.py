@@ -57,6 +57,7 @@ SUBJECT_WORDS: dict[str, str] = {
     "sales": "orders",
     "revenue": "orders",
     "purchase": "orders",
+    "buy": "orders",
     "invoice": "orders",
     "spend": "orders",
     "business": "orders",
@@ -76,6 +77,9 @@ SUBJECT_WORDS: dict[str, str] = {
 MONEY_WORDS = frozenset(
     {"revenue", "sale", "sales", "value", "spend", "amount", "money", "worth", "dollar", "size", "total", "much"}
 )
+
+# Nouns that name money coming in: on their own they ask for a total.
+REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
 
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number"})
