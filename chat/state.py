@@ -193,7 +193,7 @@ _REGION_PATTERN = re.compile(
     r"|\b(north|south|east|west|central)(?:ern)? (?:sales )?(?:region|customers|accounts|territory)\b",
     re.IGNORECASE,
 )
-# The periods the orders tool understands (chat.tools.PERIODS), plus a few spellings of them.
+# Period phrases: only to tell a topic change from a follow-up and to read a region note (the planner reads periods).
 _PERIOD_PATTERN = re.compile(
     r"\b(last quarter|this quarter|previous quarter|last month|this month|previous month|last year|this year|"
     r"year to date|ytd|last 30 days|past 30 days|last 12 months|past 12 months|past year)\b",
