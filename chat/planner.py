@@ -316,6 +316,7 @@ def _comparison(prev: str, prev2: str) -> str:
 
 def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     """Subjects named, topics Atlas has no records for, and nouns outside the vocabulary."""
+    corpus_words = vocab.corpus_vocabulary().words
     for token in doc:
         lemma = token.lemma_.lower()
         word = token.lower_
@@ -332,27 +333,35 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         if subject and not (word == "business" and signals.segment):
             signals.subjects.append(subject)
             continue
-        if token.pos_ in ("NOUN", "PROPN") and not _known_noun(token, word, lemma, signals):
+        if token.pos_ in ("NOUN", "PROPN") and not _known_noun(word, lemma, corpus_words):
             signals.unknown.append(word)
 
 
-def _known_noun(token, word: str, lemma: str, signals: Signals) -> bool:
-    known = (
-        vocab.NEUTRAL_NOUNS
-        | set(vocab.STATUS_WORDS)
-        | set(vocab.REGION_WORDS)
-        | set(vocab.CUSTOMER_FIELDS)
-        | set(vocab.CONTRACT_FIELDS)
-        | set(vocab.GROUP_WORDS)
-        | set(vocab.FORMAT_WORDS)
-        | set(vocab.COUNT_WORDS | vocab.SUM_WORDS | vocab.AVERAGE_WORDS | vocab.TOP_WORDS | vocab.BOTTOM_WORDS)
-        | set(vocab.LIST_WORDS | vocab.COMPARE_WORDS | vocab.MONEY_WORDS)
-        | set(vocab.PERIOD_UNITS)
-        | set(_MONTHS)
-    )
+_KNOWN_NOUNS = frozenset(
+    vocab.NEUTRAL_NOUNS
+    | set(vocab.STATUS_WORDS)
+    | set(vocab.REGION_WORDS)
+    | set(vocab.CUSTOMER_FIELDS)
+    | set(vocab.CONTRACT_FIELDS)
+    | set(vocab.GROUP_WORDS)
+    | set(vocab.FORMAT_WORDS)
+    | vocab.COUNT_WORDS
+    | vocab.SUM_WORDS
+    | vocab.AVERAGE_WORDS
+    | vocab.TOP_WORDS
+    | vocab.BOTTOM_WORDS
+    | vocab.LIST_WORDS
+    | vocab.COMPARE_WORDS
+    | vocab.MONEY_WORDS
+    | vocab.PERIOD_UNITS
+    | set(_MONTHS)
+)
+
+
+def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
+    known = _KNOWN_NOUNS
     if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
         return True
-    corpus_words = vocab.corpus_vocabulary().words
     return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
 
 

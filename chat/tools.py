@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import re
 import threading
-import time
 from dataclasses import asdict, dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -155,23 +154,10 @@ _index_lock = threading.Lock()
 _index: CustomerIndex | None = None
 
 
-# A turn asks for the index several times (mentions, the planner's vocabulary); the table is
-# checked at most once per this many seconds.
-SIGNATURE_TTL_SECONDS = 1.0
-_checked: tuple[float, tuple] | None = None
-
-
 def _signature() -> tuple:
-    global _checked
-    now = time.monotonic()
-    name = connection.settings_dict["NAME"]
-    if _checked is not None and now - _checked[0] < SIGNATURE_TTL_SECONDS and _checked[1][0] == name:
-        return _checked[1]
     with connection.cursor() as cur:
         cur.execute("SELECT count(*), coalesce(max(id), 0), coalesce(sum(length(name)), 0) FROM chat_customer")
-        signature = (name, *cur.fetchone())
-    _checked = (now, signature)
-    return signature
+        return (connection.settings_dict["NAME"], *cur.fetchone())
 
 
 def customer_index() -> CustomerIndex:
@@ -206,9 +192,8 @@ def customer_index() -> CustomerIndex:
 
 
 def clear_customer_index() -> None:
-    global _index, _checked
+    global _index
     _index = None
-    _checked = None
 
 
 def find_customer_mentions(text: str) -> list[CustomerMention]:
