@@ -594,7 +594,11 @@ def _measure(signals: Signals) -> str:
     text = " ".join(signals.words)
     if words & vocab.COMPARE_WORDS:
         return "compare"
-    if "how many" in text or "number of" in text or lemmas & vocab.COUNT_WORDS:
+    counted = any(
+        lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] != "to")
+        for i, lemma in enumerate(signals.lemmas)
+    )  # "count of open orders", not "to count in Q4"
+    if "how many" in text or counted:
         return "count"
     if lemmas & vocab.AVERAGE_WORDS:
         return "average"

@@ -25,6 +25,8 @@ from django.utils import timezone
 from chat import blocks, corrections, executors, holdout, tools
 from chat import prompt as prompt_module
 from chat import state as state_module
+from chat import vocabulary as vocab
+from chat.corpus import search_documents
 from chat.executors import execute
 from chat.feedback import queue_gate, record_followup
 from chat.models import ChatSession, Turn
@@ -36,6 +38,10 @@ from memory.rls import acting_user
 logger = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 2000
+# A passage answers a question no plan covers only above this cosine similarity: questions
+# nothing in the records answers peaked at 0.31 (0.61 when they name a customer, so named
+# questions never take this path); passages that answered reached 0.45-0.75.
+PASSAGE_ANSWER_SIMILARITY = 0.60
 PASSAGES_PER_TURN = 12
 
 
@@ -166,11 +172,16 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     eligible, held_out = holdout.decide(turn.pk, recalled_count=len(notes))
     used = [] if held_out else notes
     plan, abstention, narrowed = _narrowed(planned, used)
+    quoted = _passage_answer(asked, abstention) if abstention is not None else None
+    if quoted is not None:
+        plan, abstention = quoted.plan, None
 
     responder = get_responder()
     # A tool-calling model chooses its own plans; the offline responder renders this one's results.
     uses_tools = getattr(responder, "uses_tools", False)
     results = tuple(execute(plan, today=timezone.localdate())) if plan is not None and not uses_tools else ()
+    if quoted is not None:
+        results = (quoted,)
     prompt = prompt_module.assemble_prompt(
         asked,
         session_block=state_module.render_state(state),
@@ -246,6 +257,22 @@ def _after_plan(state, plan: QueryPlan | None, planned: Planned) -> None:
     if plan is not None and len(plan.filters.customers) == 1:
         ref = plan.filters.customers[0]
         state.focus = state_module.Focus(type="customer", id=str(ref.id), label=ref.name, confident=True)
+
+
+def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | None:
+    """A document question in other words: when no plan fits, no customer is named and the
+    best passage is this close to the question, the answer quotes it (threshold measured by
+    scripts/measure_passage_threshold.py; forecasts, other topics and missing fields never)."""
+    if abstention.reason != vocab.NO_PLAN_REASON or tools.find_customer_mentions(asked):
+        return None
+    close = [
+        p
+        for p in search_documents(asked[:MAX_QUESTION_CHARS], limit=3)
+        if (p.similarity or 0.0) >= PASSAGE_ANSWER_SIMILARITY and p.customer_id is None
+    ]
+    if not close:
+        return None
+    return executors.Quotes(QueryPlan("list", "documents", query=asked), tuple(close[:1]))
 
 
 def _gate_message(user, question: str) -> str:

@@ -72,6 +72,13 @@ SUBJECT_WORDS: dict[str, str] = {
     "policy": "documents",
     "note": "documents",
     "doc": "documents",
+    # Questions about how things are done are answered by the policy documents.
+    "happen": "documents",
+    "procedure": "documents",
+    "rule": "documents",
+    "approve": "documents",
+    "approval": "documents",
+    "allow": "documents",
 }
 # Words that make an orders question one about money (sum, or rank by value).
 MONEY_WORDS = frozenset(

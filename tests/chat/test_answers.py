@@ -158,3 +158,10 @@ def test_eval_answers_on_our_own_cases_has_no_wrong_answer(corpus):
     assert report["summary"]["correct"] >= 0.95
     with acting_user(0):
         assert not Turn.objects.exists()  # the evaluation leaves nothing behind
+
+
+@pytest.mark.django_db
+def test_a_policy_question_without_document_words_is_answered_by_a_close_passage(corpus, user):
+    (turn,) = session_answers(user, "On which weekdays do cold-chain deliveries go out?")
+    quotes = [b for b in turn.blocks if b["kind"] == "quote"]
+    assert quotes and quotes[0]["title"] == "Policy memo: shipping cut-off times"
