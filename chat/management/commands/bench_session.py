@@ -11,6 +11,7 @@ rolled back, so the bench leaves no user, session, turn or memory behind and que
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 import uuid
@@ -58,6 +59,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        self.cpu: list[float] = []
         turns = options["turns"]
         if not 1 <= turns <= len(script("x")):
             raise CommandError(f"--turns must be between 1 and {len(script('x'))}.")
@@ -113,10 +115,12 @@ class Command(BaseCommand):
         rows = []
         history: list[tuple[str, str]] = []
         for number, question in enumerate(questions, start=1):
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             turn = ask(user, session=session, question=question)
             elapsed = (time.perf_counter() - started) * 1000
+            cpu_ms = (time.process_time() - cpu) * 1000
             timings.append(elapsed)
+            self.cpu.append(cpu_ms)
             prompt = getattr(turn, "prompt", None)
             replay = replay_tokens(history, prompt) if prompt is not None else 0
             if prompt is not None:
@@ -129,6 +133,7 @@ class Command(BaseCommand):
                     "prompt_tokens": turn.prompt_tokens,
                     "replay_tokens": replay,
                     "server_ms": round(elapsed, 1),
+                    "cpu_ms": round(cpu_ms, 1),
                     "recalled": len(turn.recalled),
                     "held_out": turn.held_out,
                 }
@@ -157,6 +162,10 @@ class Command(BaseCommand):
             "timed_turns": len(timings),
             "median_server_ms": round(median, 1),
             "p95_server_ms": round(p95, 1),
+            # This process's CPU time per turn (Postgres's own work not included): the figure a
+            # busy shared machine disturbs least.
+            "median_cpu_ms": round(statistics.median(self.cpu), 1) if self.cpu else 0,
+            "load_average_1min": round(os.getloadavg()[0], 2),
         }
         if len(rows) >= 6:
             summary["targets_met"] = {
