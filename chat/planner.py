@@ -286,9 +286,10 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             continue
         is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word
         after = words[i + 1 : i + 4]
+        at_least = prev == "least" or (prev == "$" and prev2 == "least")
         if not is_money and value is not None and any(w in ("order", "orders") for w in after):
             if comparison == "more":
-                signals.min_orders = value
+                signals.min_orders = value - 1 if at_least else value  # "at least 3" is more than 2
             continue
         amount = _money(word)
         if amount is None or (value is not None and value < 100 and not is_money):
@@ -589,8 +590,15 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan:
     return replace(last, filters=filters, limit=limit)
 
 
+def _bound_words(signals: Signals) -> set[str]:
+    """ "least"/"most" in "at least 5", "at most 3": a bound, not a ranking."""
+    words = signals.words
+    return {w for i, w in enumerate(words) if w in ("least", "most") and i and words[i - 1] == "at"}
+
+
 def _measure(signals: Signals) -> str:
-    words, lemmas = set(signals.words) - signals.place_words, set(signals.lemmas) - signals.place_words
+    words = set(signals.words) - signals.place_words - _bound_words(signals)
+    lemmas = set(signals.lemmas) - signals.place_words
     text = " ".join(signals.words)
     if words & vocab.COMPARE_WORDS:
         return "compare"

@@ -241,7 +241,8 @@ NEUTRAL_NOUNS = frozenset(
         "ones", "thing", "anything", "everything", "info", "information", "overview", "summary", "history",
         "us", "we", "company", "side", "book", "books", "money", "dollar", "spending", "code", "acct",
         "deal", "activity", "bit", "way", "phone", "form", "format", "point", "bullet", "version", "window",
-        "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand", "mind",
+        "line", "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand",
+        "mind",
         "biggest", "largest", "kind", "type", "level", "people", "who", "what", "q1", "q2", "q3", "q4",
     }
 )  # fmt: skip
