@@ -167,11 +167,14 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     correction = corrections.correction_text(question)
     asked = correction or resolution.original_question or question
     planned = _plan(state, resolution, asked, correcting=correction is not None)
-    # One retrieval text for recall, so the question is embedded once.
-    notes = recall_for_question(user, _retrieval_query(state, resolution))  # [] while memory is paused
+    # One retrieval text for recall and document search, so the question is embedded once.
+    retrieval = _retrieval_query(state, resolution)
+    notes = recall_for_question(user, retrieval)  # [] while memory is paused
     eligible, held_out = holdout.decide(turn.pk, recalled_count=len(notes))
     used = [] if held_out else notes
     plan, abstention, narrowed = _narrowed(planned, used)
+    if plan is not None and plan.subject == "documents":
+        plan = replace(plan, query=retrieval)  # the text recall embedded: one vector per turn
     quoted = _passage_answer(asked, abstention) if abstention is not None else None
     if quoted is not None:
         plan, abstention = quoted.plan, None
