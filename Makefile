@@ -49,6 +49,9 @@ SHARED ?= ../shared
 eval: db
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev.jsonl
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/recall/dev.jsonl --k 6
+	$(PY) manage.py seed_demo --if-empty
+	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev.jsonl --checks tests/fixtures/answer_dev_checks.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/answer_own_cases.jsonl
 
 eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6

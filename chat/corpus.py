@@ -30,6 +30,7 @@ class Passage:
     text: str  # a snippet: the document text, cut at a sentence boundary near SNIPPET_CHARS
     score: float  # fused score scaled to 0..1 (1 = first in both branches)
     customer_id: int | None
+    similarity: float | None = None  # cosine similarity to the query (None: a keyword-only match)
 
 
 # Keyword branch: OR over the question's lexemes (a natural question rarely has every word in
@@ -84,7 +85,7 @@ fused AS (
            vec.similarity, kw.rk AS kw_rank
       FROM vec FULL OUTER JOIN kw ON vec.id = kw.id
 )
-SELECT d.id, d.title, d.text, d.customer_id, fused.rrf
+SELECT d.id, d.title, d.text, d.customer_id, fused.rrf, fused.similarity
   FROM fused JOIN chat_document d ON d.id = fused.id
  WHERE fused.kw_rank IS NOT NULL OR fused.similarity >= %(min_similarity)s
  ORDER BY fused.rrf DESC, d.id
@@ -121,8 +122,9 @@ def search_documents(query: str, *, limit: int = 5) -> list[Passage]:
             text=snippet(text),
             score=round(min(1.0, float(rrf) / best), 4),
             customer_id=customer_id,
+            similarity=None if similarity is None else round(float(similarity), 4),
         )
-        for pk, title, text, customer_id, rrf in rows
+        for pk, title, text, customer_id, rrf, similarity in rows
     ]
 
 

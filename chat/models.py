@@ -137,6 +137,8 @@ class Turn(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_turns")
     question = models.TextField()
     answer = models.TextField(blank=True, default="")
+    # The answer as typed blocks (chat.blocks.Block.as_dict): summary, table, bullets, quote, note.
+    blocks = models.JSONField(default=list, blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.ANSWER)
     options = models.JSONField(default=list, blank=True)  # clarify choices: [{"id", "label"}]
     recalled = models.JSONField(default=list, blank=True)  # notes used, each with its influence

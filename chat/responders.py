@@ -1,37 +1,51 @@
-"""Responders: turn an assembled prompt into an answer, behind one interface.
+"""Responders: typed results in, typed answer blocks out, behind one interface.
 
-The default is offline and deterministic: it composes a grounded answer from the tool results
-and passages in the prompt, honours the format slot (short, detailed, table) and the
-preferences it can honour from recalled notes (units, currency display, date format, bullet
-points). When a recalled note conflicts with the corpus it answers from the corpus and says
-the note is out of date (chapter 93: "a note from March said 30 days, which no longer matches
-the contract"). With ``ATLAS_LLM_BASE_URL`` set, the same prompt goes to any OpenAI-compatible
-chat endpoint instead.
+The default is offline and deterministic: it renders the plan executors' results
+(:mod:`chat.executors`) as a summary line plus a table or bullet list, honouring the format
+slot (short, detailed, table) and the preferences it can honour from recalled notes (units,
+currency display, date format, bullet points). When no plan fits, it abstains in one plain
+sentence that says what Atlas can answer and asserts no figure. When a recalled note
+conflicts with the contract it answers from the contract and says the note is out of date
+(chapter 93). With ``ATLAS_LLM_BASE_URL`` set, :mod:`chat.llm` offers the same executors
+to a model as tools instead.
 
-Answers are plain text with "- " bullets and pipe-separated table rows; escaping is the
-template's job.
+Escaping is the template's job: blocks hold plain text.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
 
-from django.conf import settings
 from django.utils import timezone
 
-from chat.prompt import Prompt, ToolCall
+from chat import blocks as B
+from chat import vocabulary as vocab
+from chat.executors import Figure, Missing, Quotes, Ranking, Record, RecordList, Result
+from chat.planner import Abstention, Filters, QueryPlan
+from chat.prompt import Prompt
 
 SHAPED_FORMAT = "shaped-format"
 NARROWED_RETRIEVAL = "narrowed-retrieval"
 IN_CONTEXT = "in-context"
+ROWS_SHOWN = {"": 10, "short": 0, "detailed": 25, "table": 25}
+
+CAN_ANSWER = (
+    "I can answer questions about the company's customers (by region, city or segment), their orders "
+    "(counts, totals, averages and rankings by period or status), their contracts (payment terms, credit "
+    "limits, renewals) and its documents."
+)
+ABSTENTIONS = {
+    vocab.FORECAST_REASON: "I can't forecast from the records: they only hold orders that have already been placed.",
+    vocab.OUTSIDE_REASON: "That's outside what Atlas answers: I only answer from the company's business records.",
+    vocab.NO_FIELD_REASON: "I can't answer that: the records don't hold {topic}.",
+    vocab.NO_PLAN_REASON: "I can't answer that from the records.",
+    vocab.UNKNOWN_CUSTOMER_REASON: "I can't answer that: no customer called \u201c{topic}\u201d is on record.",
+    vocab.NEEDS_CUSTOMER_REASON: "I can't look up a {topic} without a customer: which customer do you mean?",
+}
 
 
 class ResponderError(RuntimeError):
@@ -41,9 +55,11 @@ class ResponderError(RuntimeError):
 @dataclass(frozen=True)
 class Answer:
     text: str
+    blocks: tuple[B.Block, ...] = ()
     # memory_id -> how the note shaped this answer (shaped-format / in-context)
     influences: dict[int, str] = field(default_factory=dict)
     responder: str = "offline"
+    results: tuple[Any, ...] = ()  # what the executors returned (the LLM path fills it)
 
 
 class Responder(Protocol):
@@ -52,7 +68,7 @@ class Responder(Protocol):
     def respond(self, prompt: Prompt) -> Answer: ...
 
 
-# --- preferences the offline responder can honour ---------------------------------------------
+# --- preferences the offline responder can honour ----------------------------------------------
 
 
 @dataclass
@@ -83,82 +99,71 @@ _CURRENCY_WORDS = {
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 
 
-def style_from(prompt: Prompt) -> Style:
+def style_from(notes: tuple[Any, ...], fmt: str, *, has_money: bool, has_rows: bool) -> Style:
     """The answer's shape: the session's format slot first, then the user's preference notes."""
-    style = Style(format=prompt.format)
-    for note in prompt.notes:
+    style = Style(format=fmt)
+    for note in notes:
         if getattr(note, "kind", "") != "preference":
             continue
         text = note.statement.lower()
-        shaped = False
-        if not style.format:
-            if re.search(r"\btables?\b", text) and (
-                "order" not in text or any(c.name == "list_orders" and c.ok for c in prompt.tool_calls)
-            ):
-                style.format, shaped = "table", True
-            elif re.search(r"\b(short|brief|concise)\b", text):
-                style.format, shaped = "short", True
-            elif re.search(r"\b(detail|detailed|thorough|in full)\b", text):
-                style.format, shaped = "detailed", True
-        if re.search(r"\bbullet", text):
-            style.bullets, shaped = True, True
+        shaped = _format_preference(style, text, has_rows=has_rows)
+        if re.search(r"\bbullet", text) and has_rows:
+            style.bullets = shaped = True
         if re.search(r"yyyy-mm-dd|\biso\b|iso 8601|year-month-day", text):
-            style.iso_dates, shaped = True, True
-        if re.search(r"\b(in thousands|thousands|in k)\b", text):
+            style.iso_dates = shaped = True
+        if has_money and re.search(r"\b(in thousands|thousands|in k)\b", text):
             style.scale, shaped = "k", True
-        elif re.search(r"\b(in millions|millions)\b", text):
+        elif has_money and re.search(r"\b(in millions|millions)\b", text):
             style.scale, shaped = "m", True
-        for word in re.findall(r"[a-z€£$]+", text):
-            code = _CURRENCY_WORDS.get(word)
-            if code and re.search(r"\b(currency|amounts?|money|figures|prices?|in)\b", text):
-                data_currency = _data_currency(prompt)
-                if data_currency and code != data_currency:
-                    style.currency_wanted = code
-                elif data_currency:
-                    style.currency_code, shaped = True, True
-                break
+        shaped = _currency_preference(style, text, has_money=has_money) or shaped
         if shaped:
             style.shaped_by.add(note.memory_id)
     return style
 
 
-def _data_currency(prompt: Prompt) -> str:
-    """The currency the answer's figures are recorded in (orders, or a contract's credit limit)."""
-    for call in prompt.tool_calls:
-        for order in _orders(call):
-            if order.get("currency"):
-                return str(order["currency"])
-        if call.ok and isinstance(call.data, dict) and call.data.get("credit_limit") is not None:
-            return str(call.data.get("currency") or "USD")
-    return ""
+def _format_preference(style: Style, text: str, *, has_rows: bool) -> bool:
+    if style.format:
+        return False
+    if re.search(r"\btables?\b", text) and has_rows:
+        style.format = "table"
+    elif re.search(r"\b(short|brief|concise)\b", text):
+        style.format = "short"
+    elif re.search(r"\b(detail|detailed|thorough|in full)\b", text):
+        style.format = "detailed"
+    else:
+        return False
+    return True
+
+
+def _currency_preference(style: Style, text: str, *, has_money: bool) -> bool:
+    for word in re.findall(r"[a-z€£$]+", text):
+        code = _CURRENCY_WORDS.get(word)
+        if code and has_money and re.search(r"\b(currency|amounts?|money|figures|prices?|in)\b", text):
+            if code != "USD":
+                style.currency_wanted = code
+                return False
+            style.currency_code = True
+            return True
+    return False
 
 
 # --- formatting ---------------------------------------------------------------------------------
 
 
 def fmt_date(value: Any, style: Style) -> str:
-    parsed = _as_date(value)
-    if parsed is None:
-        return str(value or "")
-    if style.iso_dates:
-        return parsed.isoformat()
-    return f"{parsed.day} {parsed:%b %Y}"
-
-
-def _as_date(value: Any) -> date | None:
     if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
+        value = value.date()
     if isinstance(value, str):
         try:
-            return date.fromisoformat(value[:10])
+            value = date.fromisoformat(value[:10])
         except ValueError:
-            return None
-    return None
+            return value
+    if not isinstance(value, date):
+        return str(value or "")
+    return value.isoformat() if style.iso_dates else f"{value.day} {value:%b %Y}"
 
 
-def fmt_money(value: Any, currency: str, style: Style) -> str:
+def fmt_money(value: Any, style: Style, currency: str = "USD") -> str:
     try:
         amount = Decimal(str(value))
     except (InvalidOperation, ValueError):
@@ -169,50 +174,304 @@ def fmt_money(value: Any, currency: str, style: Style) -> str:
         number = f"{amount / 1_000_000:,.2f}m"
     else:
         number = f"{amount:,.2f}"
-    currency = currency or "USD"
     if style.currency_code or currency not in _SYMBOLS:
         return f"{currency} {number}"
     return f"{_SYMBOLS[currency]}{number}"
 
 
-def _lines(items: list[str], style: Style) -> str:
-    return "\n".join(f"- {item}" for item in items)
+def fmt_value(value: Any, kind: str, style: Style) -> str:
+    if kind == "money":
+        return fmt_money(value, style)
+    if kind == "date":
+        return fmt_date(value, style)
+    if kind == "count":
+        return f"{value:,}" if isinstance(value, int) else str(value)
+    return str(value)
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    out = [" | ".join(header), " | ".join("---" for _ in header)]
-    out.extend(" | ".join(cell.replace("|", "/") for cell in row) for row in rows)
-    return "\n".join(out)
+def _names(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-# --- reading tool results -------------------------------------------------------------------
+def scope_phrase(filters: Filters, style: Style, *, with_customers: bool = True, dated: bool = True) -> str:
+    """Where a figure comes from, in words: every filter it was computed under, and only those."""
+    parts = []
+    if with_customers and filters.customers:
+        parts.append("for " + _names([c.name for c in filters.customers]))
+    if filters.city:
+        parts.append(f"in {filters.city}")
+    if filters.region:
+        parts.append(f"in the {filters.region.title()} region")
+    if filters.segment:
+        parts.append(f"in the {filters.segment} segment")
+    if filters.min_amount is not None:
+        parts.append(f"over {fmt_money(filters.min_amount, style)}")
+    if filters.max_amount is not None:
+        parts.append(f"under {fmt_money(filters.max_amount, style)}")
+    if filters.exclude_status:
+        parts.append(f"excluding {filters.exclude_status} orders")
+    if filters.period is not None:
+        span = f"{fmt_date(filters.period.start, style)} to {fmt_date(filters.period.end, style)}"
+        label = filters.period.label
+        bare = label.startswith(("from ", "last ", "this ", "next ", "the ", "today", "yesterday"))
+        parts.append(f"{label} ({span})" if bare else f"in {label} ({span})")
+    elif dated:
+        parts.append("across all dates")
+    return " ".join(parts)
 
 
-def _call(prompt: Prompt, name: str) -> ToolCall | None:
-    return next((c for c in prompt.tool_calls if c.name == name), None)
+def _orders_noun(plan: QueryPlan, count: int | None = None) -> str:
+    noun = "order" if count == 1 else "orders"
+    return f"{plan.filters.status} {noun}" if plan.filters.status else noun
 
 
-def _orders(call: ToolCall | None) -> list[dict[str, Any]]:
-    if call is None or not call.ok:
-        return []
-    data = call.data
-    if isinstance(data, dict):
-        data = data.get("rows", data.get("orders", []))
-    return [row for row in (data or []) if isinstance(row, dict)]
+# --- rendering results --------------------------------------------------------------------------
 
 
-def _customer_phrase(customer: dict[str, Any] | None, fallback: str) -> str:
-    if not customer:
-        return fallback
-    bits = [
-        b
-        for b in (customer.get("city"), f"acct {customer['account_code']}" if customer.get("account_code") else "")
-        if b
-    ]
-    return f"{customer.get('name', fallback)} ({', '.join(bits)})" if bits else str(customer.get("name", fallback))
+def render_abstention(abstention: Abstention) -> list[B.Block]:
+    sentence = ABSTENTIONS.get(abstention.reason, ABSTENTIONS[vocab.NO_PLAN_REASON])
+    topic = abstention.topic or "that"
+    if abstention.reason == vocab.NO_FIELD_REASON:
+        topic = _plural(topic)
+    return [B.summary(sentence.format(topic=topic) + " " + CAN_ANSWER)]
 
 
-# --- conflicts between a recalled note and the corpus -------------------------------------------
+def _plural(word: str) -> str:
+    if word.endswith("s") or word.lower() in ("staff", "stock", "headcount", "inventory"):
+        return word
+    return word + "s" if not word.endswith("y") else word[:-1] + "ies"  # CEO -> CEOs, company -> companies
+
+
+def render_result(result: Result, style: Style) -> list[B.Block]:
+    if isinstance(result, Figure):
+        return [B.summary(_figure_sentence(result, style))]
+    if isinstance(result, Ranking):
+        return _ranking_blocks(result, style)
+    if isinstance(result, RecordList):
+        return _list_blocks(result, style)
+    if isinstance(result, Record):
+        return _record_blocks(result, style)
+    if isinstance(result, Quotes):
+        return _quote_blocks(result, style)
+    if isinstance(result, Missing):
+        return [B.summary(result.message)]
+    return []
+
+
+def _figure_sentence(result: Figure, style: Style) -> str:
+    plan = result.plan
+    scope = scope_phrase(plan.filters, style)
+    excluded = " Cancelled orders are left out, as in revenue." if result.cancelled_excluded else ""
+    if result.measure == "count":
+        value = int(result.value)
+        if plan.subject == "customers":
+            having = _having_phrase(plan, style)
+            scope = scope_phrase(plan.filters, style, dated=bool(having))
+            text = f"{value:,} customer{'s' if value != 1 else ''} {having}{scope}."
+            return text.replace("  ", " ").replace(" .", ".")
+        if plan.subject == "contracts":
+            return f"{value:,} contract{'s' if value != 1 else ''} renew {scope}."
+        return f"{value:,} {_orders_noun(plan, value)} {scope}."
+    money = fmt_money(result.value, style)
+    orders = f"{result.orders:,} order{'s' if result.orders != 1 else ''}"
+    if result.measure == "average":
+        return f"The average {_orders_noun(plan, 1)} {scope} is {money} (over {orders}).{excluded}"
+    return f"{_orders_noun(plan).capitalize()} {scope} total {money} ({orders}).{excluded}"
+
+
+def _having_phrase(plan: QueryPlan, style: Style) -> str:
+    if plan.min_orders is None:
+        return ""
+    noun = _orders_noun(plan)
+    if plan.min_orders == 0:
+        return f"with {noun} "
+    return f"with more than {plan.min_orders} {noun} "
+
+
+def _metric(ranking: Ranking) -> str:
+    return {"count": "number of orders", "average": "average order value"}.get(ranking.measure, "order value")
+
+
+def _rank_value(ranking: Ranking, value: Any, style: Style) -> str:
+    return f"{value:,} orders" if ranking.measure == "count" else fmt_money(value, style)
+
+
+def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
+    plan = ranking.plan
+    group = {"customer": "customers", "region": "regions", "segment": "segments", "month": "months"}.get(
+        plan.group_by, "statuses"
+    )
+    scope = scope_phrase(plan.filters, style, with_customers=plan.kind != "compare")
+    excluded = " Cancelled orders are left out." if ranking.cancelled_excluded else ""
+    rows = ranking.rows
+    if not rows:
+        return [B.summary(f"No {_orders_noun(plan)} {scope}, so there is nothing to rank.")]
+    if plan.kind == "rank" and plan.limit == 1:
+        top = rows[0]
+        word = "lowest" if plan.order == "asc" else "highest"
+        sentence = f"{top.label} had the {word} {_metric(ranking)} {scope}: {_rank_value(ranking, top.value, style)}."
+        return [B.summary(sentence + excluded)]
+    if plan.kind == "compare":
+        lead = "; ".join(f"{r.label} {_rank_value(ranking, r.value, style)}" for r in rows)
+        head = f"{_metric(ranking).capitalize()} {scope}: {lead}.{excluded}"
+    elif plan.kind == "rank":
+        which = "Bottom" if plan.order == "asc" else "Top"
+        head = f"{which} {len(rows)} {group} by {_metric(ranking)} {scope}:{excluded}"
+    else:
+        head = f"{_metric(ranking).capitalize()} by {plan.group_by} {scope}:{excluded}"
+    table_rows = [(r.label, _rank_value(ranking, r.value, style), f"{r.orders:,}") for r in rows]
+    header = (plan.group_by.capitalize() or "Status", _metric(ranking).capitalize(), "Orders")
+    items = [f"{i}. {r.label}: {_rank_value(ranking, r.value, style)}" for i, r in enumerate(rows, 1)]
+    return _shaped(head, header, table_rows, items, style, inline=[r.label for r in rows])
+
+
+def _shaped(
+    head: str,
+    header: tuple[str, ...],
+    rows: list[tuple[str, ...]],
+    items: list[str],
+    style: Style,
+    *,
+    inline: list[str],
+    total: int | None = None,
+    every: bool = False,
+) -> list[B.Block]:
+    """A summary and its rows as the format asks: a table, bullets, or (short) names inline.
+
+    ``every``: a list of names the user asked for in full (customers, renewals), shown whole."""
+    if style.format == "short":
+        shown = inline if every else inline[:12]
+        more = f" and {len(inline) - len(shown)} more" if len(inline) > len(shown) else ""
+        return [B.summary(f"{head.rstrip(':')}: {', '.join(shown)}{more}." if shown else head)]
+    limit = 200 if every else ROWS_SHOWN.get(style.format, 10)
+    out = [B.summary(head)]
+    if style.format in ("table", "detailed") and not style.bullets:
+        out.append(B.table(header, rows[:limit]))
+    else:
+        out.append(B.bullets(items[:limit]))
+    hidden = (total if total is not None else len(rows)) - min(limit, len(rows))
+    if hidden > 0:
+        out.append(B.note(f"{hidden:,} more not shown."))
+    return out
+
+
+def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
+    plan = result.plan
+    if result.anchor:
+        return _peer_blocks(result, style)
+    if result.noun == "customer":
+        having = _having_phrase(plan, style)
+        scope = scope_phrase(plan.filters, style, dated=bool(having))
+        if not result.rows:
+            return [B.summary(f"No customers {having}{scope}.".replace("  ", " ").replace(" .", "."))]
+        head = f"{result.total:,} customer{'s' if result.total != 1 else ''} {having}{scope}:".replace(" :", ":")
+        head = head.replace("  ", " ")
+        items = [_customer_item(row, having) for row in result.rows]
+        inline = [row[0] for row in result.rows]
+    elif result.noun == "contract":
+        scope = scope_phrase(plan.filters, style).replace("across all dates", "on record")
+        if not result.rows:
+            return [B.summary(f"No contracts renew {scope}.")]
+        head = f"{result.total:,} contract{'s' if result.total != 1 else ''} renew {scope}:"
+        items = [f"{r[0]}: renews {fmt_date(r[1], style)} ({r[2]})" for r in result.rows]
+        inline = [f"{r[0]} ({fmt_date(r[1], style)})" for r in result.rows]
+    else:
+        return _order_list_blocks(result, style)
+    rows = [tuple(fmt_value(v, k, style) for v, k in zip(row, result.kinds, strict=True)) for row in result.rows]
+    return _shaped(head, result.columns, rows, items, style, inline=inline, total=result.total, every=True)
+
+
+def _customer_item(row: tuple[Any, ...], having: str) -> str:
+    item = f"{row[0]} ({row[1]}, {row[2]}, {row[3]})"
+    return item + (f": {row[4]:,} orders" if having and len(row) > 4 else "")
+
+
+def _order_list_blocks(result: RecordList, style: Style) -> list[B.Block]:
+    plan = result.plan
+    scope = scope_phrase(plan.filters, style)
+    if not result.rows:
+        return [B.summary(f"0 {_orders_noun(plan)} {scope}.")]
+    if plan.kind == "rank":
+        which = "smallest" if plan.order == "asc" else "largest"
+        if len(result.rows) == 1:
+            r = [fmt_value(v, k, style) for v, k in zip(result.rows[0], result.kinds, strict=True)]
+            noun = _orders_noun(plan, 1)
+            return [B.summary(f"The {which} {noun} {scope} is {r[0]} ({r[1]}, {r[2]}): {r[3]}, {r[4]}.")]
+        head = f"The {len(result.rows)} {which} {_orders_noun(plan)} {scope}:"
+    else:
+        head = f"{result.total:,} {_orders_noun(plan, result.total)} {scope}, newest first:"
+    rows = [tuple(fmt_value(v, k, style) for v, k in zip(row, result.kinds, strict=True)) for row in result.rows]
+    items = [f"{r[0]} ({r[1]}), {r[2]}, {r[3]}, {r[4]}" for r in rows]
+    return _shaped(head, result.columns, rows, items, style, inline=[r[0] for r in rows], total=result.total)
+
+
+def _peer_blocks(result: RecordList, style: Style) -> list[B.Block]:
+    anchor = result.anchor
+    fields = [f for f in result.plan.peers]
+    described = ", ".join(
+        f"{anchor[f]} {'region' if f == 'region' else f if f != 'segment' else 'segment'}" for f in fields
+    )
+    own = f"{anchor['customer']} is in the {described}."
+    if not result.rows:
+        return [B.summary(own + " No other customer shares that.")]
+    head = f"{own} Other customers with the same {' and '.join(fields)}:"
+    items = [f"{r[0]} ({r[1]})" for r in result.rows]
+    rows = [tuple(str(v) for v in r) for r in result.rows]
+    return _shaped(head, result.columns, rows, items, style, inline=[r[0] for r in result.rows], every=True)
+
+
+def _record_blocks(result: Record, style: Style) -> list[B.Block]:
+    values = {label: fmt_value(value, kind, style) for label, value, kind in result.fields}
+    if result.noun == "order":
+        sentence = (
+            f"{result.title}: {values['Customer']}, ordered {values['Date']}, {values['Amount']}, "
+            f"status {values['Status']}."
+        )
+    elif result.asked:
+        sentence = _field_sentence(result, values)
+    elif result.noun == "contract":
+        sentence = (
+            f"{result.title}'s current contract: {values['Payment terms']}, credit limit {values['Credit limit']}, "
+            f"renews {values['Renewal date']}."
+        )
+    else:
+        sentence = (
+            f"{result.title} is a {values['Segment']} customer in {values['City']} ({values['Region']} region), "
+            f"account {values['Account code']}."
+        )
+    if style.format in ("table", "detailed") and not result.asked:
+        return [B.summary(sentence), B.table(("Field", "Value"), [(k, v) for k, v in values.items()])]
+    return [B.summary(sentence)]
+
+
+def _field_sentence(result: Record, values: dict[str, str]) -> str:
+    name, asked = result.title, result.asked
+    value = values[asked]
+    sentences = {
+        "Payment terms": f"{name} pays on {value} (current contract, signed {values.get('Signed', '')}).",
+        "Credit limit": f"{name} has a credit limit of {value} (current contract).",
+        "Renewal date": f"{name}'s contract renews on {value}.",
+        "Signed": f"{name}'s current contract was signed on {value}.",
+        "Segment": f"{name} is in the {value} segment.",
+        "City": f"{name} is based in {value} ({values.get('Region', '')} region).",
+        "Region": f"{name} is in the {value} region.",
+        "Account code": f"{name}'s account code is {value}.",
+    }
+    return sentences.get(asked, f"{name}: {asked.lower()} {value}.")
+
+
+def _quote_blocks(result: Quotes, style: Style) -> list[B.Block]:
+    if not result.passages:
+        return [B.summary("No document in the records matches that.")]
+    limit = 1 if style.format == "short" else 3 if style.format == "detailed" else 2
+    out = [B.summary("From the company's documents:")]
+    out += [B.quote(p.title, p.text) for p in result.passages[:limit]]
+    return out
+
+
+# --- conflicts between a recalled note and the contract -------------------------------------------
 
 _NET_DAYS = re.compile(r"\bnet[\s-]*(\d{1,3})\b|\b(\d{1,3})[\s-]*days?\b", re.IGNORECASE)
 
@@ -225,263 +484,93 @@ def _name_words(name: str) -> set[str]:
 def _note_month(note: Any) -> str:
     when = getattr(note, "source_at", None) or note.written_at
     when = timezone.localtime(when) if timezone.is_aware(when) else when
-    today = timezone.localdate()
-    return f"{when:%B}" if when.year == today.year else f"{when:%B %Y}"
+    return f"{when:%B}" if when.year == timezone.localdate().year else f"{when:%B %Y}"
 
 
-def payment_term_conflicts(prompt: Prompt) -> list[tuple[Any, str]]:
-    """Recalled notes that state different payment terms for the customer whose contract is in
-    the tool results, each with the sentence that says so. The contract wins (chapter 93)."""
-    call = _call(prompt, "contract_terms")
-    if call is None or not call.ok or not isinstance(call.data, dict):
-        return []
-    contract = call.data
-    days = contract.get("payment_days")
-    if days is None:
-        match = _NET_DAYS.search(str(contract.get("payment_terms", "")))
-        days = int(match.group(1) or match.group(2)) if match else None
-    if days is None:
-        return []
-    customer = contract.get("customer")
-    customer_name = str(customer.get("name", "") if isinstance(customer, dict) else customer or prompt.focus_label)
-    name_words = _name_words(customer_name)
+def payment_term_conflicts(results: tuple[Any, ...], notes: tuple[Any, ...]) -> list[tuple[Any, str]]:
+    """Recalled notes stating other payment terms for a customer whose contract is in the
+    results, each with the sentence that says so. The contract wins (chapter 93)."""
     out = []
-    for note in prompt.notes:
-        statement = note.statement
-        if not re.search(r"\b(net|terms|payment|pays|days)\b", statement, re.IGNORECASE):
+    for result in results:
+        if not isinstance(result, Record) or result.noun != "contract":
             continue
-        match = _NET_DAYS.search(statement)
+        terms = next((str(v) for label, v, _ in result.fields if label == "Payment terms"), "")
+        match = _NET_DAYS.search(terms)
         if not match:
             continue
-        noted_days = int(match.group(1) or match.group(2))
-        note_words = set(re.findall(r"[a-z0-9]+", statement.lower()))
-        # The note must be about this customer: every distinctive word of its name.
-        if not name_words or not name_words <= note_words:
-            continue
-        if noted_days != int(days):
-            out.append(
-                (note, f"A note from {_note_month(note)} said net {noted_days}, which no longer matches the contract.")
-            )
+        days = int(match.group(1) or match.group(2))
+        for note in notes:
+            found = _NET_DAYS.search(note.statement)
+            words = set(re.findall(r"[a-z0-9]+", note.statement.lower()))
+            if not found or not re.search(r"\b(net|terms|payment|pays|days)\b", note.statement, re.IGNORECASE):
+                continue
+            if not _name_words(result.title) <= words:
+                continue
+            noted = int(found.group(1) or found.group(2))
+            if noted != days:
+                sentence = f"A note from {_note_month(note)} said net {noted}, which no longer matches the contract."
+                out.append((note, sentence))
     return out
 
 
 # --- the offline responder ----------------------------------------------------------------------
 
 
+def _has_money(results: tuple[Any, ...]) -> bool:
+    for result in results:
+        if isinstance(result, Figure) and result.measure != "count":
+            return True
+        if isinstance(result, Ranking) and result.measure != "count":
+            return True
+        if isinstance(result, RecordList) and "money" in result.kinds:
+            return True
+        if isinstance(result, Record) and any(kind == "money" for *_, kind in result.fields):
+            return True
+    return False
+
+
+def _has_rows(results: tuple[Any, ...]) -> bool:
+    return any(isinstance(r, (Ranking, RecordList)) and len(r.rows) > 1 for r in results)
+
+
+def compose(prompt: Prompt, results: tuple[Any, ...], abstention: Abstention | None) -> Answer:
+    """The deterministic answer: the results rendered, or the abstention, plus side notes."""
+    style = style_from(prompt.notes, prompt.format, has_money=_has_money(results), has_rows=_has_rows(results))
+    blocks: list[B.Block] = []
+    if abstention is not None:
+        blocks = render_abstention(abstention)
+    for result in results:
+        blocks.extend(render_result(result, style))
+    if not blocks:
+        blocks = render_abstention(Abstention(vocab.NO_PLAN_REASON))
+    for _, sentence in payment_term_conflicts(results, prompt.notes):
+        blocks.append(B.note(sentence))
+    if style.currency_wanted:
+        blocks.append(
+            B.note(
+                f"Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in "
+                f"{style.currency_wanted}."
+            )
+        )
+    influences = {n.memory_id: SHAPED_FORMAT if n.memory_id in style.shaped_by else IN_CONTEXT for n in prompt.notes}
+    return Answer(text=B.blocks_text(blocks), blocks=tuple(blocks), influences=influences, results=results)
+
+
 class OfflineResponder:
-    """Deterministic answers composed from the prompt's tool results and passages."""
+    """Deterministic answers rendered from the results the turn's plan produced."""
 
     name = "offline"
 
     def respond(self, prompt: Prompt) -> Answer:
-        style = style_from(prompt)
-        customer_call = _call(prompt, "lookup_customer")
-        customer = (
-            customer_call.data if customer_call and customer_call.ok and isinstance(customer_call.data, dict) else None
-        )
-        who = _customer_phrase(customer, prompt.focus_label)
-        sections: list[str] = []
-
-        contract_call = _call(prompt, "contract_terms")
-        if contract_call is not None and contract_call.ok and isinstance(contract_call.data, dict):
-            data = contract_call.data
-            if customer is None and isinstance(data.get("customer"), str):
-                who = _customer_phrase(
-                    {"name": data["customer"], "city": data.get("city"), "account_code": data.get("account_code")}, who
-                )
-            sections.append(self._contract(data, who, style))
-        orders_call = _call(prompt, "list_orders")
-        if orders_call is not None:
-            sections.append(self._orders(orders_call, who, prompt, style))
-        if not sections and customer is not None:
-            sections.append(self._customer(customer, style))
-        if not sections or style.format == "detailed":
-            passages = self._passages(prompt, style)
-            if passages:
-                sections.append(passages)
-        if not sections:
-            sections.append(
-                "I couldn't find anything in the company's records that answers that. "
-                "Try naming the customer, an order number or a document."
-            )
-
-        conflicts = payment_term_conflicts(prompt)
-        influences: dict[int, str] = {}
-        for note in prompt.notes:
-            influences[note.memory_id] = SHAPED_FORMAT if note.memory_id in style.shaped_by else IN_CONTEXT
-        if conflicts:
-            sections.append(" ".join(sentence for _, sentence in conflicts))
-        if style.currency_wanted:
-            sections.append(
-                f"Amounts are shown in {_data_currency(prompt)} as recorded; "
-                f"Atlas has no exchange rates to show them in {style.currency_wanted}."
-            )
-        return Answer(text="\n\n".join(s for s in sections if s).strip(), influences=influences, responder=self.name)
-
-    # Each part answers from one tool result.
-
-    def _customer(self, customer: dict[str, Any], style: Style) -> str:
-        name = customer.get("name", "")
-        region = str(customer.get("region", "")).title()
-        if style.format == "short":
-            return f"{name}: {customer.get('city', '')}, {region} region, acct {customer.get('account_code', '')}."
-        facts = [
-            ("Account code", str(customer.get("account_code", ""))),
-            ("City", str(customer.get("city", ""))),
-            ("Region", region),
-            ("Segment", str(customer.get("segment", ""))),
-        ]
-        if style.format == "table":
-            return _table(["Field", "Value"], [[k, v] for k, v in facts if v])
-        if style.format == "detailed" or style.bullets:
-            return f"{name}:\n" + _lines([f"{k}: {v}" for k, v in facts if v], style)
-        return (
-            f"{name} is a {customer.get('segment', '')} customer in {customer.get('city', '')} "
-            f"({region} region), account {customer.get('account_code', '')}."
-        )
-
-    def _contract(self, contract: dict[str, Any], who: str, style: Style) -> str:
-        terms = contract.get("payment_terms", "")
-        days = contract.get("payment_days")
-        renewal = fmt_date(contract.get("renewal_date"), style)
-        limit = fmt_money(contract.get("credit_limit"), str(contract.get("currency", "USD")), style)
-        if style.format == "short":
-            return f"{who}: {terms}, renews {renewal}, credit limit {limit}."
-        rows = [
-            ["Payment terms", f"{terms}" + (f" ({days} days)" if days else "")],
-            ["Renewal date", renewal],
-            ["Credit limit", limit],
-        ]
-        if contract.get("signed_on"):
-            rows.append(["Signed", fmt_date(contract.get("signed_on"), style)])
-        if style.format == "table":
-            return f"{who}\n" + _table(["Contract", "Value"], rows)
-        if style.format == "detailed" or style.bullets:
-            return f"{who}, current contract:\n" + _lines([f"{k}: {v}" for k, v in rows], style)
-        return (
-            f"{who} pays on {terms}" + (f" ({days} days)" if days else "") + f". The contract renews on {renewal}"
-            f" and the credit limit is {limit}."
-        )
-
-    def _orders(self, call: ToolCall, who: str, prompt: Prompt, style: Style) -> str:
-        orders = _orders(call)
-        scope = _scope_phrase(call.args, who)
-        if not call.ok or not orders:
-            status = f"{call.args['status']} " if call.args.get("status") else ""
-            return f"No {status}orders found for {scope}."
-        data = call.data if isinstance(call.data, dict) else {}
-        summary_data = data.get("totals") or {}
-        count = int(summary_data.get("count", len(orders)))
-        if summary_data.get("sum") is not None:
-            total = fmt_money(summary_data["sum"], str(summary_data.get("currency", "USD")), style)
-        else:
-            sums: dict[str, Decimal] = {}
-            for order in orders:
-                currency = str(order.get("currency", "USD"))
-                sums[currency] = sums.get(currency, Decimal(0)) + Decimal(str(order.get("amount", 0)))
-            total = ", ".join(fmt_money(v, k, style) for k, v in sums.items())
-        noun = "order" if count == 1 else "orders"
-        if call.args.get("status"):
-            noun = f"{call.args['status']} {noun}"
-        summary = f"{count} {noun} for {scope}, totalling {total}."
-        by_status = summary_data.get("by_status") or {}
-        if len(by_status) > 1 and style.format != "short":
-            summary += " By status: " + ", ".join(f"{v['count']} {k}" for k, v in sorted(by_status.items())) + "."
-        if style.format == "short":
-            return summary
-        show = orders[: 10 if style.format in ("table", "detailed") else 5]
-        if style.format == "table":
-            rows = [
-                [
-                    str(o.get("number", "")),
-                    *([str(o.get("customer", ""))] if not call.args.get("customer_id") else []),
-                    fmt_date(o.get("ordered_on"), style),
-                    fmt_money(o.get("amount"), str(o.get("currency", "USD")), style),
-                    str(o.get("status", "")),
-                ]
-                for o in show
-            ]
-            header = ["Order", *(["Customer"] if not call.args.get("customer_id") else []), "Date", "Amount", "Status"]
-            return summary + "\n\n" + _table(header, rows)
-        items = [
-            f"{o.get('number', '')}"
-            + (f" ({o.get('customer')})" if o.get("customer") and not call.args.get("customer_id") else "")
-            + f", {fmt_date(o.get('ordered_on'), style)}, "
-            f"{fmt_money(o.get('amount'), str(o.get('currency', 'USD')), style)}, {o.get('status', '')}"
-            for o in show
-        ]
-        return summary + "\n" + _lines(items, style)
-
-    def _passages(self, prompt: Prompt, style: Style) -> str:
-        limit = 1 if style.format == "short" else 3 if style.format == "detailed" else 2
-        question_words = set(re.findall(r"[a-z0-9]+", prompt.question.lower()))
-        parts = []
-        for passage in prompt.passages[:limit]:
-            sentences = re.split(r"(?<=[.!?])\s+", passage.text.strip())
-            ranked = sorted(
-                range(len(sentences)),
-                key=lambda i: (-len(question_words & set(re.findall(r"[a-z0-9]+", sentences[i].lower()))), i),
-            )
-            keep = sorted(ranked[: 1 if style.format == "short" else 2])
-            parts.append(f'From "{passage.title}": ' + " ".join(sentences[i] for i in keep))
-        if not parts:
-            return ""
-        if len(parts) > 1 and (style.bullets or style.format == "detailed"):
-            return _lines(parts, style)
-        return "\n\n".join(parts)
-
-
-def _scope_phrase(args: dict[str, Any], who: str) -> str:
-    scope = who if args.get("customer_id") else "all customers"
-    if args.get("region"):
-        scope += f" in the {str(args['region']).title()} region"
-    if args.get("period"):
-        scope += f", {args['period']}"
-    return scope
-
-
-# --- an OpenAI-compatible endpoint ---------------------------------------------------------------
-
-
-class OpenAICompatibleResponder:
-    """Sends the assembled prompt to ``<ATLAS_LLM_BASE_URL>/chat/completions``."""
-
-    name = "openai-compatible"
-
-    def __init__(self, *, base_url: str, model: str, api_key: str = "", timeout: float = 30.0) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model = model
-        self.api_key = api_key
-        self.timeout = timeout
-
-    def respond(self, prompt: Prompt) -> Answer:
-        body = json.dumps({"model": self.model, "messages": prompt.messages(), "temperature": 0}).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 (configured URL)
-                reply = json.load(response)
-            text = reply["choices"][0]["message"]["content"]
-        except urllib.error.HTTPError as exc:
-            raise ResponderError(f"The language model endpoint answered {exc.code} {exc.reason}.") from exc
-        except (OSError, KeyError, IndexError, TypeError, ValueError) as exc:
-            raise ResponderError(f"The language model endpoint failed: {exc}") from exc
-        if not isinstance(text, str) or not text.strip():
-            raise ResponderError("The language model endpoint returned an empty answer.")
-        influences = {note.memory_id: IN_CONTEXT for note in prompt.notes}
-        return Answer(text=text.strip(), influences=influences, responder=self.name)
+        return compose(prompt, prompt.results, prompt.abstention)
 
 
 def get_responder() -> Responder:
-    """The OpenAI-compatible responder when ``ATLAS_LLM_BASE_URL`` is set, else the offline one."""
-    base_url = getattr(settings, "ATLAS_LLM_BASE_URL", "") or ""
-    if base_url:
-        return OpenAICompatibleResponder(
-            base_url=base_url,
-            model=getattr(settings, "ATLAS_LLM_MODEL", "") or "default",
-            api_key=getattr(settings, "ATLAS_LLM_API_KEY", "") or os.environ.get("ATLAS_LLM_API_KEY", ""),
-            timeout=float(getattr(settings, "ATLAS_LLM_TIMEOUT", 30)),
-        )
+    """The tool-calling model responder when ``ATLAS_LLM_BASE_URL`` is set, else the offline one."""
+    from django.conf import settings
+
+    if getattr(settings, "ATLAS_LLM_BASE_URL", ""):
+        from chat.llm import OpenAICompatibleResponder
+
+        return OpenAICompatibleResponder.from_settings()
     return OfflineResponder()

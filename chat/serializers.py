@@ -42,13 +42,36 @@ class ClarifyOptionSerializer(serializers.Serializer):
     label = serializers.CharField()
 
 
+class AnswerBlockSerializer(serializers.Serializer):
+    """One typed block of the answer (chat.blocks): summary, table, bullets, quote or note."""
+
+    kind = serializers.ChoiceField(choices=["summary", "table", "bullets", "quote", "note"])
+    text = serializers.CharField(required=False, allow_blank=True)
+    header = serializers.ListField(child=serializers.CharField(), required=False)
+    rows = serializers.ListField(child=serializers.ListField(child=serializers.CharField()), required=False)
+    items = serializers.ListField(child=serializers.CharField(), required=False)
+    title = serializers.CharField(required=False, allow_blank=True)
+
+
 class TurnOutSerializer(serializers.ModelSerializer):
     recalled = RecalledNoteOutSerializer(many=True, read_only=True)
     options = ClarifyOptionSerializer(many=True, read_only=True)
+    blocks = AnswerBlockSerializer(many=True, read_only=True)
 
     class Meta:
         model = Turn
-        fields = ["id", "session", "question", "answer", "kind", "options", "recalled", "gate_message", "created_at"]
+        fields = [
+            "id",
+            "session",
+            "question",
+            "answer",
+            "blocks",
+            "kind",
+            "options",
+            "recalled",
+            "gate_message",
+            "created_at",
+        ]
         read_only_fields = fields
 
 

@@ -51,6 +51,8 @@ class SessionState:
     # The last answered turn and the focus it was about, for the follow-up measurement.
     last_turn_id: int | None = None
     last_focus_id: str = ""
+    # The previous turn's query plan (chat.planner.QueryPlan.to_dict): what a follow-up swaps a slot of.
+    last_plan: dict[str, Any] | None = None
     loaded: bool = field(default=False, compare=False, repr=False)
 
     def active_filters(self) -> dict[str, str]:
@@ -74,6 +76,7 @@ class SessionState:
             pending=data.get("pending"),
             last_turn_id=data.get("last_turn_id"),
             last_focus_id=data.get("last_focus_id") or "",
+            last_plan=data.get("last_plan"),
         )
 
 
@@ -190,7 +193,7 @@ _REGION_PATTERN = re.compile(
     r"|\b(north|south|east|west|central)(?:ern)? (?:sales )?(?:region|customers|accounts|territory)\b",
     re.IGNORECASE,
 )
-# The periods the orders tool understands (chat.tools.PERIODS), plus a few spellings of them.
+# Period phrases: only to tell a topic change from a follow-up and to read a region note (the planner reads periods).
 _PERIOD_PATTERN = re.compile(
     r"\b(last quarter|this quarter|previous quarter|last month|this month|previous month|last year|this year|"
     r"year to date|ytd|last 30 days|past 30 days|last 12 months|past 12 months|past year)\b",
@@ -273,6 +276,19 @@ def _strip_slot_phrases(question: str) -> str:
 # --- updating the slots --------------------------------------------------------------------
 
 
+def carried_filters(state: SessionState) -> dict[str, str]:
+    """Filters a follow-up may still inherit: those stated (or restated) on the previous turn.
+
+    Checked before this turn's decay, so a filter applies on the turn that states it and on
+    one follow-up after it, then is gone (FILTER_TURNS, chapter 92)."""
+    return {k: slot["value"] for k, slot in state.filters.items() if int(slot.get("turns_left", 0)) >= FILTER_TURNS}
+
+
+def decay_filters(state: SessionState, restated: dict[str, str]) -> None:
+    """Age every filter by one turn; the ones the question states restart at FILTER_TURNS."""
+    _decay_filters(state, restated)
+
+
 def _decay_filters(state: SessionState, restated: dict[str, str]) -> None:
     for key in list(state.filters):
         if key in restated:
@@ -332,17 +348,14 @@ def update_from_question(
             resolution.focus_set = True
             resolution.original_question = pending.get("question", "")
             original = resolution.original_question or text
-            _decay_filters(state, detect_filters(original))
-            resolution.filters_set = detect_filters(original)
             resolution.rewritten = f"{original} ({picked.name})"
             return resolution
 
-    filters = detect_filters(text)
+    # Filters are the planner's: it reads them from the parse and the turn ages them
+    # (decay_filters) once it knows which ones this question states.
     fmt = detect_format(text)
     back = refers_back(text)
     resolution.refers_back = back
-    _decay_filters(state, filters)
-    resolution.filters_set = filters
     if fmt:
         state.format = fmt
         resolution.format_set = fmt
@@ -403,6 +416,12 @@ def update_from_tool(state: SessionState, *, name: str, ok: bool, data: Any, arg
             state.filters["period"] = {"value": args["period"], "turns_left": FILTER_TURNS}
 
 
+def gate_filters(state: SessionState) -> dict[str, str]:
+    """The live filters by name, as the session block shows them and the gate counts them
+    (a period slot carries its dates after a "|" for the planner; the name is what repeats)."""
+    return {key: value.split("|", 1)[0] for key, value in state.active_filters().items()}
+
+
 def remember_question(state: SessionState, question: str) -> None:
     state.recent_questions = (state.recent_questions + [question.strip()[:RECENT_QUESTION_CHARS]])[-RECENT_QUESTIONS:]
 
@@ -431,7 +450,7 @@ def render_state(state: SessionState) -> str:
     lines: list[str] = []
     if state.focus:
         lines.append(f'Currently discussing: {state.focus.type} "{state.focus.label}" ({state.focus.id})')
-    active = state.active_filters()
+    active = gate_filters(state)
     if active:
         lines.append("Filters in effect: " + ", ".join(f"{k}={v}" for k, v in sorted(active.items())))
     if state.format:

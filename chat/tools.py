@@ -1,44 +1,25 @@
-"""Tools over the corpus: what the turn calls to read the system of record.
+"""Customer names: the lookup and the per-process index the turn and the planner read them from.
 
-Each tool returns a :class:`ToolResult`. ``ok=False`` is an answer too: an ambiguous name
-comes back with ``candidates`` so the turn can ask one clarifying question (chapter 92:
-"never pick silently"); a name that matches nothing comes back with the closest names.
-Values in ``data`` are JSON-safe (ids, strings, ISO dates, amounts as decimal strings).
+:func:`lookup_customer` returns a :class:`ToolResult`; ``ok=False`` is an answer too: an
+ambiguous name comes back with ``candidates`` so the turn can ask one clarifying question
+(chapter 92: "never pick silently"); a name that matches nothing comes back with the
+closest names. The plans themselves run in :mod:`chat.executors`.
 """
 
 from __future__ import annotations
 
-import calendar
 import difflib
 import re
 import threading
 from dataclasses import asdict, dataclass, field
-from datetime import date, timedelta
-from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Count, Q, Sum
-from django.utils import timezone
+from django.db.models import Q
 
-from chat.corpus import search_documents
-from chat.models import Contract, Customer, Order, OrderStatus, Region
+from chat.models import Customer
 
 ACCOUNT_CODE = re.compile(r"^acct-?(\d{3,})$", re.IGNORECASE)
-MAX_ORDER_ROWS = 200
-PERIODS = (
-    "this month",
-    "last month",
-    "this quarter",
-    "last quarter",
-    "this year",
-    "last year",
-    "last 30 days",
-    "last 90 days",
-    "last 12 months",
-)
-QUARTER = re.compile(r"^q([1-4]) (\d{4})$")
-REGION_ALIASES = {"western": "west", "eastern": "east", "northern": "north", "southern": "south", "midwest": "central"}
 
 
 @dataclass(frozen=True)
@@ -121,189 +102,6 @@ def lookup_customer(name_or_code: str) -> ToolResult:
 
 def _strip_possessive(text: str) -> str:
     return re.sub(r"['’]s\b", "", text).strip()
-
-
-# --- list_orders -------------------------------------------------------------------------
-
-
-def period_range(period: str, *, today: date | None = None) -> tuple[date, date]:
-    """Inclusive (first day, last day) of a named period, relative to ``today``."""
-    today = today or timezone.localdate()
-    key = " ".join(period.lower().split())
-    if key == "this month":
-        return today.replace(day=1), today
-    if key == "last month":
-        end = today.replace(day=1) - timedelta(days=1)
-        return end.replace(day=1), end
-    if key in ("this quarter", "last quarter"):
-        start = date(today.year, 3 * ((today.month - 1) // 3) + 1, 1)
-        if key == "this quarter":
-            return start, today
-        end = start - timedelta(days=1)
-        return date(end.year, 3 * ((end.month - 1) // 3) + 1, 1), end
-    if key == "this year":
-        return date(today.year, 1, 1), today
-    if key == "last year":
-        return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
-    if key == "last 30 days":
-        return today - timedelta(days=29), today
-    if key == "last 90 days":
-        return today - timedelta(days=89), today
-    if quarter := QUARTER.match(key):
-        q, year = int(quarter.group(1)), int(quarter.group(2))
-        start = date(year, 3 * q - 2, 1)
-        end = date(year, 3 * q, calendar.monthrange(year, 3 * q)[1])
-        return start, end
-    if key == "last 12 months":
-        year, month = (today.year - 1, today.month)
-        day = min(today.day, calendar.monthrange(year, month)[1])
-        return date(year, month, day) + timedelta(days=1), today
-    raise ValidationError(f'Unknown period "{period}". Known periods: {", ".join(PERIODS)}, or "Q1 2026".')
-
-
-def normalise_region(region: str) -> str:
-    key = " ".join(region.lower().split()).removeprefix("the ").removesuffix(" region").strip()
-    key = REGION_ALIASES.get(key, key)
-    if key not in Region.values:
-        raise ValidationError(f'Unknown region "{region}". Regions: {", ".join(Region.values)}.')
-    return key
-
-
-def list_orders(
-    *,
-    customer_id: int | None = None,
-    region: str | None = None,
-    period: str | None = None,
-    status: str | None = None,
-    limit: int = 20,
-    today: date | None = None,
-) -> ToolResult:
-    """Orders matching the filters, newest first, with totals over every match (not just the rows shown).
-
-    ``totals.sum`` adds every matching order; ``totals.revenue`` leaves out cancelled orders,
-    which the cancellations policy excludes from revenue.
-    """
-    if not 1 <= limit <= MAX_ORDER_ROWS:
-        raise ValidationError(f"limit must be between 1 and {MAX_ORDER_ROWS}.")
-    orders = Order.objects.all()
-    args: dict = {}
-    filters: dict = {}
-    if customer_id is not None:
-        customer = Customer.objects.filter(pk=customer_id).first()
-        if customer is None:
-            return ToolResult(
-                "list_orders", False, error=f"No customer with id {customer_id}.", args={"customer_id": customer_id}
-            )
-        orders = orders.filter(customer_id=customer.pk)
-        args["customer_id"] = customer.pk
-        filters["customer"] = customer.name
-    if region:
-        args["region"] = filters["region"] = normalise_region(region)
-        orders = orders.filter(customer__region=args["region"])
-    if period:
-        start, end = period_range(period, today=today)
-        args["period"] = filters["period"] = " ".join(period.lower().split())
-        filters["from"], filters["to"] = start.isoformat(), end.isoformat()
-        orders = orders.filter(ordered_on__range=(start, end))
-    if status:
-        key = status.strip().lower()
-        if key not in OrderStatus.values:
-            raise ValidationError(f'Unknown status "{status}". Statuses: {", ".join(OrderStatus.values)}.')
-        args["status"] = filters["status"] = key
-        orders = orders.filter(status=key)
-
-    per_status = {
-        f"{s}_{m}": (Count("id", filter=Q(status=s)) if m == "count" else Sum("amount", filter=Q(status=s)))
-        for s in OrderStatus.values
-        for m in ("count", "sum")
-    }
-    agg = orders.aggregate(count=Count("id"), sum=Sum("amount"), **per_status)
-    rows = [
-        {
-            "number": o.number,
-            "customer_id": o.customer_id,
-            "customer": o.customer.name,
-            "city": o.customer.city,
-            "ordered_on": o.ordered_on.isoformat(),
-            "amount": str(o.amount),
-            "currency": o.currency,
-            "status": o.status,
-        }
-        for o in orders.select_related("customer").order_by("-ordered_on", "-number")[:limit]
-    ]
-    by_status = {
-        s: {"count": agg[f"{s}_count"], "sum": str(agg[f"{s}_sum"] or Decimal("0.00"))}
-        for s in OrderStatus.values
-        if agg[f"{s}_count"]
-    }
-    total = agg["sum"] or Decimal("0.00")
-    cancelled = agg["cancelled_sum"] or Decimal("0.00")
-    currencies = {r["currency"] for r in rows} or {"USD"}
-    return ToolResult(
-        "list_orders",
-        True,
-        data={
-            "filters": filters,
-            "rows": rows,
-            "totals": {
-                "count": agg["count"],
-                "sum": str(total),
-                "revenue": str(total - cancelled),
-                "currency": sorted(currencies)[0],
-                "by_status": by_status,
-            },
-            "truncated": agg["count"] > len(rows),
-        },
-        args=args,
-    )
-
-
-# --- contract_terms ----------------------------------------------------------------------
-
-
-def contract_terms(customer_id: int) -> ToolResult:
-    """The customer's current contract (the most recently signed)."""
-    args = {"customer_id": customer_id}
-    contract = (
-        Contract.objects.select_related("customer")
-        .filter(customer_id=customer_id)
-        .order_by("-signed_on", "-pk")
-        .first()
-    )
-    if contract is None:
-        if not Customer.objects.filter(pk=customer_id).exists():
-            return ToolResult("contract_terms", False, error=f"No customer with id {customer_id}.", args=args)
-        return ToolResult("contract_terms", False, error="This customer has no contract on file.", args=args)
-    customer = contract.customer
-    return ToolResult(
-        "contract_terms",
-        True,
-        data={
-            "customer_id": customer.pk,
-            "customer": customer.name,
-            "city": customer.city,
-            "account_code": customer.account_code,
-            "payment_terms": contract.payment_terms,
-            "payment_days": contract.payment_days,
-            "renewal_date": contract.renewal_date.isoformat(),
-            "credit_limit": str(contract.credit_limit),
-            "signed_on": contract.signed_on.isoformat(),
-        },
-        args=args,
-    )
-
-
-# --- search_documents_tool ---------------------------------------------------------------
-
-
-def search_documents_tool(query: str, *, limit: int = 5) -> ToolResult:
-    passages = search_documents(query, limit=limit)
-    return ToolResult(
-        "search_documents",
-        True,
-        data={"passages": [asdict(p) for p in passages]},
-        args={"query": query.strip()},
-    )
 
 
 # --- find_customer_mentions --------------------------------------------------------------
@@ -431,11 +229,3 @@ def find_customer_mentions(text: str) -> list[CustomerMention]:
         else:
             i += 1
     return found
-
-
-def mentions_by_name(text: str) -> list[list[CustomerMention]]:
-    """:func:`find_customer_mentions` grouped per name used: one list per name, its matches inside."""
-    groups: dict[str, list[CustomerMention]] = {}
-    for mention in find_customer_mentions(text):
-        groups.setdefault(mention.matched, []).append(mention)
-    return list(groups.values())

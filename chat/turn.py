@@ -14,8 +14,7 @@ nothing partial and raises :class:`TurnFailed` with a message the user can read.
 from __future__ import annotations
 
 import logging
-import re
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from itertools import groupby
 from typing import Any
 
@@ -24,12 +23,15 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from atlas.text import has_visible_text
-from chat import holdout, tools
+from chat import blocks, corrections, executors, holdout, tools
 from chat import prompt as prompt_module
 from chat import state as state_module
+from chat import vocabulary as vocab
+from chat.corpus import search_documents
+from chat.executors import execute
 from chat.feedback import queue_gate, record_followup
 from chat.models import ChatSession, Turn
-from chat.prompt import PromptPassage, ToolCall
+from chat.planner import Abstention, Context, CustomerRef, Planned, QueryPlan, plan_question
 from chat.responders import NARROWED_RETRIEVAL, ResponderError, get_responder
 from memory.embeddings import EmbeddingError
 from memory.rls import acting_user
@@ -37,16 +39,11 @@ from memory.rls import acting_user
 logger = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 2000
+# A passage answers a question no plan covers only above this cosine similarity: questions
+# nothing in the records answers peaked at 0.41 (0.61 when they name a customer, so named
+# questions never take this path); passages that answered reached 0.45-0.75.
+PASSAGE_ANSWER_SIMILARITY = 0.60
 PASSAGES_PER_TURN = 12
-
-_CONTRACT_WORDS = re.compile(
-    r"\b(contract|terms|payment|pay|pays|paying|net\s*\d+|renew\w*|credit|limit)\b", re.IGNORECASE
-)
-_ORDER_WORDS = re.compile(
-    r"\b(orders?|sales|revenue|spend|spent|bought|purchases?|invoices?|overdue|shipped|cancell?ed|paid|"
-    r"open|totals?|how much)\b",
-    re.IGNORECASE,
-)
 
 
 class TurnFailed(RuntimeError):
@@ -137,13 +134,15 @@ def _ask(user, *, session: ChatSession | None, question: str, option_id: str | N
         state.last_focus_id = state.focus.id if state.focus else ""
         state_module.save_state(user.pk, session.pk, state, new=not state.loaded)
         ChatSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
-        queue_gate(
-            user_id=user.pk,
-            session_key=str(session.pk),
-            turn_id=turn.pk,
-            text=question,
-            filters=state.active_filters(),
-        )
+        if not getattr(turn, "correction", False):
+            # A correction went to the gate as feedback on the turn it corrects (chat.corrections).
+            queue_gate(
+                user_id=user.pk,
+                session_key=str(session.pk),
+                turn_id=turn.pk,
+                text=question,
+                filters=state_module.gate_filters(state),
+            )
     return turn
 
 
@@ -165,55 +164,135 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
     turn.kind = Turn.Kind.CLARIFY
     turn.options = clarify["options"]
     turn.answer = clarify["question"] + "\n" + "\n".join(f"- {o['label']}" for o in clarify["options"])
-    turn.save(update_fields=["kind", "options", "answer"])
+    turn.blocks = [blocks.summary(clarify["question"]).as_dict()]
+    turn.save(update_fields=["kind", "options", "answer", "blocks"])
 
 
 def _answer(user, turn: Turn, state, resolution, question: str) -> None:
-    from memory.recall import recall_for_question, render_recalled_block
+    from memory.recall import recall_for_question
 
     gate_message = _gate_message(user, question)
     if gate_message:
         # "Remember that ..." / "forget ...": a request about memory, not a data question, so the
-        # answer is the gate's own sentence and no stale filter runs a tool.
+        # answer is the gate's own sentence and no stale filter runs a plan.
         turn.answer = turn.gate_message = gate_message
-        turn.save(update_fields=["answer", "gate_message"])
+        turn.blocks = [blocks.summary(gate_message).as_dict()]
+        turn.save(update_fields=["answer", "gate_message", "blocks"])
+        state.last_plan = None
         return
 
-    asked = resolution.original_question or question
+    correction = corrections.correction_text(question)
+    asked = correction or resolution.original_question or question
+    planned = _plan(state, resolution, asked, correcting=correction is not None)
     # One retrieval text for recall and document search, so the question is embedded once.
     retrieval = _retrieval_query(state, resolution)
-    notes = recall_for_question(user, retrieval)  # [] while the user has paused memory
+    notes = recall_for_question(user, retrieval)  # [] while memory is paused
     eligible, held_out = holdout.decide(turn.pk, recalled_count=len(notes))
     used = [] if held_out else notes
+    plan, abstention, narrowed = _narrowed(planned, used)
+    if plan is not None and plan.subject == "documents":
+        plan = replace(plan, query=retrieval)  # the text recall embedded: one vector per turn
+    quoted = _passage_answer(asked, abstention) if abstention is not None else None
+    if quoted is not None:
+        plan, abstention = quoted.plan, None
 
-    narrowed = _narrow_from_notes(state, used, asked, resolution)
-    calls = _run_tools(state, asked, resolution, extra_filters=narrowed["filters"])
-    passages = _passages(retrieval)
-
+    responder = get_responder()
+    # A tool-calling model chooses its own plans; the offline responder renders this one's results.
+    uses_tools = getattr(responder, "uses_tools", False)
+    results = tuple(execute(plan, today=timezone.localdate())) if plan is not None and not uses_tools else ()
+    if quoted is not None:
+        results = (quoted,)
     prompt = prompt_module.assemble_prompt(
         asked,
         session_block=state_module.render_state(state),
-        recalled_block=render_recalled_block(used),
-        tool_calls=calls,
-        passages=passages,
+        recalled_block="",
+        tool_calls=[executors.as_tool_call(r) for r in results],
+        passages=[],
         notes=used,
         format=state.format,
         focus_label=state.focus.label if state.focus else "",
-        filters={**narrowed["filters"], **state.active_filters()},
+        filters=plan.filters.slots() if plan is not None else {},
+        results=results,
+        abstention=abstention,
     )
-    answer = get_responder().respond(prompt)
-
-    text = answer.text
+    answer = responder.respond(prompt)
+    if uses_tools:
+        results = answer.results
+        plan = results[-1].plan if results else None
+    _after_plan(state, plan, planned)
+    answer_blocks = list(answer.blocks)
+    if correction is not None:
+        answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))
+        corrections.record(user, turn, previous_turn_id=state.last_turn_id, text=question)
     influences = dict(answer.influences)
-    for memory_id in narrowed["ids"]:
+    for memory_id in narrowed:
         influences[memory_id] = NARROWED_RETRIEVAL
-    turn.answer = text
+    turn.blocks = [b.as_dict() for b in answer_blocks]
+    turn.answer = blocks.blocks_text(answer_blocks)
     turn.recalled = [_recalled_row(note, influences.get(note.memory_id, "in-context")) for note in used]
     turn.eligible = eligible
     turn.held_out = held_out
     turn.prompt_tokens = prompt.tokens
-    turn.save(update_fields=["answer", "recalled", "eligible", "held_out", "prompt_tokens"])
+    turn.save(update_fields=["answer", "blocks", "recalled", "eligible", "held_out", "prompt_tokens"])
     turn.prompt = prompt  # not stored: for bench_session and debugging
+    turn.correction = correction is not None
+
+
+def _plan(state, resolution, asked: str, *, correcting: bool) -> Planned:
+    """Plan the question against the session: named customers, focus, the previous plan and
+    the filters still alive; then age the filters (the ones stated restart)."""
+    context = _context(state, resolution, asked)
+    planned = plan_question(asked, context, today=timezone.localdate())
+    if correcting and not isinstance(planned.result, QueryPlan) and context.last_plan is not None:
+        # "That's wrong" with nothing to look up: what the records say is the last answer's plan.
+        planned = Planned(context.last_plan, {}, follow_up=True)
+    state_module.decay_filters(state, planned.stated)
+    if planned.fmt and not state.format:
+        state.format = planned.fmt
+    return planned
+
+
+def _context(state, resolution, asked: str) -> Context:
+    groups = _group_mentions(tools.find_customer_mentions(asked))
+    focus = state.focus
+    named: list[CustomerRef] = []
+    for group in groups:
+        if len(group) == 1:
+            named.append(CustomerRef(int(group[0].id), group[0].name))
+        elif focus is not None and focus.id in {c.id for c in group}:
+            named.append(CustomerRef(int(focus.id), focus.label))
+    last = QueryPlan.from_dict(state.last_plan) if state.last_plan else None
+    return Context(
+        named=tuple(dict.fromkeys(named)),
+        focus=CustomerRef(int(focus.id), focus.label) if focus is not None and focus.type == "customer" else None,
+        refers_back=resolution.refers_back,
+        last_plan=last,
+        carried=state_module.carried_filters(state),
+    )
+
+
+def _after_plan(state, plan: QueryPlan | None, planned: Planned) -> None:
+    """Tool results set focus confidently (chapter 92): one customer in the plan is the focus."""
+    state.last_plan = plan.to_dict() if plan is not None else None
+    if plan is not None and len(plan.filters.customers) == 1:
+        ref = plan.filters.customers[0]
+        state.focus = state_module.Focus(type="customer", id=str(ref.id), label=ref.name, confident=True)
+
+
+def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | None:
+    """A document question in other words: when no plan fits, no customer is named and the
+    best passage is this close to the question, the answer quotes it (threshold measured by
+    scripts/measure_passage_threshold.py; forecasts, other topics and missing fields never)."""
+    if abstention.reason != vocab.NO_PLAN_REASON or tools.find_customer_mentions(asked):
+        return None
+    close = [
+        p
+        for p in search_documents(asked[:MAX_QUESTION_CHARS], limit=3)
+        if (p.similarity or 0.0) >= PASSAGE_ANSWER_SIMILARITY and p.customer_id is None
+    ]
+    if not close:
+        return None
+    return executors.Quotes(QueryPlan("list", "documents", query=asked), tuple(close[:1]))
 
 
 def _gate_message(user, question: str) -> str:
@@ -233,77 +312,26 @@ def _recalled_row(note, influence: str) -> dict[str, Any]:
     return row
 
 
-def _narrow_from_notes(state, notes, question: str, resolution) -> dict[str, Any]:
-    """Filters a recalled note supplies when the question leaves them open.
+def _narrowed(planned: Planned, notes) -> tuple[QueryPlan | None, Abstention | None, list[int]]:
+    """The plan, narrowed by a recalled note when the question leaves the region open.
 
     "Covers the western sales region" narrows "show me the overdue orders" to the West, and
     the turn records that the note narrowed retrieval. Only for orders questions with no
-    customer in focus and no region stated: a named customer or a stated region wins.
+    customer and no region stated, and never for a follow-up: a stated filter wins.
     """
-    out: dict[str, Any] = {"filters": {}, "ids": []}
-    if state.focus is not None or "region" in state.active_filters() or not _ORDER_WORDS.search(question):
-        return out
+    result = planned.result
+    if isinstance(result, Abstention):
+        return None, result, []
+    plan = result
+    if plan.subject != "orders" or plan.filters.customers or plan.filters.region or planned.follow_up:
+        return plan, None, []
     for note in notes:
         if note.kind not in ("context", "situation", "correction"):
             continue
         region = state_module.detect_filters(note.statement).get("region")
         if region:
-            out["filters"]["region"] = region
-            out["ids"].append(note.memory_id)
-            break
-    return out
-
-
-def _intents(question: str, state, resolution) -> set[str]:
-    found = set()
-    if _CONTRACT_WORDS.search(question):
-        found.add("contract")
-    if _ORDER_WORDS.search(question) or resolution.filters_set.get("status"):
-        found.add("orders")
-    if not found and (resolution.filters_set or resolution.focus_kept or resolution.format_set):
-        # "and last quarter?" / "as a table": the follow-up inherits the previous question's subject.
-        for earlier in reversed(state.recent_questions):
-            if _CONTRACT_WORDS.search(earlier):
-                found.add("contract")
-            if _ORDER_WORDS.search(earlier):
-                found.add("orders")
-            if found:
-                break
-    return found
-
-
-def _run(name: str, function, **kwargs) -> ToolCall:
-    try:
-        result = function(**kwargs)
-    except ValidationError as exc:
-        return ToolCall(name=name, args=kwargs, ok=False, data={"error": " ".join(exc.messages)})
-    return ToolCall(
-        name=result.name,
-        args=dict(result.args or kwargs),
-        ok=result.ok,
-        data=result.data if result.ok else {"error": result.error},
-        candidates=list(result.candidates),
-    )
-
-
-def _run_tools(state, question: str, resolution, *, extra_filters: dict[str, str]) -> list[ToolCall]:
-    calls: list[ToolCall] = []
-    customer_id = None
-    if state.focus is not None and state.focus.type == "customer":
-        call = _run("lookup_customer", tools.lookup_customer, name_or_code=state.focus.label)
-        calls.append(call)
-        state_module.update_from_tool(state, name=call.name, ok=call.ok, data=call.data, args=call.args)
-        if call.ok:
-            customer_id = int(call.data["id"])
-    intents = _intents(question, state, resolution)
-    if "contract" in intents and customer_id is not None:
-        calls.append(_run("contract_terms", tools.contract_terms, customer_id=customer_id))
-    filters = {**extra_filters, **state.active_filters()}
-    if "orders" in intents or ("contract" not in intents and customer_id is None and filters):
-        call = _run("list_orders", tools.list_orders, customer_id=customer_id, **filters)
-        calls.append(call)
-        state_module.update_from_tool(state, name=call.name, ok=call.ok, data=call.data, args=call.args)
-    return calls
+            return replace(plan, filters=replace(plan.filters, region=region)), None, [note.memory_id]
+    return plan, None, []
 
 
 def _retrieval_query(state, resolution) -> str:
@@ -312,11 +340,3 @@ def _retrieval_query(state, resolution) -> str:
     if state.focus is not None and state.focus.label.lower() not in query.lower():
         query = f"{query} ({state.focus.label})"
     return query[:MAX_QUESTION_CHARS]
-
-
-def _passages(query: str) -> list[PromptPassage]:
-    result = tools.search_documents_tool(query[:MAX_QUESTION_CHARS], limit=PASSAGES_PER_TURN)
-    return [
-        PromptPassage(title=p["title"], text=p["text"], document_id=p.get("document_id"))
-        for p in result.data.get("passages", [])
-    ]

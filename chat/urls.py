@@ -9,6 +9,7 @@ urlpatterns = [
     path("c/<uuid:session_id>/", views.conversation, name="session"),
     path("c/<uuid:session_id>/ask/", views.ask, name="ask"),
     path("turns/<int:turn_id>/feedback/", views.feedback, name="feedback"),
+    path("turns/<int:turn_id>/gate/", views.gate_status, name="gate-status"),
     path("turns/<int:turn_id>/notes/<int:memory_id>/forget/", views.forget_note, name="forget-note"),
     path(
         "turns/<int:turn_id>/notes/<int:memory_id>/forget/reason/", views.forget_note_reason, name="forget-note-reason"

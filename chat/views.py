@@ -7,7 +7,6 @@ correct_memory), then render the partial that changed (htmx) or redirect (plain 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -24,13 +23,14 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from chat.blocks import Block
 from chat.feedback import give_feedback
 from chat.forms import AskForm, FeedbackForm
 from chat.models import ChatSession, Turn
 from chat.turn import TurnFailed
 from chat.turn import ask as ask_question
 from memory.forms import CorrectForm, ForgetReasonForm
-from memory.models import ForgetReason, Kind, Memory, Surface, SurfaceEvent
+from memory.models import ForgetReason, GateDecision, Kind, Memory, Surface, SurfaceEvent
 from memory.store import correct_memory, forget_memory, is_paused, was_forgotten
 from memory.surfaces import forget_reason_given, give_forget_reason, record_view
 
@@ -38,6 +38,10 @@ FORGOTTEN = "Forgotten. Atlas won't learn this again."
 CORRECTED = "Corrected. Atlas will use your wording from now on."
 REASON_NOTED = "Thanks, noted. It helps Atlas learn what not to keep."
 SIDEBAR_SESSIONS = 30
+# The "Memory updated" line: the page asks for the turn's gate status this many times, a
+# second or so apart, while the turn is this fresh; it stops as soon as the gate decided.
+GATE_POLLS = 6
+GATE_POLL_WINDOW_SECONDS = 60
 
 # How a recalled note shaped the answer (Turn.recalled[*].influence), in the panel's words.
 INFLUENCE = {
@@ -94,6 +98,7 @@ def _decorate(user, turns: list[Turn], *, acted: dict[int, dict] | None = None) 
             .defer("embedding", "superseded_by__embedding")
         )
     by_id = {memory.pk: memory for memory in memories}
+    decided = _decided(user, turns, now)
     for turn in turns:
         flash = acted.get(turn.pk, {})
         turn.notes = [_note(row, by_id.get(int(row["memory_id"])), now, flash) for row in turn.recalled]
@@ -101,47 +106,42 @@ def _decorate(user, turns: list[Turn], *, acted: dict[int, dict] | None = None) 
         turn.memory_updates = [m for m in memories if m.source_turn == turn.pk and m.is_live(now=now)]
         turn.given = next(iter(turn.feedback.all()), None)
         turn.feedback_form = flash.get("feedback_form")
-        answer = turn.answer
-        if turn.gate_message and answer.startswith(turn.gate_message):
-            answer = answer[len(turn.gate_message) :].lstrip("\n")
-        if turn.kind == Turn.Kind.CLARIFY and turn.options:
-            answer = answer.split("\n", 1)[0]
-        turn.answer_blocks = _answer_blocks(answer)
+        turn.answer_blocks = _answer_blocks(turn)
+        turn.gate_pending = _gate_pending(turn, decided, now)
+        turn.next_poll = turn_poll(turn) + 1
     return turns
 
 
-_TABLE_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$")
+def _answer_blocks(turn: Turn) -> list[Block]:
+    """The answer's typed blocks as the responder made them (no parsing of answer text); a
+    turn saved before blocks existed shows its text as one summary."""
+    stored = [Block.from_dict(b) for b in turn.blocks or []]
+    if not stored:
+        stored = [Block("summary", text=turn.answer)] if turn.answer else []
+    if turn.gate_message:
+        stored = [b for b in stored if b.text != turn.gate_message]
+    return stored
 
 
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+def turn_poll(turn: Turn) -> int:
+    return int(getattr(turn, "poll", 0))
 
 
-def _answer_blocks(answer: str) -> list[dict]:
-    """Split an answer into text and pipe tables, so a table the user asked for reads as one.
+def _gate_pending(turn: Turn, decided: set[int], now) -> bool:
+    """Whether the page should ask again for this turn's gate status: a fresh turn the gate
+    has not decided on yet, for at most GATE_POLLS polls (the gate runs seconds after)."""
+    if turn.memory_updates or turn.pk in decided or turn_poll(turn) >= GATE_POLLS:
+        return False
+    return (now - turn.created_at).total_seconds() < GATE_POLL_WINDOW_SECONDS
 
-    The cells stay plain strings: the template escapes them like any other text.
-    """
-    blocks: list[dict] = []
-    lines = answer.split("\n")
-    text: list[str] = []
-    i = 0
-    while i < len(lines):
-        if "|" in lines[i] and i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1].strip()):
-            header, rows, i = _cells(lines[i]), [], i + 2
-            while i < len(lines) and "|" in lines[i]:
-                rows.append(_cells(lines[i]))
-                i += 1
-            if text:
-                blocks.append({"text": "\n".join(text).strip("\n")})
-                text = []
-            blocks.append({"header": header, "rows": rows})
-            continue
-        text.append(lines[i])
-        i += 1
-    if text and "\n".join(text).strip():
-        blocks.append({"text": "\n".join(text).strip("\n")})
-    return [block for block in blocks if block.get("rows") is not None or block["text"]]
+
+def _decided(user, turns: list[Turn], now) -> set[int]:
+    """Turns (answered in the poll window) the write gate has recorded a decision for: one query."""
+    recent = [t.pk for t in turns if (now - t.created_at).total_seconds() < GATE_POLL_WINDOW_SECONDS]
+    if not recent:
+        return set()
+    rows = GateDecision.objects.filter(user_id=user.pk, source_turn__in=recent).values_list("source_turn", flat=True)
+    return set(rows)
 
 
 def _note(row: dict, memory: Memory | None, now, flash: dict) -> NoteView:
@@ -357,3 +357,16 @@ def correct_note(request, turn_id: int, memory_id: int):
     errors = [str(e) for e in form.errors.get("statement", [])] or ["Write the note as Atlas should keep it."]
     acted = {"memory_id": memory.pk, "draft": request.POST.get("statement", ""), "errors": errors}
     return _turn_response(request, turn, "notes-used", acted, status=400)
+
+
+@login_required
+@require_GET
+def gate_status(request, turn_id: int):
+    """The turn's "Memory updated" lines (htmx polls this until the gate has decided)."""
+    turn = _own_turn(request, turn_id)
+    try:
+        turn.poll = max(0, min(int(request.GET.get("poll", "0")), GATE_POLLS))
+    except ValueError:
+        turn.poll = GATE_POLLS
+    turn = _decorate(request.user, [turn])[0]
+    return render(request, "chat/conversation.html#memory-updates", {"turn": turn})

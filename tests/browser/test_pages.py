@@ -293,3 +293,28 @@ def seed_a_fortnight(user) -> None:
     with acting_user(user.pk):
         GateDecision.objects.bulk_create(decisions)
         SurfaceEvent.objects.bulk_create(events)
+
+
+def test_memory_updated_appears_under_the_turn_without_a_reload(page, log_in, corpus, alice):
+    """The gate runs after the turn (here: the queued task run by hand, as the worker would); the
+    page polls the turn's gate status and shows the line, then stops polling."""
+    from django_q.models import OrmQ
+
+    from memory.tasks import GATE_TASK, gate_event
+
+    log_in(alice)
+    turn = ask(page, "Remember that I prefer amounts in thousands")
+    expect(turn.locator(".gate-message")).to_contain_text("I'll remember that")
+    status = turn.locator(".memory-updates")
+    expect(status).to_have_attribute("hx-get", re.compile(r"/gate/\?poll=\d"))
+    page.evaluate("window.__atlas_marker = 1")  # a reload would drop it
+
+    queued = [q for q in OrmQ.objects.all() if q.task["func"] == GATE_TASK]
+    assert len(queued) == 1
+    gate_event(*queued[0].task["args"])
+
+    line = turn.locator(".memory-updated")
+    expect(line).to_contain_text("Memory updated:", timeout=10_000)
+    expect(line.get_by_role("link")).to_contain_text("thousands")
+    expect(turn.locator(".memory-updates")).not_to_have_attribute("hx-get", re.compile(".*"))
+    assert page.evaluate("window.__atlas_marker") == 1

@@ -56,7 +56,7 @@ def test_a_held_out_turn_answers_without_memory_and_records_it(user_with_prefere
     assert turn.pk == held
     assert turn.eligible and turn.held_out
     assert turn.recalled == []
-    assert "## Recalled about this user" not in turn.prompt.text
+    assert "<recalled-notes>" not in turn.prompt.text
 
 
 @pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_an_eligible_turn_not_drawn_uses_memory(user_with_preference):
     turn = ask(user, session=start_session(user), question="What do you know about delivery policies?")
     assert turn.eligible and not turn.held_out
     assert [n["statement"] for n in turn.recalled] == ["Prefers answers in detail with bullet points."]
-    assert "## Recalled about this user" in turn.prompt.text
+    assert "<recalled-notes>" in turn.prompt.user_message and "<recalled-notes>" not in turn.prompt.system_message
 
 
 @pytest.mark.django_db

@@ -1,54 +1,52 @@
-"""Responders: format and preferences honoured, the conflict sentence, the optional endpoint."""
+"""The offline responder: typed results rendered as blocks, formats and preferences honoured,
+abstentions that assert no figure, and the stale-note sentence."""
 
-import json
-import threading
-from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, HTTPServer
+import re
+from datetime import UTC, date, datetime
+from decimal import Decimal
 
 import pytest
 
-from chat.prompt import PromptPassage, ToolCall, assemble_prompt
-from chat.responders import (
-    IN_CONTEXT,
-    SHAPED_FORMAT,
-    OfflineResponder,
-    OpenAICompatibleResponder,
-    ResponderError,
-    get_responder,
-)
+from chat import vocabulary as vocab
+from chat.executors import Figure, Ranking, RankRow, Record, RecordList
+from chat.planner import Abstention, CustomerRef, Filters, Period, QueryPlan
+from chat.prompt import assemble_prompt
+from chat.responders import IN_CONTEXT, SHAPED_FORMAT, OfflineResponder, get_responder
 from memory.recall import RecalledNote
 
-CUSTOMER = {
-    "id": 1,
-    "name": "Northline Freight",
-    "city": "Portland",
-    "region": "west",
-    "segment": "mid-market",
-    "account_code": "ACCT-10442",
-}
-CONTRACT = {
-    "customer_id": 1,
-    "customer": "Northline Freight",
-    "city": "Portland",
-    "account_code": "ACCT-10442",
-    "payment_terms": "net 45",
-    "payment_days": 45,
-    "renewal_date": "2028-05-31",
-    "credit_limit": "115000.00",
-    "signed_on": "2026-06-01",
-}
-ROWS = [
-    {
-        "number": f"SO-{88000 + n}",
-        "customer": "Northline Freight",
-        "ordered_on": f"2026-09-{10 + n:02d}",
-        "amount": f"{1200 + n * 100}.50",
-        "currency": "USD",
-        "status": "overdue",
-    }
-    for n in range(8)
-]
-ORDERS = {"rows": ROWS, "totals": {"count": 8, "sum": "12404.00", "currency": "USD", "by_status": {}}}
+NORTHLINE = CustomerRef(1, "Northline Freight")
+TERMS = Record(
+    QueryPlan("lookup", "contracts", Filters(customers=(NORTHLINE,)), field="payment_terms"),
+    "contract",
+    "Northline Freight",
+    (
+        ("Payment terms", "net 45", "text"),
+        ("Credit limit", Decimal("115000.00"), "money"),
+        ("Renewal date", date(2028, 5, 31), "date"),
+        ("Signed", date(2026, 6, 1), "date"),
+    ),
+    asked="Payment terms",
+)
+CONTRACT = Record(TERMS.plan, "contract", "Northline Freight", TERMS.fields)
+QUARTER = Period("last quarter", date(2026, 7, 1), date(2026, 9, 30))
+TOP = Ranking(
+    QueryPlan("rank", "orders", Filters(period=QUARTER), group_by="customer", limit=3),
+    "sum",
+    (
+        RankRow("Dearborn Precision Tooling", Decimal("327352.23"), 30),
+        RankRow("Cascadia Timber Supply", Decimal("305971.19"), 28),
+        RankRow("Mercer Textile Works", Decimal("285168.14"), 25),
+    ),
+    cancelled_excluded=True,
+)
+DENVER = RecordList(
+    QueryPlan("list", "customers", Filters(city="Denver")),
+    "customer",
+    ("Customer", "City", "Region", "Segment"),
+    ("text",) * 4,
+    (("Granite Peak Builders", "Denver", "Central", "mid-market"), ("Sierra Outdoor Co.", "Denver", "Central", "x")),
+    2,
+)
 
 
 def note(statement, *, kind="preference", memory_id=1, written=datetime(2026, 3, 14, 15, tzinfo=UTC)):
@@ -67,56 +65,56 @@ def note(statement, *, kind="preference", memory_id=1, written=datetime(2026, 3,
     )
 
 
-def prompt_for(*calls, notes=(), fmt="", passages=()):
-    return assemble_prompt(
-        "What about Northline Freight?",
+def answer(*results, notes=(), fmt="", abstention=None):
+    prompt = assemble_prompt(
+        "question",
         session_block="",
         recalled_block="",
-        tool_calls=list(calls),
-        passages=list(passages),
+        tool_calls=[],
+        passages=[],
         notes=list(notes),
         format=fmt,
-        focus_label="Northline Freight",
+        results=results,
+        abstention=abstention,
     )
+    return OfflineResponder().respond(prompt)
 
 
-LOOKUP = ToolCall("lookup_customer", {"name_or_code": "Northline Freight"}, True, CUSTOMER)
-TERMS = ToolCall("contract_terms", {"customer_id": 1}, True, CONTRACT)
-LIST = ToolCall("list_orders", {"customer_id": 1, "status": "overdue"}, True, ORDERS)
+def test_a_field_lookup_answers_in_one_sentence_from_the_record():
+    result = answer(TERMS)
+    assert result.text == "Northline Freight pays on net 45 (current contract, signed 1 Jun 2026)."
+    assert [b.kind for b in result.blocks] == ["summary"]
 
 
-def answer(*calls, **kwargs):
-    return OfflineResponder().respond(prompt_for(*calls, **kwargs))
+def test_a_ranking_is_a_summary_and_a_list_in_order_with_the_period_stated():
+    result = answer(TOP)
+    assert result.blocks[0].text.startswith("Top 3 customers by order value last quarter (1 Jul 2026 to 30 Sep 2026)")
+    assert result.blocks[1].kind == "bullets"
+    assert result.blocks[1].items[0] == "1. Dearborn Precision Tooling: $327,352.23"
+    assert "Cancelled orders are left out" in result.text
 
 
-def test_default_answer_states_the_contract_from_the_tool_result():
-    text = answer(LOOKUP, TERMS).text
-    assert "Northline Freight (Portland, acct ACCT-10442) pays on net 45 (45 days)" in text
-    assert "31 May 2028" in text and "$115,000.00" in text
+def test_table_format_gives_a_table_block_and_short_gives_one_line():
+    table = answer(TOP, fmt="table")
+    assert table.blocks[1].kind == "table"
+    assert table.blocks[1].header == ("Customer", "Order value", "Orders")
+    assert table.blocks[1].rows[2] == ("Mercer Textile Works", "$285,168.14", "25")
+    short = answer(TOP, fmt="short")
+    assert len(short.blocks) == 1 and "Dearborn Precision Tooling, Cascadia" in short.text
 
 
-def test_short_format_is_one_line():
-    text = answer(LOOKUP, TERMS, fmt="short").text
-    assert "\n" not in text and "net 45" in text
+def test_a_list_of_names_names_every_one():
+    result = answer(DENVER)
+    assert result.blocks[0].text == "2 customers in Denver:"
+    assert [i.split(" (")[0] for i in result.blocks[1].items] == ["Granite Peak Builders", "Sierra Outdoor Co."]
 
 
-def test_table_format_renders_plain_rows():
-    text = answer(LOOKUP, LIST, fmt="table").text
-    lines = text.splitlines()
-    assert "Order | Date | Amount | Status" in lines
-    assert "SO-88000 | 10 Sep 2026 | $1,200.50 | overdue" in lines
-    assert len([line for line in lines if line.startswith("SO-")]) == 8
-
-
-def test_detailed_format_lists_every_field_as_bullets():
-    text = answer(LOOKUP, TERMS, fmt="detailed").text
-    assert "- Payment terms: net 45 (45 days)" in text and "- Signed: 1 Jun 2026" in text
-
-
-def test_default_order_answer_summarises_and_lists_recent_orders():
-    text = answer(LOOKUP, LIST).text
-    assert text.startswith("8 overdue orders for Northline Freight (Portland, acct ACCT-10442), totalling $12,404.00.")
-    assert text.count("\n- SO-") == 5
+def test_a_count_states_every_filter_it_was_computed_under():
+    plan = QueryPlan("count", "orders", Filters(customers=(NORTHLINE,), status="open", region="west"))
+    assert (
+        answer(Figure(plan, "count", 1)).text
+        == "1 open order for Northline Freight in the West region across all dates."
+    )
 
 
 @pytest.mark.parametrize(
@@ -128,122 +126,62 @@ def test_default_order_answer_summarises_and_lists_recent_orders():
     ],
 )
 def test_preferences_shape_the_answer_and_are_recorded_as_shaping_it(statement, expected):
-    result = answer(LOOKUP, TERMS, notes=[note(statement)])
+    result = answer(CONTRACT, notes=[note(statement)])
     assert expected in result.text
     assert result.influences == {1: SHAPED_FORMAT}
 
 
-def test_bullet_preference_turns_the_answer_into_bullets():
-    result = answer(LOOKUP, TERMS, notes=[note("Prefers bullet points.")])
-    assert "- Payment terms: net 45" in result.text
+def test_bullet_preference_turns_a_list_into_bullets_even_when_a_table_is_the_default():
+    result = answer(TOP, fmt="detailed", notes=[note("Prefers bullet points.")])
+    assert result.blocks[1].kind == "bullets"
     assert result.influences == {1: SHAPED_FORMAT}
 
 
 def test_format_preference_applies_when_the_session_has_none_and_the_slot_wins_otherwise():
-    assert "\n" not in answer(LOOKUP, TERMS, notes=[note("Prefers short answers.")]).text
-    assert "Contract | Value" in answer(LOOKUP, TERMS, notes=[note("Prefers short answers.")], fmt="table").text
+    assert len(answer(TOP, notes=[note("Prefers short answers.")]).blocks) == 1
+    assert answer(TOP, notes=[note("Prefers short answers.")], fmt="table").blocks[1].kind == "table"
 
 
 def test_a_currency_it_cannot_convert_to_is_said_not_faked():
-    result = answer(LOOKUP, LIST, notes=[note("Show amounts in euros.")])
+    result = answer(TOP, notes=[note("Show amounts in euros.", memory_id=3)])
     assert "Atlas has no exchange rates to show them in EUR" in result.text
     assert "€" not in result.text
-
-
-def test_a_currency_preference_on_contract_figures_is_not_claimed_as_shaping_the_answer():
-    result = answer(LOOKUP, TERMS, notes=[note("Prefers amounts in euros.", memory_id=3)])
-    assert "Atlas has no exchange rates to show them in EUR" in result.text
     assert result.influences == {3: IN_CONTEXT}
 
 
 def test_a_stale_note_loses_to_the_contract_and_the_answer_says_so():
     stale = note("Northline Freight is on net 30 payment terms.", kind="correction", memory_id=7)
-    result = answer(LOOKUP, TERMS, notes=[stale])
-    assert "pays on net 45" in result.text
-    assert "A note from March said net 30, which no longer matches the contract." in result.text
-    assert result.influences == {7: IN_CONTEXT}
+    result = answer(TERMS, notes=[stale])
+    assert "net 45" in result.blocks[0].text
+    assert result.blocks[-1].kind == "note"
+    assert result.blocks[-1].text == "A note from March said net 30, which no longer matches the contract."
 
 
-def test_a_note_about_another_customer_is_not_a_conflict():
-    other = note("Kestrel Foods is on net 30 payment terms.", kind="correction")
-    assert "no longer matches" not in answer(LOOKUP, TERMS, notes=[other]).text
+@pytest.mark.parametrize(
+    "statement", ["Kestrel Foods is on net 30 payment terms.", "Northline Freight is on net 45 payment terms."]
+)
+def test_a_note_about_another_customer_or_agreeing_with_the_contract_is_not_a_conflict(statement):
+    assert "no longer matches" not in answer(TERMS, notes=[note(statement, kind="correction")]).text
 
 
-def test_a_matching_note_is_not_a_conflict():
-    same = note("Northline Freight pays net 45.", kind="context")
-    assert "no longer matches" not in answer(LOOKUP, TERMS, notes=[same]).text
+@pytest.mark.parametrize(
+    "reason",
+    [
+        vocab.FORECAST_REASON,
+        vocab.OUTSIDE_REASON,
+        vocab.NO_FIELD_REASON,
+        vocab.NO_PLAN_REASON,
+        vocab.UNKNOWN_CUSTOMER_REASON,
+        vocab.NEEDS_CUSTOMER_REASON,
+    ],
+)
+def test_every_abstention_says_what_atlas_can_answer_and_asserts_no_figure(reason):
+    result = answer(abstention=Abstention(reason, "employees"))
+    assert re.search(r"\bcan't (answer|forecast|look up)\b|outside what Atlas answers", result.text)
+    assert "I can answer questions about the company's customers" in result.text
+    assert not re.search(r"\d", result.text)
 
 
-def test_without_tool_results_it_answers_from_passages():
-    passage = PromptPassage(
-        "Free delivery policy", "Orders above $2,500 ship free. Smaller orders pay the zone rate.", 1
-    )
-    text = answer(passages=[passage]).text
-    assert text.startswith('From "Free delivery policy":')
-
-
-def test_with_nothing_to_go_on_it_says_so():
-    assert "couldn't find anything" in answer().text
-
-
-class _Endpoint(BaseHTTPRequestHandler):
-    received: list = []
-    reply: dict = {"choices": [{"message": {"role": "assistant", "content": "Net 45, from the contract."}}]}
-    status = 200
-
-    def do_POST(self):  # noqa: N802
-        length = int(self.headers["Content-Length"])
-        type(self).received.append((self.path, self.headers.get("Authorization"), json.loads(self.rfile.read(length))))
-        body = json.dumps(type(self).reply).encode()
-        self.send_response(type(self).status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture
-def endpoint():
-    _Endpoint.received = []
-    _Endpoint.status = 200
-    server = HTTPServer(("127.0.0.1", 0), _Endpoint)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/v1"
-    server.shutdown()
-    server.server_close()
-
-
-def test_openai_compatible_responder_sends_the_assembled_prompt(endpoint):
-    prompt = prompt_for(LOOKUP, TERMS, notes=[note("Prefers short answers.")])
-    responder = OpenAICompatibleResponder(base_url=endpoint, model="tiny", api_key="k-123", timeout=5)
-    result = responder.respond(prompt)
-    assert result.text == "Net 45, from the contract."
-    path, auth, body = _Endpoint.received[0]
-    assert path == "/v1/chat/completions" and auth == "Bearer k-123"
-    assert body["model"] == "tiny"
-    assert body["messages"][0]["role"] == "system" and "You are Atlas" in body["messages"][0]["content"]
-    assert "net 45" in body["messages"][1]["content"]
-    assert result.influences == {1: IN_CONTEXT}
-
-
-def test_openai_compatible_responder_error_is_clear(endpoint):
-    _Endpoint.status = 500
-    with pytest.raises(ResponderError, match="answered 500"):
-        OpenAICompatibleResponder(base_url=endpoint, model="tiny", timeout=5).respond(prompt_for(LOOKUP))
-
-
-def test_unreachable_endpoint_is_a_responder_error():
-    with pytest.raises(ResponderError):
-        OpenAICompatibleResponder(base_url="http://127.0.0.1:9", model="x", timeout=2).respond(prompt_for(LOOKUP))
-
-
-def test_the_endpoint_is_used_only_when_configured(settings, endpoint):
+def test_the_offline_responder_is_the_default(settings):
     settings.ATLAS_LLM_BASE_URL = ""
     assert isinstance(get_responder(), OfflineResponder)
-    settings.ATLAS_LLM_BASE_URL = endpoint
-    settings.ATLAS_LLM_MODEL = "tiny"
-    assert isinstance(get_responder(), OpenAICompatibleResponder)

@@ -7,6 +7,9 @@ from chat.state import (
     Candidate,
     Focus,
     SessionState,
+    carried_filters,
+    decay_filters,
+    gate_filters,
     load_state,
     remember_question,
     render_state,
@@ -52,23 +55,6 @@ def test_their_refers_back_to_the_focus():
 
 
 @pytest.mark.parametrize(
-    ("question", "expected"),
-    [
-        ("Overdue orders in the west", {"region": "west", "status": "overdue"}),
-        ("What did we sell last quarter?", {"period": "last quarter"}),
-        ("Orders in the western region this year", {"region": "west", "period": "this year"}),
-        ("Which invoices are late?", {"status": "overdue"}),
-        ("Who are our biggest customers?", {}),
-    ],
-)
-def test_filters_are_read_from_the_question(question, expected):
-    state = SessionState()
-    resolution = ask(state, question)
-    assert resolution.filters_set == expected
-    assert state.active_filters() == expected
-
-
-@pytest.mark.parametrize(
     ("question", "fmt"),
     [
         ("Keep it short, I'm on my phone", "short"),
@@ -90,22 +76,29 @@ def test_format_stays_for_the_session():
     assert state.format == "short"
 
 
-def test_filters_last_two_turns_unless_restated():
+def test_a_filter_applies_on_the_turn_that_states_it_and_one_follow_up_then_decays():
     state = SessionState()
-    ask(state, "Kestrel Foods orders last quarter", [[KESTREL]])
+    decay_filters(state, {"period": "last quarter"})
     assert state.filters["period"]["turns_left"] == FILTER_TURNS
-    ask(state, "Which of their orders are overdue?")
-    assert state.active_filters() == {"period": "last quarter", "status": "overdue"}
-    ask(state, "And their shipped orders?")
+    assert carried_filters(state) == {"period": "last quarter"}  # the next turn may inherit it
+    decay_filters(state, {"status": "overdue"})
+    assert carried_filters(state) == {"status": "overdue"}  # one turn old: no longer inherited
+    decay_filters(state, {})
     assert "period" not in state.active_filters()  # two turns old: gone
-    assert state.active_filters()["status"] == "shipped"  # restated: renewed
 
 
 def test_restating_a_filter_keeps_it():
     state = SessionState()
     for _ in range(4):
-        ask(state, "Kestrel Foods orders last quarter", [[KESTREL]])
-    assert state.active_filters() == {"period": "last quarter"}
+        decay_filters(state, {"period": "last quarter"})
+    assert carried_filters(state) == {"period": "last quarter"}
+
+
+def test_the_session_block_and_the_gate_see_a_periods_name_not_its_dates():
+    state = SessionState()
+    decay_filters(state, {"period": "last quarter|2026-07-01|2026-09-30", "region": "west"})
+    assert "period=last quarter" in render_state(state)
+    assert gate_filters(state) == {"period": "last quarter", "region": "west"}
 
 
 def test_focus_drops_when_another_customer_is_named():

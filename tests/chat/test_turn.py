@@ -26,9 +26,9 @@ def remember(user, statement, *, kind="preference", written=datetime(2026, 3, 14
 def test_a_follow_up_is_answered_about_the_customer_in_focus(corpus, user):
     session = start_session(user)
     first = ask(user, session=session, question="Show me Kestrel Foods orders last quarter")
-    assert "orders for Kestrel Foods (Sacramento, acct ACCT-31206), last quarter" in first.answer
+    assert "orders for Kestrel Foods last quarter (" in first.answer
     second = ask(user, session=session, question="What are their payment terms?")
-    assert "Kestrel Foods (Sacramento, acct ACCT-31206) pays on net" in second.answer
+    assert "Kestrel Foods pays on net 30" in second.answer
     with acting_user(user.pk):
         first.refresh_from_db()
         assert first.followup is True  # the next question stayed on Kestrel Foods
@@ -61,7 +61,7 @@ def test_an_ambiguous_name_gets_one_clarifying_question_and_the_pick_answers_it(
     assert "net" not in clarify.answer  # nothing answered about either customer yet
     picked = ask(user, session=session, question="The one in Leeds")
     assert picked.kind == Turn.Kind.ANSWER
-    assert "Northline Logistics (Leeds, acct ACCT-20817) pays on net 60" in picked.answer
+    assert "Northline Logistics pays on net 60" in picked.answer
 
 
 @pytest.mark.django_db
@@ -70,7 +70,7 @@ def test_picking_by_option_id(corpus, user):
     clarify = ask(user, session=session, question="Northline credit limit?")
     freight = next(o for o in clarify.options if "Freight" in o["label"])
     picked = ask(user, session=session, question=freight["label"], option_id=freight["id"])
-    assert "Northline Freight" in picked.answer and "$115,000.00" in picked.answer
+    assert "Northline Freight has a credit limit of $115,000.00" in picked.answer
 
 
 @pytest.mark.django_db
@@ -99,7 +99,7 @@ def test_a_region_note_narrows_an_open_orders_question(corpus, user, settings):
     settings.ATLAS_HOLDOUT = False
     note = remember(user, "Covers the western sales region.", kind="context")
     turn = ask(user, session=None, question="Which orders in my sales region are overdue?")
-    assert "overdue orders for all customers in the West region" in turn.answer
+    assert "overdue orders in the West region across all dates" in turn.answer
     influence = {n["memory_id"]: n["influence"] for n in turn.recalled}
     assert influence[note.pk] == "narrowed-retrieval"
 
@@ -150,7 +150,8 @@ def test_prompt_tokens_are_recorded_and_answers_are_never_replayed(corpus, user)
     ]
     assert all(t.prompt_tokens > 0 for t in turns)
     assert turns[0].answer not in turns[2].prompt.text
-    assert max(t.prompt_tokens for t in turns) <= 1.25 * min(t.prompt_tokens for t in turns)
+    # Bounded state: later turns cost no more than the first (chapter 92), never its answers again.
+    assert max(t.prompt_tokens for t in turns[1:]) <= 1.10 * turns[0].prompt_tokens
 
 
 @pytest.mark.django_db
@@ -184,7 +185,7 @@ def test_an_embedding_failure_mid_turn_saves_nothing(corpus, user, settings):
     get_embedder.cache_clear()
     try:
         with pytest.raises(TurnFailed, match="embedding model failed. Nothing was saved"):
-            ask(user, session=session, question="What are their payment terms right now?")
+            ask(user, session=session, question="What do the account notes say about them?")
     finally:
         get_embedder.cache_clear()
     with acting_user(user.pk):

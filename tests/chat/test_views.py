@@ -283,10 +283,41 @@ def test_chat_page_query_count_does_not_grow_with_turns(signed_in, alice, corpus
     preference(alice)
     turn = ask(alice, session=None, question=QUESTION)
     url = reverse("chat:session", args=[turn.session_id])
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):
         signed_in.get(url)
     for question in ["What is our policy on free delivery?", "Show me Kestrel Foods orders last quarter"]:
         later = ask(alice, session=turn.session, question=question)
         signed_in.post(reverse("chat:feedback", args=[later.pk]), {"kind": "helpful"})
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):
         signed_in.get(url)
+
+
+def test_a_fresh_turn_polls_its_gate_status_until_the_gate_decides(signed_in, alice, corpus, as_user):
+    turn = ask(alice, session=None, question=QUESTION)
+    url = reverse("chat:gate-status", args=[turn.pk])
+    pending = text(signed_in.get(url + "?poll=1", **HTMX))
+    assert f'id="memory-updates-{turn.pk}"' in pending and f'hx-get="{url}?poll=2"' in pending
+    assert "<html" not in pending  # only the partial
+    with as_user(alice.pk):
+        memory = store.write_memory(alice, kind="context", statement="Looks after Northline", source_turn=turn.pk)
+    decided = text(signed_in.get(url + "?poll=2", **HTMX))
+    assert "hx-get" not in decided and f"#memory-{memory.pk}" in decided
+
+
+def test_gate_status_polling_stops_after_a_few_tries_and_for_old_turns(signed_in, alice, corpus, as_user):
+    turn = ask(alice, session=None, question=QUESTION)
+    url = reverse("chat:gate-status", args=[turn.pk])
+    assert "hx-get" not in text(signed_in.get(url + "?poll=6", **HTMX))
+    with as_user(alice.pk):
+        Turn.objects.filter(pk=turn.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    assert "hx-get" not in text(signed_in.get(url + "?poll=1", **HTMX))
+
+
+def test_gate_status_is_the_owners_only_and_get_only(client, signed_in, alice, corpus, make_user):
+    turn = ask(alice, session=None, question=QUESTION)
+    url = reverse("chat:gate-status", args=[turn.pk])
+    assert signed_in.post(url).status_code == 405
+    client.logout()
+    assert client.get(url).status_code == 302
+    client.force_login(make_user())
+    assert client.get(url).status_code == 404

@@ -1,0 +1,73 @@
+"""Corrections typed into the chat: "That's wrong: Saltmarsh moved to net 60 in June".
+
+Answered, not dropped: the answer says what the records say, that the correction is noted,
+and that the records win until they change (chapter 93: a retrieved document wins a
+conflict with a note). The correction goes to the write gate exactly as the "That's wrong"
+feedback control sends it: as feedback of kind ``incorrect`` on the turn it corrects.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chat import blocks as B
+from chat.models import Turn
+
+# The openings that mark a correction of the previous answer, as data.
+CORRECTION_LEADS = (
+    "that's wrong",
+    "that is wrong",
+    "that's not right",
+    "that is not right",
+    "that's incorrect",
+    "that is incorrect",
+    "that's not correct",
+    "this is wrong",
+    "you're wrong",
+    "you are wrong",
+    "wrong",
+    "incorrect",
+    "not true",
+    "that's not true",
+    "no, that's wrong",
+    "no that's wrong",
+    "no, that's not right",
+    "actually, that's wrong",
+)
+NOTED = "Your correction is noted. The records win until they change."
+_LEAD = re.compile(
+    r"^\s*(?:"
+    + "|".join(re.escape(lead) for lead in sorted(CORRECTION_LEADS, key=len, reverse=True))
+    + r")\b[\s:;,.!-]*",
+    re.IGNORECASE,
+)
+
+
+def correction_text(question: str) -> str | None:
+    """What the user says is right, when the question corrects the last answer; else None.
+
+    "" when it is a bare "That's wrong" with nothing after it."""
+    text = question.replace("\u2019", "'")
+    match = _LEAD.match(text)
+    if match is None:
+        return None
+    return text[match.end() :].strip()
+
+
+def answer_blocks(answer: list[B.Block], has_records: bool) -> list[B.Block]:
+    """The records' answer first ("The records say ..."), then the acknowledgement."""
+    if not has_records:
+        return [B.summary("I couldn't find what the records say about that. " + NOTED)]
+    first, *rest = answer
+    lead = B.summary(f"The records say: {first.text}")
+    if first.kind != "summary":
+        return [B.summary("The records say:"), first, *rest, B.summary(NOTED)]
+    return [lead, *rest, B.summary(NOTED)]
+
+
+def record(user, turn: Turn, *, previous_turn_id: int | None, text: str) -> None:
+    """Send the correction to the gate as "That's wrong" feedback on the turn it corrects."""
+    from chat.feedback import give_feedback
+
+    target = previous_turn_id if previous_turn_id is not None else turn.pk
+    give_feedback(user, target, kind="incorrect", comment=text)

@@ -1,0 +1,223 @@
+"""Judging answers against the records: the logic behind ``manage.py eval_answers``.
+
+Each case's ``check`` (in the case, or in a checks file keyed by case id) says what to
+compute; the expected value is computed here with its own ORM queries and its own date
+arithmetic, never by calling the planner or the executors, for the day the evaluation runs.
+An answer is correct when it contains the expected value (a number within rounding, every
+name of a list, in order for a ranking), abstained when it says plainly that Atlas cannot
+answer and asserts no figure, and wrong otherwise (see the answers benchmark README).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Avg, Count, Q, QuerySet, Sum
+
+from chat.models import Contract, Customer, Order
+
+ABSTAINED = re.compile(
+    r"\b(can't answer|cannot answer|can't forecast|cannot forecast|outside what Atlas answers|"
+    r"can't look up|don't hold|do not hold)\b",
+    re.IGNORECASE,
+)
+NONE_STATED = re.compile(r"\b(no|none|0)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Expected:
+    numbers: tuple[Decimal, ...] = ()
+    names: tuple[str, ...] = ()
+    ordered: bool = False
+    texts: tuple[str, ...] = ()  # each must appear (one of its "|" alternatives)
+    none_ok: bool = False  # an empty list: a plain statement that there are none
+    abstain: bool = False
+
+
+@dataclass
+class Verdict:
+    case_id: str
+    verdict: str  # correct | abstained | wrong | unjudged
+    answer: str
+    expected: dict[str, Any] = field(default_factory=dict)
+
+
+# --- periods, computed independently of the planner -------------------------------------------
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def period_bounds(spec: str, today: date) -> tuple[date, date]:
+    """ "last quarter", "this year", "last month", "this month", "year:2025", "month:2026-03",
+    "quarter:2025-3", "next_days:90", "last_days:30", "end_of_next_month"."""
+    q = (today.month - 1) // 3
+    if spec == "this month":
+        return today.replace(day=1), _month_end(today.year, today.month)
+    if spec == "last month":
+        end = today.replace(day=1) - timedelta(days=1)
+        return end.replace(day=1), end
+    if spec == "this quarter":
+        return date(today.year, 3 * q + 1, 1), _month_end(today.year, 3 * q + 3)
+    if spec == "last quarter":
+        year, q = (today.year, q - 1) if q else (today.year - 1, 3)
+        return date(year, 3 * q + 1, 1), _month_end(year, 3 * q + 3)
+    if spec == "this year":
+        return date(today.year, 1, 1), date(today.year, 12, 31)
+    if spec == "last year":
+        return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
+    if spec == "end_of_next_month":
+        year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+        return today, _month_end(year, month)
+    kind, _, value = spec.partition(":")
+    if kind == "year":
+        return date(int(value), 1, 1), date(int(value), 12, 31)
+    if kind == "month":
+        year, month = (int(x) for x in value.split("-"))
+        return date(year, month, 1), _month_end(year, month)
+    if kind == "quarter":
+        year, quarter = (int(x) for x in value.split("-"))
+        return date(year, 3 * quarter - 2, 1), _month_end(year, 3 * quarter)
+    if kind == "next_days":
+        return today, today + timedelta(days=int(value))
+    if kind == "last_days":
+        return today - timedelta(days=int(value) - 1), today
+    raise ValueError(f"Unknown period in a check: {spec!r}")
+
+
+# --- truth ---------------------------------------------------------------------------------------
+
+
+def _orders(spec: dict[str, Any], today: date) -> QuerySet[Order]:
+    orders = Order.objects.all()
+    if "customer" in spec:
+        orders = orders.filter(customer__name=spec["customer"])
+    for key in ("region", "segment"):
+        if key in spec:
+            orders = orders.filter(**{f"customer__{key}": spec[key]})
+    if "city" in spec:
+        orders = orders.filter(customer__city=spec["city"])
+    if "status" in spec:
+        orders = orders.filter(status=spec["status"])
+    if spec.get("revenue"):
+        orders = orders.exclude(status="cancelled")
+    if "period" in spec:
+        orders = orders.filter(ordered_on__range=period_bounds(spec["period"], today))
+    if "min_amount" in spec:
+        orders = orders.filter(amount__gt=Decimal(str(spec["min_amount"])))
+    return orders
+
+
+def _latest_contracts() -> dict[int, Contract]:
+    latest: dict[int, Contract] = {}
+    for contract in Contract.objects.select_related("customer").order_by("customer_id", "signed_on", "pk"):
+        latest[contract.customer_id] = contract
+    return latest
+
+
+def expected_for(check: dict[str, Any], today: date) -> Expected:
+    """What the answer must contain, computed from the database now."""
+    kind, spec = next(iter(check.items()))
+    if kind == "abstain":
+        return Expected(abstain=True)
+    if kind in ("count_orders", "sum_orders", "avg_orders"):
+        agg = _orders(spec, today).aggregate(n=Count("id"), s=Sum("amount"), a=Avg("amount"))
+        value = {"count_orders": agg["n"], "sum_orders": agg["s"], "avg_orders": agg["a"]}[kind]
+        return Expected(numbers=(Decimal(value or 0).quantize(Decimal("0.01")),))
+    if kind == "rank":
+        key = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
+        by_count = spec.get("measure") == "count"
+        rows = (
+            _orders({**spec, "revenue": not by_count and "status" not in spec}, today)
+            .values(key[spec["group"]])
+            .annotate(total=Count("id") if by_count else Sum("amount"))
+            .order_by("-total")[: spec["limit"]]
+        )
+        return Expected(names=tuple(str(r[key[spec["group"]]]) for r in rows), ordered=True)
+    if kind in ("customers", "count_customers"):
+        customers = Customer.objects.filter(**{k: v for k, v in spec.items()})
+        if kind == "count_customers":
+            return Expected(numbers=(Decimal(customers.count()),))
+        return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
+    return _record_expected(kind, spec, today)
+
+
+def _record_expected(kind: str, spec: Any, today: date) -> Expected:
+    if kind == "order":
+        order = Order.objects.select_related("customer").get(number=spec)
+        return Expected(numbers=(order.amount,), names=(order.customer.name,))
+    if kind == "contract":
+        customer = Customer.objects.get(name=spec["customer"])
+        contract = _latest_contracts()[customer.pk]
+        value = getattr(contract, spec["field"])
+        if isinstance(value, Decimal):
+            return Expected(numbers=(value,))
+        if isinstance(value, date):
+            return Expected(texts=(f"{value.day} {value:%b %Y}|{value.isoformat()}",))
+        return Expected(texts=(str(value),))
+    if kind == "customer_field":
+        return Expected(texts=(str(getattr(Customer.objects.get(name=spec["customer"]), spec["field"])),))
+    if kind == "largest_order":
+        order = _orders(spec, today).order_by("-amount").select_related("customer").first()
+        return Expected(numbers=(order.amount,), texts=(order.number,))
+    if kind == "count_renewals":
+        start, end = period_bounds(spec["period"], today)
+        n = sum(1 for c in _latest_contracts().values() if start <= c.renewal_date <= end)
+        return Expected(numbers=(Decimal(n),))
+    if kind == "renewals":
+        start, end = period_bounds(spec["period"], today)
+        names = [c.customer.name for c in _latest_contracts().values() if start <= c.renewal_date <= end]
+        return Expected(names=tuple(sorted(names)), none_ok=True)
+    if kind == "having":
+        condition = Q(orders__status=spec["status"])
+        customers = Customer.objects.annotate(n=Count("orders", filter=condition)).filter(n__gt=spec["more_than"])
+        return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
+    if kind == "peers":
+        customer = Customer.objects.get(name=spec["customer"])
+        same = {f: getattr(customer, f) for f in spec["same"]}
+        others = Customer.objects.filter(**same).exclude(pk=customer.pk).values_list("name", flat=True)
+        return Expected(names=tuple(others), texts=tuple(str(v) for v in same.values()))
+    raise ValueError(f"Unknown check {kind!r}")
+
+
+# --- judging -------------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
+
+
+def numbers_in(text: str) -> list[Decimal]:
+    plain = re.sub(r"(?<=\d),(?=\d{3})", "", text)
+    return [Decimal(n) for n in _NUMBER.findall(plain)]
+
+
+def abstained(answer: str) -> bool:
+    return bool(ABSTAINED.search(answer)) and not re.search(r"\d", answer)
+
+
+def judge(answer: str, expected: Expected) -> str:
+    if abstained(answer):
+        return "correct" if expected.abstain else "abstained"
+    if expected.abstain:
+        return "wrong"
+    lowered = answer.lower()
+    found = numbers_in(answer)
+    if any(not any(abs(n - e) <= Decimal("0.011") for n in found) for e in expected.numbers):
+        return "wrong"
+    if any(not any(alt.lower() in lowered for alt in t.split("|")) for t in expected.texts):
+        return "wrong"
+    if not expected.names:
+        if expected.none_ok and not expected.numbers and not NONE_STATED.search(answer):
+            return "wrong"
+        return "correct"
+    positions = [lowered.find(name.lower()) for name in expected.names]
+    if any(p < 0 for p in positions):
+        return "wrong"
+    if expected.ordered and positions != sorted(positions):
+        return "wrong"
+    return "correct"

@@ -1,0 +1,429 @@
+"""Plan executors: one :class:`~chat.planner.QueryPlan` in, typed results out.
+
+Every figure is aggregated in SQL (``Count``, ``Sum``, ``Avg`` with ``GROUP BY``); Python
+only shapes the handful of rows that come back. Revenue-like measures (sum, average, rank
+by value) leave out cancelled orders unless the question asks about a status itself: the
+cancellations policy memo excludes cancelled orders from revenue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Avg, Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import TruncMonth
+
+from chat.corpus import Passage, search_documents
+from chat.models import Contract, Customer, Order, OrderStatus
+from chat.planner import Filters, QueryPlan
+
+MAX_ROWS = 200
+PASSAGES = 3
+CURRENCY = "USD"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One number: a count, a sum or an average."""
+
+    plan: QueryPlan
+    measure: str  # count | sum | average
+    value: Decimal | int
+    orders: int = 0  # how many orders the sum or average is over
+    currency: str = CURRENCY
+    cancelled_excluded: bool = False
+
+
+@dataclass(frozen=True)
+class RankRow:
+    label: str
+    value: Decimal | int
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Groups with one measure each, best first (or in calendar order for months)."""
+
+    plan: QueryPlan
+    measure: str  # sum | count | average
+    rows: tuple[RankRow, ...]
+    currency: str = CURRENCY
+    cancelled_excluded: bool = False
+
+
+@dataclass(frozen=True)
+class RecordList:
+    """Rows of one kind of record; ``kinds`` says how to show each column."""
+
+    plan: QueryPlan
+    noun: str  # "customer" | "order" | "contract"
+    columns: tuple[str, ...]
+    kinds: tuple[str, ...]  # text | money | date | count
+    rows: tuple[tuple[Any, ...], ...]
+    total: int
+    anchor: dict[str, str] = field(default_factory=dict)  # peers: the named customer's own values
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record (an order, a customer, a contract) and the field the question asked for."""
+
+    plan: QueryPlan
+    noun: str
+    title: str
+    fields: tuple[tuple[str, Any, str], ...]  # (label, value, kind)
+    asked: str = ""  # the label of the field asked for, "" for the whole record
+
+
+@dataclass(frozen=True)
+class Quotes:
+    plan: QueryPlan
+    passages: tuple[Passage, ...]
+
+
+@dataclass(frozen=True)
+class Missing:
+    """The plan ran and the records hold nothing for it (a plain sentence, no figure)."""
+
+    plan: QueryPlan
+    message: str
+
+
+Result = Figure | Ranking | RecordList | Record | Quotes | Missing
+
+
+def execute(plan: QueryPlan, *, today: date) -> list[Result]:
+    """Run ``plan`` against the system of record."""
+    if plan.subject == "documents":
+        return [Quotes(plan, tuple(search_documents(plan.query[:2000], limit=PASSAGES)))]
+    if plan.kind == "lookup":
+        return _lookup(plan)
+    if plan.subject == "contracts":
+        return [_contracts(plan, today=today)]
+    if plan.subject == "customers":
+        return [_customers(plan)]
+    if plan.kind == "list":
+        return [_order_list(plan)]
+    if plan.kind == "rank" and not plan.group_by:
+        return [_order_list(plan, by_amount=True)]
+    if plan.group_by:
+        return [_grouped(plan)]
+    return [_figure(plan)]
+
+
+# --- orders ------------------------------------------------------------------------------------
+
+
+def orders_for(filters: Filters) -> QuerySet[Order]:
+    orders = Order.objects.all()
+    if filters.customers:
+        orders = orders.filter(customer_id__in=[c.id for c in filters.customers])
+    if filters.region:
+        orders = orders.filter(customer__region=filters.region)
+    if filters.city:
+        orders = orders.filter(customer__city__iexact=filters.city)
+    if filters.segment:
+        orders = orders.filter(customer__segment=filters.segment)
+    if filters.status:
+        orders = orders.filter(status=filters.status)
+    if filters.exclude_status:
+        orders = orders.exclude(status=filters.exclude_status)
+    if filters.period is not None:
+        orders = orders.filter(ordered_on__range=(filters.period.start, filters.period.end))
+    if filters.min_amount is not None:
+        orders = orders.filter(amount__gt=filters.min_amount)
+    if filters.max_amount is not None:
+        orders = orders.filter(amount__lt=filters.max_amount)
+    return orders
+
+
+def _revenue(plan: QueryPlan, orders: QuerySet[Order]) -> tuple[QuerySet[Order], bool]:
+    """Leave out cancelled orders from a money measure unless a status was asked for."""
+    counting = plan.kind == "count" or plan.measure == "count"
+    if counting or plan.filters.status or plan.filters.exclude_status:
+        return orders, False
+    return orders.exclude(status=OrderStatus.CANCELLED), True
+
+
+def _figure(plan: QueryPlan) -> Figure:
+    orders, excluded = _revenue(plan, orders_for(plan.filters))
+    agg = orders.aggregate(n=Count("id"), total=Sum("amount"), mean=Avg("amount"))
+    if plan.kind == "count":
+        return Figure(plan, "count", agg["n"])
+    if plan.kind == "average":
+        mean = (agg["mean"] or Decimal(0)).quantize(Decimal("0.01"))
+        return Figure(plan, "average", mean, orders=agg["n"], cancelled_excluded=excluded)
+    return Figure(plan, "sum", agg["total"] or Decimal("0.00"), orders=agg["n"], cancelled_excluded=excluded)
+
+
+_GROUP_KEYS = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
+
+
+def _grouped(plan: QueryPlan) -> Ranking:
+    orders, excluded = _revenue(plan, orders_for(plan.filters))
+    measure = {"count": "count", "average": "average"}.get(plan.kind, plan.measure or "sum")
+    if plan.group_by == "month":
+        rows = orders.annotate(key=TruncMonth("ordered_on")).values("key")
+    else:
+        rows = orders.values(key=F(_GROUP_KEYS.get(plan.group_by, "status")))
+    value = {"count": Count("id"), "average": Avg("amount")}.get(measure, Sum("amount"))
+    rows = rows.annotate(value=value, n=Count("id"))
+    if plan.group_by == "month" and plan.kind != "rank":
+        rows = rows.order_by("key")
+    else:
+        direction = "" if plan.order == "asc" else "-"
+        rows = rows.order_by(f"{direction}value", "key")
+    if plan.limit:
+        rows = rows[: plan.limit]
+    out = [RankRow(_group_label(plan.group_by, r["key"]), _rounded(r["value"]), r["n"]) for r in rows]
+    if plan.kind == "compare":
+        present = {r.label for r in out}
+        out += [RankRow(c.name, Decimal("0.00"), 0) for c in plan.filters.customers if c.name not in present]
+    return Ranking(plan, measure, tuple(out), cancelled_excluded=excluded)
+
+
+def _rounded(value: Any) -> Decimal | int:
+    if isinstance(value, Decimal):
+        return value.quantize(Decimal("0.01"))
+    return value if value is not None else 0
+
+
+def _group_label(group: str, key: Any) -> str:
+    if group == "month":
+        return f"{key:%B %Y}"
+    if group in ("region", "status"):
+        return str(key).title()
+    return str(key)
+
+
+def _order_list(plan: QueryPlan, *, by_amount: bool = False) -> RecordList:
+    orders = orders_for(plan.filters)
+    total = orders.count() if not by_amount else 0
+    ordering = ("-amount", "number") if plan.order != "asc" else ("amount", "number")
+    ordered = orders.order_by(*ordering) if by_amount else orders.order_by("-ordered_on", "-number")
+    limit = plan.limit if by_amount and plan.limit else MAX_ROWS
+    rows = tuple(
+        (o.number, o.customer.name, o.ordered_on, o.amount, o.status)
+        for o in ordered.select_related("customer")[:limit]
+    )
+    return RecordList(
+        plan,
+        "order",
+        ("Order", "Customer", "Date", "Amount", "Status"),
+        ("text", "text", "date", "money", "text"),
+        rows,
+        total or len(rows),
+    )
+
+
+# --- customers ----------------------------------------------------------------------------------
+
+
+def customers_for(filters: Filters) -> QuerySet[Customer]:
+    customers = Customer.objects.all()
+    if filters.region:
+        customers = customers.filter(region=filters.region)
+    if filters.city:
+        customers = customers.filter(city__iexact=filters.city)
+    if filters.segment:
+        customers = customers.filter(segment=filters.segment)
+    return customers
+
+
+def _matching_orders(filters: Filters) -> Q:
+    condition = Q()
+    if filters.status:
+        condition &= Q(orders__status=filters.status)
+    if filters.exclude_status:
+        condition &= ~Q(orders__status=filters.exclude_status)
+    if filters.period is not None:
+        condition &= Q(orders__ordered_on__range=(filters.period.start, filters.period.end))
+    if filters.min_amount is not None:
+        condition &= Q(orders__amount__gt=filters.min_amount)
+    return condition
+
+
+def _customers(plan: QueryPlan) -> Result:
+    if plan.peers:
+        return _peers(plan)
+    customers = customers_for(plan.filters)
+    columns, kinds = ("Customer", "City", "Region", "Segment"), ("text", "text", "text", "text")
+    if plan.min_orders is not None:
+        customers = customers.annotate(n=Count("orders", filter=_matching_orders(plan.filters))).filter(
+            n__gt=plan.min_orders
+        )
+        columns, kinds = (*columns, "Orders"), (*kinds, "count")
+    if plan.kind == "count":
+        if plan.group_by in ("region", "segment", "city"):
+            groups = customers.values(key=F(plan.group_by)).annotate(value=Count("id")).order_by("-value", "key")
+            rows = tuple(RankRow(_group_label(plan.group_by, g["key"]), g["value"]) for g in groups)
+            return Ranking(plan, "count", rows)
+        return Figure(plan, "count", customers.count())
+    order = ("-n", "name") if plan.min_orders is not None else ("name",)
+    values = ["name", "city", "region", "segment", *(["n"] if plan.min_orders is not None else [])]
+    rows = tuple(
+        tuple(str(v).title() if k == "region" else v for k, v in zip(values, row, strict=True))
+        for row in customers.order_by(*order).values_list(*values)[:MAX_ROWS]
+    )
+    return RecordList(plan, "customer", columns, kinds, rows, customers.count())
+
+
+def _peers(plan: QueryPlan) -> Result:
+    """The named customer's own values, and the other customers sharing them."""
+    ref = plan.filters.customers[0]
+    customer = Customer.objects.filter(pk=ref.id).first()
+    if customer is None:
+        return Missing(plan, f"{ref.name} is no longer on record.")
+    same = {f: getattr(customer, f) for f in plan.peers}
+    others = Customer.objects.filter(**same).exclude(pk=customer.pk).order_by("name")
+    rows = tuple((c.name, c.city, c.region.title(), c.segment) for c in others)
+    anchor = {"customer": customer.name, **{f: (v.title() if f == "region" else v) for f, v in same.items()}}
+    return RecordList(
+        plan, "customer", ("Customer", "City", "Region", "Segment"), ("text",) * 4, rows, len(rows), anchor
+    )
+
+
+# --- contracts ----------------------------------------------------------------------------------
+
+
+def current_contracts() -> QuerySet[Contract]:
+    """Each customer's latest contract (the most recently signed)."""
+    latest = Contract.objects.filter(customer=OuterRef("customer")).order_by("-signed_on", "-pk").values("pk")[:1]
+    return Contract.objects.filter(pk=Subquery(latest))
+
+
+def _contracts(plan: QueryPlan, *, today: date) -> Result:
+    contracts = current_contracts().select_related("customer")
+    filters = plan.filters
+    if filters.customers:
+        contracts = contracts.filter(customer_id__in=[c.id for c in filters.customers])
+    for key in ("region", "segment"):
+        if getattr(filters, key):
+            contracts = contracts.filter(**{f"customer__{key}": getattr(filters, key)})
+    if filters.city:
+        contracts = contracts.filter(customer__city__iexact=filters.city)
+    if filters.period is not None:
+        contracts = contracts.filter(renewal_date__range=(filters.period.start, filters.period.end))
+    if plan.kind == "count":
+        return Figure(plan, "count", contracts.count())
+    rows = tuple(
+        (c.customer.name, c.renewal_date, c.payment_terms, c.credit_limit)
+        for c in contracts.order_by("renewal_date", "customer__name")[:MAX_ROWS]
+    )
+    return RecordList(
+        plan,
+        "contract",
+        ("Customer", "Renews", "Payment terms", "Credit limit"),
+        ("text", "date", "text", "money"),
+        rows,
+        contracts.count(),
+    )
+
+
+# --- single records -----------------------------------------------------------------------------
+
+_CUSTOMER_FIELDS = (("Account code", "account_code"), ("City", "city"), ("Region", "region"), ("Segment", "segment"))
+_CONTRACT_FIELDS = (
+    ("Payment terms", "payment_terms", "text"),
+    ("Credit limit", "credit_limit", "money"),
+    ("Renewal date", "renewal_date", "date"),
+    ("Signed", "signed_on", "date"),
+)
+
+
+def _lookup(plan: QueryPlan) -> list[Result]:
+    if plan.order_number:
+        return [_order(plan)]
+    results: list[Result] = []
+    for ref in plan.filters.customers:
+        if plan.subject == "contracts":
+            results.append(_contract(plan, ref.id, ref.name))
+        else:
+            results.append(_customer(plan, ref.id, ref.name))
+    return results or [Missing(plan, "Name the customer you mean.")]
+
+
+def _order(plan: QueryPlan) -> Result:
+    order = Order.objects.select_related("customer").filter(number__iexact=plan.order_number).first()
+    if order is None:
+        return Missing(plan, f"There is no order {plan.order_number} in the records.")
+    fields = (
+        ("Customer", order.customer.name, "text"),
+        ("Date", order.ordered_on, "date"),
+        ("Amount", order.amount, "money"),
+        ("Status", order.status, "text"),
+    )
+    return Record(plan, "order", f"Order {order.number}", fields)
+
+
+def _customer(plan: QueryPlan, pk: int, name: str) -> Result:
+    customer = Customer.objects.filter(pk=pk).first()
+    if customer is None:
+        return Missing(plan, f"{name} is no longer on record.")
+    fields = tuple(
+        (label, getattr(customer, key).title() if key == "region" else getattr(customer, key), "text")
+        for label, key in _CUSTOMER_FIELDS
+    )
+    asked = next((label for label, key in _CUSTOMER_FIELDS if key == plan.field), "")
+    return Record(plan, "customer", customer.name, fields, asked)
+
+
+def _contract(plan: QueryPlan, pk: int, name: str) -> Result:
+    contract = current_contracts().filter(customer_id=pk).first()
+    if contract is None:
+        return Missing(plan, f"{name} has no contract on file.")
+    fields = tuple((label, getattr(contract, key), kind) for label, key, kind in _CONTRACT_FIELDS)
+    asked = next((label for label, key, _ in _CONTRACT_FIELDS if key == plan.field), "")
+    return Record(plan, "contract", name, fields, asked)
+
+
+# --- results as prompt data ---------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (Decimal, date)):
+        return str(value)
+    return value
+
+
+def result_data(result: Result) -> dict[str, Any]:
+    """A result as JSON-safe data: what a model sees as the tool's output."""
+    if isinstance(result, Figure):
+        return {
+            "measure": result.measure,
+            "value": _plain(result.value),
+            "orders": result.orders,
+            "currency": result.currency,
+            "cancelled_excluded": result.cancelled_excluded,
+        }
+    if isinstance(result, Ranking):
+        rows = [{"group": r.label, "value": _plain(r.value), "orders": r.orders} for r in result.rows]
+        return {"measure": result.measure, "rows": rows, "cancelled_excluded": result.cancelled_excluded}
+    if isinstance(result, RecordList):
+        rows = [{c: _plain(v) for c, v in zip(result.columns, row, strict=True)} for row in result.rows]
+        return {"rows": rows, "total": result.total, **({"same_as": result.anchor} if result.anchor else {})}
+    if isinstance(result, Record):
+        return {"record": result.title, **{label: _plain(value) for label, value, _ in result.fields}}
+    if isinstance(result, Quotes):
+        return {"passages": [{"title": p.title, "text": p.text} for p in result.passages]}
+    return {"error": result.message}
+
+
+def as_tool_call(result: Result):
+    """The result in the prompt's tool-call shape (name, the plan's arguments, the data)."""
+    from chat.prompt import ToolCall
+
+    plan = result.plan
+    args: dict[str, Any] = {"kind": plan.kind, "subject": plan.subject, **plan.filters.slots()}
+    if plan.filters.customers:
+        args["customers"] = ", ".join(c.name for c in plan.filters.customers)
+    for key in ("field", "group_by", "limit", "order_number", "min_orders"):
+        if getattr(plan, key) not in (None, ""):
+            args[key] = getattr(plan, key)
+    return ToolCall(
+        name=f"{plan.kind}_{plan.subject}", args=args, ok=not isinstance(result, Missing), data=result_data(result)
+    )

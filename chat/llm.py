@@ -1,0 +1,248 @@
+"""The optional model path: an OpenAI-compatible chat endpoint that calls the plan executors.
+
+With ``ATLAS_LLM_BASE_URL`` set, the turn sends the question to
+``<base>/chat/completions`` with the plan executors offered as function-calling tools. The
+model chooses a tool and its arguments; the app turns the arguments into a
+:class:`~chat.planner.QueryPlan`, runs it with :mod:`chat.executors` and sends the typed
+result back as the tool's output, until the model answers in words (at most
+``MAX_ROUNDS`` rounds). The system message holds only the fixed instructions: recalled
+notes travel in the user message as quoted data (chapter 93; :func:`chat.prompt.render_notes_block`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from chat import blocks as B
+from chat import executors, tools
+from chat import vocabulary as vocab
+from chat.planner import CustomerRef, Filters, QueryPlan, read_period
+from chat.prompt import Prompt
+from chat.responders import IN_CONTEXT, Answer, ResponderError
+
+MAX_ROUNDS = 4
+
+_FILTERS = {
+    "customer": {"type": "string", "description": "customer name or account code"},
+    "region": {"type": "string", "enum": ["west", "east", "north", "south", "central"]},
+    "city": {"type": "string"},
+    "segment": {"type": "string", "description": "enterprise, mid-market or small business"},
+    "status": {"type": "string", "enum": ["open", "shipped", "overdue", "cancelled", "paid"]},
+    "period": {"type": "string", "description": 'e.g. "last quarter", "this year", "2025", "Q3 2026", "March 2026"'},
+}
+
+
+def _tool(name: str, description: str, properties: dict[str, Any], required: list[str] | None = None) -> dict:
+    parameters = {"type": "object", "properties": properties, "required": required or []}
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+
+
+TOOLS: list[dict[str, Any]] = [
+    _tool(
+        "query_orders",
+        "Count, total, average, list or rank orders. Sums, averages and rankings leave out cancelled orders "
+        "unless a status is given.",
+        {
+            "measure": {"type": "string", "enum": ["count", "sum", "average", "list", "rank"]},
+            **_FILTERS,
+            "group_by": {"type": "string", "enum": ["customer", "region", "segment", "status", "month"]},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+            "order": {"type": "string", "enum": ["desc", "asc"]},
+        },
+        ["measure"],
+    ),
+    _tool("lookup_order", "One order by its number (SO-12345).", {"number": {"type": "string"}}, ["number"]),
+    _tool(
+        "customer_facts",
+        "A customer's account code, city, region and segment.",
+        {"customer": _FILTERS["customer"]},
+        ["customer"],
+    ),
+    _tool(
+        "contract_terms",
+        "A customer's current contract: payment terms, credit limit, renewal date.",
+        {"customer": _FILTERS["customer"]},
+        ["customer"],
+    ),
+    _tool(
+        "list_customers",
+        "Customers by region, city or segment; with status (and min_orders) only those with such orders.",
+        {
+            **{k: _FILTERS[k] for k in ("region", "city", "segment", "status")},
+            "min_orders": {"type": "integer", "minimum": 0},
+            "count_only": {"type": "boolean"},
+        },
+    ),
+    _tool(
+        "renewing_contracts",
+        "Contracts whose renewal date falls in a period.",
+        {"period": _FILTERS["period"]},
+        ["period"],
+    ),
+    _tool("search_documents", "Search the company's documents.", {"query": {"type": "string"}}, ["query"]),
+]
+
+
+# --- arguments into plans ----------------------------------------------------------------------
+
+
+def _customer(args: dict[str, Any]) -> tuple[CustomerRef, ...]:
+    name = str(args.get("customer") or "").strip()
+    if not name:
+        return ()
+    found = tools.lookup_customer(name)
+    if not found.ok:
+        options = ", ".join(c["name"] for c in found.candidates)
+        raise ValidationError(found.error + (f" Candidates: {options}." if options else ""))
+    return (CustomerRef(int(found.data["id"]), found.data["name"]),)
+
+
+def _filters(args: dict[str, Any]) -> Filters:
+    period = None
+    if args.get("period"):
+        period, _ = read_period(str(args["period"]).lower().replace(",", " ").split(), today=timezone.localdate())
+        if period is None:
+            raise ValidationError(f'Unknown period "{args["period"]}".')
+    region = str(args.get("region") or "").lower()
+    status = str(args.get("status") or "").lower()
+    if region and region not in vocab.REGION_WORDS:
+        raise ValidationError(f'Unknown region "{region}".')
+    if status and status not in vocab.STATUS_WORDS:
+        raise ValidationError(f'Unknown status "{status}".')
+    return Filters(
+        customers=_customer(args),
+        region=vocab.REGION_WORDS.get(region, ""),
+        city=str(args.get("city") or ""),
+        segment=str(args.get("segment") or ""),
+        status=vocab.STATUS_WORDS.get(status, ""),
+        period=period,
+    )
+
+
+def plan_from_tool(name: str, args: dict[str, Any]) -> QueryPlan:
+    """The plan a tool call asks for; ``ValidationError`` when its arguments make no sense."""
+    if name == "query_orders":
+        measure = str(args.get("measure") or "list")
+        if measure not in ("count", "sum", "average", "list", "rank"):
+            raise ValidationError(f'Unknown measure "{measure}".')
+        limit = args.get("limit")
+        return QueryPlan(
+            measure,
+            "orders",
+            _filters(args),
+            group_by=str(args.get("group_by") or ("customer" if measure == "rank" else "")),
+            order="asc" if args.get("order") == "asc" else "desc",
+            limit=max(1, min(int(limit), 50)) if limit else (5 if measure == "rank" else None),
+        )
+    if name == "lookup_order":
+        return QueryPlan("lookup", "orders", order_number=str(args.get("number") or "").upper())
+    if name in ("customer_facts", "contract_terms"):
+        subject = "customers" if name == "customer_facts" else "contracts"
+        return QueryPlan("lookup", subject, Filters(customers=_customer(args)))
+    if name == "list_customers":
+        kind = "count" if args.get("count_only") else "list"
+        min_orders = args.get("min_orders")
+        if min_orders is None and args.get("status"):
+            min_orders = 0
+        return QueryPlan(kind, "customers", _filters(args), min_orders=min_orders)
+    if name == "renewing_contracts":
+        return QueryPlan("list", "contracts", _filters(args))
+    if name == "search_documents":
+        return QueryPlan("list", "documents", query=str(args.get("query") or "")[:2000])
+    raise ValidationError(f'Unknown tool "{name}".')
+
+
+def run_tool(name: str, arguments: str) -> tuple[dict[str, Any], list[executors.Result]]:
+    """Execute one tool call: its JSON output for the model and the typed results."""
+    try:
+        args = json.loads(arguments or "{}")
+        if not isinstance(args, dict):
+            raise ValidationError("Arguments must be a JSON object.")
+        plan = plan_from_tool(name, args)
+    except (ValueError, TypeError, ValidationError) as exc:
+        message = " ".join(exc.messages) if isinstance(exc, ValidationError) else f"Bad arguments: {exc}"
+        return {"error": message}, []
+    results = executors.execute(plan, today=timezone.localdate())
+    return {"results": [executors.result_data(r) for r in results]}, results
+
+
+# --- the endpoint ----------------------------------------------------------------------------------
+
+
+class OpenAICompatibleResponder:
+    """A model at ``<ATLAS_LLM_BASE_URL>/chat/completions`` that answers by calling the executors."""
+
+    name = "openai-compatible"
+    uses_tools = True
+
+    def __init__(self, *, base_url: str, model: str, api_key: str = "", timeout: float = 30.0) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.api_key = api_key
+        self.timeout = timeout
+
+    @classmethod
+    def from_settings(cls) -> OpenAICompatibleResponder:
+        return cls(
+            base_url=settings.ATLAS_LLM_BASE_URL,
+            model=getattr(settings, "ATLAS_LLM_MODEL", "") or "default",
+            api_key=getattr(settings, "ATLAS_LLM_API_KEY", "") or os.environ.get("ATLAS_LLM_API_KEY", ""),
+            timeout=float(getattr(settings, "ATLAS_LLM_TIMEOUT", 30)),
+        )
+
+    def respond(self, prompt: Prompt) -> Answer:
+        messages: list[dict[str, Any]] = list(prompt.messages())
+        results: list[executors.Result] = []
+        for _ in range(MAX_ROUNDS):
+            message = self._complete(messages)
+            calls = message.get("tool_calls") or []
+            if not calls:
+                return self._answer(message.get("content"), prompt, results)
+            messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
+            for call in calls:
+                function = call.get("function") or {}
+                output, found = run_tool(str(function.get("name", "")), str(function.get("arguments") or "{}"))
+                results.extend(found)
+                messages.append(
+                    {"role": "tool", "tool_call_id": call.get("id", ""), "content": json.dumps(output, default=str)}
+                )
+        raise ResponderError(f"The language model did not answer after {MAX_ROUNDS} rounds of tool calls.")
+
+    def _answer(self, text: Any, prompt: Prompt, results: list[executors.Result]) -> Answer:
+        if not isinstance(text, str) or not text.strip():
+            raise ResponderError("The language model endpoint returned an empty answer.")
+        parts = [B.summary(p.strip()) for p in text.strip().split("\n\n") if p.strip()]
+        influences = {note.memory_id: IN_CONTEXT for note in prompt.notes}
+        return Answer(
+            text=B.blocks_text(parts),
+            blocks=tuple(parts),
+            influences=influences,
+            responder=self.name,
+            results=tuple(results),
+        )
+
+    def _complete(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        body = {"model": self.model, "messages": messages, "tools": TOOLS, "tool_choice": "auto", "temperature": 0}
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(self.url, data=json.dumps(body).encode(), headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 (configured URL)
+                reply = json.load(response)
+            message = reply["choices"][0]["message"]
+        except urllib.error.HTTPError as exc:
+            raise ResponderError(f"The language model endpoint answered {exc.code} {exc.reason}.") from exc
+        except (OSError, KeyError, IndexError, TypeError, ValueError) as exc:
+            raise ResponderError(f"The language model endpoint failed: {exc}") from exc
+        if not isinstance(message, dict):
+            raise ResponderError("The language model endpoint returned no message.")
+        return message

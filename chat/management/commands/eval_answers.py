@@ -1,0 +1,98 @@
+"""``manage.py eval_answers FILE [--checks FILE] [--json]``: are Atlas's answers right?
+
+Each case's turns are asked in order by a fresh user in a fresh session through
+:func:`chat.turn.ask` (the function the chat view and the API call); only the last answer
+is judged, against a value computed from the database now (:mod:`chat.evaluation`). A case
+says how to compute it in a ``check`` field, or a checks file maps case ids to checks; a
+case with neither is judged only when it is ``out_of_scope`` (it must abstain), otherwise
+it is counted as unjudged. Everything runs in one transaction that is rolled back: no
+user, session, turn or memory stays behind and no gate run is queued.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import uuid
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from chat.evaluation import Verdict, expected_for, judge
+from chat.turn import ask, start_session
+
+VERDICTS = ("correct", "abstained", "wrong", "unjudged")
+
+
+def load_jsonl(path: Path) -> list[dict]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise CommandError(f"Cannot read {path}: {exc}") from exc
+    try:
+        return [json.loads(line) for line in lines if line.strip()]
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"{path} is not JSON lines: {exc}") from exc
+
+
+class Command(BaseCommand):
+    help = "Ask each labelled case through the real turn and judge the answer against the database."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--checks", type=Path, help="JSON lines of {id, check} for cases without a check")
+        parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+        parser.add_argument("--verbose", action="store_true", help="print every answer")
+
+    def handle(self, *args, **options):
+        cases = load_jsonl(options["file"])
+        checks = {row["id"]: row["check"] for row in load_jsonl(options["checks"])} if options["checks"] else {}
+        today = timezone.localdate()
+        verdicts: list[Verdict] = []
+        timings: list[float] = []
+        with override_settings(ATLAS_HOLDOUT=False), transaction.atomic():
+            User = get_user_model()
+            for case in cases:
+                user = User.objects.create_user(username=f"eval-{uuid.uuid4().hex[:10]}")
+                session = start_session(user, title="eval_answers")
+                started = time.perf_counter()
+                turn = None
+                for question in case["turns"]:
+                    turn = ask(user, session=session, question=question)
+                timings.append((time.perf_counter() - started) * 1000 / len(case["turns"]))
+                check = case.get("check") or checks.get(case["id"])
+                if check is None and case.get("out_of_scope"):
+                    check = {"abstain": True}
+                answer = turn.answer if turn is not None else ""
+                if check is None:
+                    verdicts.append(Verdict(case["id"], "unjudged", answer))
+                    continue
+                expected = expected_for(check, today)
+                verdicts.append(Verdict(case["id"], judge(answer, expected), answer, expected.__dict__))
+            transaction.set_rollback(True)
+        self._report(verdicts, timings, options)
+
+    def _report(self, verdicts: list[Verdict], timings: list[float], options) -> None:
+        total = len(verdicts) or 1
+        shares = {v: round(sum(1 for x in verdicts if x.verdict == v) / total, 3) for v in VERDICTS}
+        summary = {"cases": len(verdicts), **shares, "median_turn_ms": round(statistics.median(timings or [0]), 1)}
+        if options["json"]:
+            rows = [{"id": v.case_id, "verdict": v.verdict, "answer": v.answer} for v in verdicts]
+            self.stdout.write(json.dumps({"summary": summary, "cases": rows}, indent=2, default=str))
+            return
+        for v in verdicts:
+            if options["verbose"] or v.verdict in ("wrong", "unjudged", "abstained"):
+                self.stdout.write(f"{v.case_id:<12} {v.verdict:<9} {v.answer[:300]!r}")
+                if v.verdict == "wrong":
+                    self.stdout.write(f"{'':<12} expected {v.expected}")
+        self.stdout.write("")
+        self.stdout.write(
+            f"cases {summary['cases']}  correct {shares['correct']:.3f}  abstained {shares['abstained']:.3f}  "
+            f"wrong {shares['wrong']:.3f}  unjudged {shares['unjudged']:.3f}  "
+            f"median turn {summary['median_turn_ms']} ms"
+        )

@@ -1,0 +1,774 @@
+"""The query planner: a question (and the session state) in, a typed :class:`QueryPlan` out.
+
+What is asked (lookup, list, count, sum, average, rank, compare), about what (customers,
+orders, contracts, documents), with which filters, grouped and ordered how, how many. The
+question is read with the shared language pipeline (:mod:`atlas.language`: lemmas, numbers,
+negation) and the corpus's own vocabulary (customer names, cities, segments, read from the
+database). When no plan covers the question the planner returns an :class:`Abstention`
+with a reason code instead of guessing (chapter 93: a confident wrong answer costs more
+than no answer).
+
+A follow-up ("and last month?", "and Pinecrest?", "as a table") keeps the previous plan and
+swaps only the slot it states; a question that states its own subject starts from nothing
+but the customer it names or refers back to (chapter 92: stale filters are the silent
+failure).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import asdict, dataclass, field, replace
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from spacy.tokens import Doc
+
+from atlas.language import nlp
+from chat import vocabulary as vocab
+
+ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
+MAX_LIMIT = 50
+DEFAULT_TOP = 5
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTHS.pop("may", None)  # "may" is a verb far more often; "in May" is handled below
+_MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
+_FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing for", "now", "also", "ok", "okay")
+
+
+@dataclass(frozen=True)
+class CustomerRef:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Period:
+    label: str  # how the answer names it: "last quarter", "2025", "the next 90 days"
+    start: date
+    end: date
+
+
+@dataclass(frozen=True)
+class Filters:
+    customers: tuple[CustomerRef, ...] = ()
+    region: str = ""
+    city: str = ""
+    segment: str = ""
+    status: str = ""
+    exclude_status: str = ""  # "not cancelled", "excluding paid"
+    period: Period | None = None
+    min_amount: Decimal | None = None
+    max_amount: Decimal | None = None
+
+    def slots(self) -> dict[str, str]:
+        """The filters as session-state slots (what decays after two turns)."""
+        out = {k: getattr(self, k) for k in ("region", "city", "segment", "status", "exclude_status")}
+        if self.period is not None:
+            out["period"] = f"{self.period.label}|{self.period.start.isoformat()}|{self.period.end.isoformat()}"
+        if self.min_amount is not None:
+            out["min_amount"] = str(self.min_amount)
+        if self.max_amount is not None:
+            out["max_amount"] = str(self.max_amount)
+        return {k: v for k, v in out.items() if v}
+
+    @classmethod
+    def from_slots(cls, slots: dict[str, str], customers: tuple[CustomerRef, ...] = ()) -> Filters:
+        period = None
+        if slots.get("period") and slots["period"].count("|") == 2:
+            label, start, end = slots["period"].split("|")
+            period = Period(label, date.fromisoformat(start), date.fromisoformat(end))
+        return cls(
+            customers=customers,
+            region=slots.get("region", ""),
+            city=slots.get("city", ""),
+            segment=slots.get("segment", ""),
+            status=slots.get("status", ""),
+            exclude_status=slots.get("exclude_status", ""),
+            period=period,
+            min_amount=Decimal(slots["min_amount"]) if slots.get("min_amount") else None,
+            max_amount=Decimal(slots["max_amount"]) if slots.get("max_amount") else None,
+        )
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    kind: str  # lookup | list | count | sum | average | rank | compare
+    subject: str  # customers | orders | contracts | documents
+    filters: Filters = field(default_factory=Filters)
+    field: str = ""  # the field a lookup asks for ("payment_terms", "segment"); "" = the whole record
+    group_by: str = ""  # customer | region | segment | status | month
+    order: str = "desc"
+    limit: int | None = None
+    order_number: str = ""
+    min_orders: int | None = None  # customers with more than this many matching orders
+    peers: tuple[str, ...] = ()  # other customers sharing these fields with the named one
+    query: str = ""  # document search text
+    measure: str = ""  # what a rank orders by: "" (order value) | "count" (number of orders)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["filters"] = {"slots": self.filters.slots(), "customers": [asdict(c) for c in self.filters.customers]}
+        data["peers"] = list(self.peers)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> QueryPlan:
+        values = dict(data)
+        raw = values.pop("filters", {}) or {}
+        customers = tuple(CustomerRef(**c) for c in raw.get("customers", []))
+        values["peers"] = tuple(values.get("peers") or ())
+        return cls(filters=Filters.from_slots(raw.get("slots", {}), customers), **values)
+
+
+@dataclass(frozen=True)
+class Abstention:
+    reason: str  # a vocabulary.*_REASON code
+    topic: str = ""  # the word that decided it ("weather", "employees")
+
+
+@dataclass
+class Signals:
+    """Everything the question itself states, before the session state is consulted."""
+
+    words: list[str]
+    lemmas: list[str]
+    status: str = ""
+    exclude_status: str = ""
+    region: str = ""
+    city: str = ""
+    segment: str = ""
+    period: Period | None = None
+    future: bool = False
+    min_amount: Decimal | None = None
+    max_amount: Decimal | None = None
+    min_orders: int | None = None
+    limit: int | None = None
+    order_number: str = ""
+    subjects: list[str] = field(default_factory=list)
+    place_words: set[str] = field(default_factory=set)  # words naming a city or segment filter
+    unknown: list[str] = field(default_factory=list)  # nouns outside the vocabulary
+    out_of_scope: tuple[str, str] | None = None  # (reason, word)
+    negated: str = ""  # a negation the plan cannot express ("customers that haven't ordered")
+    fmt: str = ""
+
+    def has_slot(self) -> bool:
+        return bool(self.status or self.exclude_status or self.region or self.city or self.segment or self.period) or (
+            self.min_amount is not None or self.max_amount is not None
+        )
+
+
+# --- reading the question ------------------------------------------------------------------------
+
+
+def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
+    """The slots the question states, from its parse; ``name_words`` are the words of the
+    customer names it uses (never read as regions, cities or unknown nouns)."""
+    # Entities are not read: names, cities and segments come from the corpus's own vocabulary.
+    doc = nlp()(text, disable=["ner"])
+    words = [t.lower_.replace("’", "'") for t in doc]
+    lemmas = [t.lemma_.lower() for t in doc]
+    signals = Signals(words=words, lemmas=lemmas)
+    signals.order_number = _order_number(text)
+    _read_status(doc, signals, name_words)
+    _read_negation(doc, signals)
+    _read_places(words, signals, name_words)
+    signals.period, signals.future = read_period(words, today=today)
+    _read_numbers(doc, signals)
+    _read_nouns(doc, signals, name_words)
+    signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
+    if "in detail" in " ".join(words) or "more detail" in " ".join(words):
+        signals.fmt = "detailed"
+    return signals
+
+
+def _order_number(text: str) -> str:
+    match = ORDER_NUMBER.search(text)
+    return f"SO-{match.group(1)}" if match else ""
+
+
+def _negated(token) -> bool:
+    """A status word under negation: "not cancelled", "excluding paid", "non-cancelled"."""
+    if any(child.dep_ == "neg" for child in token.children) or any(c.dep_ == "neg" for c in token.head.children):
+        return token.head.lemma_ != "be" or any(c.dep_ == "neg" for c in token.children)
+    before = [t.lower_ for t in token.doc[max(token.i - 2, 0) : token.i]]
+    return any(w in ("not", "non", "excluding", "except", "without", "exclude", "minus") for w in before)
+
+
+def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
+    text = " ".join(signals.words)
+    for phrase, status in vocab.STATUS_PHRASES.items():
+        if phrase in text:
+            signals.status = status
+            return
+    for token in doc:
+        word = token.lower_
+        status = vocab.STATUS_WORDS.get(word) or vocab.STATUS_WORDS.get(token.lemma_.lower())
+        if not status or word in name_words:
+            continue
+        if word in ("ship", "deliver", "cancel") and token.pos_ not in ("VERB", "ADJ"):
+            continue
+        if _negated(token):
+            signals.exclude_status = status
+        else:
+            signals.status = signals.status or status
+
+
+def _read_negation(doc: Doc, signals: Signals) -> None:
+    """A "not" on anything but a status word: an exclusion no plan expresses, so the planner
+    abstains rather than answer the question without the "not"."""
+    for token in doc:
+        if token.dep_ != "neg":
+            continue
+        head = token.head
+        status = vocab.STATUS_WORDS.get(head.lower_) or vocab.STATUS_WORDS.get(head.lemma_.lower())
+        if status and status in (signals.exclude_status, signals.status):
+            continue
+        if head.lemma_ == "be" and any(vocab.STATUS_WORDS.get(c.lower_) for c in head.children):
+            continue
+        signals.negated = token.text + " " + head.text
+
+
+def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> None:
+    corpus = vocab.corpus_vocabulary()
+    clean = [w.replace(".", "") for w in words]
+    for i in range(len(clean)):
+        for size in range(min(corpus.longest, len(clean) - i), 0, -1):
+            key = tuple(clean[i : i + size])
+            if any(w in name_words for w in key):
+                continue
+            if key in corpus.cities and not signals.city:
+                signals.city = corpus.cities[key]
+                signals.place_words |= set(key)
+            elif key in corpus.segments and not signals.segment:
+                signals.segment = corpus.segments[key]
+                signals.place_words |= set(key)
+    for word in clean:
+        if word in vocab.REGION_WORDS and word not in name_words:
+            signals.region = vocab.REGION_WORDS[word]
+    if not signals.segment and "mid" in clean and "market" in clean:
+        signals.segment = corpus.segments.get(("mid", "market"), "")
+
+
+def _number(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return vocab.NUMBER_WORDS.get(word)
+
+
+def _money(word: str) -> Decimal | None:
+    match = _MONEY.match(word.replace("$", ""))
+    if not match:
+        return None
+    try:
+        value = Decimal(match.group(1).replace(",", ""))
+    except InvalidOperation:
+        return None
+    scale = (match.group(2) or "").lower()
+    return value * (1000 if scale == "k" else 1_000_000 if scale == "m" else 1)
+
+
+def _read_numbers(doc: Doc, signals: Signals) -> None:
+    """Top-N limits, amount thresholds ("over $10,000") and order-count thresholds
+    ("more than 3 overdue orders"). Years, quarter numbers and day counts belong to periods."""
+    words = signals.words
+    for i, word in enumerate(words):
+        value = _number(word)
+        prev = words[i - 1] if i else ""
+        prev2 = words[i - 2] if i > 1 else ""
+        if value is not None and (prev in ("top", "bottom") or (i + 1 < len(words) and _is_rank_word(words, i + 1))):
+            signals.limit = max(1, min(value, MAX_LIMIT))
+            continue
+        comparison = _comparison(prev, prev2)
+        if not comparison:
+            continue
+        is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word
+        after = words[i + 1 : i + 4]
+        at_least = prev == "least" or (prev == "$" and prev2 == "least")
+        if not is_money and value is not None and any(w in ("order", "orders") for w in after):
+            if comparison == "more":
+                signals.min_orders = value - 1 if at_least else value  # "at least 3" is more than 2
+            continue
+        amount = _money(word)
+        if amount is None or (value is not None and value < 100 and not is_money):
+            continue
+        if comparison == "more":
+            signals.min_amount = amount
+        else:
+            signals.max_amount = amount
+
+
+def _is_rank_word(words: list[str], i: int) -> bool:
+    ranked = vocab.TOP_WORDS | vocab.BOTTOM_WORDS
+    return words[i] in ranked or (i + 1 < len(words) and words[i] in ("most", "least") and words[i + 1] in ranked)
+
+
+def _comparison(prev: str, prev2: str) -> str:
+    if prev == "$":
+        prev, prev2 = prev2, ""
+    if prev in vocab.MORE_THAN or (prev == "than" and prev2 in vocab.MORE_THAN):
+        return "more"
+    if prev in vocab.LESS_THAN or (prev == "than" and prev2 in vocab.LESS_THAN):
+        return "less"
+    return ""
+
+
+def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
+    """Subjects named, topics Atlas has no records for, and nouns outside the vocabulary."""
+    corpus_words = vocab.corpus_vocabulary().words
+    for token in doc:
+        lemma = token.lemma_.lower()
+        word = token.lower_
+        if word in name_words or token.is_punct or token.like_num:
+            continue
+        if lemma in vocab.OUT_OF_SCOPE or word in vocab.OUT_OF_SCOPE:
+            key = lemma if lemma in vocab.OUT_OF_SCOPE else word
+            verb_use = key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and token.pos_ not in ("NOUN", "PROPN")
+            if key == "project" and token.pos_ == "VERB":
+                verb_use = False
+            if not verb_use and not (key == "expect" and "renew" in signals.lemmas):
+                signals.out_of_scope = signals.out_of_scope or (vocab.OUT_OF_SCOPE[key], token.text)
+        subject = vocab.SUBJECT_WORDS.get(lemma) or vocab.SUBJECT_WORDS.get(word)
+        if subject and not (word == "business" and signals.segment):
+            signals.subjects.append(subject)
+            continue
+        if token.pos_ in ("NOUN", "PROPN") and not _known_noun(word, lemma, corpus_words):
+            signals.unknown.append(word)
+
+
+_KNOWN_NOUNS = frozenset(
+    vocab.NEUTRAL_NOUNS
+    | set(vocab.STATUS_WORDS)
+    | set(vocab.REGION_WORDS)
+    | set(vocab.CUSTOMER_FIELDS)
+    | set(vocab.CONTRACT_FIELDS)
+    | set(vocab.GROUP_WORDS)
+    | set(vocab.FORMAT_WORDS)
+    | vocab.COUNT_WORDS
+    | vocab.SUM_WORDS
+    | vocab.AVERAGE_WORDS
+    | vocab.TOP_WORDS
+    | vocab.BOTTOM_WORDS
+    | vocab.LIST_WORDS
+    | vocab.COMPARE_WORDS
+    | vocab.MONEY_WORDS
+    | vocab.PERIOD_UNITS
+    | set(_MONTHS)
+)
+
+
+def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
+    known = _KNOWN_NOUNS
+    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
+        return True
+    return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
+
+
+# --- periods -------------------------------------------------------------------------------------
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _shift_month(year: int, month: int, delta: int) -> tuple[int, int]:
+    index = year * 12 + (month - 1) + delta
+    return index // 12, index % 12 + 1
+
+
+def _unit_period(unit: str, offset: int, today: date) -> tuple[date, date]:
+    """The calendar ``unit`` ``offset`` units from the current one (0 this, -1 last, 1 next)."""
+    if unit == "day":
+        day = today + timedelta(days=offset)
+        return day, day
+    if unit == "week":
+        start = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
+        return start, start + timedelta(days=6)
+    if unit == "month":
+        year, month = _shift_month(today.year, today.month, offset)
+        return date(year, month, 1), _month_end(year, month)
+    if unit == "quarter":
+        first = 3 * ((today.month - 1) // 3) + 1
+        year, month = _shift_month(today.year, first, 3 * offset)
+        return date(year, month, 1), _month_end(*_shift_month(year, month, 2))
+    return date(today.year + offset, 1, 1), date(today.year + offset, 12, 31)
+
+
+def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, date]:
+    """ "the last 30 days" (ending today) or "the next 90 days" (starting today)."""
+    days = {"day": 1, "week": 7, "month": 30, "quarter": 91, "year": 365}[unit] * count
+    if direction == "future":
+        return today, today + timedelta(days=days)
+    return today - timedelta(days=days - 1), today
+
+
+def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
+    """The period a question names and whether it lies wholly in the future.
+
+    Named periods (this/last/next month, quarter, year, week), spans ("the last 30 days",
+    "the next 90 days"), quarters ("Q3 2025", "the third quarter"), months ("March",
+    "March 2025"), years ("in 2025"), "year to date" and "until the end of next month".
+    """
+    text = " ".join(words)
+    period = _named_period(words, today) or _calendar_period(words, today)
+    if period is None and ("ytd" in words or "year to date" in text):
+        period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
+    if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
+        period = Period(f"from today until the end of {period.label}", today, period.end)
+    future = period is not None and period.start > today
+    return period, future
+
+
+def _named_period(words: list[str], today: date) -> Period | None:
+    directions = {
+        **{w: "past" for w in vocab.PERIOD_PAST},
+        **{w: "current" for w in vocab.PERIOD_CURRENT},
+        **{w: "future" for w in vocab.PERIOD_FUTURE},
+    }
+    for i, word in enumerate(words):
+        direction = directions.get(word)
+        if direction is None:
+            continue
+        rest = words[i + 1 : i + 3]
+        count = _number(rest[0]) if rest else None
+        if count is not None and len(rest) > 1 and rest[1].rstrip("s") in vocab.PERIOD_UNITS:
+            unit = rest[1].rstrip("s")
+            start, end = _span(direction, count, unit, today)
+            label = f"the {'next' if direction == 'future' else 'last'} {count} {unit}s"
+            return Period(label, start, end)
+        if rest and rest[0] in vocab.PERIOD_UNITS:
+            offset = {"past": -1, "current": 0, "future": 1}[direction]
+            start, end = _unit_period(rest[0], offset, today)
+            label = f"{ {-1: 'last', 0: 'this', 1: 'next'}[offset] } {rest[0]}"
+            return Period(label, start, end)
+    if "yesterday" in words:
+        return Period("yesterday", today - timedelta(days=1), today - timedelta(days=1))
+    if "today" in words:
+        return Period("today", today, today)
+    return None
+
+
+def _year_near(words: list[str], i: int) -> int | None:
+    for w in words[i + 1 : i + 3]:
+        if re.fullmatch(r"(19|20)\d\d", w):
+            return int(w)
+    return None
+
+
+def _calendar_period(words: list[str], today: date) -> Period | None:
+    for i, word in enumerate(words):
+        quarter = int(word[1]) if re.fullmatch(r"q[1-4]", word) else None
+        if quarter is None and word in vocab.ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
+            quarter = vocab.ORDINALS[word]
+        if quarter is not None:
+            year = _year_near(words, i) or today.year
+            start = date(year, 3 * quarter - 2, 1)
+            return Period(f"Q{quarter} {year}", start, _month_end(year, 3 * quarter))
+        month = _MONTHS.get(word)
+        if month is None and word == "may" and i and words[i - 1] in ("in", "of", "since", "during"):
+            month = 5
+        if month is not None and not (word == "march" and i + 1 < len(words) and words[i + 1] == "on"):
+            year = _year_near(words, i)
+            if year is None:
+                year = today.year if month <= today.month else today.year - 1
+            return Period(f"{calendar.month_name[month]} {year}", date(year, month, 1), _month_end(year, month))
+    for i, word in enumerate(words):
+        if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):
+            year = int(word)
+            return Period(str(year), date(year, 1, 1), date(year, 12, 31))
+    return None
+
+
+# --- deciding the plan ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the session contributes: the customers the question names (resolved), the focus,
+    whether the question refers back to it, the previous plan and the filters still alive."""
+
+    named: tuple[CustomerRef, ...] = ()
+    focus: CustomerRef | None = None
+    refers_back: bool = False
+    last_plan: QueryPlan | None = None
+    carried: dict[str, str] = field(default_factory=dict)
+    unknown_names: tuple[str, ...] = ()  # names that look like a customer but match none
+
+
+@dataclass(frozen=True)
+class Planned:
+    result: QueryPlan | Abstention
+    stated: dict[str, str]  # the filter slots the question itself stated (they restart their decay)
+    follow_up: bool = False
+    fmt: str = ""
+
+
+def plan_question(text: str, context: Context, *, today: date) -> Planned:
+    """The plan for ``text`` in this session, or the reason no plan covers it."""
+    name_words = {w for ref in (*context.named, *((context.focus,) if context.focus else ())) for w in _words(ref.name)}
+    name_words |= {w for name in context.unknown_names for w in _words(name)}
+    signals = read_question(text, name_words=name_words, today=today)
+    stated = _stated_filters(signals)
+    fmt = signals.fmt
+    abstain = _abstention(signals, context)
+    if abstain is not None:
+        return Planned(abstain, stated, fmt=fmt)
+    if signals.order_number:
+        return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
+    if context.last_plan is not None and _is_follow_up(text, signals, context):
+        plan = _swap(context.last_plan, signals, context)
+        return Planned(plan, stated, follow_up=True, fmt=fmt)
+    result = _fresh_plan(text, signals, context)
+    return Planned(result, stated, fmt=fmt)
+
+
+def _words(name: str) -> set[str]:
+    return {w.lower().replace("’", "'") for w in re.findall(r"[\w'’.-]+", name)} | {
+        w.lower() for w in re.findall(r"\w+", name)
+    }
+
+
+def _stated_filters(signals: Signals) -> dict[str, str]:
+    return Filters(
+        region=signals.region,
+        city=signals.city,
+        segment=signals.segment,
+        status=signals.status,
+        exclude_status=signals.exclude_status,
+        period=signals.period,
+        min_amount=signals.min_amount,
+        max_amount=signals.max_amount,
+    ).slots()
+
+
+def _abstention(signals: Signals, context: Context) -> Abstention | None:
+    documents = "documents" in signals.subjects
+    # A document may talk about prices or forecasts; nothing in the records translates or forecasts weather.
+    if signals.out_of_scope and (not documents or signals.out_of_scope[0] == vocab.OUTSIDE_REASON):
+        return Abstention(*signals.out_of_scope)
+    lemmas = set(signals.lemmas)
+    about_orders = "orders" in signals.subjects or bool(lemmas & vocab.MONEY_WORDS)
+    renewals = "contracts" in signals.subjects
+    if about_orders and not renewals and (signals.future or ("will" in signals.words and "going" not in lemmas)):
+        return Abstention(vocab.FORECAST_REASON, "future")
+    if signals.negated:
+        return Abstention(vocab.NO_PLAN_REASON, signals.negated)
+    if context.unknown_names and not context.named:
+        return Abstention(vocab.UNKNOWN_CUSTOMER_REASON, context.unknown_names[0])
+    unknown = [w for w in signals.unknown if w not in ("else", "other", "others")]
+    if unknown and not documents:
+        return Abstention(vocab.NO_PLAN_REASON, unknown[0])
+    return None
+
+
+def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
+    """A fragment that leans on the previous question: no subject and no measure of its own."""
+    if signals.subjects or _measure(signals) or _field(signals, context):
+        return False
+    lowered = " ".join(signals.words)
+    lead = lowered.startswith(_FOLLOW_UP_LEADS)
+    content = [
+        w
+        for w, lemma in zip(signals.words, signals.lemmas, strict=True)
+        if w.isalnum() and w not in {"and", "what", "about", "how", "the", "in", "for", "same", "as", "a", "then"}
+    ]
+    return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
+
+
+def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan:
+    """The previous plan with the slots the follow-up states swapped in; filters the follow-up
+    does not restate carry only while they are alive (two turns, chapter 92)."""
+    slots = {k: v for k, v in context.carried.items() if k in last.filters.slots()}
+    slots.update(_stated_filters(signals))
+    if signals.status:
+        slots.pop("exclude_status", None)
+    customers = context.named or last.filters.customers
+    filters = Filters.from_slots(slots, tuple(customers))
+    limit = signals.limit or last.limit
+    return replace(last, filters=filters, limit=limit)
+
+
+def _bound_words(signals: Signals) -> set[str]:
+    """ "least"/"most" in "at least 5", "at most 3": a bound, not a ranking."""
+    words = signals.words
+    return {w for i, w in enumerate(words) if w in ("least", "most") and i and words[i - 1] == "at"}
+
+
+def _measure(signals: Signals) -> str:
+    words = set(signals.words) - signals.place_words - _bound_words(signals)
+    lemmas = set(signals.lemmas) - signals.place_words
+    text = " ".join(signals.words)
+    if words & vocab.COMPARE_WORDS:
+        return "compare"
+    counted = any(
+        lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] != "to")
+        for i, lemma in enumerate(signals.lemmas)
+    )  # "count of open orders", not "to count in Q4"
+    if "how many" in text or counted:
+        return "count"
+    if lemmas & vocab.AVERAGE_WORDS:
+        return "average"
+    if signals.limit is not None or words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS):
+        return "rank"
+    if lemmas & vocab.SUM_WORDS or "how much" in text:
+        return "sum"
+    return ""
+
+
+def _field(signals: Signals, context: Context) -> tuple[str, str] | None:
+    """A single record's field: ("contracts", "payment_terms"), ("customers", "segment")."""
+    lemmas, words = signals.lemmas, signals.words
+    for lemma, word in zip(lemmas, words, strict=True):
+        name = vocab.CONTRACT_FIELDS.get(lemma) or vocab.CONTRACT_FIELDS.get(word)
+        if name and (name != "payment_terms" or "payment" in words or "term" in lemmas or "net" in words):
+            if name == "credit_limit" and "limit" not in words and "credit" not in words:
+                continue
+            return "contracts", name
+    if context.named or context.refers_back:
+        for lemma, word in zip(lemmas, words, strict=True):
+            name = vocab.CUSTOMER_FIELDS.get(word) or vocab.CUSTOMER_FIELDS.get(lemma)
+            if name and not (word == "where" and "orders" in signals.subjects):
+                return "customers", name
+    return None
+
+
+def _filters(signals: Signals, customers: tuple[CustomerRef, ...]) -> Filters:
+    return Filters(
+        customers=customers,
+        region=signals.region,
+        city=signals.city,
+        segment=signals.segment,
+        status=signals.status,
+        exclude_status=signals.exclude_status,
+        period=signals.period,
+        min_amount=signals.min_amount,
+        max_amount=signals.max_amount,
+    )
+
+
+def _group_by(signals: Signals) -> str:
+    """An explicit grouping: "by region", "per month", "for each segment", "monthly"."""
+    words = signals.words
+    if "monthly" in words:
+        return "month"
+    for i, word in enumerate(words[:-1]):
+        if word in ("by", "per", "each", "every"):
+            nxt = words[i + 1]
+            key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
+            if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
+                return key
+    return ""
+
+
+def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Abstention:
+    customers = context.named or ((context.focus,) if context.refers_back and context.focus else ())
+    field_asked = _field(signals, context)
+    if field_asked is not None and not customers and context.focus is not None and not signals.subjects:
+        customers = (context.focus,)
+    filters = _filters(signals, customers)
+    measure = _measure(signals)
+    words = set(signals.words)
+    subjects = signals.subjects
+    if "documents" in subjects and not measure:
+        return QueryPlan("list", "documents", filters, query=text)
+    if customers and words & {"else", "other", "others"} and words & {"same", "share", "that", "shares"}:
+        peers = tuple(f for f in ("segment", "region", "city") if f in words)
+        if peers:
+            return QueryPlan("list", "customers", filters, field=peers[0], peers=peers)
+    if field_asked is not None and field_asked[0] == "contracts" and customers and measure in ("", "sum"):
+        return QueryPlan("lookup", "contracts", filters, field=field_asked[1])
+    if measure:
+        return _measured_plan(measure, signals, filters)
+    group = _group_by(signals)
+    if group and (subjects or words & vocab.MONEY_WORDS):
+        return QueryPlan("sum", "orders", filters, group_by=group)
+    if field_asked is not None and (customers or field_asked[0] == "contracts" and "contracts" not in subjects):
+        if not customers:
+            return Abstention(vocab.NEEDS_CUSTOMER_REASON, vocab.FIELD_LABELS[field_asked[1]])
+        if field_asked[0] == "customers" and "customers" in subjects and not context.named:
+            return QueryPlan("list", "customers", filters)
+        return QueryPlan("lookup", field_asked[0], filters, field=field_asked[1])
+    return _listing_plan(signals, filters, context)
+
+
+def _listing_plan(signals: Signals, filters: Filters, context: Context) -> QueryPlan | Abstention:
+    subjects = signals.subjects
+    lemmas = set(signals.lemmas)
+    if lemmas & vocab.REVENUE_WORDS and "order" not in lemmas and "customers" not in subjects:
+        # "Sales for Kestrel Foods in 2025", "revenue last month": a figure, not a list of orders.
+        return QueryPlan("sum", "orders", filters)
+    if signals.min_orders is not None:
+        return QueryPlan("list", "customers", filters, min_orders=signals.min_orders)
+    if "contracts" in subjects:
+        return QueryPlan("list", "contracts", filters)
+    if "customers" in subjects and "orders" not in subjects:
+        if filters.status or filters.period or filters.exclude_status:
+            return QueryPlan("list", "customers", filters, min_orders=0)
+        return QueryPlan("list", "customers", filters)
+    if "orders" in subjects:
+        return QueryPlan("list", "orders", filters)
+    if filters.customers:
+        return QueryPlan("lookup", "customers", filters)
+    if signals.has_slot() and context.last_plan is None:
+        return QueryPlan("list", "orders", filters)
+    return Abstention(vocab.NO_PLAN_REASON, "")
+
+
+def _singular(signals: Signals, words: tuple[str, ...]) -> bool:
+    return any(w in signals.words for w in words) and not any(w + "s" in signals.words for w in words)
+
+
+def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPlan | Abstention:
+    subjects = set(signals.subjects)
+    words, lemmas = set(signals.words), set(signals.lemmas)
+    money = bool(lemmas & vocab.MONEY_WORDS)
+    group = _group_by(signals)
+    if measure == "compare":
+        if len(filters.customers) < 2:
+            return Abstention(vocab.NO_PLAN_REASON, "compare")
+        return QueryPlan("compare", "orders", filters, group_by="customer")
+    if measure == "count":
+        if "contracts" in subjects:
+            return QueryPlan("count", "contracts", filters, group_by=group)
+        if "customers" in subjects and "orders" not in subjects and signals.min_orders is None:
+            if filters.status or filters.period:
+                return QueryPlan("count", "customers", filters, min_orders=0)
+            return QueryPlan("count", "customers", filters, group_by=group)
+        if "orders" in subjects or filters.status:
+            return QueryPlan("count", "orders", filters, group_by=group)
+        return Abstention(vocab.NO_PLAN_REASON, "how many")
+    if measure in ("sum", "average"):
+        if not (subjects & {"orders"} or money):
+            return Abstention(vocab.NO_PLAN_REASON, measure)
+        return QueryPlan(measure, "orders", filters, group_by=group)
+    return _rank_plan(signals, filters, group, words)
+
+
+def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) -> QueryPlan | Abstention:
+    words = words - signals.place_words
+    order = "asc" if words & vocab.BOTTOM_WORDS and not words & vocab.TOP_WORDS else "desc"
+    subjects = set(signals.subjects)
+    stated = {"region": bool(filters.region), "segment": bool(filters.segment)}
+    if not group:
+        # The first grouping noun the question uses, unless it names a stated filter
+        # ("the largest customer in the South region" ranks customers, not regions).
+        for word in signals.words:
+            key = vocab.GROUP_WORDS.get(word) or vocab.GROUP_WORDS.get(word.rstrip("s"))
+            if key and key != "status" and not stated.get(key):
+                group = key
+                break
+    if not group and "who" in words:
+        group = "customer"
+    if not group and not (subjects & {"orders"}):
+        return Abstention(vocab.NO_PLAN_REASON, "rank")
+    nouns = {"customer": ("customer", "client", "account"), "region": ("region",), "segment": ("segment",)}
+    singular = _singular(signals, nouns.get(group, ("month",) if group == "month" else ("order", "sale")))
+    limit = signals.limit or (1 if singular or "who" in words else DEFAULT_TOP)
+    # "the most overdue orders" ranks by how many; "the most revenue" by value.
+    by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
+    by_count = by_count and bool(words & {"most", "fewest", "least", "many"})
+    return QueryPlan(
+        "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
+    )
