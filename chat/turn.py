@@ -51,7 +51,10 @@ class TurnFailed(RuntimeError):
 
 
 def start_session(user, *, title: str = "") -> ChatSession:
+    from memory.epoch import hold_generation
+
     with acting_user(user.pk), transaction.atomic():
+        hold_generation(user.pk)  # a parallel delete-everything waits for it, or it for the deletion
         return ChatSession.objects.create(user=user, title=title[:200])
 
 

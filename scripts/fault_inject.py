@@ -251,6 +251,14 @@ def remember_turn(row: Row, port: int, user: tuple[int, str], n: int) -> None:
         row.promised[user_id] = row.promised.get(user_id, 0) + 1
 
 
+def warm_up(port: int) -> None:
+    """One remembered note end to end, so the worker is up before any fault is injected."""
+    row = Row("warm-up")
+    remember_turn(row, port, make_users("warmup", 1)[0], 0)
+    if not row.promised or not wait_for_gate(300):
+        raise SystemExit("the warm-up turn was not gated; see the worker log (--keep)")
+
+
 def scenario_postgres(atlas: Atlas, port: int, quick: bool) -> Row:
     row = Row("postgres stopped")
     users = make_users("pg", 30)
@@ -392,6 +400,7 @@ def main() -> int:
         setup_django(atlas)
         port = atlas.web("web")
         worker = atlas.worker()
+        warm_up(port)
         rows = [scenario_postgres(atlas, port, options.quick), scenario_redis(atlas, options.quick)]
         row, worker = scenario_embedder(atlas, port, worker, options.quick)
         rows.append(row)

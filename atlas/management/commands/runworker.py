@@ -25,6 +25,8 @@ HEALTHY_SECONDS = 60.0
 
 class Command(BaseCommand):
     help = "Run the django-q2 worker (qcluster) and start it again whenever it exits."
+    # The supervisor must start while the database is down; qcluster runs the checks itself.
+    requires_system_checks: list[str] = []
 
     def handle(self, *args, **options) -> None:
         child: subprocess.Popen | None = None
