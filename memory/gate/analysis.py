@@ -324,6 +324,8 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
     if not standing or who in ("other", "company") or not _about_answers(core, hits, who):
         return None
     subject, value = subjects.subject_value(span.text)
+    if not (hits & {"standing", "prefer", "answer_style"} or explicit) and not value:
+        return None  # an update ("switch my currency to NZD") must name the new value
     if "answer_style" in hits:
         nouns = [t for t in core if t.dep_ != "ROOT" and t.i < next(t.i for t in core if t.dep_ == "ROOT")]
         statement = statements.finish("Prefers " + statements.text_of(nouns)) if nouns else ""
@@ -333,15 +335,17 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
         )
     if not statement:
         return None
+    update = "update" in hits and not hits & {"standing", "prefer"}
     return Finding(
         "write",
         "preference",
-        r.UPDATE if "update" in hits and not hits & {"standing", "prefer"} else r.STANDING_PREFERENCE,
+        r.UPDATE if update else r.STANDING_PREFERENCE,
         "preference",
         statement,
         subject=subject,
         value=value,
         quote=quote,
+        explicit=update,
         echo=statements.echo(statement),
         confidence=0.95,
     )
@@ -419,8 +423,10 @@ def _update_context(clause: Clause, text: str) -> Finding | None:
         value=_context_value(clause.span, subject),
         quote=text,
         echo=statements.echo(statement),
+        # The user's own statement that something changed: it ranks as theirs, so it
+        # replaces a note they wrote (a rule never could).
+        explicit=True,
         supersedes=True,
-        confidence=0.9,
         extra={"needs_existing": True},
     )
 
@@ -432,7 +438,10 @@ def _format_request(clause: Clause) -> Finding | None:
     subject, value = subjects.subject_value(clause.text)
     if subject not in _FORMAT_SUBJECTS or not value:
         return None
-    has_subject_verb = any(t.dep_ in ("nsubj", "nsubjpass") and t.head.pos_ in ("VERB", "AUX") for t in clause.span)
+    has_subject_verb = any(
+        t.dep_ in ("nsubj", "nsubjpass") and t.head.pos_ in ("VERB", "AUX") and t.head.lower_ not in vocab.POLITENESS
+        for t in clause.span
+    )
     if clause.act not in ("imperative", "request") and has_subject_verb:
         return None
     return Finding(

@@ -102,7 +102,8 @@ def _left_is_clause(tokens: list[Token]) -> bool:
     words = [t for t in tokens if not t.is_punct]
     if len(words) < 2 or words[0].lower_ in _SUBORDINATORS:
         return False
-    return any(t.pos_ in ("VERB", "AUX") for t in words)
+    # The parse, or the vocabulary where the small model tags a request verb as a noun.
+    return any(t.pos_ in ("VERB", "AUX") or t.lower_ in vocab.REQUEST_VERBS for t in words)
 
 
 def _split_sentence(sent: Span) -> list[Span]:
@@ -124,6 +125,23 @@ def _split_sentence(sent: Span) -> list[Span]:
     return [p for p in pieces if any(not t.is_punct and not t.is_space for t in p)]
 
 
+def _merge_leads(pieces: list[Span], hits: dict[str, list[tuple[int, int]]]) -> list[Span]:
+    """A piece that is only a standing or one-off phrase ("Going forward, ...") leads the next."""
+    covered = {i for name in ("standing", "one_off") for s, e in hits.get(name, []) for i in range(s, e)}
+    out: list[Span] = []
+    lead: int | None = None
+    for piece in pieces:
+        words = [t for t in piece if not t.is_punct and not t.is_space and t.lower_ not in _LEADING_SKIP]
+        if words and all(t.i in covered for t in words):
+            lead = piece.start if lead is None else lead
+            continue
+        out.append(piece.doc[lead : piece.end] if lead is not None else piece)
+        lead = None
+    if lead is not None:
+        out.append(pieces[-1].doc[lead : pieces[-1].end])
+    return out
+
+
 def speech_act(span: Span) -> str:
     tokens = content_tokens(span)
     if not tokens:
@@ -132,6 +150,9 @@ def speech_act(span: Span) -> str:
     second = tokens[1].lower_ if len(tokens) > 1 else ""
     if first.lower_ in _POLITE_REQUEST and second == "you":
         return "request"
+    third = tokens[2].lower_ if len(tokens) > 2 else ""
+    if first.lower_ in _POLITE_REQUEST | {"may"} and second in ("i", "we") and third in ("get", "have", "see"):
+        return "request"  # "can I get that as bullet points?"
     if span.text.rstrip().endswith("?") or first.lower_ in _QUESTION_WORDS:
         return "question"
     if first.pos_ == "AUX" and first.lower_ not in {"do", "don't"} and second in {"i", "you", "we", "it", "they"}:
@@ -183,7 +204,7 @@ def clauses(doc: Doc, hits: dict[str, list[tuple[int, int]]]) -> list[Clause]:
     """The turn's clauses in order, each with the rule rows that matched inside it."""
     out: list[Clause] = []
     for sent in doc.sents:
-        for span in _split_sentence(sent):
+        for span in _merge_leads(_split_sentence(sent), hits):
             inside = {
                 name: [(s, e) for s, e in spans if span.start <= s and e <= span.end] for name, spans in hits.items()
             }

@@ -175,7 +175,8 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
 
 
 def _object_and_modifier(tokens: list[Token], lemma: str) -> tuple[str, str]:
-    tokens = [t for t in tokens if t.lower_ not in _DATIVES]
+    # "give me ...", "show us ...": the dative goes ("US date format" keeps its US).
+    tokens = [t for t in tokens if t.text not in _DATIVES]
     if tokens and tokens[0].lower_ in _OBJECT_PRONOUNS:
         return ("" if lemma in ("keep", "make") else "answers"), text_of(tokens[1:])
     split = len(tokens)

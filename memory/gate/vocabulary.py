@@ -116,6 +116,9 @@ REQUEST_VERBS: tuple[str, ...] = (
     "break",
     "lay",
     "tabulate",
+    "change",
+    "switch",
+    "update",
 )
 # Nouns naming a part or shape of an answer: a standing request about them is a preference.
 ANSWER_NOUNS: tuple[str, ...] = (
