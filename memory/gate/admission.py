@@ -292,6 +292,9 @@ def _forget_one(run: _Run, finding: Finding, memory: Memory, reason: str) -> Non
 def _reverse(run: _Run, finding: Finding) -> None:
     """ "Stop answering in French": forget the matching preference through the store."""
     memory = match_preference(run.user, finding, now=run.event.at)
+    if memory is None and finding.extra.get("fallback") is not None:
+        _admit(run, finding.extra["fallback"])  # nothing to withdraw: a standing "does not want"
+        return
     if memory is None:
         run.decide(replace(finding, quote=""), False, r.REVERSAL_NO_MATCH)
         return

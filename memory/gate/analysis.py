@@ -116,6 +116,7 @@ def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_c
 def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[Finding]:
     out: list[Finding] = []
     explicit_next = correcting = False
+    previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
     for clause in parts:
         trigger = clause.starts_with("remember")
         if (trigger or explicit_next) and not clause.starts_with("reminder"):
@@ -136,8 +137,15 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             found = _forget(clause, quote)
         else:
             found = analyse_clause(clause, at=at, quote=quote, earlier=out)
+        previous = (clause, len(out))
         if found is not None:
             out.append(found)
+    if explicit_next and previous is not None:
+        # "..., just so you know": a trailing trigger makes the clause before it explicit.
+        clause, before = previous
+        del out[before:]
+        found = analyse_explicit(clause.span, clause, at=at, quote=quote)
+        out.extend([found] if found is not None else [])
     return out
 
 
@@ -240,8 +248,12 @@ def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
     """
     if grammatical_subject(span) != "user" or "one_off" in hits and "situation" not in hits:
         return None
+    # "I'm in Berlin", "I'm at the Chicago branch": the place hangs off "be" itself (being
+    # "based in" or "working in" a city is durable context, not a situation).
     placed = any(
-        t.lower_ in vocab.SITUATION_PLACES and any(c.ent_type_ in ("GPE", "LOC", "FAC") for c in t.subtree)
+        t.lower_ in vocab.SITUATION_PLACES
+        and t.head.lemma_ == "be"
+        and any(c.ent_type_ in ("GPE", "LOC", "FAC") for c in t.subtree)
         for t in span
     )
     if "situation" not in hits and not placed:
@@ -403,9 +415,34 @@ def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | No
     subject, value = subjects.subject_value(text)
     if not subject and any(f.action == "reverse" for f in earlier):
         return None  # "..., I don't need them any more": the same reversal again
+    fallback = _negative_preference(clause, text)
     return Finding(
-        "reverse", "reversal", r.REVERSAL, "preference", statement=text, subject=subject, value=value, quote=text
+        "reverse",
+        "reversal",
+        r.REVERSAL,
+        "preference",
+        statement=text,
+        subject=subject,
+        value=value,
+        quote=text,
+        extra={"fallback": fallback} if fallback is not None else {},
     )
+
+
+def _negative_preference(clause: Clause, text: str) -> Finding | None:
+    """ "Stop using abbreviations": with no such preference to withdraw, a standing "does not want"."""
+    span = clause.span
+    stop = next((t for t in span if t.lemma_.lower() in vocab.REVERSAL_VERBS), None)
+    after = span.doc[stop.i + 1] if stop is not None and stop.i + 1 < span.end else None
+    if after is None or after.tag_ != "VBG" or after.lemma_.lower() not in vocab.REQUEST_VERBS:
+        return None
+    drop = set(range(span.start, stop.i + 1)) | _drop(span, clause.hits)
+    subject, value = subjects.subject_value(text)
+    statement = statements.preference_statement(span, drop=drop, structured=bool(value), negative=True)
+    if not statement:
+        return None
+    return Finding("write", "preference", r.STANDING_PREFERENCE, "preference", statement, subject=subject,
+                   value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
 
 
 def _update_context(clause: Clause, text: str) -> Finding | None:

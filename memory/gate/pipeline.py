@@ -106,6 +106,13 @@ def _left_is_clause(tokens: list[Token]) -> bool:
     return any(t.pos_ in ("VERB", "AUX") or t.lower_ in vocab.REQUEST_VERBS for t in words)
 
 
+def _new_subject(conjunction: Token) -> bool:
+    """ "... and I manage inbound logistics": a conjunction that opens a clause with its own "I"."""
+    doc = conjunction.doc
+    after = doc[conjunction.i + 1] if conjunction.i + 1 < len(doc) else None
+    return after is not None and after.lower_ in ("i", "i'm") and after.dep_ in ("nsubj", "nsubjpass")
+
+
 def _split_sentence(sent: Span) -> list[Span]:
     doc = sent.doc
     pieces: list[Span] = []
@@ -114,6 +121,9 @@ def _split_sentence(sent: Span) -> list[Span]:
         if _is_separator(token):
             if token.i > start:
                 pieces.append(doc[start : token.i])
+            start = token.i + 1
+        elif token.dep_ == "cc" and token.i > start and _new_subject(token):
+            pieces.append(doc[start : token.i])
             start = token.i + 1
         elif token.text == "," and token.i > start:
             right = [t for t in doc[token.i + 1 : sent.end]]

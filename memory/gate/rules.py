@@ -217,6 +217,7 @@ RULES: tuple[Rule, ...] = (
         r.SENSITIVE,
         "Remember that I'm asthmatic.",
         phrases=tuple(word for words in v.SPECIAL_CATEGORIES.values() for word in words),
+        tokens=([{"LEMMA": "member"}, {"LOWER": "of"}, {"OP": "{0,2}"}, {"LEMMA": {"IN": ["union", "party"]}}],),
         extra_examples=("Keep in mind I go to church on Sundays.", "Note that I'm a union member."),
     ),
     Rule(
@@ -292,7 +293,11 @@ RULES: tuple[Rule, ...] = (
         kind="preference",
         tokens=(
             [{"LEMMA": {"IN": v.REVERSAL_VERBS}}, {"TAG": "VBG"}],
-            [{"LEMMA": {"IN": ["drop", "lose", "ditch", "scrap", "remove"]}}, _ANY, {"LEMMA": {"IN": v.ANSWER_NOUNS}}],
+            [
+                {"LEMMA": {"IN": [*v.REVERSAL_VERBS, "remove"]}, "TAG": {"IN": ["VB", "VBP"]}},
+                {"OP": "{0,3}"},
+                {"LEMMA": {"IN": v.ANSWER_NOUNS}},
+            ],
         ),
         phrases=v.REVERSAL_PHRASES,
     ),

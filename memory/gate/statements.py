@@ -182,7 +182,9 @@ def _object_and_modifier(tokens: list[Token], lemma: str) -> tuple[str, str]:
     split = len(tokens)
     seen_noun = False
     for index, token in enumerate(tokens):
-        if seen_noun and (token.pos_ in ("ADP", "ADV", "PART", "SCONJ") or token.text == ","):
+        # A hyphenated word ("quarter-on-quarter") or a possessive ("customer's") stays whole.
+        spaced = index > 0 and bool(tokens[index - 1].whitespace_) and token.tag_ != "POS"
+        if seen_noun and spaced and (token.pos_ in ("ADP", "ADV", "PART", "SCONJ") or token.text == ","):
             split = index
             break
         if token.pos_ in ("NOUN", "PROPN", "NUM", "PRON") or token.tag_ in ("NNS", "NN"):

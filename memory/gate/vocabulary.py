@@ -242,8 +242,8 @@ SITUATION_PHRASES: tuple[str, ...] = (
     "at the summit",
     "offline",
     "unavailable",
-    "based in",
     "staying in",
+    "working out of",
 )
 # Prepositions that place the user somewhere named ("in Berlin", "at the Chicago branch").
 SITUATION_PLACES: tuple[str, ...] = ("in", "at")
