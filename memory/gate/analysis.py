@@ -117,9 +117,11 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
     out: list[Finding] = []
     explicit_next = correcting = False
     previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
+    # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
+    one_off = any("one_off" in clause.hits for clause in parts)
     for clause in parts:
         trigger = clause.starts_with("remember")
-        if (trigger or explicit_next) and not clause.starts_with("reminder"):
+        if (trigger or explicit_next) and not _is_reminder(clause):
             start = trigger[1] if trigger else clause.span.start
             content = _content(clause.span.doc, start, clause.span.end)
             if content is None:
@@ -127,16 +129,16 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
                 continue
             explicit_next = False
             found = analyse_explicit(content, clause, at=at, quote=quote)
-        elif clause.starts_with("verdict") and not correcting:
-            rest = clause.span.doc[clause.starts_with("verdict")[1] : clause.span.end]
+        elif _verdict(clause) and not correcting:
+            rest = clause.span.doc[_verdict(clause)[1] : clause.span.end]
             correcting = True
             found = _chat_correction(rest, quote) if _words(rest) else None
         elif correcting:
             found = _chat_correction(clause.span, quote)
-        elif clause.starts_with("forget") and not clause.starts_with("reminder"):
+        elif clause.starts_with("forget") and not _is_reminder(clause):
             found = _forget(clause, quote)
         else:
-            found = analyse_clause(clause, at=at, quote=quote, earlier=out)
+            found = analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off)
         previous = (clause, len(out))
         if found is not None:
             out.append(found)
@@ -147,6 +149,24 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         found = analyse_explicit(clause.span, clause, at=at, quote=quote)
         out.extend([found] if found is not None else [])
     return out
+
+
+def _verdict(clause: Clause) -> tuple[int, int] | None:
+    """ "That's wrong: ...", "No, ...": a verdict that opens the clause and stands on its own."""
+    found = clause.starts_with("verdict")
+    if found is None:
+        return None
+    start, end = found
+    doc = clause.span.doc
+    alone = end >= clause.span.end or doc[end].is_punct
+    return found if alone or end - start > 1 else None
+
+
+def _is_reminder(clause: Clause) -> bool:
+    """ "Remember to ...", "Don't forget to ...": a reminder opens the clause."""
+    tokens = content_tokens(clause.span)
+    first = tokens[0].i if tokens else clause.span.start
+    return any(start <= first + 2 for start, _ in clause.hits.get("reminder", []))
 
 
 def _words(span: Span) -> list[Token]:
@@ -246,7 +266,7 @@ def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
     The record has no other retirement path (nobody announces the end of a trip), so it
     carries a clock: the stated end, or thirty days (write-rules chapter).
     """
-    if grammatical_subject(span) != "user" or "one_off" in hits and "situation" not in hits:
+    if grammatical_subject(span) != "user":
         return None
     # "I'm in Berlin", "I'm at the Chicago branch": the place hangs off "be" itself (being
     # "based in" or "working in" a city is durable context, not a situation).
@@ -340,7 +360,7 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
         return None  # an update ("switch my currency to NZD") must name the new value
     if "answer_style" in hits:
         nouns = [t for t in core if t.dep_ != "ROOT" and t.i < next(t.i for t in core if t.dep_ == "ROOT")]
-        statement = statements.finish("Prefers " + statements.text_of(nouns)) if nouns else ""
+        statement = statements.finish("Prefers " + statements.lower_first(statements.text_of(nouns))) if nouns else ""
     else:
         statement = statements.preference_statement(
             span, drop=drop, structured=bool(value), negative=_is_negative(content_tokens(span))
@@ -363,8 +383,21 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
     )
 
 
-def analyse_clause(clause: Clause, *, at: datetime, quote: str, earlier: list[Finding]) -> Finding | None:
+def _with_core_act(clause: Clause) -> Clause:
+    """The clause's act once standing and one-off phrases are set aside ("Just this once, give ...")."""
+    if clause.act not in ("statement",):
+        return clause
+    core = _core(clause.span, _drop(clause.span, clause.hits))
+    if core and (core[0].lower_ in vocab.REQUEST_VERBS or core[0].lemma_.lower() in vocab.REQUEST_VERBS):
+        return replace(clause, act="imperative", subject="none")
+    return clause
+
+
+def analyse_clause(
+    clause: Clause, *, at: datetime, quote: str, earlier: list[Finding], one_off: bool = False
+) -> Finding | None:
     """One clause with no explicit remember/forget: a candidate, an occurrence or a refusal."""
+    clause = _with_core_act(clause)
     hits = set(clause.hits)
     text = clause.text
     refusal = _clause_refusal(clause, hits, text)
@@ -385,6 +418,8 @@ def analyse_clause(clause: Clause, *, at: datetime, quote: str, earlier: list[Fi
     if clause.subject == "user" and "update" in hits:
         return _update_context(clause, text)
     request = _format_request(clause)
+    if request is not None and one_off:
+        return _refuse("format_request", r.SESSION_ONLY, text, kind="preference")
     if request is not None:
         return request
     if clause.subject == "other" and any(t.lemma_ in vocab.PREFERENCE_VERBS for t in clause.span):
@@ -399,12 +434,12 @@ def _clause_refusal(clause: Clause, hits: set[str], text: str) -> Finding | None
     covered = {i for s, e in clause.hits.get("small_talk", []) for i in range(s, e)}
     if words and all(t.i in covered for t in words):
         return _refuse("small_talk", r.SMALL_TALK, text)
-    if clause.starts_with("reminder"):
+    if _is_reminder(clause):
         return _refuse("reminder", r.REMINDER, text)
     about_user = clause.subject == "user" or _first_person(clause.span)
     if "special_category" in hits and about_user:
         return _refuse("sensitive", r.SENSITIVE, text)
-    if "inference" in hits and (about_user or clause.act == "question"):
+    if "inference" in hits and not hits & {"standing", "prefer"} and (about_user or clause.act != "imperative"):
         return _refuse("inference", r.INFERENCE, text)
     if "venting" in hits and not hits & {"standing", "prefer", "remember"}:
         return _refuse("venting", r.VENTING, text)
@@ -432,6 +467,12 @@ def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | No
 def _negative_preference(clause: Clause, text: str) -> Finding | None:
     """ "Stop using abbreviations": with no such preference to withdraw, a standing "does not want"."""
     span = clause.span
+    words = [t for t in content_tokens(span) if t.lower_ not in vocab.POLITENESS]
+    if len(words) > 2 and [t.lower_ for t in words[:2]] == ["no", "more"]:
+        statement = statements.finish("Does not want " + statements.text_of(words[2:]))
+        subject, value = subjects.subject_value(text)
+        return Finding("write", "preference", r.STANDING_PREFERENCE, "preference", statement, subject=subject,
+                       value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
     stop = next((t for t in span if t.lemma_.lower() in vocab.REVERSAL_VERBS), None)
     after = span.doc[stop.i + 1] if stop is not None and stop.i + 1 < span.end else None
     if after is None or after.tag_ != "VBG" or after.lemma_.lower() not in vocab.REQUEST_VERBS:

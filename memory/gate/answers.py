@@ -60,10 +60,8 @@ def _replaced(user, finding: Finding, now) -> list[str]:
 
 def _remember_preview(user, finding: Finding, now) -> Preview:
     if finding.action == "refuse":
-        if finding.reason == r.SECRET:
-            message = Refusal(r.SECRET, finding.rule, finding.extra.get("what", "")).message
-            return Preview("remember", False, finding.reason, "I won't remember that. " + message, [])
-        return Preview("remember", False, finding.reason, f"I won't remember that: {r.why(finding.reason)}.", [])
+        why = Refusal(finding.reason, finding.rule, finding.extra.get("what", "")).why
+        return Preview("remember", False, finding.reason, f"I won't remember that: {why}.", [])
     if is_paused(user):
         return Preview("remember", False, r.PAUSED, f"I won't remember that: {r.why(r.PAUSED)}.", [])
     echo = finding.echo or finding.statement.rstrip(".")

@@ -23,11 +23,16 @@ class Refusal:
     what: str = ""  # the kind of secret, for the answer ("a PIN")
 
     @property
-    def message(self) -> str:
+    def why(self) -> str:
         if self.reason == r.SECRET and self.what:
             article = "an" if self.what[0].lower() in "aeiou" else "a"
-            return f"Atlas won't store this: it looks like {article} {self.what}, and Atlas never stores secrets."
-        return f"Atlas won't store this: {r.why(self.reason)}."
+            return f"it looks like {article} {self.what}, and Atlas never stores secrets"
+        return r.why(self.reason)
+
+    @property
+    def message(self) -> str:
+        """The 400 message of the correct and import paths."""
+        return f"Atlas won't store this: {self.why}."
 
 
 def visible_text(text: str | None) -> str:

@@ -126,7 +126,7 @@ def _scope(span: Span, drop: set[int]) -> tuple[str, set[int]]:
             about = next((w for w in words if w.lower_ == "about"), None)
             if about is not None:
                 return " in answers about " + text_of([w for w in words if w.i > about.i]), taken
-            return " " + _lower_first(swap_pronouns(text_of(words))), taken
+            return " " + lower_first(swap_pronouns(text_of(words))), taken
     return "", set()
 
 
@@ -165,7 +165,7 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
         return finish("Prefers " + (after.split(" to ", 1)[1] if " to " in after else after) + scope)
     if lemma not in vocab.REQUEST_VERBS and verb.pos_ != "VERB":
         body = text_of(tokens)
-        return finish(("Does not want " if negative else "Prefers ") + _lower_first(body) + scope)
+        return finish(("Does not want " if negative else "Prefers ") + lower_first(body) + scope)
     if lemma in _CONTENT_VERBS and not structured and not negative:
         lemma = "include"
     obj, mod = _object_and_modifier(tokens[1:], lemma)
@@ -215,7 +215,7 @@ def _own_preference(tokens: list[Token]) -> str:
     return ""
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
     if text[:2].isupper() or not text:
         return text
     return text[0].lower() + text[1:]

@@ -65,6 +65,9 @@ ONE_OFF_PHRASES: tuple[str, ...] = (
     "in a rush",
     "short on time",
     "on the train",
+    "in a taxi",
+    "in a cab",
+    "on the go",
     "driving",
 )
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").
@@ -393,7 +396,6 @@ CHECKABLE_PHRASES: tuple[str, ...] = (
     "renews on",
     "renews in",
     "paid",
-    "not",
     "should be",
     "is actually",
     "was actually",
