@@ -202,18 +202,6 @@ def matching_suppression(
     return None
 
 
-def is_suppressed(
-    user,
-    *,
-    kind: str,
-    statement: str,
-    embedding=None,
-    now: datetime | None = None,
-    subject: str = "",
-    value: str = "",
-) -> bool:
-    """Whether a candidate repeats something the user asked us to forget."""
-    found = matching_suppression(
-        user, kind=kind, statement=statement, embedding=embedding, now=now, subject=subject, value=value
-    )
-    return found is not None
+def is_suppressed(user, **candidate) -> bool:
+    """Whether a candidate (``matching_suppression``'s keywords) repeats something the user forgot."""
+    return matching_suppression(user, **candidate) is not None

@@ -9,7 +9,7 @@ the company) and whether it is negated.
 
 The small English model parses lowercase chat imperatives badly: at the start of a
 sentence "show amounts in gbp" comes out as a noun subject and "round to whole numbers" as
-an adjective (``scripts/measure_parse.py`` prints the rate). So the request verbs of the
+an adjective (``manage.py measure_parse`` prints the rates). So the request verbs of the
 vocabulary are matched as tokens as well: a clause whose first content word is one of them
 is an imperative whatever its tag.
 """
@@ -29,7 +29,9 @@ _POLITE_REQUEST = {"can", "could", "would", "will"}
 _SUBORDINATORS = {"whenever", "when", "if", "unless", "for", "every", "each", "while", "because", "since"}
 _LEADING_SKIP = set(vocab.POLITENESS) | {w for w in vocab.DISCOURSE_OPENERS if " " not in w}
 _PERSON_SUBJECTS = set(vocab.OTHER_PEOPLE)
-_COMPANY_SUBJECTS = {"we", "our", "us", "company", "firm", "business", "organisation", "organization"}
+_COMPANY_SUBJECTS = set(vocab.COMPANY_SUBJECTS)
+# First words that open a clause of their own after a comma ("..., and note that ...").
+_CLAUSE_OPENERS = {p.split()[0] for p in (*vocab.REMEMBER_PHRASES, *vocab.FORGET_PHRASES)} | {"never", "always", "do"}
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ def _starts_clause(tokens: list[Token]) -> bool:
     first = words[0]
     if first.lower_ in {"and", "but", "so", "then", "also"} and len(words) > 1:
         first = words[1]
-    if first.lower_ in {"remember", "note", "keep", "forget", "don't", "do", "never", "always"}:
+    if first.lower_ in _CLAUSE_OPENERS:
         return True
     if first.lemma_.lower() in vocab.REQUEST_VERBS and first.lower_ not in {"order", "list"}:
         return True

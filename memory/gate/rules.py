@@ -185,7 +185,7 @@ RULES: tuple[Rule, ...] = (
         "refuse",
         r.REMINDER,
         "Remember to chase the Pennine invoice on Tuesday.",
-        tokens=([{"LEMMA": {"IN": ["remember", "remind", "forget"]}}, {"LOWER": "me", "OP": "?"}, {"LOWER": "to"}],),
+        phrases=v.REMINDER_PHRASES,
     ),
     Rule(
         "one_off",

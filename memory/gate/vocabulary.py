@@ -320,8 +320,6 @@ UPDATE_PHRASES: tuple[str, ...] = (
     "no longer",
     "now",
     "these days",
-    "any more",
-    "anymore",
 )
 # A reversal withdraws a preference ("stop answering in French", "drop the charts").
 REVERSAL_VERBS: tuple[str, ...] = ("stop", "drop", "quit", "cancel", "scrap", "ditch", "lose")
@@ -441,34 +439,8 @@ OTHER_PEOPLE: tuple[str, ...] = (
     "everyone",
     "everybody",
 )
-# Words that make a statement about the company or its data (the corpus owns it).
-COMPANY_WORDS: tuple[str, ...] = (
-    "we",
-    "our",
-    "us",
-    "company",
-    "firm",
-    "business",
-    "organisation",
-    "organization",
-    "fiscal",
-    "financial",
-    "contract",
-    "customer",
-    "client",
-    "order",
-    "invoice",
-    "supplier",
-    "warehouse",
-    "headquarters",
-    "hq",
-    "department",
-    "meeting",
-    "budget",
-    "policy",
-    "price",
-    "pricing",
-)
+# Subjects that make a statement about the company (the corpus owns it, not the user's notes).
+COMPANY_SUBJECTS: tuple[str, ...] = ("we", "our", "us", "company", "firm", "business", "organisation", "organization")
 PREFERENCE_VERBS: tuple[str, ...] = ("prefer", "want", "like", "need", "hate", "insist", "expect", "love")
 
 # --- refusals --------------------------------------------------------------------------------
@@ -894,6 +866,6 @@ OBSERVED_STATEMENTS: dict[tuple[str, str], str] = {
 }
 
 # Words a stored statement must not contain (the write-rules chapter's recognisability test).
-STATEMENT_BANNED_WORDS: tuple[str, ...] = ("i", "i'm", "my", "me", "mine", "myself", "your", "please")
+STATEMENT_BANNED_WORDS: tuple[str, ...] = (*FIRST_PERSON, "your", "please")
 STATEMENT_BANNED_PHRASES: tuple[str, ...] = ("remember", "from now on", "going forward", "keep in mind", "note that")
 MAX_STATEMENT_WORDS = 25

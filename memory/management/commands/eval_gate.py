@@ -34,6 +34,21 @@ def _parse_at(value: str):
     return at
 
 
+def turn_event(user, number: int, turn: dict) -> TurnEvent:
+    """One labelled turn as the event the chat queues (benchmarks/gate/README.md)."""
+    feedback = turn.get("feedback") or {}
+    return TurnEvent(
+        user_id=user.pk,
+        session_key=str(turn.get("session", "s1")),
+        turn_id=number,
+        at=_parse_at(turn["at"]),
+        text=turn.get("text", ""),
+        filters=dict(turn.get("filters") or {}),
+        feedback_kind=feedback.get("kind", ""),
+        feedback_comment=feedback.get("comment", ""),
+    )
+
+
 def score_case(case: dict, memories: list, now) -> dict:
     """Match live memories to expected items (kind equal, every mention in the statement)."""
     expected = case.get("expect", [])
@@ -86,19 +101,7 @@ def run_case(case: dict) -> dict:
     if not turns:
         raise CommandError(f"Case {case.get('id')} has no turns.")
     for number, turn in enumerate(turns, start=1):
-        feedback = turn.get("feedback") or {}
-        run_gate(
-            TurnEvent(
-                user_id=user.pk,
-                session_key=str(turn.get("session", "s1")),
-                turn_id=number,
-                at=_parse_at(turn["at"]),
-                text=turn.get("text", ""),
-                filters=dict(turn.get("filters") or {}),
-                feedback_kind=feedback.get("kind", ""),
-                feedback_comment=feedback.get("comment", ""),
-            )
-        )
+        run_gate(turn_event(user, number, turn))
     now = _parse_at(turns[-1]["at"])
     with acting_user(user.pk):
         memories = list(live_memories(user, now=now))
