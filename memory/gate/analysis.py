@@ -64,8 +64,6 @@ def _checkable(doc: Doc) -> bool:
     lowered = doc.text.lower()
     if any(t.like_num or any(c.isdigit() for c in t.text) for t in doc):
         return True
-    if any(e.label_ in ("DATE", "MONEY", "PERCENT", "CARDINAL", "ORG", "GPE", "PERSON") for e in doc.ents):
-        return True
     if any(f" {p} " in f" {lowered} " for p in vocab.CHECKABLE_PHRASES):
         return True
     return any(t.pos_ == "PROPN" and t.i > 0 and t.lower_ not in vocab.VENTING_WORDS for t in doc)
@@ -76,10 +74,10 @@ def analyse_correction(comment: str, *, rule: str = "correction") -> Finding:
     comment = policy.visible_text(comment)
     if not comment:
         return _refuse(rule, r.NO_COMMENT, "", kind="correction")
-    refusal = policy.refusal_for(comment)
+    doc = parse_turn(comment)
+    refusal = policy.refusal_for(comment, doc=doc)
     if refusal is not None:
         return _refuse(rule, refusal.reason, comment, kind="correction", what=refusal.what)
-    doc = parse_turn(comment)
     hits = rules.match(doc)
     if not _checkable(doc):
         reason = r.VENTING if "venting" in hits else r.NO_COMMENT
@@ -271,9 +269,7 @@ def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
     # "I'm in Berlin", "I'm at the Chicago branch": the place hangs off "be" itself (being
     # "based in" or "working in" a city is durable context, not a situation).
     placed = any(
-        t.lower_ in vocab.SITUATION_PLACES
-        and t.head.lemma_ == "be"
-        and any(c.ent_type_ in ("GPE", "LOC", "FAC") for c in t.subtree)
+        t.lower_ in vocab.SITUATION_PLACES and t.head.lemma_ == "be" and any(c.pos_ == "PROPN" for c in t.subtree)
         for t in span
     )
     if "situation" not in hits and not placed:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from spacy.tokens import Doc
+
 from memory.gate import reasons as r
 from memory.gate import rules
 from memory.gate.secrets import secret_kind
@@ -53,14 +55,17 @@ def message_refusal(text: str, hits: dict[str, list[tuple[int, int]]]) -> Refusa
     return None
 
 
-def refusal_for(text: str) -> Refusal | None:
-    """Why ``text`` must not be stored as a note, or None (every write path calls this)."""
-    from atlas.language import parse
+def refusal_for(text: str, *, doc: Doc | None = None) -> Refusal | None:
+    """Why ``text`` must not be stored as a note, or None (every write path calls this).
+
+    ``doc`` is the text's parse when the caller has one already.
+    """
+    from memory.gate.pipeline import parse_turn
 
     clean = visible_text(text)
     if not any(ch.isalnum() for ch in clean):
         return Refusal(r.EMPTY, "empty")
-    doc = parse(clean)
+    doc = doc if doc is not None else parse_turn(clean)
     hits = rules.match(doc)
     refusal = message_refusal(clean, hits)
     if refusal is not None:

@@ -68,8 +68,11 @@ def _password_shaped(token: str) -> bool:
 
 
 def _key_shaped(token: str) -> bool:
+    """A long run of letters and digits ("sk-live-8f7e6d5c4b3a2918"): a key or token, whatever its prefix."""
     token = token.strip(".,;:!?)(\"'")
-    return len(token) >= 20 and bool(re.fullmatch(r"[A-Za-z0-9_\-]+", token)) and _password_shaped(token)
+    letters = sum(c.isalpha() for c in token)
+    digits = sum(c.isdigit() for c in token)
+    return len(token) >= 16 and bool(re.fullmatch(r"[A-Za-z0-9_\-]+", token)) and letters >= 4 and digits >= 4
 
 
 def _numbers(text: str) -> str:
@@ -85,19 +88,20 @@ def _numbers(text: str) -> str:
     return ""
 
 
+@lru_cache(maxsize=1)
+def _names() -> re.Pattern:
+    words = sorted(SECRET_NOUNS, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + r")(?![\w-])")
+
+
 def _named(text: str) -> str:
     """A secret's name followed, within a few words, by a value."""
-    lower = text.lower().replace("’", "'")
-    tokens = _TOKEN.findall(lower)
-    originals = _TOKEN.findall(text.replace("’", "'"))
-    for phrase in sorted(SECRET_NOUNS, key=len, reverse=True):
-        words = phrase.split()
-        for i in range(len(tokens) - len(words) + 1):
-            if [t.strip(".,:;!?") for t in tokens[i : i + len(words)]] != words:
-                continue
-            after = originals[i + len(words) : i + len(words) + 7]
-            if _has_value(after, lead=tokens[i + len(words) - 1].endswith(":")):
-                return SECRET_NOUNS[phrase]
+    text = text.replace("’", "'")
+    for found in _names().finditer(text.lower()):
+        after = _TOKEN.findall(text[found.end() :])[:7]
+        lead = text[found.end() : found.end() + 1] == ":"
+        if _has_value(after, lead=lead):
+            return SECRET_NOUNS[" ".join(found.group(1).split())]
     return ""
 
 
