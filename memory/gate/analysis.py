@@ -18,7 +18,15 @@ from spacy.tokens import Doc, Span, Token
 from memory.gate import policy, rules, statements, subjects, timex
 from memory.gate import reasons as r
 from memory.gate import vocabulary as vocab
-from memory.gate.pipeline import Clause, clauses, content_tokens, grammatical_subject, parse_turn, speech_act
+from memory.gate.pipeline import (
+    QUESTION_WORDS,
+    Clause,
+    clauses,
+    content_tokens,
+    grammatical_subject,
+    parse_turn,
+    speech_act,
+)
 
 _FORMAT_SUBJECTS = {"answer_format", "answer_length", "units", "currency", "date_format", "language", "scale"}
 _STRIP_WORDS = {"that", ":", ",", "-", "this", "the", "following", "of", "fact"}
@@ -208,8 +216,11 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
 def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str) -> Finding | None:
     """An explicit request: context, preference or situation by its content."""
     rule = "explicit"
-    if content.text.rstrip().endswith("?"):
-        return None  # "Remember that spreadsheet from Monday?" asks about a thing
+    first = content[0]
+    if (first.lower_ == "that" and first.dep_ == "det") or first.lower_ in QUESTION_WORDS:
+        return None  # "Remember that spreadsheet from Monday?", "remember what we said?": a question
+    if content.text.rstrip().endswith("?") and clause.act == "question":
+        return None
     hits = {name: spans for name, spans in clause.hits.items()}
     inside = {name for name, spans in hits.items() if any(content.start <= s for s, _ in spans)}
     if "special_category" in inside:
@@ -337,6 +348,8 @@ def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
         first = next((t for t in core if t.lower_ not in ("never", "do", "don't", "not", "n't", "ever")), first)
     if first.lemma_.lower() in vocab.REQUEST_VERBS or first.lower_ in vocab.REQUEST_VERBS:
         return True
+    if first.tag_ == "VB" and "standing" in hits:
+        return True  # "from here on out, lead with the total": an imperative by the parse
     if who == "user" and ("prefer" in hits or any(t.lemma_ in vocab.PREFERENCE_VERBS for t in core[:4])):
         return True
     return first.lemma_.lower() in vocab.ANSWER_NOUNS or "answer_style" in hits

@@ -24,7 +24,7 @@ from atlas.language import nlp
 from memory.gate import vocabulary as vocab
 
 _SEPARATORS = {";", "-", "–", "—", ":", "--"}
-_QUESTION_WORDS = {"what", "why", "how", "when", "where", "who", "whom", "whose", "which"}
+QUESTION_WORDS = {"what", "why", "how", "when", "where", "who", "whom", "whose", "which", "if", "whether"}
 _POLITE_REQUEST = {"can", "could", "would", "will"}
 _SUBORDINATORS = {"whenever", "when", "if", "unless", "for", "every", "each", "while", "because", "since"}
 _LEADING_SKIP = set(vocab.POLITENESS) | {w for w in vocab.DISCOURSE_OPENERS if " " not in w}
@@ -56,8 +56,11 @@ class Clause:
         return any(name in self.hits for name in names)
 
     def starts_with(self, name: str) -> tuple[int, int] | None:
-        """The span of rule ``name`` when it opens the clause (after politeness and discourse)."""
+        """The span of rule ``name`` when it opens the clause (after politeness, discourse and
+        a polite "can you": "Can you remember that ..." opens with "remember")."""
         tokens = content_tokens(self.span)
+        if len(tokens) > 2 and tokens[0].lower_ in _POLITE_REQUEST and tokens[1].lower_ == "you":
+            tokens = tokens[2:]
         first = tokens[0].i if tokens else self.span.start
         for start, end in self.hits.get(name, []):
             if start <= first or all(t.lower_ in _LEADING_SKIP or t.is_punct for t in self.span.doc[first:start]):
@@ -171,7 +174,7 @@ def speech_act(span: Span) -> str:
     third = tokens[2].lower_ if len(tokens) > 2 else ""
     if first.lower_ in _POLITE_REQUEST | {"may"} and second in ("i", "we") and third in ("get", "have", "see"):
         return "request"  # "can I get that as bullet points?"
-    if span.text.rstrip().endswith("?") or first.lower_ in _QUESTION_WORDS:
+    if span.text.rstrip().endswith("?") or first.lower_ in QUESTION_WORDS:
         return "question"
     if first.pos_ == "AUX" and first.lower_ not in {"do", "don't"} and second in {"i", "you", "we", "it", "they"}:
         return "question"

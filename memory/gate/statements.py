@@ -210,7 +210,8 @@ def _own_preference(tokens: list[Token]) -> str:
             rest = re.sub(r"\bthan\b", "rather than", rest) if "rather than" not in rest else rest
             return "Prefers to " + rest
         form = _PREFERENCE_VERB_FORMS.get(token.lemma_.lower())
-        if form:
+        if form == "Likes" and tokens[index - 1].lower_ in ("'d", "would"):
+            form = "Wants"  # "I'd like X" asks for X
             return form + " " + text_of(tokens[index + 1 :])
     return ""
 

@@ -12,6 +12,7 @@ turn after load, <= 2 s load, <= 150 MB added.
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 import uuid
@@ -71,6 +72,8 @@ class Command(BaseCommand):
         analysis_ms = self._time_analysis(turns, options["rounds"])
         gate_ms = self._time_gate(turns)
         figures = {
+            # The machine is shared: the load average says how busy it was while measuring.
+            "load_average_1m": round(os.getloadavg()[0], 2),
             "turns": len(turns),
             "rounds": options["rounds"],
             "pipeline_load_s": round(load_s, 3),
@@ -81,6 +84,7 @@ class Command(BaseCommand):
             "gate_median_ms": round(statistics.median(gate_ms), 2),
             "gate_p95_ms": round(_percentile(gate_ms, 0.95), 2),
         }
+        self.stdout.write(f"load average (1 min)     {figures['load_average_1m']:.2f} on {os.cpu_count()} cores")
         self.stdout.write(f"pipeline load            {figures['pipeline_load_s']:.2f} s  (target <= 2 s)")
         self.stdout.write(f"pipeline resident memory +{figures['pipeline_rss_added_mb']:.0f} MB  (target <= 150 MB)")
         self.stdout.write(
