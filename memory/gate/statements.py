@@ -184,11 +184,12 @@ def _object_and_modifier(tokens: list[Token], lemma: str) -> tuple[str, str]:
     for index, token in enumerate(tokens):
         # A hyphenated word ("quarter-on-quarter") or a possessive ("customer's") stays whole.
         spaced = index > 0 and bool(tokens[index - 1].whitespace_) and token.tag_ != "POS"
-        if seen_noun and spaced and (token.pos_ in ("ADP", "ADV", "PART", "SCONJ") or token.text == ","):
+        modifier = token.pos_ in ("ADP", "ADV", "PART", "SCONJ") or token.tag_ in ("JJS", "RBS") or token.text == ","
+        if seen_noun and spaced and modifier:
             split = index
             break
-        if token.pos_ in ("NOUN", "PROPN", "NUM", "PRON") or token.tag_ in ("NNS", "NN"):
-            seen_noun = True
+        if token.pos_ not in ("DET", "ADJ", "ADP", "PUNCT"):
+            seen_noun = True  # the object has begun (the small model may tag "invoices" a verb)
         elif index == 0 and token.pos_ == "ADP":
             split = 0
             break
@@ -212,6 +213,7 @@ def _own_preference(tokens: list[Token]) -> str:
         form = _PREFERENCE_VERB_FORMS.get(token.lemma_.lower())
         if form == "Likes" and tokens[index - 1].lower_ in ("'d", "would"):
             form = "Wants"  # "I'd like X" asks for X
+        if form:
             return form + " " + text_of(tokens[index + 1 :])
     return ""
 

@@ -769,7 +769,7 @@ SUBJECT_VALUES: dict[str, dict[str, tuple[str, ...]]] = {
         "ISO": ("yyyy-mm-dd", "iso", "iso 8601", "year-month-day"),
         "DMY": ("dd/mm/yyyy", "dd/mm/yy", "dd.mm.yyyy", "dd-mm-yyyy", "day first", "european dates", "uk dates"),
         "MDY": ("mm/dd/yyyy", "mm/dd/yy", "month first", "american dates", "us date", "us dates", "us date format"),
-        "": ("date", "dates", "date format"),
+        "": ("date format", "date formats"),
     },
     "answer_format": {
         "table": ("table", "tables", "tabular", "tabulate"),

@@ -598,3 +598,23 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
     assert _live(user) == []
     assert {d.reason for d in _decisions(user)} == {rules.INSTRUCTION}
     assert recall_for_question(user, "What are Orbis's payment terms?", now=AT) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("I want amounts in thousands of euros from now on.", "Wants amounts in thousands of euros."),
+        ("by default list invoices newest first", "Wants invoices listed newest first."),
+        ("Always round to one decimal.", "Wants figures rounded to one decimal."),
+        (
+            "Whenever I ask about renewals, include the notice period.",
+            "Wants the notice period included in answers about renewals.",
+        ),
+        ("Don't ever use abbreviations in your answers.", "Does not want abbreviations in answers."),
+        ("Please call me Jo from now on, not Joanna.", "Wants to be called Jo, not Joanna."),
+        ("Note that I look after the Adriatic resellers.", "Looks after the Adriatic resellers."),
+        ("Just so you know, I'm the buyer for the Baltics.", "Is the buyer for the Baltics."),
+    ],
+)
+def test_statements_are_generated_from_the_parse(text, statement):
+    assert [f.statement for f in _analyse(text) if f.action == "write"] == [statement]
