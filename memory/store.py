@@ -407,6 +407,44 @@ def _parse_when(value, field: str, index: int) -> datetime | None:
     return parsed
 
 
+def _import_row(raw, index: int) -> dict:
+    """One exported row, checked like any other write (the gate's refusal policy included)."""
+    if not isinstance(raw, dict):
+        raise ValidationError(f"Memory {index + 1} is not an object.")
+    try:
+        statement = _clean(
+            kind=raw.get("kind", ""),
+            statement=raw.get("statement", ""),
+            author=raw.get("author", ""),
+            confidence=raw.get("confidence", 1.0),
+            scope=raw.get("scope", "global"),
+        )
+        refuse_unsafe(statement)
+    except ValidationError as exc:
+        code = getattr(exc, "code", None)
+        raise ValidationError(f"Memory {index + 1}: {'; '.join(exc.messages)}", code=code) from exc
+    source_turn = raw.get("source_turn")
+    if source_turn is not None and not isinstance(source_turn, int):
+        raise ValidationError(f"Memory {index + 1}: source_turn must be a whole number.")
+    return {
+        "old_id": raw.get("id"),
+        "old_superseded_by": raw.get("superseded_by"),
+        "kind": raw["kind"],
+        "statement": statement,
+        "scope": str(raw.get("scope", "global")).strip(),
+        "subject": str(raw.get("subject") or "")[:64],
+        "value": str(raw.get("value") or "")[:200],
+        "confidence": float(raw.get("confidence", 1.0)),
+        "author": raw["author"],
+        "gate": str(raw.get("gate") or "")[:32],
+        "gate_version": str(raw.get("gate_version") or "")[:16],
+        "source_session": str(raw.get("source_session") or "")[:64],
+        "source_turn": source_turn,
+        "source_quote": str(raw.get("source_quote") or ""),
+        **{field: _parse_when(raw.get(field), field, index) for field in _DATETIME_FIELDS},
+    }
+
+
 def import_memories(user, payload: str) -> list[Memory]:
     """Load a JSON export back (the user's own data: no suppression check).
 
@@ -420,44 +458,7 @@ def import_memories(user, payload: str) -> list[Memory]:
         raise ValidationError("The import is not valid JSON.") from exc
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or not isinstance(data.get("memories"), list):
         raise ValidationError("This is not an Atlas memory export.")
-    rows: list[dict] = []
-    for index, raw in enumerate(data["memories"]):
-        if not isinstance(raw, dict):
-            raise ValidationError(f"Memory {index + 1} is not an object.")
-        try:
-            statement = _clean(
-                kind=raw.get("kind", ""),
-                statement=raw.get("statement", ""),
-                author=raw.get("author", ""),
-                confidence=raw.get("confidence", 1.0),
-                scope=raw.get("scope", "global"),
-            )
-            refuse_unsafe(statement)
-        except ValidationError as exc:
-            code = getattr(exc, "code", None)
-            raise ValidationError(f"Memory {index + 1}: {'; '.join(exc.messages)}", code=code) from exc
-        source_turn = raw.get("source_turn")
-        if source_turn is not None and not isinstance(source_turn, int):
-            raise ValidationError(f"Memory {index + 1}: source_turn must be a whole number.")
-        rows.append(
-            {
-                "old_id": raw.get("id"),
-                "old_superseded_by": raw.get("superseded_by"),
-                "kind": raw["kind"],
-                "statement": statement,
-                "scope": str(raw.get("scope", "global")).strip(),
-                "subject": str(raw.get("subject") or "")[:64],
-                "value": str(raw.get("value") or "")[:200],
-                "confidence": float(raw.get("confidence", 1.0)),
-                "author": raw["author"],
-                "gate": str(raw.get("gate") or "")[:32],
-                "gate_version": str(raw.get("gate_version") or "")[:16],
-                "source_session": str(raw.get("source_session") or "")[:64],
-                "source_turn": source_turn,
-                "source_quote": str(raw.get("source_quote") or ""),
-                **{field: _parse_when(raw.get(field), field, index) for field in _DATETIME_FIELDS},
-            }
-        )
+    rows = [_import_row(raw, index) for index, raw in enumerate(data["memories"])]
     with acting_user(user.pk):
         existing = set(Memory.objects.filter(user_id=user.pk).values_list("kind", "statement", "created_at"))
     rows = [r for r in rows if (r["kind"], r["statement"], r["created_at"]) not in existing]

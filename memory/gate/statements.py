@@ -256,6 +256,8 @@ def echo(statement: str) -> str:
     body = statement.rstrip(".")
     first, _, rest = body.partition(" ")
     low = first.lower()
+    if rest and (low.endswith("ly") or low in ("always", "never", "also", "now", "still")):
+        return echo(rest[0].upper() + rest[1:]).replace("you ", f"you {low} ", 1)  # "Only handles X"
     if low == "does" and rest.startswith("not "):
         return "you don't " + rest[4:]
     if low in _SECOND:
