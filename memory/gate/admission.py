@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 
-import numpy as np
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -21,7 +20,7 @@ from django.utils.dateparse import parse_datetime
 from memory.embeddings import embed
 from memory.gate import reasons as r
 from memory.gate.analysis import Finding, analyse_turn
-from memory.gate.forget import match_for_forget, match_preference
+from memory.gate.forget import cosine, match_for_forget, match_preference
 from memory.gate.secrets import secret_kind
 from memory.gate.vocabulary import SINGLE_VALUED_CONTEXT
 from memory.models import AuditEvent, Author, GateDecision, Kind, Memory, Observation
@@ -82,12 +81,6 @@ class GateResult:
     forgotten: tuple[int, ...] = ()
 
 
-def _cosine(a, b) -> float:
-    va = np.asarray(a, dtype=np.float32)
-    vb = np.asarray(b, dtype=np.float32)
-    return float(va @ vb) / max(float(np.linalg.norm(va) * np.linalg.norm(vb)), 1e-12)
-
-
 def find_duplicate(candidates: list[Memory], finding: Finding, vector) -> Memory | None:
     """A live memory of the same kind that says the same thing (same subject and value), or None."""
     wanted_norm = normalise(finding.statement)
@@ -100,7 +93,7 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector) -> Memory
         if finding.subject and finding.value and (memory.subject, memory.value) == (finding.subject, finding.value):
             if finding.kind == Kind.PREFERENCE or finding.subject.startswith("filter_"):
                 return memory
-        close = _cosine(vector, memory.embedding) >= DUPLICATE_COSINE
+        close = cosine(vector, memory.embedding) >= DUPLICATE_COSINE
         if close and content_hashes(memory.statement) == wanted_hashes:
             return memory
     return None

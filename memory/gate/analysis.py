@@ -287,6 +287,8 @@ def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
         return None
     text = span.text
     when = timex.parse_expiry(text, at)
+    if "situation" not in hits and not when.stated:
+        return None  # "I'm in Sales Ops" names a place-like thing with no end: not a situation
     start = text.find(when.phrase) if when.phrase else -1
     kept = [
         t

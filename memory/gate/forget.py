@@ -29,7 +29,7 @@ _STOP = set(
 )
 
 
-def _cosine(a, b) -> float:
+def cosine(a, b) -> float:
     va = np.asarray(a, dtype=np.float32)
     vb = np.asarray(b, dtype=np.float32)
     return float(va @ vb) / max(float(np.linalg.norm(va) * np.linalg.norm(vb)), 1e-12)
@@ -60,13 +60,13 @@ def match_for_forget(user, query: str, *, now=None) -> tuple[list[Memory], str]:
     hinted, _ = subject_value(query)
     scored = []
     for memory in live:
-        cosine = max(_cosine(v, memory.embedding) for v in vectors)
+        similarity = max(cosine(v, memory.embedding) for v in vectors)
         words = _words(memory.statement + " " + memory.subject.replace("_", " "))
         overlap = len(query_words & words) / len(query_words) if query_words else 0.0
         bonus = SUBJECT_BONUS if hinted and memory.subject == hinted else 0.0
         if memory.subject.startswith("filter_") and memory.subject[7:] in query.lower():
             bonus = SUBJECT_BONUS
-        scored.append((0.55 * cosine + 0.45 * overlap + bonus, memory))
+        scored.append((0.55 * similarity + 0.45 * overlap + bonus, memory))
     scored.sort(key=lambda pair: pair[0], reverse=True)
     best_score, best = scored[0]
     if best_score < FORGET_MIN_SCORE:

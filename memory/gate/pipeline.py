@@ -27,6 +27,7 @@ _SEPARATORS = {";", "-", "–", "—", ":", "--"}
 QUESTION_WORDS = {"what", "why", "how", "when", "where", "who", "whom", "whose", "which", "if", "whether"}
 _POLITE_REQUEST = {"can", "could", "would", "will"}
 _SUBORDINATORS = {"whenever", "when", "if", "unless", "for", "every", "each", "while", "because", "since"}
+_STANDING_WORDS = {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()} - _SUBORDINATORS
 _LEADING_SKIP = set(vocab.POLITENESS) | {w for w in vocab.DISCOURSE_OPENERS if " " not in w}
 _PERSON_SUBJECTS = set(vocab.OTHER_PEOPLE)
 _COMPANY_SUBJECTS = set(vocab.COMPANY_SUBJECTS)
@@ -111,6 +112,9 @@ def _starts_clause(tokens: list[Token]) -> bool:
 
 def _left_is_clause(tokens: list[Token]) -> bool:
     words = [t for t in tokens if not t.is_punct]
+    # "From now on, when you list X, add Y": the condition after a standing phrase is not a clause.
+    while words and words[0].lower_ in _STANDING_WORDS:
+        words = words[1:]
     if len(words) < 2 or words[0].lower_ in _SUBORDINATORS:
         return False
     # The parse, or the vocabulary where the small model tags a request verb as a noun.

@@ -46,7 +46,15 @@ NEGATIVE_TEMPLATES: dict[str, str] = {
 DEFAULT_OBJECTS: dict[str, str] = {"round": "figures", "list": "results", "sort": "results"}
 # A request naming something to show, with no format in it, is about content: "include".
 _CONTENT_VERBS = {"show", "give", "display", "provide", "put"}
-_PREFERENCE_VERB_FORMS = {"prefer": "Prefers", "want": "Wants", "like": "Likes", "need": "Needs", "love": "Likes"}
+_PREFERENCE_VERB_FORMS = {
+    "prefer": "Prefers",
+    "want": "Wants",
+    "like": "Likes",
+    "need": "Needs",
+    "love": "Likes",
+    "hate": "Dislikes",
+    "dislike": "Dislikes",
+}
 _OBJECT_PRONOUNS = {"it", "that", "this", "them", "things", "everything"}
 _DATIVES = {"me", "us"}
 _FILLER = {"always", "ever", "just", "also", "really", "please", "pls", "plz", "kindly", "?", "!"}
