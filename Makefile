@@ -48,6 +48,7 @@ test: venv browser lint
 SHARED ?= ../shared
 eval: db
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev.jsonl
+	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev2.jsonl
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/recall/dev.jsonl --k 6
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev.jsonl --checks tests/fixtures/answer_dev_checks.jsonl
@@ -60,6 +61,8 @@ bench: db
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py bench_session --turns 6
 	$(PY) scripts/bench_embedder.py
+	$(PY) manage.py bench_gate $(SHARED)/benchmarks/gate/dev.jsonl $(SHARED)/benchmarks/gate/dev2.jsonl
+	$(PY) manage.py measure_parse
 
 screenshots: venv browser
 	ATLAS_SCREENSHOT_DIR=docs $(PY) -m pytest tests/browser -q

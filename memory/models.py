@@ -47,6 +47,10 @@ class Memory(models.Model):
     # What a preference is about (units, currency, answer_format, ...): a new standing
     # preference on the same subject supersedes the old one.
     subject = models.CharField(max_length=64, blank=True, default="")
+    # The subject's canonical value ("EUR" for currency, "table" for answer_format, the
+    # office's name for office): duplicates, supersession, suppression and the responder
+    # compare these instead of re-parsing the statement.
+    value = models.CharField(max_length=200, blank=True, default="")
     confidence = models.FloatField(default=1.0)
     author = models.CharField(max_length=8, choices=Author.choices)
     gate = models.CharField(max_length=32, default="", blank=True)
@@ -108,6 +112,9 @@ class Suppression(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="suppressions")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     statement_hash = models.CharField(max_length=64)
+    # A hash of the forgotten note's (subject, value), so the same structured preference in
+    # other words stays forgotten; empty when the note had none.
+    subject_hash = models.CharField(max_length=32, blank=True, default="")
     # Hashes of the distinguishing content (numbers, names, units, negation): a match
     # needs these to agree as well as the embedding (chapter 98 + the metric/imperial pair).
     content_hashes = models.JSONField(default=list)

@@ -70,6 +70,10 @@ class RecalledNote:
     source_turn: int | None
     reason: str  # "preference" (always included) | "ranked"
     score: float | None
+    # What a preference is about and its canonical value ("currency", "EUR"): the responder
+    # reads these instead of re-parsing the statement.
+    subject: str = ""
+    value: str = ""
 
 
 # The live-row filter: the read-time half of expiry and supersession.
@@ -126,7 +130,7 @@ picked AS (
     SELECT id, 'ranked', score, 1, NULL FROM ranked
 )
 SELECT m.id, m.kind, m.statement, m.author, m.created_at, m.source_quote, m.source_at,
-       m.source_session, m.source_turn, p.reason, p.score
+       m.source_session, m.source_turn, p.reason, p.score, m.subject, m.value
 FROM picked p JOIN memory_memory m ON m.id = p.id
 ORDER BY p.grp, p.score DESC NULLS LAST, p.created_at DESC NULLS LAST, p.id
 LIMIT %(cap)s
@@ -270,6 +274,8 @@ def recall_for_question(user, question: str, *, now=None) -> list[RecalledNote]:
             source_turn=row[8],
             reason=row[9],
             score=None if row[10] is None else round(float(row[10]), 4),
+            subject=row[11],
+            value=row[12],
         )
         for row in rows
     ]

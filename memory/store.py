@@ -61,6 +61,7 @@ EXPORT_FIELDS = (
     "statement",
     "scope",
     "subject",
+    "value",
     "confidence",
     "author",
     "gate",
@@ -104,6 +105,19 @@ def _clean(*, kind: str, statement: str, author: str, confidence: float, scope: 
     return statement
 
 
+def refuse_unsafe(statement: str) -> None:
+    """The gate's refusal policy on a user-typed write (issue 14: one policy for every path).
+
+    Secrets, instructions to the system, special-category data and empty or invisible
+    text raise ``ValidationError`` with the gate's reason code as the error code.
+    """
+    from memory.gate.policy import refusal_for
+
+    refusal = refusal_for(statement)
+    if refusal is not None:
+        raise ValidationError(refusal.message, code=refusal.reason)
+
+
 def write_memory(
     user,
     *,
@@ -113,6 +127,7 @@ def write_memory(
     confidence: float = 1.0,
     scope: str = "global",
     subject: str = "",
+    value: str = "",
     expires_at=None,
     gate: str = "",
     gate_version: str = "",
@@ -150,6 +165,7 @@ def write_memory(
             confidence=float(confidence),
             scope=scope.strip(),
             subject=subject,
+            value=value[:200],
             expires_at=expires_at,
             gate=gate,
             gate_version=gate_version,
@@ -209,6 +225,7 @@ def correct_memory(user, memory_id: int, *, statement: str, surface: str = Surfa
     if old.superseded_by_id is not None:
         raise ValidationError("This note was already replaced; correct the current one.")
     statement = _clean(kind=old.kind, statement=statement, author=Author.USER, confidence=1.0, scope=old.scope)
+    refuse_unsafe(statement)
     vector = embed_one(statement)
     now = timezone.now()
     with acting_user(user.pk), transaction.atomic():
@@ -224,6 +241,9 @@ def correct_memory(user, memory_id: int, *, statement: str, surface: str = Surfa
             confidence=1.0,
             scope=old.scope,
             subject=old.subject,
+            # The user's own words replace the old value: a corrected note is compared by
+            # its text until the gate reads it again.
+            value="",
             expires_at=None,
             gate="user-correction",
             source_session=old.source_session,
@@ -430,7 +450,7 @@ def _parse_when(value, field: str, index: int) -> datetime | None:
 
 
 def _import_row(raw, index: int) -> dict:
-    """One exported row, checked and cleaned like a new memory (``ValidationError`` names it)."""
+    """One exported row, checked like any other write (the gate's refusal policy included)."""
     if not isinstance(raw, dict):
         raise ValidationError(f"Memory {index + 1} is not an object.")
     try:
@@ -441,8 +461,10 @@ def _import_row(raw, index: int) -> dict:
             confidence=raw.get("confidence", 1.0),
             scope=raw.get("scope", "global"),
         )
+        refuse_unsafe(statement)
     except ValidationError as exc:
-        raise ValidationError(f"Memory {index + 1}: {'; '.join(exc.messages)}") from exc
+        code = getattr(exc, "code", None)
+        raise ValidationError(f"Memory {index + 1}: {'; '.join(exc.messages)}", code=code) from exc
     source_turn = raw.get("source_turn")
     if source_turn is not None and not isinstance(source_turn, int):
         raise ValidationError(f"Memory {index + 1}: source_turn must be a whole number.")
@@ -453,6 +475,7 @@ def _import_row(raw, index: int) -> dict:
         "statement": statement,
         "scope": str(raw.get("scope", "global")).strip(),
         "subject": str(raw.get("subject") or "")[:64],
+        "value": str(raw.get("value") or "")[:200],
         "confidence": float(raw.get("confidence", 1.0)),
         "author": raw["author"],
         "gate": str(raw.get("gate") or "")[:32],

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.embeddings import embed_one
+from memory.gate.vocabulary import DIRECTIONS, SUBJECT_VALUES
 from memory.models import Memory, Suppression
 
 SUPPRESSION_DAYS = 365
@@ -39,28 +40,17 @@ ANCHORED_COSINE_FLOOR = 0.55
 
 _HASH_SALT = "atlas-suppression-v1:"
 
-# Units and currencies map to the system they belong to: a paraphrase that says
-# "kilometres" instead of "metric" still agrees, "imperial" never does.
-_UNIT_WORDS: dict[str, str] = {}
-for _system, _words in {
-    "unit:metric": "metric si metre metres meter meters km kms kilometre kilometres kilometer kilometers "
-    "cm mm centimetre centimetres millimetre millimetres kg kgs kilo kilos kilogram kilograms gram grams "
-    "litre litres liter liters ml celsius centigrade tonne tonnes",
-    "unit:imperial": "imperial us-customary customary mile miles mi ft foot feet inch inches yard yards "
-    "lb lbs ounce ounces oz fahrenheit gallon gallons pint pints stone",
-    "currency:eur": "eur euro euros €",
-    "currency:usd": "usd dollar dollars $ us$",
-    "currency:gbp": "gbp sterling £ quid",
-    "currency:chf": "chf franc francs",
-    "currency:jpy": "jpy yen ¥",
-    "direction:north": "north northern northwest northeast",
-    "direction:south": "south southern southwest southeast",
-    "direction:east": "east eastern",
-    "direction:west": "west western",
-    "direction:central": "central centre center",
-}.items():
-    for _word in _words.split():
-        _UNIT_WORDS[_word] = _system
+# Units and currencies map to the value they name (memory.gate.vocabulary): a paraphrase
+# that says "kilometres" instead of "metric" still agrees, "imperial" never does.
+_UNIT_WORDS: dict[str, str] = {
+    phrase: f"{'unit' if subject == 'units' else 'currency'}:{value.lower()}"
+    for subject in ("units", "currency")
+    for value, phrases in SUBJECT_VALUES[subject].items()
+    if value
+    for phrase in phrases
+    if " " not in phrase
+}
+_UNIT_WORDS.update({word: f"direction:{name}" for name, words in DIRECTIONS.items() for word in words})
 
 _NEGATIONS = {"not", "no", "never", "none", "without", "nor", "neither", "cannot", "stop", "avoid", "dislikes"}
 _TOKEN = re.compile(r"[€$£¥]|[A-Za-z0-9][A-Za-z0-9'’\-\.]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -133,7 +123,16 @@ def content_tokens(statement: str) -> set[str]:
 
 
 def content_hashes(statement: str) -> list[str]:
-    return sorted(hashlib.sha256((_HASH_SALT + token).encode()).hexdigest()[:32] for token in content_tokens(statement))
+    return sorted(_hash(token) for token in content_tokens(statement))
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256((_HASH_SALT + token).encode()).hexdigest()[:32]
+
+
+def subject_hash(subject: str, value: str) -> str:
+    """The structured preference a suppression holds ("currency" = "EUR"), hashed like the rest."""
+    return _hash(f"subject:{subject}={value.casefold()}") if subject and value else ""
 
 
 def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
@@ -148,6 +147,7 @@ def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
             kind=memory.kind,
             statement_hash=statement_hash(memory.statement),
             content_hashes=content_hashes(memory.statement),
+            subject_hash=subject_hash(memory.subject, memory.value),
             embedding=list(embedding),
             created_at=now,
             expires_at=now + timedelta(days=SUPPRESSION_DAYS),
@@ -155,7 +155,14 @@ def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
 
 
 def matching_suppression(
-    user, *, kind: str, statement: str, embedding=None, now: datetime | None = None
+    user,
+    *,
+    kind: str,
+    statement: str,
+    embedding=None,
+    now: datetime | None = None,
+    subject: str = "",
+    value: str = "",
 ) -> Suppression | None:
     """The live suppression this candidate matches, if any (see the module docstring)."""
     from memory.rls import acting_user
@@ -164,14 +171,19 @@ def matching_suppression(
     with acting_user(user.pk):
         rows = list(
             Suppression.objects.filter(user_id=user.pk, expires_at__gt=now).only(
-                "id", "kind", "statement_hash", "content_hashes", "embedding"
+                "id", "kind", "statement_hash", "subject_hash", "content_hashes", "embedding"
             )
         )
     if not rows:
         return None
     wanted_hash = statement_hash(statement)
+    wanted_subject = subject_hash(subject, value)
     for row in rows:
         if row.statement_hash == wanted_hash:
+            return row
+        # The same structured preference in other words ("Prefers amounts in euros" forgotten,
+        # "Wants figures in EUR" proposed): the stored subject and value agree.
+        if wanted_subject and row.kind == kind and row.subject_hash == wanted_subject:
             return row
     if embedding is None:
         embedding = embed_one(statement)
@@ -190,6 +202,6 @@ def matching_suppression(
     return None
 
 
-def is_suppressed(user, *, kind: str, statement: str, embedding=None, now: datetime | None = None) -> bool:
-    """Whether a rule-written candidate repeats something the user asked us to forget."""
-    return matching_suppression(user, kind=kind, statement=statement, embedding=embedding, now=now) is not None
+def is_suppressed(user, **candidate) -> bool:
+    """Whether a candidate (``matching_suppression``'s keywords) repeats something the user forgot."""
+    return matching_suppression(user, **candidate) is not None

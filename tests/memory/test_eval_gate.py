@@ -9,26 +9,29 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 # shared/ sits beside the repository (../shared), as for the developers and CI.
-DEV = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "gate" / "dev.jsonl"
+BENCH = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "gate"
+DEV, DEV2 = BENCH / "dev.jsonl", BENCH / "dev2.jsonl"
 OWN = Path(__file__).resolve().parents[1] / "fixtures" / "gate_own_cases.jsonl"
 
 
-def _run(path) -> tuple[dict, str]:
+def _run(*paths) -> tuple[dict, str]:
     out = io.StringIO()
-    call_command("eval_gate", str(path), "--json", stdout=out)
+    call_command("eval_gate", *[str(p) for p in paths], "--json", stdout=out)
     text = out.getvalue()
     return json.loads(text.strip().splitlines()[-1]), text
 
 
-@pytest.mark.skipif(not DEV.exists(), reason="benchmark file not present")
+@pytest.mark.skipif(not DEV2.exists(), reason="benchmark files not present")
 @pytest.mark.django_db
-def test_dev_cases_meet_the_targets():
-    summary, text = _run(DEV)
-    assert summary["cases"] == sum(1 for line in DEV.read_text().splitlines() if line.strip())
-    assert summary["precision"] >= 0.97, text
-    assert summary["recall"] >= 0.85, text
+def test_dev_and_dev2_cases_meet_the_targets():
+    summary, text = _run(DEV, DEV2)
+    lines = DEV.read_text().splitlines() + DEV2.read_text().splitlines()
+    assert summary["cases"] == sum(1 for line in lines if line.strip())
+    assert summary["precision"] == 1.0, text
+    assert summary["recall"] >= 0.95, text
     assert summary["expiry_accuracy"] == 1.0, text
-    assert "precision" in text and "recall" in text
+    assert summary["clean_statements"] >= 0.98, text
+    assert "precision" in text and "clean statements" in text
     # The replay leaves no users behind.
     assert not get_user_model().objects.filter(username__startswith="eval-gate-").exists()
 
@@ -40,6 +43,7 @@ def test_our_own_wordings_of_the_same_rules():
     assert summary["precision"] >= 0.97, text
     assert summary["recall"] >= 0.9, text
     assert summary["expiry_accuracy"] == 1.0, text
+    assert summary["clean_statements"] >= 0.95, text
 
 
 def _case(case_id, turns, expect):
@@ -82,3 +86,17 @@ def test_scoring_counts_misses_duplicates_and_expiry_errors(tmp_path):
     assert summary["recall"] == pytest.approx(2 / 3, abs=1e-3)
     assert summary["expiry_accuracy"] == 0.5
     assert "FAIL own-2" in text and "false positive" in text and "wrong expiry" in text
+    assert summary["statements"] == 3 and summary["clean_statements"] == 1.0
+
+
+@pytest.mark.django_db
+def test_an_unclean_statement_is_reported(tmp_path):
+    # Filters are stored as the session state named them; a first-person value fails the lint.
+    turns = [
+        {"session": s, "at": f"2026-09-0{n}T08:00:00Z", "text": "Orders?", "filters": {"owner": "my team"}}
+        for n, s in enumerate(["a", "b", "c"], start=1)
+    ]
+    path = tmp_path / "cases.jsonl"
+    path.write_text(_case("own-5", turns, [{"kind": "context", "mentions": ["owner"], "expires": None}]) + "\n")
+    summary, text = _run(path)
+    assert summary["clean_statements"] == 0.0 and "unclean statement" in text

@@ -1,6 +1,6 @@
 """Replay labelled write-gate cases through the real gate and score what stays live.
 
-``manage.py eval_gate FILE [--json]``: each case is a fresh user, each turn a TurnEvent
+``manage.py eval_gate FILE [FILE ...] [--json]``: each case is a fresh user, each turn a TurnEvent
 with the case's timestamp and session; the live memories at the last turn's ``at`` are
 matched one-to-one against the expected items (shared/benchmarks/gate/README.md). All the
 work runs inside one transaction that is rolled back, so the database is left as it was.
@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
 from memory.gate import TurnEvent, run_gate
+from memory.gate.statements import lint
 from memory.rls import acting_user
 from memory.store import live_memories
 
@@ -31,6 +32,21 @@ def _parse_at(value: str):
     if at is None:
         raise CommandError(f"Bad timestamp {value!r}.")
     return at
+
+
+def turn_event(user, number: int, turn: dict) -> TurnEvent:
+    """One labelled turn as the event the chat queues (benchmarks/gate/README.md)."""
+    feedback = turn.get("feedback") or {}
+    return TurnEvent(
+        user_id=user.pk,
+        session_key=str(turn.get("session", "s1")),
+        turn_id=number,
+        at=_parse_at(turn["at"]),
+        text=turn.get("text", ""),
+        filters=dict(turn.get("filters") or {}),
+        feedback_kind=feedback.get("kind", ""),
+        feedback_comment=feedback.get("comment", ""),
+    )
 
 
 def score_case(case: dict, memories: list, now) -> dict:
@@ -74,6 +90,8 @@ def score_case(case: dict, memories: list, now) -> dict:
             for m in memories
         ],
         "expiry_errors": [m.statement for _, m, good in matched_items if not good],
+        # The statement lint (write-rules chapter); corrections keep the user's words.
+        "linted": [(m.statement, lint(m.statement)) for m in memories if m.kind != "correction"],
     }
 
 
@@ -83,31 +101,26 @@ def run_case(case: dict) -> dict:
     if not turns:
         raise CommandError(f"Case {case.get('id')} has no turns.")
     for number, turn in enumerate(turns, start=1):
-        feedback = turn.get("feedback") or {}
-        run_gate(
-            TurnEvent(
-                user_id=user.pk,
-                session_key=str(turn.get("session", "s1")),
-                turn_id=number,
-                at=_parse_at(turn["at"]),
-                text=turn.get("text", ""),
-                filters=dict(turn.get("filters") or {}),
-                feedback_kind=feedback.get("kind", ""),
-                feedback_comment=feedback.get("comment", ""),
-            )
-        )
+        run_gate(turn_event(user, number, turn))
     now = _parse_at(turns[-1]["at"])
     with acting_user(user.pk):
         memories = list(live_memories(user, now=now))
     return score_case(case, memories, now)
 
 
-def evaluate(path: str) -> dict:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            cases = [json.loads(line) for line in handle if line.strip()]
-    except (OSError, ValueError) as exc:
-        raise CommandError(f"Cannot read {path}: {exc}") from exc
+def _read(paths: list[str]) -> list[dict]:
+    cases = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                cases.extend(json.loads(line) for line in handle if line.strip())
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"Cannot read {path}: {exc}") from exc
+    return cases
+
+
+def evaluate(*paths: str) -> dict:
+    cases = _read(list(paths))
     results = []
     try:
         with transaction.atomic():
@@ -121,6 +134,8 @@ def evaluate(path: str) -> dict:
     owed = sum(r["owed"] for r in results)
     owed_matched = sum(r["owed_matched"] for r in results)
     expiry_ok = sum(r["expiry_ok"] for r in results)
+    linted = [item for r in results for item in r["linted"]]
+    clean = sum(1 for _, problems in linted if not problems)
     return {
         "cases": len(results),
         "live": live,
@@ -128,6 +143,8 @@ def evaluate(path: str) -> dict:
         "precision": round(matched / live, 4) if live else 1.0,
         "recall": round(owed_matched / owed, 4) if owed else 1.0,
         "expiry_accuracy": round(expiry_ok / matched, 4) if matched else 1.0,
+        "statements": len(linted),
+        "clean_statements": round(clean / len(linted), 4) if linted else 1.0,
         "results": results,
     }
 
@@ -136,11 +153,11 @@ class Command(BaseCommand):
     help = "Replay write-gate cases (JSONL) through the gate and print precision, recall and expiry accuracy."
 
     def add_arguments(self, parser):
-        parser.add_argument("file")
+        parser.add_argument("files", nargs="+", metavar="file")
         parser.add_argument("--json", action="store_true", help="print one JSON object as the last line")
 
     def handle(self, *args, **options):
-        report = evaluate(options["file"])
+        report = evaluate(*options["files"])
         for result in report["results"]:
             ok = not result["false_positives"] and not result["missed"] and not result["expiry_errors"]
             self.stdout.write(
@@ -154,15 +171,19 @@ class Command(BaseCommand):
                 self.stdout.write(f"       missed: {item['kind']} {item.get('mentions')}")
             for text in result["expiry_errors"]:
                 self.stdout.write(f"       wrong expiry: {text}")
+            for text, problems in result["linted"]:
+                if problems:
+                    self.stdout.write(f"       unclean statement: {text} ({'; '.join(problems)})")
         self.stdout.write(
             f"precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
             f"expiry accuracy {report['expiry_accuracy']:.3f}  "
+            f"clean statements {report['clean_statements']:.3f}  "
             f"({report['cases']} cases, {report['live']} live memories)"
         )
         if options["json"]:
             summary = {k: v for k, v in report.items() if k != "results"}
             summary["cases_detail"] = [
-                {k: r[k] for k in ("id", "live", "matched", "owed", "owed_matched", "expiry_ok")}
+                {k: r[k] for k in ("id", "live", "matched", "owed", "owed_matched", "expiry_ok", "statements")}
                 for r in report["results"]
             ]
             self.stdout.write(json.dumps(summary))

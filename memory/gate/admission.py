@@ -1,0 +1,336 @@
+"""The store-side half of the gate: what a finding does to the user's memory.
+
+Pause, suppression, duplicates (refresh instead of copy), supersession of a note on the same
+subject, reversals and forgets through the store's forget, repeated signals counted per
+session, and a :class:`~memory.models.GateDecision` with its reason code for every
+admission and refusal. ``run_gate`` runs as a django-q2 task after the turn commits
+(memory.tasks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from memory.embeddings import embed
+from memory.gate import reasons as r
+from memory.gate.analysis import Finding, analyse_turn
+from memory.gate.forget import cosine, match_for_forget, match_preference
+from memory.gate.secrets import secret_kind
+from memory.gate.vocabulary import SINGLE_VALUED_CONTEXT
+from memory.models import AuditEvent, Author, GateDecision, Kind, Memory, Observation, Surface
+from memory.rls import acting_user
+from memory.store import forget_memory, is_paused, live_memories, supersede_memory, write_memory
+from memory.suppression import content_hashes, is_suppressed, normalise
+
+GATE_NAME = "rules"
+GATE_VERSION = "2.0"
+
+# A candidate restates a live memory when it is this close and its distinguishing content
+# (numbers, names, units, negation) agrees; then the memory is refreshed, not copied.
+DUPLICATE_COSINE = 0.86
+
+
+@dataclass(frozen=True)
+class TurnEvent:
+    user_id: int
+    session_key: str
+    turn_id: int | None
+    at: datetime
+    text: str
+    filters: dict[str, str] = field(default_factory=dict)
+    feedback_kind: str = ""
+    feedback_comment: str = ""
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["at"] = self.at.isoformat()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TurnEvent:
+        values = dict(data)
+        if isinstance(values.get("at"), str):
+            values["at"] = parse_datetime(values["at"])
+        values["filters"] = dict(values.get("filters") or {})
+        values["session_key"] = str(values.get("session_key") or "")
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Decision:
+    rule: str
+    kind: str
+    admitted: bool
+    reason: str
+    statement: str = ""
+    memory_id: int | None = None
+
+
+@dataclass(frozen=True)
+class GateResult:
+    decisions: tuple[Decision, ...] = ()
+    written: tuple[int, ...] = ()
+    refreshed: tuple[int, ...] = ()
+    superseded: tuple[int, ...] = ()
+    forgotten: tuple[int, ...] = ()
+
+
+def find_duplicate(candidates: list[Memory], finding: Finding, vector) -> Memory | None:
+    """A live memory of the same kind that says the same thing (same subject and value), or None."""
+    wanted_norm = normalise(finding.statement)
+    wanted_hashes = content_hashes(finding.statement)
+    for memory in candidates:
+        if memory.kind != finding.kind:
+            continue
+        if normalise(memory.statement) == wanted_norm:
+            return memory
+        if finding.subject and finding.value and (memory.subject, memory.value) == (finding.subject, finding.value):
+            if finding.kind == Kind.PREFERENCE or finding.subject.startswith("filter_"):
+                return memory
+        close = cosine(vector, memory.embedding) >= DUPLICATE_COSINE
+        if close and content_hashes(memory.statement) == wanted_hashes:
+            return memory
+    return None
+
+
+def conflicting(candidates: list[Memory], finding: Finding, duplicate: Memory | None) -> list[Memory]:
+    """Live memories the finding replaces: a preference on the same subject, or the context
+    note on the same subject when the subject holds one value or the user said it changed."""
+    if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
+        return []
+    if finding.kind == Kind.PREFERENCE and not finding.value:
+        return []
+    if finding.kind == Kind.CONTEXT and not (finding.supersedes or finding.subject in SINGLE_VALUED_CONTEXT):
+        return []
+    return [
+        m
+        for m in candidates
+        if m.kind == finding.kind and m.subject == finding.subject and not (duplicate and m.pk == duplicate.pk)
+    ]
+
+
+@dataclass
+class _Run:
+    user: object
+    event: TurnEvent
+    decisions: list[Decision] = field(default_factory=list)
+    written: list[int] = field(default_factory=list)
+    refreshed: list[int] = field(default_factory=list)
+    superseded: list[int] = field(default_factory=list)
+    forgotten: list[int] = field(default_factory=list)
+
+    @property
+    def replay(self) -> bool:
+        """A feedback event re-reads an older turn: its explicit requests were applied then."""
+        return bool(self.event.feedback_kind)
+
+    def decide(self, finding: Finding, admitted: bool, reason: str, *, statement: str = "", memory_id=None) -> None:
+        quote = "" if reason == r.SECRET or finding.reason == r.SECRET else finding.quote
+        GateDecision.objects.create(
+            user_id=self.user.pk,
+            rule=finding.rule[:32],
+            kind=finding.kind,
+            admitted=admitted,
+            reason=reason[:48],
+            statement=statement,
+            source_quote=quote,
+            source_session=self.event.session_key[:64],
+            source_turn=self.event.turn_id,
+            memory_id=memory_id,
+            gate_version=GATE_VERSION,
+        )
+        self.decisions.append(Decision(finding.rule, finding.kind, admitted, reason, statement, memory_id))
+
+
+def _refresh(run: _Run, finding: Finding, duplicate: Memory) -> None:
+    updates: dict = {"refreshed_at": run.event.at}
+    if finding.expires_at and duplicate.expires_at and finding.expires_at > duplicate.expires_at:
+        updates["expires_at"] = finding.expires_at
+    Memory.objects.filter(pk=duplicate.pk).update(**updates)
+    AuditEvent.objects.create(
+        user_id=run.user.pk,
+        action=AuditEvent.Action.REFRESHED,
+        kind=duplicate.kind,
+        memory_id=duplicate.pk,
+        reason=finding.rule,
+    )
+    run.refreshed.append(duplicate.pk)
+    run.decide(finding, True, r.REFRESHED, statement=duplicate.statement, memory_id=duplicate.pk)
+
+
+def _admit(run: _Run, finding: Finding) -> None:
+    """Suppression, duplicates, supersession, then the write."""
+    user, event = run.user, run.event
+    vector = embed([finding.statement])[0]
+    # A user's explicit "remember that" overrides a suppression, but only when said now:
+    # a feedback event re-reading an older turn never brings a forgotten note back.
+    if (not finding.explicit or run.replay) and is_suppressed(
+        user, kind=finding.kind, statement=finding.statement, embedding=vector, now=event.at,
+        subject=finding.subject, value=finding.value,
+    ):  # fmt: skip
+        run.decide(finding, False, r.SUPPRESSED, statement=finding.statement)
+        return
+    live = list(live_memories(user, now=event.at).filter(kind=finding.kind))
+    duplicate = find_duplicate(live, finding, vector)
+    if duplicate is not None:
+        _refresh(run, finding, duplicate)
+        return
+    conflicts = conflicting(live, finding, None)
+    if finding.extra.get("needs_existing") and not conflicts:
+        run.decide(finding, False, r.NOTHING_TO_REMEMBER, statement=finding.statement)
+        return
+    author = Author.USER if finding.explicit else Author.RULE
+    if author == Author.RULE and any(m.author == Author.USER for m in conflicts):
+        # The user outranks the rules (chapter 98): a rule never overwrites what they wrote.
+        run.decide(finding, False, r.USER_AUTHORED, statement=finding.statement)
+        return
+    memory = write_memory(
+        user,
+        kind=finding.kind,
+        statement=finding.statement,
+        author=author,
+        confidence=1.0 if finding.explicit else finding.confidence,
+        subject=finding.subject,
+        value=finding.value,
+        expires_at=finding.expires_at,
+        gate=GATE_NAME,
+        gate_version=GATE_VERSION,
+        source_session=event.session_key,
+        source_turn=event.turn_id,
+        source_quote=finding.quote[:2000],
+        source_at=event.at,
+        embedding=list(vector),
+    )
+    for old in conflicts:
+        supersede_memory(old, memory)
+        run.superseded.append(old.pk)
+    run.written.append(memory.pk)
+    run.decide(finding, True, finding.reason, statement=memory.statement, memory_id=memory.pk)
+
+
+def _observe(run: _Run, *, signal: str, quote: str) -> int | None:
+    """Count one occurrence per session; the number of separate sessions so far, or None if seen here."""
+    user, event = run.user, run.event
+    try:
+        with transaction.atomic():
+            _, created = Observation.objects.get_or_create(
+                user_id=user.pk,
+                signal=signal[:200],
+                session_key=event.session_key[:64],
+                defaults={"quote": quote, "turn": event.turn_id, "at": event.at},
+            )
+    except IntegrityError:
+        created = False
+    if not created:
+        return None
+    return Observation.objects.filter(user_id=user.pk, signal=signal[:200]).values("session_key").distinct().count()
+
+
+def _repeated(run: _Run, finding: Finding) -> None:
+    sessions = _observe(run, signal=finding.signal, quote=finding.quote)
+    if sessions is None:
+        return  # several turns in one session count once
+    if sessions < r.MIN_SESSIONS or not finding.statement:
+        run.decide(finding, False, r.SINGLE_OCCURRENCE, statement=finding.statement)
+        return
+    _admit(run, replace(finding, action="write", reason=r.REPEATED_SESSIONS))
+
+
+def filter_findings(filters: dict[str, str], text: str) -> list[Finding]:
+    """One occurrence of each filter the session state resolved (chapter 93's repeated filter)."""
+    out = []
+    for key, value in sorted((filters or {}).items()):
+        key, value = str(key).strip(), str(value or "").strip()
+        if not key or not value or secret_kind(value):
+            continue
+        shown = value.replace("_", " ")
+        out.append(
+            Finding(
+                action="observe",
+                rule="repeated_filter",
+                reason=r.SINGLE_OCCURRENCE,
+                kind=Kind.CONTEXT,
+                statement=f"Usually filters by {key}: {shown}.",
+                subject=f"filter_{key}"[:64],
+                value=shown,
+                signal=f"filter:{key}={value.lower()}",
+                quote=text,
+                confidence=0.7,
+            )
+        )
+    return out
+
+
+def _forget(run: _Run, finding: Finding) -> None:
+    matches, reason = match_for_forget(run.user, finding.statement, now=run.event.at)
+    if reason != r.FORGET_REQUEST:
+        run.decide(replace(finding, quote=""), False, reason)
+        return
+    _forget_one(run, finding, matches[0], r.FORGET_REQUEST)
+
+
+def _forget_one(run: _Run, finding: Finding, memory: Memory, reason: str) -> None:
+    forget_memory(run.user, memory.pk, surface=Surface.CONVERSATION)
+    run.forgotten.append(memory.pk)
+    # No statement or quote kept: the user asked for this to be gone.
+    run.decide(replace(finding, kind=memory.kind, quote=""), True, reason)
+
+
+def _reverse(run: _Run, finding: Finding) -> None:
+    """ "Stop answering in French": forget the matching preference through the store."""
+    memory = match_preference(run.user, finding, now=run.event.at)
+    if memory is None and finding.extra.get("fallback") is not None:
+        _admit(run, finding.extra["fallback"])  # nothing to withdraw: a standing "does not want"
+        return
+    if memory is None:
+        run.decide(replace(finding, quote=""), False, r.REVERSAL_NO_MATCH)
+        return
+    _forget_one(run, finding, memory, r.REVERSAL)
+
+
+def run_gate(event: TurnEvent) -> GateResult:
+    """Read one turn, propose candidates from its events and admit or refuse each one.
+
+    Every decision is recorded with its reason code. While memory is paused nothing is
+    written or counted, but a "forget that ..." is still honoured.
+    """
+    user = get_user_model().objects.get(pk=event.user_id)
+    at = event.at if timezone.is_aware(event.at) else timezone.make_aware(event.at)
+    event = replace(event, at=at, session_key=str(event.session_key or ""))
+    findings = analyse_turn(
+        event.text, at=event.at, feedback_kind=event.feedback_kind, feedback_comment=event.feedback_comment
+    )
+    findings.extend(filter_findings(event.filters, event.text))
+    paused = is_paused(user)
+    run = _Run(user=user, event=event)
+    with acting_user(user.pk), transaction.atomic():
+        for finding in findings:
+            _apply(run, finding, paused=paused)
+    return GateResult(
+        decisions=tuple(run.decisions),
+        written=tuple(run.written),
+        refreshed=tuple(run.refreshed),
+        superseded=tuple(run.superseded),
+        forgotten=tuple(run.forgotten),
+    )
+
+
+def _apply(run: _Run, finding: Finding, *, paused: bool) -> None:
+    if finding.action == "forget":
+        _forget(run, finding)
+    elif finding.action == "reverse":
+        _reverse(run, finding)
+    elif paused:
+        run.decide(finding, False, r.PAUSED)
+    elif finding.action == "refuse":
+        run.decide(finding, False, finding.reason)
+    elif finding.action == "observe":
+        _repeated(run, finding)
+    elif finding.action == "write":
+        _admit(run, finding)

@@ -1,0 +1,547 @@
+"""From one turn to findings: what the gate would write, count, forget or refuse, and why.
+
+Nothing here touches the database. The turn is parsed once (memory.gate.pipeline), the rule
+rows are matched once (memory.gate.rules), then each clause is decided from its marks and
+its parse. Candidates come from events only (chapter 93): a correction, a standing
+preference, an explicit remember/forget, an update or a reversal, a situation the user
+stated about themselves, a format request counted across sessions. Everything else is
+refused with a reason code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from spacy.tokens import Doc, Span, Token
+
+from memory.gate import policy, rules, statements, subjects, timex
+from memory.gate import reasons as r
+from memory.gate import vocabulary as vocab
+from memory.gate.pipeline import (
+    QUESTION_WORDS,
+    Clause,
+    clauses,
+    content_tokens,
+    grammatical_subject,
+    parse_turn,
+    speech_act,
+)
+
+_FORMAT_SUBJECTS = {"answer_format", "answer_length", "units", "currency", "date_format", "language", "scale"}
+_STRIP_WORDS = {"that", ":", ",", "-", "this", "the", "following", "of", "fact"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the gate noticed in a turn.
+
+    ``action`` is "write" (a candidate memory), "observe" (one occurrence of ``signal``),
+    "forget" (``statement`` is the query), "reverse" (withdraw the preference on
+    ``subject``/``value``) or "refuse".
+    """
+
+    action: str
+    rule: str
+    reason: str
+    kind: str = ""
+    statement: str = ""
+    subject: str = ""
+    value: str = ""
+    signal: str = ""
+    expires_at: datetime | None = None
+    quote: str = ""
+    explicit: bool = False
+    echo: str = ""
+    confidence: float = 1.0
+    # An update: replaces the live note on the same subject even when it may hold several.
+    supersedes: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def _refuse(rule: str, reason: str, quote: str, *, kind: str = "", explicit: bool = False, **extra) -> Finding:
+    keep = "" if reason == r.SECRET else quote
+    return Finding(action="refuse", rule=rule, reason=reason, kind=kind, quote=keep, explicit=explicit, extra=extra)
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+
+def _checkable(doc: Doc) -> bool:
+    """A figure, a date, a name or a stated change: something a correction can be checked by."""
+    lowered = doc.text.lower()
+    if any(t.like_num or any(c.isdigit() for c in t.text) for t in doc):
+        return True
+    if any(f" {p} " in f" {lowered} " for p in vocab.CHECKABLE_PHRASES):
+        return True
+    return any(t.pos_ == "PROPN" and t.i > 0 and t.lower_ not in vocab.VENTING_WORDS for t in doc)
+
+
+def analyse_correction(comment: str, *, rule: str = "correction") -> Finding:
+    """An incorrect-answer comment: kept in the user's words when it states something checkable."""
+    comment = policy.visible_text(comment)
+    if not comment:
+        return _refuse(rule, r.NO_COMMENT, "", kind="correction")
+    doc = parse_turn(comment)
+    refusal = policy.refusal_for(comment, doc=doc)
+    if refusal is not None:
+        return _refuse(rule, refusal.reason, comment, kind="correction", what=refusal.what)
+    hits = rules.match(doc)
+    if not _checkable(doc):
+        reason = r.VENTING if "venting" in hits else r.NO_COMMENT
+        if reason == r.NO_COMMENT and "verdict" not in hits:
+            reason = r.NOT_CHECKABLE
+        return _refuse(rule, reason, comment, kind="correction")
+    statement = statements.sentence(comment[:490])
+    return Finding("write", rule, r.CORRECTION, "correction", statement, quote=comment, confidence=0.9)
+
+
+# --- the turn ------------------------------------------------------------------------------
+
+
+def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_comment: str = "") -> list[Finding]:
+    """Every finding for one turn (filters are counted by the gate)."""
+    findings: list[Finding] = []
+    if feedback_kind == "incorrect":
+        findings.append(analyse_correction(feedback_comment))
+    text = policy.visible_text(text)
+    if not text:
+        return findings
+    doc = parse_turn(text)
+    hits = rules.match(doc)
+    explicit = "remember" in hits
+    refusal = policy.message_refusal(text, hits)
+    if refusal is not None:
+        rule = "explicit" if explicit else refusal.rule
+        findings.append(_refuse(rule, refusal.reason, text, explicit=explicit, what=refusal.what))
+        return findings
+    findings.extend(_analyse_clauses(clauses(doc, hits), at=at, quote=text))
+    return findings
+
+
+def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[Finding]:
+    out: list[Finding] = []
+    explicit_next = correcting = False
+    previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
+    # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
+    one_off = any("one_off" in clause.hits for clause in parts)
+    for clause in parts:
+        trigger = clause.starts_with("remember")
+        if (trigger or explicit_next) and not _is_reminder(clause):
+            start = trigger[1] if trigger else clause.span.start
+            content = _content(clause.span.doc, start, clause.span.end)
+            if content is None:
+                explicit_next = True
+                continue
+            explicit_next = False
+            found = analyse_explicit(content, clause, at=at, quote=quote)
+        elif _verdict(clause) and not correcting:
+            rest = clause.span.doc[_verdict(clause)[1] : clause.span.end]
+            correcting = True
+            found = _chat_correction(rest, quote) if _words(rest) else None
+        elif correcting:
+            found = _chat_correction(clause.span, quote)
+        elif clause.starts_with("forget") and not _is_reminder(clause):
+            found = _forget(clause, quote)
+        else:
+            found = analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off)
+        previous = (clause, len(out))
+        if found is not None:
+            out.append(found)
+    if explicit_next and previous is not None:
+        # "..., just so you know": a trailing trigger makes the clause before it explicit.
+        clause, before = previous
+        del out[before:]
+        found = analyse_explicit(clause.span, clause, at=at, quote=quote)
+        out.extend([found] if found is not None else [])
+    return out
+
+
+def _verdict(clause: Clause) -> tuple[int, int] | None:
+    """ "That's wrong: ...", "No, ...": a verdict that opens the clause and stands on its own."""
+    found = clause.starts_with("verdict")
+    if found is None:
+        return None
+    start, end = found
+    doc = clause.span.doc
+    alone = end >= clause.span.end or doc[end].is_punct
+    return found if alone or end - start > 1 else None
+
+
+def _is_reminder(clause: Clause) -> bool:
+    """ "Remember to ...", "Don't forget to ...": a reminder opens the clause."""
+    tokens = content_tokens(clause.span)
+    first = tokens[0].i if tokens else clause.span.start
+    return any(start <= first + 2 for start, _ in clause.hits.get("reminder", []))
+
+
+def _words(span: Span) -> list[Token]:
+    return [t for t in span if not t.is_punct and not t.is_space]
+
+
+def _content(doc: Doc, start: int, end: int) -> Span | None:
+    """What follows "remember that": None when nothing does (the content is the next clause)."""
+    while start < end and (doc[start].lower_ in _STRIP_WORDS or doc[start].is_punct):
+        if doc[start].lower_ == "that" and doc[start].dep_ == "det":
+            break  # "remember that report?": a determiner, not the complementiser
+        start += 1
+    span = doc[start:end]
+    return span if _words(span) else None
+
+
+def _chat_correction(span: Span, quote: str) -> Finding | None:
+    if not _words(span):
+        return None
+    found = analyse_correction(span.text, rule="chat_correction")
+    return found if found.action == "write" else None
+
+
+def _forget(clause: Clause, quote: str) -> Finding | None:
+    start, end = clause.starts_with("forget")
+    doc = clause.span.doc
+    target = [t for t in doc[end : clause.span.end] if not t.is_space]
+    while target and target[0].lower_ in ("that", "about", "the", "note", "memory", "what", "i", "said"):
+        if target[0].lower_ == "i" and len(target) > 1 and target[1].lower_ != "said":
+            break
+        target = target[1:]
+    query = statements.text_of(target).strip(" .!?")
+    if not query or query.lower() in vocab.VAGUE_TARGETS:
+        return None
+    return Finding("forget", "forget", r.FORGET_REQUEST, statement=query, quote=quote)
+
+
+# --- what follows "remember that" ----------------------------------------------------------
+
+
+def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str) -> Finding | None:
+    """An explicit request: context, preference or situation by its content."""
+    rule = "explicit"
+    first = content[0]
+    if (first.lower_ == "that" and first.dep_ == "det") or first.lower_ in QUESTION_WORDS:
+        return None  # "Remember that spreadsheet from Monday?", "remember what we said?": a question
+    if content.text.rstrip().endswith("?") and clause.act == "question":
+        return None
+    hits = {name: spans for name, spans in clause.hits.items()}
+    inside = {name for name, spans in hits.items() if any(content.start <= s for s, _ in spans)}
+    if "special_category" in inside:
+        return _refuse(rule, r.SENSITIVE, quote, explicit=True)
+    who = grammatical_subject(content)
+    if who == "other":
+        return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
+    situation = _situation(content, inside, at=at)
+    if situation is not None:
+        return replace(situation, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
+    preference = _preference(content, inside, quote=quote, explicit=True)
+    if preference is not None:
+        return replace(preference, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True)
+    if who != "user" and not _first_person(content):
+        return _refuse(rule, r.CORPUS_FACT, quote, explicit=True)
+    statement = statements.about_user(list(content))
+    if not statement:
+        return _refuse(rule, r.NOTHING_TO_REMEMBER, quote, explicit=True)
+    subject = subjects.context_subject(content.text)
+    return Finding(
+        "write",
+        rule,
+        r.EXPLICIT_REQUEST,
+        "context",
+        statement[:500],
+        subject=subject,
+        value=_context_value(content, subject),
+        quote=quote,
+        explicit=True,
+        echo=statements.echo(statement),
+        supersedes="update" in inside,
+    )
+
+
+def _first_person(span: Span) -> bool:
+    return any(t.lower_ in vocab.FIRST_PERSON for t in span)
+
+
+def _context_value(span: Span, subject: str) -> str:
+    if not subject:
+        return ""
+    nouns = [t for t in span if t.pos_ in ("PROPN", "NOUN") and t.dep_ not in ("nsubj",)]
+    return " ".join(t.text for t in nouns)[:200]
+
+
+# --- situations ----------------------------------------------------------------------------
+
+
+def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
+    """A transient state the user stated about themselves, written with its expiry.
+
+    The record has no other retirement path (nobody announces the end of a trip), so it
+    carries a clock: the stated end, or thirty days (write-rules chapter).
+    """
+    if grammatical_subject(span) != "user":
+        return None
+    # "I'm in Berlin", "I'm at the Chicago branch": the place hangs off "be" itself (being
+    # "based in" or "working in" a city is durable context, not a situation).
+    placed = any(
+        t.lower_ in vocab.SITUATION_PLACES and t.head.lemma_ == "be" and any(c.pos_ == "PROPN" for c in t.subtree)
+        for t in span
+    )
+    if "situation" not in hits and not placed:
+        return None
+    text = span.text
+    when = timex.parse_expiry(text, at)
+    if "situation" not in hits and not when.stated:
+        return None  # "I'm in Sales Ops" names a place-like thing with no end: not a situation
+    start = text.find(when.phrase) if when.phrase else -1
+    kept = [
+        t
+        for t in span
+        if start < 0 or not (start <= t.idx - span.start_char < start + len(when.phrase))
+        if not (t.lower_ in ("so", "but") and t.i > span.start)
+    ]
+    body = statements.about_user(kept).rstrip(".")
+    until = when.expires_at - timedelta(seconds=1)
+    statement = statements.sentence(f"{body} until {timex.format_day(until)}" if when.stated else body)
+    return Finding(
+        "write",
+        "situation",
+        r.SITUATION_DATED if when.stated else r.SITUATION_DEFAULT,
+        "situation",
+        statement,
+        expires_at=when.expires_at,
+        quote=span.text.strip(),
+        echo=statements.echo(statement),
+        confidence=0.85,
+    )
+
+
+# --- preferences and the other clauses -----------------------------------------------------
+
+
+def _drop(span: Span, hits: dict[str, list[tuple[int, int]]]) -> set[int]:
+    """Trigger and politeness tokens a statement never keeps (negation is kept)."""
+    drop: set[int] = set()
+    for name in ("standing", "remember", "one_off"):
+        for start, end in hits.get(name, []):
+            drop.update(i for i in range(start, end) if span.doc[i].lower_ not in ("never", "do", "n't", "not"))
+    drop.update(t.i for t in span if t.lower_ in vocab.POLITENESS)
+    tokens = content_tokens(span)
+    if len(tokens) > 2 and tokens[0].lower_ in ("can", "could", "would", "will") and tokens[1].lower_ == "you":
+        drop.update({tokens[0].i, tokens[1].i})
+        if tokens[2].lower_ == "mind":
+            drop.add(tokens[2].i)
+    return drop
+
+
+def _core(span: Span, drop: set[int]) -> list[Token]:
+    tokens = [t for t in content_tokens(span) if t.i not in drop]
+    while tokens and (tokens[0].is_punct or tokens[0].lower_ in vocab.DISCOURSE_OPENERS or tokens[0].lower_ == "ever"):
+        tokens = tokens[1:]
+    return tokens
+
+
+def _is_negative(tokens: list[Token]) -> bool:
+    words = [t.lower_ for t in tokens[:3]]
+    return bool(words) and (words[0] in ("never", "don't") or words[:2] in (["do", "n't"], ["do", "not"]))
+
+
+def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
+    if not core:
+        return False
+    first = core[0]
+    if first.lower_ in ("never", "do", "don't", "not", "n't"):
+        first = next((t for t in core if t.lower_ not in ("never", "do", "don't", "not", "n't", "ever")), first)
+    if first.lemma_.lower() in vocab.REQUEST_VERBS or first.lower_ in vocab.REQUEST_VERBS:
+        return True
+    if first.tag_ == "VB" and "standing" in hits:
+        return True  # "from here on out, lead with the total": an imperative by the parse
+    if who == "user" and ("prefer" in hits or any(t.lemma_ in vocab.PREFERENCE_VERBS for t in core[:4])):
+        return True
+    return first.lemma_.lower() in vocab.ANSWER_NOUNS or "answer_style" in hits
+
+
+def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = False) -> Finding | None:
+    """A standing request about answers as a preference, or None."""
+    all_hits = rules.match_in(span)
+    drop = _drop(span, all_hits)
+    core = _core(span, drop | statements.scope_tokens(span, drop))
+    who = grammatical_subject(span)
+    standing = bool(hits & {"standing", "prefer", "answer_style"}) or explicit or "update" in hits
+    if not standing or who in ("other", "company") or not _about_answers(core, hits, who):
+        return None
+    subject, value = subjects.subject_value(span.text)
+    if not (hits & {"standing", "prefer", "answer_style"} or explicit) and not value:
+        return None  # an update ("switch my currency to NZD") must name the new value
+    if "answer_style" in hits:
+        nouns = [t for t in core if t.dep_ != "ROOT" and t.i < next(t.i for t in core if t.dep_ == "ROOT")]
+        statement = statements.finish("Prefers " + statements.lower_first(statements.text_of(nouns))) if nouns else ""
+    else:
+        statement = statements.preference_statement(
+            span, drop=drop, structured=bool(value), negative=_is_negative(content_tokens(span))
+        )
+    if not statement:
+        return None
+    update = "update" in hits and not hits & {"standing", "prefer"}
+    return Finding(
+        "write",
+        "preference",
+        r.UPDATE if update else r.STANDING_PREFERENCE,
+        "preference",
+        statement,
+        subject=subject,
+        value=value,
+        quote=quote,
+        explicit=update,
+        echo=statements.echo(statement),
+        confidence=0.95,
+    )
+
+
+def _with_core_act(clause: Clause) -> Clause:
+    """The clause's act once standing and one-off phrases are set aside ("Just this once, give ...")."""
+    if clause.act not in ("statement",):
+        return clause
+    core = _core(clause.span, _drop(clause.span, clause.hits))
+    if core and (core[0].lower_ in vocab.REQUEST_VERBS or core[0].lemma_.lower() in vocab.REQUEST_VERBS):
+        return replace(clause, act="imperative", subject="none")
+    return clause
+
+
+def analyse_clause(
+    clause: Clause, *, at: datetime, quote: str, earlier: list[Finding], one_off: bool = False
+) -> Finding | None:
+    """One clause with no explicit remember/forget: a candidate, an occurrence or a refusal."""
+    clause = _with_core_act(clause)
+    hits = set(clause.hits)
+    text = clause.text
+    refusal = _clause_refusal(clause, hits, text)
+    if refusal is not None:
+        return refusal
+    if clause.act == "question":
+        return _refuse("preference", r.QUESTION, text, kind="preference") if "standing" in hits else None
+    situation = _situation(clause.span, hits, at=at)
+    if situation is not None:
+        return situation
+    if "reversal" in hits:
+        return _reversal(clause, text, earlier)
+    if "one_off" in hits and (hits & {"standing", "prefer"} or _format_request(clause)):
+        return _refuse("preference", r.SESSION_ONLY, text, kind="preference")
+    preference = _preference(clause.span, hits, quote=text)
+    if preference is not None:
+        return preference
+    if clause.subject == "user" and "update" in hits:
+        return _update_context(clause, text)
+    request = _format_request(clause)
+    if request is not None and one_off:
+        return _refuse("format_request", r.SESSION_ONLY, text, kind="preference")
+    if request is not None:
+        return request
+    if clause.subject == "other" and any(t.lemma_ in vocab.PREFERENCE_VERBS for t in clause.span):
+        return _refuse("scope", r.NOT_ABOUT_USER, text)
+    if clause.subject in ("company", "thing", "other") and clause.act == "statement":
+        return _refuse("scope", r.CORPUS_FACT, text)
+    return None
+
+
+def _clause_refusal(clause: Clause, hits: set[str], text: str) -> Finding | None:
+    words = _words(clause.span)
+    covered = {i for s, e in clause.hits.get("small_talk", []) for i in range(s, e)}
+    if words and all(t.i in covered for t in words):
+        return _refuse("small_talk", r.SMALL_TALK, text)
+    if _is_reminder(clause):
+        return _refuse("reminder", r.REMINDER, text)
+    about_user = clause.subject == "user" or _first_person(clause.span)
+    if "special_category" in hits and about_user:
+        return _refuse("sensitive", r.SENSITIVE, text)
+    if "inference" in hits and not hits & {"standing", "prefer"} and (about_user or clause.act != "imperative"):
+        return _refuse("inference", r.INFERENCE, text)
+    if "venting" in hits and not hits & {"standing", "prefer", "remember"}:
+        return _refuse("venting", r.VENTING, text)
+    return None
+
+
+def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | None:
+    subject, value = subjects.subject_value(text)
+    if not subject and any(f.action == "reverse" for f in earlier):
+        return None  # "..., I don't need them any more": the same reversal again
+    fallback = _negative_preference(clause, text)
+    return Finding(
+        "reverse",
+        "reversal",
+        r.REVERSAL,
+        "preference",
+        statement=text,
+        subject=subject,
+        value=value,
+        quote=text,
+        extra={"fallback": fallback} if fallback is not None else {},
+    )
+
+
+def _negative_preference(clause: Clause, text: str) -> Finding | None:
+    """ "Stop using abbreviations": with no such preference to withdraw, a standing "does not want"."""
+    span = clause.span
+    words = [t for t in content_tokens(span) if t.lower_ not in vocab.POLITENESS]
+    if len(words) > 2 and [t.lower_ for t in words[:2]] == ["no", "more"]:
+        statement = statements.finish("Does not want " + statements.text_of(words[2:]))
+        subject, value = subjects.subject_value(text)
+        return Finding("write", "preference", r.STANDING_PREFERENCE, "preference", statement, subject=subject,
+                       value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
+    stop = next((t for t in span if t.lemma_.lower() in vocab.REVERSAL_VERBS), None)
+    after = span.doc[stop.i + 1] if stop is not None and stop.i + 1 < span.end else None
+    if after is None or after.tag_ != "VBG" or after.lemma_.lower() not in vocab.REQUEST_VERBS:
+        return None
+    drop = set(range(span.start, stop.i + 1)) | _drop(span, clause.hits)
+    subject, value = subjects.subject_value(text)
+    statement = statements.preference_statement(span, drop=drop, structured=bool(value), negative=True)
+    if not statement:
+        return None
+    return Finding("write", "preference", r.STANDING_PREFERENCE, "preference", statement, subject=subject,
+                   value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
+
+
+def _update_context(clause: Clause, text: str) -> Finding | None:
+    subject = subjects.context_subject(text)
+    if not subject:
+        return None
+    statement = statements.about_user(list(clause.span))
+    return Finding(
+        "write",
+        "update",
+        r.UPDATE,
+        "context",
+        statement,
+        subject=subject,
+        value=_context_value(clause.span, subject),
+        quote=text,
+        echo=statements.echo(statement),
+        # The user's own statement that something changed: it ranks as theirs, so it
+        # replaces a note they wrote (a rule never could).
+        explicit=True,
+        supersedes=True,
+        extra={"needs_existing": True},
+    )
+
+
+def _format_request(clause: Clause) -> Finding | None:
+    """A request for a shape of answer without a standing phrase: one occurrence, counted."""
+    if clause.act == "question" and speech_act(clause.span) != "request":
+        return None
+    subject, value = subjects.subject_value(clause.text)
+    if subject not in _FORMAT_SUBJECTS or not value:
+        return None
+    has_subject_verb = any(
+        t.dep_ in ("nsubj", "nsubjpass") and t.head.pos_ in ("VERB", "AUX") and t.head.lower_ not in vocab.POLITENESS
+        for t in clause.span
+    )
+    if clause.act not in ("imperative", "request") and has_subject_verb:
+        return None
+    return Finding(
+        "observe",
+        "format_request",
+        r.SINGLE_OCCURRENCE,
+        "preference",
+        vocab.OBSERVED_STATEMENTS.get((subject, value), ""),
+        subject=subject,
+        value=value,
+        signal=f"format:{subject}={value}",
+        quote=clause.text,
+        confidence=0.8,
+    )

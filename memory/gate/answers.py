@@ -1,0 +1,87 @@
+"""The sentence the chat answer shows for "remember that ...", "forget ...", an update or a
+reversal: read-only, nothing is written here (``run_gate`` does that after the turn is saved).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from memory.gate import reasons as r
+from memory.gate.analysis import Finding, analyse_turn
+from memory.gate.forget import match_for_forget, match_preference
+from memory.gate.policy import Refusal
+from memory.models import Kind
+from memory.rls import acting_user
+from memory.store import is_paused, live_memories
+
+
+@dataclass(frozen=True)
+class Preview:
+    action: str  # "remember" | "forget"
+    admitted: bool
+    reason: str
+    message: str
+    memory_ids: list[int] = field(default_factory=list)
+
+
+def _forget_preview(user, finding: Finding, now) -> Preview:
+    matches, reason = match_for_forget(user, finding.statement, now=now)
+    if reason == r.FORGET_NO_MATCH:
+        message = "I couldn't find a note like that in what I remember about you; the memory page lists everything."
+        return Preview("forget", False, reason, message, [])
+    if reason == r.FORGET_AMBIGUOUS:
+        listed = "; ".join(f"\u201c{m.statement}\u201d" for m in matches)
+        message = (
+            f"More than one note could match that ({listed}). Which one should I forget? "
+            "You can also remove it on the memory page."
+        )
+        return Preview("forget", False, reason, message, [m.pk for m in matches])
+    memory = matches[0]
+    return Preview("forget", True, reason, f"I've forgotten \u201c{memory.statement}\u201d.", [memory.pk])
+
+
+def _reversal_preview(user, finding: Finding, now) -> Preview | None:
+    memory = match_preference(user, finding, now=now)
+    if memory is None:
+        return None
+    message = f"Done: I've dropped your preference \u201c{memory.statement}\u201d and won't apply it any more."
+    return Preview("forget", True, r.REVERSAL, message, [memory.pk])
+
+
+def _replaced(user, finding: Finding, now) -> list[str]:
+    if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
+        return []
+    with acting_user(user.pk):
+        rows = live_memories(user, now=now).filter(kind=finding.kind, subject=finding.subject)
+        return [m.statement for m in rows if m.value != finding.value or not finding.value]
+
+
+def _remember_preview(user, finding: Finding, now) -> Preview:
+    if finding.action == "refuse":
+        why = Refusal(finding.reason, finding.rule, finding.extra.get("what", "")).why
+        return Preview("remember", False, finding.reason, f"I won't remember that: {why}.", [])
+    if is_paused(user):
+        return Preview("remember", False, r.PAUSED, f"I won't remember that: {r.why(r.PAUSED)}.", [])
+    echo = finding.echo or finding.statement.rstrip(".")
+    replaced = _replaced(user, finding, now)
+    if replaced:
+        old = "; ".join(f"\u201c{s}\u201d" for s in replaced)
+        return Preview("remember", True, finding.reason, f"Updated: I'll remember that {echo}, replacing {old}.", [])
+    return Preview("remember", True, finding.reason, f"I'll remember that {echo}.", [])
+
+
+def preview(user, text: str) -> Preview | None:
+    """Whether ``text`` asks Atlas to remember, forget or change something, and what the answer says."""
+    now = timezone.now()
+    for finding in analyse_turn(text or "", at=now):
+        if finding.action == "forget":
+            return _forget_preview(user, finding, now)
+        if finding.action == "reverse":
+            shown = _reversal_preview(user, finding, now)
+            if shown is not None:
+                return shown
+        elif finding.explicit or (finding.reason == r.UPDATE and finding.action == "write"):
+            return _remember_preview(user, finding, now)
+    return None

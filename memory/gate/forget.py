@@ -1,0 +1,90 @@
+"""Which live note a "forget ..." or a reversal names.
+
+Hybrid, like recall: embedding similarity plus keyword overlap plus the subject a request
+names ("my unit preference"), and the best must beat the next by a margin. A reversal
+("stop answering in French") names a subject and a value, so it is matched on the stored
+(subject, value) first.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from memory.embeddings import embed
+from memory.gate import reasons as r
+from memory.gate.subjects import subject_value
+from memory.models import Kind, Memory
+from memory.rls import acting_user
+from memory.store import live_memories
+
+# The best match must score this well and beat the next by a margin.
+FORGET_MIN_SCORE = 0.42
+FORGET_MARGIN = 0.08
+SUBJECT_BONUS = 0.3
+_STOP = set(
+    "a an the that this i i'm me my mine you your to of in on for and or is am are was be it its about note memory "
+    "memories remember forget please what said say with as at by from have has do does not".split()
+)
+
+
+def cosine(a, b) -> float:
+    va = np.asarray(a, dtype=np.float32)
+    vb = np.asarray(b, dtype=np.float32)
+    return float(va @ vb) / max(float(np.linalg.norm(va) * np.linalg.norm(vb)), 1e-12)
+
+
+def _words(text: str) -> set[str]:
+    out = set()
+    for word in re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()):
+        if word in _STOP or len(word) < 2:
+            continue
+        out.add(re.sub(r"(?:'s|ies|es|s|ing|ed)$", "", word) or word)
+    return out
+
+
+def _as_statement(query: str) -> str:
+    found = re.match(r"(?:i|i'm)\s+(.*)", query, re.I)
+    return found.group(1) if found else query
+
+
+def match_for_forget(user, query: str, *, now=None) -> tuple[list[Memory], str]:
+    """The live memory a "forget ..." request names: (memories, reason code)."""
+    with acting_user(user.pk):
+        live = list(live_memories(user, now=now))
+    if not live:
+        return [], r.FORGET_NO_MATCH
+    vectors = embed([query, _as_statement(query)])
+    query_words = _words(query)
+    hinted, _ = subject_value(query)
+    scored = []
+    for memory in live:
+        similarity = max(cosine(v, memory.embedding) for v in vectors)
+        words = _words(memory.statement + " " + memory.subject.replace("_", " "))
+        overlap = len(query_words & words) / len(query_words) if query_words else 0.0
+        bonus = SUBJECT_BONUS if hinted and memory.subject == hinted else 0.0
+        if memory.subject.startswith("filter_") and memory.subject[7:] in query.lower():
+            bonus = SUBJECT_BONUS
+        scored.append((0.55 * similarity + 0.45 * overlap + bonus, memory))
+    scored.sort(key=lambda pair: pair[0], reverse=True)
+    best_score, best = scored[0]
+    if best_score < FORGET_MIN_SCORE:
+        return [], r.FORGET_NO_MATCH
+    if len(scored) > 1 and best_score - scored[1][0] < FORGET_MARGIN:
+        return [m for s, m in scored if best_score - s < FORGET_MARGIN][:3], r.FORGET_AMBIGUOUS
+    return [best], r.FORGET_REQUEST
+
+
+def match_preference(user, finding, *, now=None) -> Memory | None:
+    """The one live preference a reversal withdraws: same subject and value, else the forget match."""
+    with acting_user(user.pk):
+        live = list(live_memories(user, now=now).filter(kind=Kind.PREFERENCE))
+    if finding.subject:
+        same = [m for m in live if m.subject == finding.subject and (not finding.value or m.value == finding.value)]
+        if len(same) == 1:
+            return same[0]
+    matches, reason = match_for_forget(user, finding.statement, now=now)
+    if reason == r.FORGET_REQUEST and matches[0].kind == Kind.PREFERENCE:
+        return matches[0]
+    return None

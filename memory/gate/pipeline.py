@@ -1,0 +1,246 @@
+"""The gate's use of the language pipeline (atlas.language): clauses and what each one does.
+
+One parse per turn. Sentences come from the parser; a sentence splits again where a new
+clause with its own subject or request starts after a comma, a dash, a colon or a
+semicolon ("use euros, and remember that I cover Benelux" is two findings; "Whenever I ask
+about X, include Y" is one). Each clause gets its speech act (question, request,
+imperative, statement), its grammatical subject (the user, the assistant, another person,
+the company) and whether it is negated.
+
+The small English model parses lowercase chat imperatives badly: at the start of a
+sentence "show amounts in gbp" comes out as a noun subject and "round to whole numbers" as
+an adjective (``manage.py measure_parse`` prints the rates). So the request verbs of the
+vocabulary are matched as tokens as well: a clause whose first content word is one of them
+is an imperative whatever its tag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spacy.tokens import Doc, Span, Token
+
+from atlas.language import nlp
+from memory.gate import vocabulary as vocab
+
+_SEPARATORS = {";", "-", "–", "—", ":", "--"}
+QUESTION_WORDS = {"what", "why", "how", "when", "where", "who", "whom", "whose", "which", "if", "whether"}
+_POLITE_REQUEST = {"can", "could", "would", "will"}
+_SUBORDINATORS = {"whenever", "when", "if", "unless", "for", "every", "each", "while", "because", "since"}
+_STANDING_WORDS = {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()} - _SUBORDINATORS
+_LEADING_SKIP = set(vocab.POLITENESS) | {w for w in vocab.DISCOURSE_OPENERS if " " not in w}
+_PERSON_SUBJECTS = set(vocab.OTHER_PEOPLE)
+_COMPANY_SUBJECTS = set(vocab.COMPANY_SUBJECTS)
+# First words that open a clause of their own after a comma ("..., and note that ...").
+_CLAUSE_OPENERS = {p.split()[0] for p in (*vocab.REMEMBER_PHRASES, *vocab.FORGET_PHRASES)} | {"never", "always", "do"}
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a turn, with what the parse says about it."""
+
+    span: Span
+    act: str  # question | request | imperative | statement
+    subject: str  # user | assistant | other | company | thing | none
+    negated: bool
+    hits: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return self.span.text.strip()
+
+    @property
+    def lower(self) -> str:
+        return self.span.text.lower().replace("’", "'")
+
+    def has(self, *names: str) -> bool:
+        return any(name in self.hits for name in names)
+
+    def starts_with(self, name: str) -> tuple[int, int] | None:
+        """The span of rule ``name`` when it opens the clause (after politeness, discourse and
+        a polite "can you": "Can you remember that ..." opens with "remember")."""
+        tokens = content_tokens(self.span)
+        if len(tokens) > 2 and tokens[0].lower_ in _POLITE_REQUEST and tokens[1].lower_ == "you":
+            tokens = tokens[2:]
+        first = tokens[0].i if tokens else self.span.start
+        for start, end in self.hits.get(name, []):
+            if start <= first or all(t.lower_ in _LEADING_SKIP or t.is_punct for t in self.span.doc[first:start]):
+                return start, end
+        return None
+
+
+# The gate reads names from the tagger (PROPN), not from the entity recogniser: without
+# "ner" a parse takes about half the time (manage.py bench_gate), and the shared pipeline
+# stays whole for the planner.
+UNUSED_COMPONENTS = ("ner",)
+
+
+def parse_turn(text: str) -> Doc:
+    return nlp()(text, disable=list(UNUSED_COMPONENTS))
+
+
+def content_tokens(span: Span) -> list[Token]:
+    """The clause without leading politeness and discourse words ("ok so please ...")."""
+    tokens = [t for t in span if not t.is_space]
+    while tokens and (tokens[0].lower_ in _LEADING_SKIP or tokens[0].is_punct):
+        tokens = tokens[1:]
+    return tokens
+
+
+def _is_separator(token: Token) -> bool:
+    if token.text in _SEPARATORS:
+        # "finance_ops" or "net-60" keep their hyphen: a dash separates only with spaces.
+        return token.text != "-" or bool(token.whitespace_) and token.i > 0 and bool(token.doc[token.i - 1].whitespace_)
+    return "\n" in token.text
+
+
+def _starts_clause(tokens: list[Token]) -> bool:
+    """Whether the words after a comma begin a clause of their own."""
+    words = [t for t in tokens if t.lower_ not in vocab.POLITENESS and not t.is_punct]
+    if not words:
+        return False
+    first = words[0]
+    if first.lower_ in {"and", "but", "so", "then", "also"} and len(words) > 1:
+        first = words[1]
+    if first.lower_ in _CLAUSE_OPENERS:
+        return True
+    if first.lemma_.lower() in vocab.REQUEST_VERBS and first.lower_ not in {"order", "list"}:
+        return True
+    ids = {t.i for t in tokens}
+    return any(t.dep_ in ("nsubj", "nsubjpass", "expl") and t.head.i in ids and t.head.i != t.i for t in words)
+
+
+def _left_is_clause(tokens: list[Token]) -> bool:
+    words = [t for t in tokens if not t.is_punct]
+    # "From now on, when you list X, add Y": the condition after a standing phrase is not a clause.
+    while words and words[0].lower_ in _STANDING_WORDS:
+        words = words[1:]
+    if len(words) < 2 or words[0].lower_ in _SUBORDINATORS:
+        return False
+    # The parse, or the vocabulary where the small model tags a request verb as a noun.
+    return any(t.pos_ in ("VERB", "AUX") or t.lower_ in vocab.REQUEST_VERBS for t in words)
+
+
+def _new_subject(conjunction: Token) -> bool:
+    """ "... and I manage inbound logistics": a conjunction that opens a clause with its own "I"."""
+    doc = conjunction.doc
+    after = doc[conjunction.i + 1] if conjunction.i + 1 < len(doc) else None
+    return after is not None and after.lower_ in ("i", "i'm") and after.dep_ in ("nsubj", "nsubjpass")
+
+
+def _split_sentence(sent: Span) -> list[Span]:
+    doc = sent.doc
+    pieces: list[Span] = []
+    start = sent.start
+    for token in sent:
+        if _is_separator(token):
+            if token.i > start:
+                pieces.append(doc[start : token.i])
+            start = token.i + 1
+        elif token.dep_ == "cc" and token.i > start and _new_subject(token):
+            pieces.append(doc[start : token.i])
+            start = token.i + 1
+        elif token.text == "," and token.i > start:
+            right = [t for t in doc[token.i + 1 : sent.end]]
+            if _left_is_clause(list(doc[start : token.i])) and _starts_clause(right[:12]):
+                pieces.append(doc[start : token.i])
+                start = token.i + 1
+    if start < sent.end:
+        pieces.append(doc[start : sent.end])
+    return [p for p in pieces if any(not t.is_punct and not t.is_space for t in p)]
+
+
+def _merge_leads(pieces: list[Span], hits: dict[str, list[tuple[int, int]]]) -> list[Span]:
+    """A piece that is only a standing or one-off phrase ("Going forward, ...") leads the next."""
+    covered = {i for name in ("standing", "one_off") for s, e in hits.get(name, []) for i in range(s, e)}
+    out: list[Span] = []
+    lead: int | None = None
+    for piece in pieces:
+        words = [t for t in piece if not t.is_punct and not t.is_space and t.lower_ not in _LEADING_SKIP]
+        if words and all(t.i in covered for t in words):
+            lead = piece.start if lead is None else lead
+            continue
+        out.append(piece.doc[lead : piece.end] if lead is not None else piece)
+        lead = None
+    if lead is not None:
+        out.append(pieces[-1].doc[lead : pieces[-1].end])
+    return out
+
+
+def speech_act(span: Span) -> str:
+    tokens = content_tokens(span)
+    if not tokens:
+        return "statement"
+    first = tokens[0]
+    second = tokens[1].lower_ if len(tokens) > 1 else ""
+    if first.lower_ in _POLITE_REQUEST and second == "you":
+        return "request"
+    third = tokens[2].lower_ if len(tokens) > 2 else ""
+    if first.lower_ in _POLITE_REQUEST | {"may"} and second in ("i", "we") and third in ("get", "have", "see"):
+        return "request"  # "can I get that as bullet points?"
+    if span.text.rstrip().endswith("?") or first.lower_ in QUESTION_WORDS:
+        return "question"
+    if first.pos_ == "AUX" and first.lower_ not in {"do", "don't"} and second in {"i", "you", "we", "it", "they"}:
+        return "question"
+    if first.lower_ in {"never", "don't", "always", "do", "just", "only"} or _is_imperative_verb(first):
+        return "imperative"
+    return "statement"
+
+
+def _is_imperative_verb(token: Token) -> bool:
+    # The parse when it is right, the vocabulary when the small model tags the verb a noun.
+    if token.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in token.children):
+        return True
+    return token.lower_ in vocab.REQUEST_VERBS
+
+
+def grammatical_subject(span: Span) -> str:
+    for token in span:
+        if token.dep_ not in ("nsubj", "nsubjpass") or not (span.start <= token.head.i < span.end):
+            continue
+        return _who(token)
+    tokens = content_tokens(span)
+    if tokens and tokens[0].lower_ in ("i", "i'm", "im"):
+        return "user"
+    return "none"
+
+
+def _who(token: Token) -> str:
+    word = token.lower_
+    if word in ("i", "me", "im"):
+        return "user"
+    if word in vocab.SECOND_PERSON:
+        return "assistant"
+    owners = {c.lower_ for c in token.children if c.dep_ == "poss"}
+    if word in _COMPANY_SUBJECTS or owners & {"our", "we"} and word not in _PERSON_SUBJECTS:
+        return "company"
+    if word in _PERSON_SUBJECTS or owners & {"my"} and word in _PERSON_SUBJECTS:
+        return "other"
+    if owners & {"my"}:
+        return "user"
+    return "thing"
+
+
+def is_negated(span: Span) -> bool:
+    return any(t.dep_ == "neg" or t.lower_ in ("never", "no") for t in span)
+
+
+def clauses(doc: Doc, hits: dict[str, list[tuple[int, int]]]) -> list[Clause]:
+    """The turn's clauses in order, each with the rule rows that matched inside it."""
+    out: list[Clause] = []
+    for sent in doc.sents:
+        for span in _merge_leads(_split_sentence(sent), hits):
+            inside = {
+                name: [(s, e) for s, e in spans if span.start <= s and e <= span.end] for name, spans in hits.items()
+            }
+            inside = {name: spans for name, spans in inside.items() if spans}
+            out.append(
+                Clause(
+                    span=span,
+                    act=speech_act(span),
+                    subject=grammatical_subject(span),
+                    negated=is_negated(span),
+                    hits=inside,
+                )
+            )
+    return out

@@ -1,0 +1,303 @@
+"""Statements a user recognises, generated from the parse (write-rules chapter).
+
+One sentence in the third person, at most 25 words, no first-person words left from the
+quote, no "your", no trigger or politeness words, no question mark: "Prefers amounts in
+thousands of euros.", "Wants the renewal date included in answers about contracts.",
+"Covers the Benelux countries." Corrections keep the user's own words (chapter 93).
+:func:`lint` is the check eval_gate reports and the tests assert.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Span, Token
+
+from memory.gate import vocabulary as vocab
+
+# How a request's verb becomes a note: verb lemma -> template ({obj} is the verb's object,
+# {mod} what modifies it: "list orders oldest first" -> "Wants orders listed oldest first.").
+VERB_TEMPLATES: dict[str, str] = {
+    **{verb: "Prefers {obj} {mod}" for verb in vocab.DELIVERY_VERBS},
+    "answer": "Prefers answers {obj} {mod}",
+    "reply": "Prefers answers {obj} {mod}",
+    "respond": "Prefers answers {obj} {mod}",
+    "include": "Wants {obj} included {mod}",
+    "add": "Wants {obj} included {mod}",
+    "mention": "Wants {obj} mentioned {mod}",
+    "list": "Wants {obj} listed {mod}",
+    "sort": "Wants {obj} sorted {mod}",
+    "order": "Wants {obj} ordered {mod}",
+    "rank": "Wants {obj} ranked {mod}",
+    "round": "Wants {obj} rounded {mod}",
+    "call": "Wants to be called {obj} {mod}",
+    "address": "Wants to be addressed as {obj} {mod}",
+    "keep": "Prefers answers {obj} {mod}",
+    "make": "Prefers answers {obj} {mod}",
+}
+NEGATIVE_TEMPLATES: dict[str, str] = {
+    **{verb: "Does not want {obj} {mod}" for verb in vocab.DELIVERY_VERBS},
+    "answer": "Does not want answers {obj} {mod}",
+    "include": "Does not want {obj} included {mod}",
+    "add": "Does not want {obj} included {mod}",
+    "mention": "Does not want {obj} mentioned {mod}",
+}
+# What a verb's missing object means ("round to whole numbers": the figures).
+DEFAULT_OBJECTS: dict[str, str] = {"round": "figures", "list": "results", "sort": "results"}
+# A request naming something to show, with no format in it, is about content: "include".
+_CONTENT_VERBS = {"show", "give", "display", "provide", "put"}
+_PREFERENCE_VERB_FORMS = {
+    "prefer": "Prefers",
+    "want": "Wants",
+    "like": "Likes",
+    "need": "Needs",
+    "love": "Likes",
+    "hate": "Dislikes",
+    "dislike": "Dislikes",
+}
+_OBJECT_PRONOUNS = {"it", "that", "this", "them", "things", "everything"}
+_DATIVES = {"me", "us"}
+_FILLER = {"always", "ever", "just", "also", "really", "please", "pls", "plz", "kindly", "?", "!"}
+_IRREGULAR_THIRD = {"am": "is", "'m": "is", "m": "is", "have": "has", "'ve": "has", "do": "does", "'d": "would"}
+_IRREGULAR_THIRD.update({"'ll": "will", "was": "was", "can": "can", "will": "will", "would": "would"})
+_IRREGULAR_THIRD.update({"should": "should", "must": "must", "could": "could", "might": "might", "may": "may"})
+_POSSESSIVES = (
+    (r"\bmy\b", "their"),
+    (r"\bmine\b", "theirs"),
+    (r"\bmyself\b", "themselves"),
+    (r"\bme\b", "them"),
+    (r"\bI'm\b", "they're"),
+    (r"\bI\b", "they"),
+)
+_CURRENCY_CODES = {value.lower(): value for value in vocab.SUBJECT_VALUES["currency"] if value}
+
+
+def text_of(tokens: list[Token]) -> str:
+    return "".join(t.text_with_ws for t in tokens).strip()
+
+
+def sentence(text: str) -> str:
+    """Whitespace tidied, trailing politeness and punctuation gone, capitalised, one period."""
+    text = re.sub(r"\s+", " ", text).strip().strip(",;:-–— ")
+    text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+    politeness = "|".join(re.escape(p) for p in vocab.POLITENESS)
+    text = re.sub(rf"[\s,]*\b(?:{politeness})\b[\s.!]*$", "", text, flags=re.I).strip()
+    text = text.rstrip(".!?,;: ")
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] + "."
+
+
+def third_person(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR_THIRD:
+        return _IRREGULAR_THIRD[low]
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return low + "es"
+    if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":
+        return low[:-1] + "ies"
+    return low + "s"
+
+
+def swap_pronouns(text: str) -> str:
+    """Leftover first- and second-person words in the third person ("unless I ask")."""
+    text = re.sub(r"\byour\s+", "", text, flags=re.I)
+    text = re.sub(r"\byou\s+([a-z]+)", lambda m: "Atlas " + third_person(m.group(1)), text, flags=re.I)
+    for pattern, replacement in _POSSESSIVES:
+        text = re.sub(pattern, replacement, text, flags=re.I)
+    return text
+
+
+def _codes_upper(text: str) -> str:
+    return re.sub(r"\b[a-z]{3}\b", lambda m: _CURRENCY_CODES.get(m.group(), m.group()), text)
+
+
+def finish(text: str) -> str:
+    return sentence(_codes_upper(swap_pronouns(text)))
+
+
+# --- preferences -------------------------------------------------------------------------
+
+
+def _scope(span: Span, drop: set[int]) -> tuple[str, set[int]]:
+    """A condition on the request ("whenever I ask about X", "for anything about X")."""
+    for token in span:
+        if token.lower_ in ("whenever", "when", "every", "each", "for", "if") and token.i != span.end - 1:
+            end = next((t.i for t in span if t.i > token.i and t.text == ","), None)
+            if token.lower_ in ("for", "every", "each") and end is None:
+                continue
+            stop = end if end is not None else span.end
+            words = [t for t in span.doc[token.i : stop] if not t.is_punct]
+            if token.lower_ == "for" and not any(w.lower_ == "about" for w in words):
+                continue
+            taken = {t.i for t in span.doc[token.i : stop + (1 if end is not None else 0)]}
+            about = next((w for w in words if w.lower_ == "about"), None)
+            if about is not None:
+                return " in answers about " + text_of([w for w in words if w.i > about.i]), taken
+            return " " + lower_first(swap_pronouns(text_of(words))), taken
+    return "", set()
+
+
+def _remaining(span: Span, drop: set[int]) -> list[Token]:
+    kept = [t for t in span if t.i not in drop and t.lower_ not in _FILLER and not t.is_space]
+    while kept and kept[-1].is_punct:
+        kept.pop()
+    while kept and (kept[0].is_punct or kept[0].lower_ in vocab.DISCOURSE_OPENERS):
+        kept.pop(0)
+    return kept
+
+
+def scope_tokens(span: Span, drop: set[int]) -> set[int]:
+    return _scope(span, drop)[1]
+
+
+def preference_statement(span: Span, *, drop: set[int], structured: bool, negative: bool = False) -> str:
+    """A standing request as a note: "Always give me units in metric" -> "Prefers units in metric."."""
+    scope, taken = _scope(span, drop)
+    tokens = _remaining(span, drop | taken)
+    if not tokens:
+        return ""
+    own = _own_preference(tokens)
+    if own:
+        return finish(own + scope)
+    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "no", "you", "would", "mind"):
+        tokens = tokens[1:]
+    if not tokens:
+        return ""
+    verb = tokens[0]
+    lemma = verb.lemma_.lower() if verb.lower_ not in vocab.REQUEST_VERBS else verb.lower_
+    if lemma not in vocab.REQUEST_VERBS and verb.lower_.endswith("ing"):
+        lemma = verb.lemma_.lower()
+    if lemma in ("change", "switch"):
+        after = text_of(tokens[1:])
+        return finish("Prefers " + (after.split(" to ", 1)[1] if " to " in after else after) + scope)
+    if lemma not in vocab.REQUEST_VERBS and verb.pos_ != "VERB":
+        body = text_of(tokens)
+        return finish(("Does not want " if negative else "Prefers ") + lower_first(body) + scope)
+    if lemma in _CONTENT_VERBS and not structured and not negative:
+        lemma = "include"
+    obj, mod = _object_and_modifier(tokens[1:], lemma)
+    table = NEGATIVE_TEMPLATES if negative else VERB_TEMPLATES
+    fallback = ("Does not want Atlas to " if negative else "Wants Atlas to ") + lemma + " {obj} {mod}"
+    return finish(table.get(lemma, fallback).format(obj=obj, mod=mod) + scope)
+
+
+def _object_and_modifier(tokens: list[Token], lemma: str) -> tuple[str, str]:
+    # "give me ...", "show us ...": the dative goes ("US date format" keeps its US).
+    tokens = [t for t in tokens if t.text not in _DATIVES]
+    if tokens and tokens[0].lower_ in _OBJECT_PRONOUNS:
+        return ("" if lemma in ("keep", "make") else "answers"), text_of(tokens[1:])
+    split = len(tokens)
+    seen_noun = False
+    for index, token in enumerate(tokens):
+        # A hyphenated word ("quarter-on-quarter") or a possessive ("customer's") stays whole.
+        spaced = index > 0 and bool(tokens[index - 1].whitespace_) and token.tag_ != "POS"
+        modifier = token.pos_ in ("ADP", "ADV", "PART", "SCONJ") or token.tag_ in ("JJS", "RBS") or token.text == ","
+        if seen_noun and spaced and modifier:
+            split = index
+            break
+        if token.pos_ not in ("DET", "ADJ", "ADP", "PUNCT"):
+            seen_noun = True  # the object has begun (the small model may tag "invoices" a verb)
+        elif index == 0 and token.pos_ == "ADP":
+            split = 0
+            break
+    obj, mod = text_of(tokens[:split]), text_of(tokens[split:])
+    return obj or DEFAULT_OBJECTS.get(lemma, ""), mod
+
+
+def _own_preference(tokens: list[Token]) -> str:
+    """ "I prefer X" -> "Prefers X"; "I'd rather see X than Y" -> "Prefers to see X rather than Y"."""
+    words = [t.lower_ for t in tokens]
+    if not words or words[0] not in ("i", "my"):
+        return ""
+    if words[:2] == ["my", "preference"]:
+        rest = [t for t in tokens[2:] if t.lower_ not in ("is", "for")]
+        return "Prefers " + text_of(rest)
+    for index, token in enumerate(tokens[1:4], start=1):
+        if token.lower_ == "rather":
+            rest = text_of(tokens[index + 1 :])
+            rest = re.sub(r"\bthan\b", "rather than", rest) if "rather than" not in rest else rest
+            return "Prefers to " + rest
+        form = _PREFERENCE_VERB_FORMS.get(token.lemma_.lower())
+        if form == "Likes" and tokens[index - 1].lower_ in ("'d", "would"):
+            form = "Wants"  # "I'd like X" asks for X
+        if form:
+            return form + " " + text_of(tokens[index + 1 :])
+    return ""
+
+
+def lower_first(text: str) -> str:
+    if text[:2].isupper() or not text:
+        return text
+    return text[0].lower() + text[1:]
+
+
+# --- context and situations ----------------------------------------------------------------
+
+
+def about_user(tokens: list[Token]) -> str:
+    """A first-person clause as a note about the user ("I cover X" -> "Covers X.")."""
+    tokens = [t for t in tokens if not t.is_space]
+    while tokens and (tokens[0].is_punct or tokens[0].lower_ in vocab.DISCOURSE_OPENERS):
+        tokens = tokens[1:]
+    if not tokens or tokens[0].lower_ not in ("i", "im", "i'm"):
+        return finish(text_of(tokens))
+    rest = tokens[1:]
+    words: list[str] = []
+    for index, token in enumerate(rest):
+        if token.pos_ in ("ADV",) and index < 2 and token.lower_ not in ("not", "n't"):
+            words.append(token.lower_)
+            continue
+        words.append(third_person(token.text))
+        words.append(text_of(rest[index + 1 :]))
+        break
+    return finish(" ".join(w for w in words if w))
+
+
+# --- the answer's echo, and the lint -------------------------------------------------------
+
+_SECOND = {"is": "are", "has": "have", "does": "do", "would": "would", "will": "will"}
+
+
+def echo(statement: str) -> str:
+    """The note in the second person, for the chat answer ("you cover the western region")."""
+    body = statement.rstrip(".")
+    first, _, rest = body.partition(" ")
+    low = first.lower()
+    if rest and (low.endswith("ly") or low in ("always", "never", "also", "now", "still")):
+        return echo(rest[0].upper() + rest[1:]).replace("you ", f"you {low} ", 1)  # "Only handles X"
+    if low == "does" and rest.startswith("not "):
+        return "you don't " + rest[4:]
+    if low in _SECOND:
+        verb = _SECOND[low]
+    elif low.endswith("ies"):
+        verb = low[:-3] + "y"
+    elif low.endswith(("shes", "ches", "xes", "sses", "oes")):
+        verb = low[:-2]
+    elif low.endswith("s") and low not in ("usually", "always"):
+        verb = low[:-1]
+    else:
+        return "you " + body[0].lower() + body[1:]
+    rest = re.sub(r"\btheir\b", "your", rest)
+    rest = re.sub(r"\bthey\b", "you", rest)
+    return f"you {verb} {rest}".strip()
+
+
+def lint(statement: str) -> list[str]:
+    """What keeps a statement from reading as the user's own, in the third person."""
+    problems = []
+    words = re.findall(r"[a-z']+", statement.lower().replace("’", "'"))
+    banned = [w for w in words if w in vocab.STATEMENT_BANNED_WORDS]
+    if banned:
+        problems.append("first or second person: " + ", ".join(sorted(set(banned))))
+    lowered = statement.lower()
+    for phrase in vocab.STATEMENT_BANNED_PHRASES:
+        if re.search(rf"\b{re.escape(phrase)}\b", lowered):
+            problems.append(f"trigger phrase: {phrase}")
+    if "?" in statement:
+        problems.append("question mark")
+    if len(statement.split()) > vocab.MAX_STATEMENT_WORDS:
+        problems.append(f"more than {vocab.MAX_STATEMENT_WORDS} words")
+    if not statement or not statement[0].isupper() or not statement.endswith("."):
+        problems.append("not one sentence")
+    return problems

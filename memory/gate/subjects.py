@@ -1,0 +1,80 @@
+"""What a preference or a context note is about: (subject, value), read from the vocabulary.
+
+Stored on the memory row (``Memory.subject``/``Memory.value``) so duplicate detection,
+supersession, suppression and the responder read ("currency", "EUR") instead of
+re-parsing the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memory.gate.vocabulary import CONTEXT_SUBJECTS, SUBJECT_ORDER, SUBJECT_VALUES
+
+
+def _pattern(phrase: str) -> re.Pattern:
+    body = re.escape(phrase).replace(r"\ ", r"\s+")
+    left = r"(?<![\w])" if phrase[0].isalnum() else ""
+    right = r"(?![\w])" if phrase[-1].isalnum() else ""
+    return re.compile(left + body + right, re.I)
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> dict[str, list[tuple[str, re.Pattern]]]:
+    return {
+        subject: [(value, _pattern(phrase)) for value, phrases in values.items() for phrase in phrases]
+        for subject, values in SUBJECT_VALUES.items()
+    }
+
+
+def subject_value(text: str) -> tuple[str, str]:
+    """(subject, canonical value) a preference names; ("", "") when none.
+
+    When a clause names several values of one subject ("bullet points instead of tables")
+    the first one named wins: that is what the user asked for.
+    """
+    compiled = _compiled()
+    for subject in SUBJECT_ORDER:
+        best: tuple[int, str] | None = None
+        named = False
+        for value, pattern in compiled[subject]:
+            found = pattern.search(text)
+            if not found:
+                continue
+            named = True
+            if value and (best is None or found.start() < best[0]):
+                best = (found.start(), value)
+        if subject == "address" and named:
+            return subject, _addressed_as(text)
+        if best:
+            return subject, best[1]
+        if named:
+            return subject, ""
+    return "", ""
+
+
+def _addressed_as(text: str) -> str:
+    found = re.search(r"\b(?:call|address)\s+me\s+([A-Z][\w'-]*)", text)
+    return found.group(1) if found else ""
+
+
+def context_subject(text: str) -> str:
+    """What a note about the user's work is about ("office", "coverage", ...), or ""."""
+    lowered = text.lower()
+    for subject, words in CONTEXT_SUBJECTS.items():
+        if subject != "coverage" and any(_pattern(word).search(lowered) for word in words):
+            return subject
+    if any(_pattern(word).search(lowered) for word in CONTEXT_SUBJECTS["coverage"]):
+        return "coverage"
+    return ""
+
+
+def values_named(text: str, subject: str) -> list[str]:
+    """Every value of ``subject`` the text names, in order ("NZD" in "switch to NZD")."""
+    hits = []
+    for value, pattern in _compiled().get(subject, []):
+        found = pattern.search(text)
+        if value and found:
+            hits.append((found.start(), value))
+    return [value for _, value in sorted(hits)]

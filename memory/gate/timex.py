@@ -1,0 +1,237 @@
+"""Time expressions: when a stated situation stops being true.
+
+A duration needs an origin: the turn's timestamp supplies it ("this week" said on a
+Wednesday ends that Sunday at midnight). With no stated end a situation gets the default
+thirty days (write-rules chapter). Each pattern is a row (regex, resolver name); the most
+specific row that names a future end wins, and a second phrase joined to it ("today and
+tomorrow") extends it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+# A situation with no stated end (write-rules chapter).
+DEFAULT_SITUATION_DAYS = 30
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_WEEKDAY_RE = (
+    r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
+)
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_MONTHS["sept"] = 9
+_MONTH_RE = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+    "a few": 3,
+    "few": 3,
+    "several": 3,
+}
+_NUM_RE = (
+    r"(\d+|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
+)
+_UNTIL = r"(?:until|till|til|'til|through|thru|up\s+to|to|back\s+on|back|returning|until\s+next|till\s+next)"
+
+
+def _day_start(moment: datetime) -> datetime:
+    return moment.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _end_of_day(moment: datetime) -> datetime:
+    return _day_start(moment) + timedelta(days=1)
+
+
+def _weekday_index(token: str) -> int:
+    token = token.lower()[:3]
+    return [d[:3] for d in _WEEKDAYS].index(token)
+
+
+def _next_weekday(at: datetime, index: int, *, next_week: bool = False) -> datetime:
+    ahead = (index - at.weekday()) % 7
+    if ahead == 0:
+        ahead = 7
+    if next_week and ahead < 7 and at.weekday() < index:
+        # "until next Friday" said on a Monday: the Friday of the following week.
+        ahead += 7
+    return at + timedelta(days=ahead)
+
+
+def _number(token: str) -> int:
+    token = re.sub(r"\s+", " ", token.lower().strip())
+    if token.isdigit():
+        return int(token)
+    return _NUMBER_WORDS.get(token, 1)
+
+
+def _end_of_week(at: datetime) -> datetime:
+    return _day_start(at) + timedelta(days=7 - at.weekday())
+
+
+def _end_of_month(at: datetime, months_ahead: int = 0) -> datetime:
+    year, month = at.year, at.month + months_ahead
+    while month > 12:
+        year, month = year + 1, month - 12
+    last = calendar.monthrange(year, month)[1]
+    return _end_of_day(at.replace(year=year, month=month, day=last))
+
+
+def _date_in_future(at: datetime, month: int, day: int) -> datetime | None:
+    try:
+        candidate = at.replace(month=month, day=day)
+    except ValueError:
+        return None
+    if _end_of_day(candidate) <= at:
+        try:
+            candidate = candidate.replace(year=at.year + 1)
+        except ValueError:
+            return None
+    return candidate
+
+
+@dataclass(frozen=True)
+class TimeSpan:
+    expires_at: datetime
+    phrase: str  # the words that stated the end ("" when defaulted)
+    stated: bool
+
+
+_TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
+    (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|year|quarter)\b", re.I), "end_of"),
+    (re.compile(rf"\b{_UNTIL}\s+(next\s+)?{_WEEKDAY_RE}\b", re.I), "until_weekday"),
+    (
+        re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_RE}\b", re.I),
+        "until_day_month",
+    ),
+    (re.compile(rf"\b{_UNTIL}\s+{_MONTH_RE}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I), "until_month_day"),
+    (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b", re.I), "until_ordinal"),
+    (re.compile(rf"\b{_UNTIL}\s+(?:early\s+|mid-?\s*|late\s+)?{_MONTH_RE}(?!\s*\d)\b", re.I), "until_month"),
+    (re.compile(rf"\b{_UNTIL}\s+(tomorrow|tonight|today)\b", re.I), "until_relative"),
+    (re.compile(rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+)?{_NUM_RE}\s+(day|week|month)s?\b", re.I), "for_duration"),
+    (re.compile(r"\b(?:for|over)\s+the\s+next\s+(day|week|month)\b", re.I), "for_next_unit"),
+    (
+        re.compile(r"\b(?:for\s+the\s+rest\s+of\s+|(?:all|rest\s+of)\s+)?(?:this|the)\s+(week|month)\b", re.I),
+        "this_unit",
+    ),
+    (re.compile(r"\b(?:this|over\s+the|for\s+the)\s+weekend\b", re.I), "weekend"),
+    (re.compile(r"\bnext\s+(week|month)\b", re.I), "next_unit"),
+    (re.compile(r"\b(today|tonight|this\s+(?:morning|afternoon|evening))\b", re.I), "today"),
+    (re.compile(r"\btomorrow\b", re.I), "tomorrow"),
+    (re.compile(rf"\b(?:on|this|next)\s+{_WEEKDAY_RE}\b", re.I), "on_weekday"),
+]
+
+
+def parse_expiry(text: str, at: datetime) -> TimeSpan:
+    """When a stated situation stops being true, from the utterance and its timestamp.
+
+    A duration needs an origin: the timestamp supplies it ("this week" said on a Wednesday
+    ends that Sunday at midnight). With no stated end the record gets the default thirty
+    days (write-rules chapter). Ends are end-of-day in the timestamp's timezone.
+    """
+    found: list[tuple[re.Match, datetime]] = []
+    for pattern, name in _TIME_PATTERNS:
+        for match in pattern.finditer(text):
+            end = _resolve(name, match, at)
+            if end is not None and end > at:
+                found.append((match, end))
+    if not found:
+        return TimeSpan(expires_at=at + timedelta(days=DEFAULT_SITUATION_DAYS), phrase="", stated=False)
+    match, end = found[0]  # the most specific pattern wins ...
+    start, stop = match.span()
+    for other, other_end in found[1:]:
+        # ... and a second phrase joined to it ("today and tomorrow") extends it to the later end.
+        lo, hi = sorted([(start, stop), other.span()])
+        if re.fullmatch(r"\s*(?:and|&|or|to|through)\s*", text[lo[1] : hi[0]], re.I):
+            start, stop, end = lo[0], hi[1], max(end, other_end)
+    return TimeSpan(expires_at=end, phrase=text[start:stop], stated=True)
+
+
+def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
+    groups = match.groups()
+    if name == "end_of":
+        unit = groups[0].lower()
+        if unit == "week":
+            return _end_of_week(at)
+        if unit == "month":
+            return _end_of_month(at)
+        if unit == "quarter":
+            return _end_of_month(at, (3 - at.month % 3) % 3)
+        return _end_of_day(at.replace(month=12, day=31))
+    if name == "until_weekday":
+        target = _next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0]))
+        if re.match(r"back", match.group(0), re.I):
+            return _day_start(target)
+        return _end_of_day(target)
+    if name == "until_day_month":
+        day = _date_in_future(at, _MONTHS[groups[1].lower().rstrip(".")], int(groups[0]))
+        return _end_of_day(day) if day else None
+    if name == "until_month_day":
+        day = _date_in_future(at, _MONTHS[groups[0].lower().rstrip(".")], int(groups[1]))
+        return _end_of_day(day) if day else None
+    if name == "until_ordinal":
+        day_number = int(groups[0])
+        month, year = at.month, at.year
+        if day_number <= at.day:
+            month, year = (1, year + 1) if month == 12 else (month + 1, year)
+        try:
+            return _end_of_day(at.replace(year=year, month=month, day=day_number))
+        except ValueError:
+            return None
+    if name == "until_month":
+        month = _MONTHS[groups[0].lower().rstrip(".")]
+        start = _date_in_future(at, month, 1)
+        if start is None:
+            return None
+        if start.month == at.month and start.year == at.year:
+            return _end_of_month(at)
+        return _day_start(start)
+    return _resolve_relative(name, match, at)
+
+
+def _resolve_relative(name: str, match: re.Match, at: datetime) -> datetime | None:
+    groups = match.groups()
+    if name == "until_relative":
+        word = groups[0].lower()
+        return _end_of_day(at + timedelta(days=1 if word == "tomorrow" else 0))
+    if name == "for_duration":
+        count, unit = _number(groups[0]), groups[1].lower()
+        days = {"day": 1, "week": 7, "month": 30}[unit] * count
+        return _end_of_day(at + timedelta(days=days))
+    if name == "for_next_unit":
+        return _end_of_day(at + timedelta(days={"day": 1, "week": 7, "month": 30}[groups[0].lower()]))
+    if name == "this_unit":
+        return _end_of_week(at) if groups[0].lower() == "week" else _end_of_month(at)
+    if name == "weekend":
+        return _end_of_week(at)
+    if name == "next_unit":
+        if groups[0].lower() == "week":
+            return _end_of_week(at) + timedelta(days=7)
+        return _end_of_month(at, 1)
+    if name == "today":
+        return _end_of_day(at)
+    if name == "tomorrow":
+        return _end_of_day(at + timedelta(days=1))
+    if name == "on_weekday":
+        return _end_of_day(_next_weekday(at, _weekday_index(groups[0])))
+    return None
+
+
+def format_day(moment: datetime) -> str:
+    return f"{moment:%A} {moment.day} {moment:%B %Y}"
