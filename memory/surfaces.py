@@ -20,7 +20,7 @@ from memory.models import ForgetReason, GateDecision, Memory, Surface, SurfaceEv
 from memory.rls import acting_user
 
 # Admitted decisions that did not write the note they name: a refresh of an existing note,
-# and a forget request (which names none). The codes of memory.gate.reasons (not imported: the gate imports the store, which imports this).
+# and a forget request (which names none): the codes of memory.gate.reasons, as data.
 NOT_A_WRITE = ("duplicate_refreshed", "forget_request")
 # What wrote a note that has no admitting gate decision.
 RULE_USER_CORRECTION = "user-correction"

@@ -48,16 +48,16 @@ def test_a_task_delivered_twice_writes_the_memory_once(make_user):
 
 
 def test_an_embedder_outage_postpones_the_event_and_the_retry_writes_it_once(make_user, monkeypatch):
-    import memory.gate
+    from memory.gate import admission
 
     user = make_user()
     event_id = queue(user)
-    real_embed = memory.gate.embed
+    real_embed = admission.embed
 
     def down(texts):
         raise EmbeddingError("the embedding service refused the connection")
 
-    monkeypatch.setattr(memory.gate, "embed", down)
+    monkeypatch.setattr(admission, "embed", down)
     monkeypatch.setattr(tasks, "QUICK_RETRY_DELAYS", ())
     assert gate_event(user.pk, event_id)["status"].startswith("postponed")
     with acting_user(user.pk):
@@ -65,7 +65,7 @@ def test_an_embedder_outage_postpones_the_event_and_the_retry_writes_it_once(mak
     assert event.attempts == 1 and event.next_attempt_at > timezone.now()
     assert statements(user) == []
 
-    monkeypatch.setattr(memory.gate, "embed", real_embed)
+    monkeypatch.setattr(admission, "embed", real_embed)
     assert run_event(user.pk, event_id)["status"] == "done"
     assert sum("baltic" in s for s in statements(user)) == 1
 
