@@ -18,9 +18,12 @@ def enqueue_gate(event) -> None:
 
 def gate_turn(event_dict: dict):
     """Run the write gate for one turn (memory.gate.run_gate sets the acting user)."""
+    from atlas.logcontext import log_step
     from memory.gate import TurnEvent, run_gate
 
-    result = run_gate(TurnEvent.from_dict(event_dict))
+    event = TurnEvent.from_dict(event_dict)
+    with log_step("gate", turn_id=event.turn_id, user_id=event.user_id):
+        result = run_gate(event)
     # django-q2 keeps task results: ids and counts only, never statement text.
     return {
         "decisions": len(result.decisions),

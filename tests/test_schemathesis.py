@@ -12,9 +12,9 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
+from accounts.tokens import create_token
 from chat.models import ChatSession, Turn
 from memory import store
 from memory.rls import acting_user
@@ -51,7 +51,7 @@ def owned_ids(api_user) -> dict[str, object]:
 
 @pytest.fixture
 def api_token(api_user) -> str:
-    return Token.objects.create(user=api_user).key
+    return create_token(api_user, name="schemathesis")[1]
 
 
 @pytest.fixture
