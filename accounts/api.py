@@ -45,15 +45,18 @@ class TokenCreatedOutSerializer(TokenOutSerializer):
 class TokenListView(APIView):
     throttle_scope = "token-create"
 
+    def _creating(self) -> bool:
+        return getattr(getattr(self, "request", None), "method", "") == "POST"
+
     def get_throttles(self):
-        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+        return [ScopedRateThrottle()] if self._creating() else []
 
     def get_authenticators(self):
         # Creating authenticates by password (no session, so no CSRF); listing needs a login.
-        return [] if self.request.method == "POST" else super().get_authenticators()
+        return [] if self._creating() else super().get_authenticators()
 
     def get_permissions(self):
-        return [AllowAny()] if self.request.method == "POST" else super().get_permissions()
+        return [AllowAny()] if self._creating() else super().get_permissions()
 
     @extend_schema(responses=TokenOutSerializer(many=True), summary="Your API tokens (never the tokens themselves)")
     def get(self, request: Request) -> Response:

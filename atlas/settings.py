@@ -225,9 +225,10 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("ATLAS_
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("ATLAS_MAX_REQUEST_BYTES", 256 * 1024)
 
 REST_FRAMEWORK = {
+    # The token first, so a missing or revoked token is a 401 with WWW-Authenticate: Token.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "accounts.auth.PersonalTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_THROTTLE_RATES": {"token-create": os.environ.get("ATLAS_TOKEN_CREATE_RATE", "10/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -286,6 +287,8 @@ LOGGING = {
 # Accounts (issue 13): personal API tokens (django-rest-knox, stored as SHA-512 digests) and
 # login rate limiting (django-axes: per username and per address, separately).
 KNOX_TOKEN_MODEL = "accounts.ApiToken"
+# knox's own migrations would create its (swapped-out) table anyway, with a key to auth_user.
+MIGRATION_MODULES = {"knox": None}
 REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token", "TOKEN_PREFIX": "atlas_"}
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

@@ -111,7 +111,15 @@ def test_schema_is_openapi_3_and_lists_every_endpoint(client, db):
         "/api/turns/{id}/",
         "/api/turns/{id}/feedback/",
     } <= paths
-    assert {"tokenAuth", "cookieAuth"} <= set(document["components"]["securitySchemes"])
+    schemes = document["components"]["securitySchemes"]
+    assert {"personalToken", "cookieAuth"} <= set(schemes)
+    assert schemes["personalToken"] | {"description": ""} == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Authorization",
+        "description": "",
+    }
+    assert "/account/tokens/" in schemes["personalToken"]["description"]
 
 
 def test_docs_page_uses_only_local_assets(client, db):
