@@ -157,6 +157,8 @@ Q_CLUSTER = {
     "sync": envbool("ATLAS_Q_SYNC", False),
     "orm": "default",
     "poll": 0.5,
+    # Successful task results kept (django-q2 default 250); the load test keeps all (0) to reconcile.
+    "save_limit": envint("ATLAS_Q_SAVE_LIMIT", 250),
 }
 if REDIS_URL and envbool("ATLAS_Q_REDIS", False):
     Q_CLUSTER.pop("orm")
