@@ -5,8 +5,9 @@
 
 Starts N production servers (manage.py serveatlas, each with its worker) on 127.0.0.1 ports
 against the one database, creates fresh simulated users, and runs them for a fixed time in
-threads, each with its own cookie jar, alternating between the servers: log in, ask
-questions and follow-ups, state a standing preference and a "remember that", open the
+threads (signed in one a second first, then measured together; 1-3 s of thinking between actions, like locust's
+``between(1, 3)``), each with its own cookie jar, alternating between the servers: log in,
+ask questions and follow-ups, state a standing preference and a "remember that", open the
 memory page, forget and correct notes. Then it waits for the write gate queue to drain,
 stops the servers (TERM) and reconciles: every turn answered 2xx is saved exactly once, the
 gate ran exactly once for each, no user's marker reached another user (in any response or
@@ -45,6 +46,9 @@ QUESTIONS = [
 ]
 FOLLOW_UPS = ["And what about their renewal date?", "Only the open ones", "Put that in a table"]
 PREFERENCES = ["From now on, show amounts in euros", "From now on, keep answers short"]
+# Like locust's wait_time = between(1, 3): a person reads the answer before the next action.
+THINK_SECONDS = (1.0, 3.0)
+RAMP_USERS_PER_SECOND = 1
 MARKER = re.compile(r"zq(\d{6})u(\d{3})")
 
 
@@ -53,6 +57,7 @@ class Tally:
     lock: threading.Lock = field(default_factory=threading.Lock)
     turn_ms: list[float] = field(default_factory=list)
     other_ms: list[float] = field(default_factory=list)
+    login_ms: list[float] = field(default_factory=list)
     requests: int = 0
     errors: Counter = field(default_factory=Counter)
     turns: dict[int, int] = field(default_factory=dict)  # turn id -> user index
@@ -64,20 +69,23 @@ class SimulatedUser:
         self.index, self.urls, self.tally = index, urls, tally
         self.username = f"load{run}u{index:03d}"
         self.marker = f"zq{run}u{index:03d}"
-        self.clients = [httpx.Client(base_url=url, timeout=60, follow_redirects=False) for url in urls]
+        # One cookie jar: cookies are per host, not per port, so one sign-in serves every node
+        # (they share the database sessions and the secret key), as behind a load balancer.
+        self.http = httpx.Client(timeout=60, follow_redirects=False)
         self.calls = 0
+        self.signed_in = False
         self.session: str | None = None
         self.random = random.Random(index)
 
-    def client(self) -> httpx.Client:
-        # Alternate between the servers; each has its own cookie jar, so log in to each once.
+    def next_server(self) -> str:
+        """The next server, alternating."""
         self.calls += 1
-        return self.clients[self.calls % len(self.clients)]
+        return self.urls[self.calls % len(self.urls)]
 
-    def call(self, client: httpx.Client, method: str, path: str, *, turn: bool = False, **kwargs) -> httpx.Response:
+    def call(self, base: str, method: str, path: str, *, kind: str = "other", **kwargs) -> httpx.Response:
         started = time.perf_counter()
         try:
-            response = client.request(method, path, **kwargs)
+            response = self.http.request(method, base + path, **kwargs)
         except httpx.HTTPError as exc:
             with self.tally.lock:
                 self.tally.requests += 1
@@ -86,7 +94,7 @@ class SimulatedUser:
         elapsed = (time.perf_counter() - started) * 1000
         with self.tally.lock:
             self.tally.requests += 1
-            (self.tally.turn_ms if turn else self.tally.other_ms).append(elapsed)
+            getattr(self.tally, f"{kind}_ms").append(elapsed)
             if response.status_code >= 400:
                 self.tally.errors[f"{method} {re.sub(r'[0-9a-f-]{8,}|\\d+', 'N', path)} {response.status_code}"] += 1
         for match in MARKER.finditer(response.text):
@@ -95,21 +103,22 @@ class SimulatedUser:
                     self.tally.leaks.append(f"{self.username} saw {match.group(0)}")
         return response
 
-    def post(self, client: httpx.Client, path: str, data: dict, **kwargs) -> httpx.Response:
-        token = client.cookies.get("csrftoken") or ""
-        return self.call(client, "POST", path, data={**data, "csrfmiddlewaretoken": token}, **kwargs)
+    def post(self, base: str, path: str, data: dict, **kwargs) -> httpx.Response:
+        token = self.http.cookies.get("csrftoken") or ""
+        return self.call(base, "POST", path, data={**data, "csrfmiddlewaretoken": token}, **kwargs)
 
     def log_in(self) -> None:
-        for client in self.clients:
-            self.call(client, "GET", "/login/")
-            response = self.post(client, "/login/", {"username": self.username, "password": PASSWORD})
-            if response.status_code != 302:
-                raise RuntimeError(f"{self.username} could not log in: {response.status_code}")
+        """The login form, as a browser posts it (GET for the CSRF cookie, then POST)."""
+        base = self.next_server()
+        self.call(base, "GET", "/login/")
+        response = self.post(base, "/login/", {"username": self.username, "password": PASSWORD}, kind="login")
+        if response.status_code != 302:
+            raise RuntimeError(f"{self.username} could not log in: {response.status_code}")
 
     def ask(self, question: str, *, new: bool = False) -> None:
-        client = self.client()
+        client = self.next_server()
         path = "/ask/" if new or self.session is None else f"/c/{self.session}/ask/"
-        response = self.post(client, path, {"question": question}, turn=True)
+        response = self.post(client, path, {"question": question}, kind="turn")
         found = re.search(r"/c/([0-9a-f-]{36})/#turn-(\d+)", response.headers.get("location", ""))
         if response.status_code == 302 and found:
             self.session = found.group(1)
@@ -117,7 +126,7 @@ class SimulatedUser:
                 self.tally.turns[int(found.group(2))] = self.index
 
     def memory_page(self) -> list[int]:
-        response = self.call(self.client(), "GET", "/memory/")
+        response = self.call(self.next_server(), "GET", "/memory/")
         return [int(pk) for pk in re.findall(r'action="/memory/(\d+)/forget/"', response.text)]
 
     def step(self) -> None:
@@ -137,28 +146,39 @@ class SimulatedUser:
             if not ids:
                 return
             target = self.random.choice(ids)
-            client = self.client()
+            client = self.next_server()
             if self.random.random() < 0.5:
                 self.post(client, f"/memory/{target}/forget/", {})
             else:
                 self.post(client, f"/memory/{target}/correct/", {"statement": f"Team code is {self.marker}"})
 
+    def sign_in(self, start: float) -> None:
+        time.sleep(max(0.0, start - time.monotonic()))  # the ramp-up
+        try:
+            self.log_in()
+            self.signed_in = True
+        except (RuntimeError, httpx.HTTPError) as exc:
+            with self.tally.lock:
+                self.tally.errors[f"login {type(exc).__name__}"] += 1
+
     def simulate(self, deadline: float) -> None:
         try:
-            try:
-                self.log_in()
-            except (RuntimeError, httpx.HTTPError) as exc:
-                with self.tally.lock:
-                    self.tally.errors[f"login {type(exc).__name__}"] += 1
-                return
-            while time.monotonic() < deadline:
+            while self.signed_in and time.monotonic() < deadline:
                 try:
                     self.step()
                 except httpx.HTTPError:
-                    time.sleep(0.2)
+                    pass
+                time.sleep(self.random.uniform(*THINK_SECONDS))
         finally:
-            for client in self.clients:
-                client.close()
+            self.http.close()
+
+
+def run_threads(target, args_for, users: list[SimulatedUser], timeout: float) -> None:
+    threads = [threading.Thread(target=getattr(u, target), args=args_for(i), daemon=True) for i, u in enumerate(users)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
 
 
 def start_servers(count: int, base_port: int) -> tuple[list[subprocess.Popen], list[str]]:
@@ -224,14 +244,16 @@ def main() -> None:
     procs, urls = start_servers(args.servers, args.base_port)
     tally = Tally()
     try:
+        # Sign in first (PBKDF2 costs a couple of CPU-seconds per password on purpose), then
+        # measure the steady state: every signed-in user acting for the whole window.
+        simulated = [SimulatedUser(i, run, urls, tally) for i in range(args.users)]
+        ramp = time.monotonic()
+        run_threads("sign_in", lambda i: (ramp + i / RAMP_USERS_PER_SECOND,), simulated, 300)
+        signed_in = sum(u.signed_in for u in simulated)
+        sign_in_seconds = time.monotonic() - ramp
         started = time.monotonic()
         deadline = started + args.seconds
-        simulated = [SimulatedUser(i, run, urls, tally) for i in range(args.users)]
-        threads = [threading.Thread(target=u.simulate, args=(deadline,), daemon=True) for u in simulated]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(args.seconds + 120)
+        run_threads("simulate", lambda i: (deadline,), simulated, args.seconds + 120)
         elapsed = time.monotonic() - started
         drained = drain_queue(timeout=180)
     finally:
@@ -241,6 +263,10 @@ def main() -> None:
         "servers": args.servers,
         "users": args.users,
         "seconds": round(elapsed, 1),
+        "signed_in": signed_in,
+        "sign_in_seconds": round(sign_in_seconds, 1),
+        "login_p50_ms": round(percentile(tally.login_ms, 50), 1),
+        "login_p95_ms": round(percentile(tally.login_ms, 95), 1),
         "requests": tally.requests,
         "turns_2xx": len(tally.turns),
         "turns_per_second": round(len(tally.turns) / elapsed, 2),
