@@ -54,6 +54,10 @@ def gunicorn_command(addr: str, *, workers: int, threads: int, timeout: int) -> 
         str(threads),
         "--timeout",
         str(timeout),
+        # Keep idle connections longer than a client pauses (behind a load balancer: longer
+        # than its idle timeout), else the server closes one just as the client reuses it.
+        "--keep-alive",
+        "20",
         "--graceful-timeout",
         str(int(GRACE_SECONDS) - 1),
         "--max-requests",
