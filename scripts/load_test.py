@@ -3,15 +3,16 @@
     .venv/bin/python scripts/load_test.py --users 50 --seconds 120 --servers 1
     .venv/bin/python scripts/load_test.py --users 50 --seconds 120 --servers 2
 
-Starts N production servers (manage.py serveatlas, each with its worker) on 127.0.0.1 ports
-against the one database, creates fresh simulated users, and runs them for a fixed time in
-threads (signed in first, at most two at a time per server, then measured together; 1-3 s
-of thinking between actions, like locust's ``between(1, 3)``), each with its own cookie
-jar, alternating between the servers: ask questions and follow-ups, state a standing preference and a "remember that", open the
-memory page, forget and correct notes. Then it waits for the write gate queue to drain,
-stops the servers (TERM) and reconciles: every turn answered 2xx is saved exactly once, the
-gate ran exactly once for each, no user's marker reached another user (in any response or
-any stored row). Prints throughput, latency percentiles, error rate and the reconciliation.
+Starts N production servers (manage.py serveatlas, each with its worker) on 127.0.0.1
+ports against the one database and creates fresh simulated users. They sign in first (at
+most two at a time per server), then act together for a fixed time, one thread each with
+its own cookie jar, 1-3 s of thinking between actions (like locust's ``between(1, 3)``),
+alternating between the servers: questions and follow-ups, a standing preference, a
+"remember that", the memory page, forgetting and correcting notes. Then it waits for the
+write gate queue to drain, stops the servers (TERM) and reconciles: every turn answered
+2xx is saved exactly once, the gate ran exactly once for each, no user's marker reached
+another user (in any response or any stored row). Prints throughput, latency
+percentiles, error rate and the reconciliation.
 """
 
 from __future__ import annotations
