@@ -55,9 +55,9 @@ def envlist(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", True)
-# Serving (issue 13): the data folder holds the embedded database and, with DEBUG off and no
-# SECRET_KEY in the environment, a secret key generated once (0600); ATLAS_ADDR is where
-# `make serve` listens.
+# Serving (issue 13): the data folder holds collected static files and, with DEBUG off and
+# no SECRET_KEY in the environment, a secret key generated once (0600); ATLAS_ADDR is where
+# `make serve` listens. (The embedded database lives in ATLAS_PGDATA, atlas/db.py.)
 ATLAS_DATA_DIR = Path(os.environ.get("ATLAS_DATA_DIR", BASE_DIR / ".atlas"))
 ATLAS_ADDR = os.environ.get("ATLAS_ADDR", "127.0.0.1:8000")
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
