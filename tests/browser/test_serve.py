@@ -72,9 +72,12 @@ def served():
                 break
         except httpx.TransportError:
             pass
-        assert proc.poll() is None, (data / "serve.log").read_text()
+        if proc.poll() is not None:
+            pytest.fail("make serve exited:\n" + (data / "serve.log").read_text())
         time.sleep(0.5)
     else:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
         pytest.fail("make serve did not become healthy in 90 s:\n" + (data / "serve.log").read_text())
     yield {"url": url, "proc": proc, "data": data}
     if proc.poll() is None:

@@ -1,6 +1,8 @@
 """``make serve``: gunicorn + the django-q2 cluster, DEBUG off, static files from whitenoise."""
 
+import fcntl
 import os
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -8,6 +10,15 @@ from django.core.management.base import BaseCommand, CommandError
 
 from atlas import serving
 from chat.management.commands.seed_demo import DEMO_LOGINS
+
+
+def collect_static() -> None:
+    """collectstatic under a file lock: two nodes on one machine share STATIC_ROOT."""
+    root = Path(settings.STATIC_ROOT)
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root.parent / ".collectstatic.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        call_command("collectstatic", interactive=False, verbosity=0)
 
 
 class Command(BaseCommand):
@@ -23,7 +34,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if settings.DEBUG:
             raise CommandError("serveatlas runs with DEBUG off: use `make serve`, or set DEBUG=false.")
-        call_command("collectstatic", interactive=False, verbosity=0)
+        collect_static()
         env = dict(os.environ, DEBUG="false", ATLAS_WARM_UP="1", ATLAS_ADDR=options["addr"])
         commands = {
             "web": serving.gunicorn_command(
