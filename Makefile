@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run db test lint format venv browser bench bench-recall bench-surfaces eval eval-locomo screenshots faults
+.PHONY: run serve load db test lint format venv browser bench bench-recall bench-surfaces eval eval-locomo screenshots faults
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -24,6 +24,21 @@ db: venv
 run: db
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py runatlas
+
+# Production mode: gunicorn (gthread) + the django-q2 cluster, DEBUG off, whitenoise, on
+# ATLAS_ADDR (default 127.0.0.1:8000). TERM or INT (Ctrl-C) stops everything within seconds.
+serve: db
+	$(PY) manage.py seed_demo --if-empty
+	DEBUG=false $(PY) manage.py serveatlas
+
+# The bounded load test (loopback only): 50 simulated users for 2 minutes against one
+# production server, then two servers on two ports against one database; each run is
+# followed by the database reconciliation. Not part of `make test`.
+LOAD_USERS ?= 50
+LOAD_SECONDS ?= 120
+load: db
+	$(PY) scripts/load_test.py --users $(LOAD_USERS) --seconds $(LOAD_SECONDS) --servers 1
+	$(PY) scripts/load_test.py --users $(LOAD_USERS) --seconds $(LOAD_SECONDS) --servers 2
 
 # Debian's chromium for the browser tests (installed once; needs root or sudo).
 browser:

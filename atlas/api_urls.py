@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from atlas.accounts import api as accounts_api
 from chat import api as chat_api
 from memory import api as memory_api
 
@@ -28,6 +29,9 @@ app_name = "api"
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", ApiDocsView.as_view(url_name="api:schema"), name="docs"),
+    # Personal API tokens
+    path("tokens/", accounts_api.TokenListView.as_view(), name="token-list"),
+    path("tokens/<int:pk>/", accounts_api.TokenDetailView.as_view(), name="token-detail"),
     # Memory
     path("memories/", memory_api.MemoryListView.as_view(), name="memory-list"),
     path("memories/export/", memory_api.MemoryExportView.as_view(), name="memory-export"),

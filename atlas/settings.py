@@ -55,11 +55,19 @@ def envlist(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", True)
+# Serving (issue 13): the data folder holds collected static files and, with DEBUG off and
+# no SECRET_KEY in the environment, a secret key generated once (0600); ATLAS_ADDR is where
+# `make serve` listens. (The embedded database lives in ATLAS_PGDATA, atlas/db.py.)
+ATLAS_DATA_DIR = Path(os.environ.get("ATLAS_DATA_DIR", BASE_DIR / ".atlas"))
+ATLAS_ADDR = os.environ.get("ATLAS_ADDR", "127.0.0.1:8000")
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "atlas-development-only-key-never-use-in-production-0123456789"
+    if DEBUG:
+        SECRET_KEY = "atlas-development-only-key-never-use-in-production-0123456789"
+    else:
+        from atlas.serving import load_or_create_secret_key
+
+        SECRET_KEY = load_or_create_secret_key(ATLAS_DATA_DIR / "secret_key")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 
@@ -73,28 +81,34 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_q",
     "memory",
     "chat",
+    "atlas.accounts",
 ]
 
 MIDDLEWARE = [
     # First: a database or embedder outage anywhere below is a 503 in the site's words.
     "atlas.middleware.FailureMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "atlas.logcontext.LogContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "memory.middleware.ActingUserMiddleware",
+    # Last, as django-axes requires: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "atlas.urls"
@@ -155,6 +169,8 @@ Q_CLUSTER = {
     "sync": envbool("ATLAS_Q_SYNC", False),
     "orm": "default",
     "poll": 0.5,
+    # Successful task results kept (django-q2 default 250); the load test keeps all (0) to reconcile.
+    "save_limit": envint("ATLAS_Q_SAVE_LIMIT", 250),
 }
 if REDIS_URL and envbool("ATLAS_Q_REDIS", False):
     Q_CLUSTER.pop("orm")
@@ -177,7 +193,16 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / ".atlas" / "static"
+STATIC_ROOT = ATLAS_DATA_DIR / "static"
+# With DEBUG off (`make serve`), whitenoise serves collected files under hashed names.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 # Security: CSRF on every form, a strict CSP (no inline scripts or styles), safe cookies.
 SECURE_CSP = {
@@ -197,8 +222,13 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
-CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)
+# Secure cookies by default with DEBUG off, except when serving plain HTTP on loopback
+# (ATLAS_ADDR 127.0.0.1 and no TLS proxy), where a browser would never send them back.
+_SECURE_DEFAULT = not DEBUG and (
+    envbool("ATLAS_BEHIND_TLS_PROXY", False) or ATLAS_ADDR.rsplit(":", 1)[0] not in ("127.0.0.1", "localhost", "[::1]")
+)
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", _SECURE_DEFAULT)
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", _SECURE_DEFAULT)
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
@@ -209,10 +239,12 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if envbool("ATLAS_
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("ATLAS_MAX_REQUEST_BYTES", 256 * 1024)
 
 REST_FRAMEWORK = {
+    # The token first, so a missing or revoked token is a 401 with WWW-Authenticate: Token.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "atlas.accounts.auth.PersonalTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
+    "DEFAULT_THROTTLE_RATES": {"token-create": os.environ.get("ATLAS_TOKEN_CREATE_RATE", "10/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON that does not parse, or is nested absurdly deep, is a 400 (atlas/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
@@ -250,9 +282,43 @@ ATLAS_LLM_TIMEOUT = envfloat("ATLAS_LLM_TIMEOUT", 30.0)
 # The hold-out experiment (chapter 93): one in ten eligible turns answered without memory.
 ATLAS_HOLDOUT = envbool("ATLAS_HOLDOUT", True)
 
+# Logs carry the request id, the user id (never a name), the turn and the step (atlas/logcontext.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler", "stream": sys.stderr}},
+    "filters": {"context": {"()": "atlas.logcontext.ContextFilter"}},
+    "formatters": {
+        "context": {
+            "format": "%(asctime)s %(levelname)s %(name)s [request=%(request_id)s user=%(user_id)s "
+            "turn=%(turn_id)s step=%(step)s] %(message)s"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": sys.stderr,
+            "filters": ["context"],
+            "formatter": "context",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("ATLAS_LOG_LEVEL", "WARNING")},
 }
+
+# Accounts (issue 13): personal API tokens (django-rest-knox, stored as SHA-512 digests) and
+# login rate limiting (django-axes: per username and per address, separately).
+KNOX_TOKEN_MODEL = "accounts.ApiToken"
+# knox's own migrations would create its (swapped-out) table anyway, with a key to auth_user.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token", "TOKEN_PREFIX": "atlas_"}
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("ATLAS_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = envfloat("ATLAS_LOGIN_COOLOFF_HOURS", 0.25)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_CALLABLE = "atlas.accounts.lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False  # its warnings would log usernames
+AXES_IPWARE_PROXY_COUNT = 1 if envbool("ATLAS_BEHIND_TLS_PROXY", False) else None

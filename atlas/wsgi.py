@@ -14,3 +14,8 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atlas.settings")
 
 application = get_wsgi_application()
+
+if os.environ.get("ATLAS_WARM_UP"):
+    from atlas.serving import warm_up
+
+    warm_up()

@@ -11,6 +11,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from atlas.logcontext import log_step
 from chat import feedback as chat_feedback
 from chat import turn as chat_turn
 from chat.models import ChatSession, Turn
@@ -70,13 +71,14 @@ class SessionTurnsView(UserAPIView):
         data = AskInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            turn = call_domain(
-                chat_turn.ask,
-                request.user,
-                session=session,
-                question=data.validated_data["question"],
-                option_id=data.validated_data.get("option_id") or None,
-            )
+            with log_step("turn"):
+                turn = call_domain(
+                    chat_turn.ask,
+                    request.user,
+                    session=session,
+                    question=data.validated_data["question"],
+                    option_id=data.validated_data.get("option_id") or None,
+                )
         except chat_turn.TurnFailed:
             return Response(
                 {"detail": "Atlas could not answer right now; nothing was saved. Please try again."},

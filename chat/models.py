@@ -175,6 +175,7 @@ class Feedback(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name_plural = "feedback"
         constraints = [models.UniqueConstraint(fields=["turn", "user"], name="feedback_one_per_turn")]
 
     def __str__(self) -> str:

@@ -23,6 +23,7 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from atlas.logcontext import log_step
 from chat.blocks import Block
 from chat.feedback import give_feedback
 from chat.forms import AskForm, FeedbackForm
@@ -227,12 +228,13 @@ def ask(request, session_id=None):
     status = 400
     if form.is_valid():
         try:
-            turn = ask_question(
-                request.user,
-                session=session,
-                question=form.cleaned_data["question"],
-                option_id=form.cleaned_data["option"] or None,
-            )
+            with log_step("turn"):
+                turn = ask_question(
+                    request.user,
+                    session=session,
+                    question=form.cleaned_data["question"],
+                    option_id=form.cleaned_data["option"] or None,
+                )
         except ValidationError as error:
             form.add_error("question", error)
         except TurnFailed as error:

@@ -79,6 +79,7 @@ class Memory(models.Model):
     objects = LiveQuerySet.as_manager()
 
     class Meta:
+        verbose_name_plural = "memories"
         indexes = [
             # Exact per-user scans (DESIGN.md), no HNSW: recall is ONE index-only scan of this
             # covering btree (the live filter, the kind, and both signals it ranks by), so the

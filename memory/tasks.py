@@ -108,6 +108,7 @@ def run_event(user_id: int, event_id: int) -> dict:
     A missing event was already gated or deleted with everything; an event older than the
     user's last deletion is dropped.
     """
+    from atlas.logcontext import log_step
     from memory.epoch import hold_generation
     from memory.gate import TurnEvent, run_gate
     from memory.rls import acting_user
@@ -120,18 +121,19 @@ def run_event(user_id: int, event_id: int) -> dict:
         if event.generation != generation:
             event.delete()
             return {"event": event_id, "status": "dropped: older than the last delete-everything"}
-        result = run_gate(
-            TurnEvent(
-                user_id=user_id,
-                session_key=event.session_key,
-                turn_id=event.turn_id,
-                at=event.at,
-                text=event.text,
-                filters=dict(event.filters or {}),
-                feedback_kind=event.feedback_kind,
-                feedback_comment=event.feedback_comment,
+        with log_step("gate", turn_id=event.turn_id, user_id=user_id):
+            result = run_gate(
+                TurnEvent(
+                    user_id=user_id,
+                    session_key=event.session_key,
+                    turn_id=event.turn_id,
+                    at=event.at,
+                    text=event.text,
+                    filters=dict(event.filters or {}),
+                    feedback_kind=event.feedback_kind,
+                    feedback_comment=event.feedback_comment,
+                )
             )
-        )
         event.delete()
     # django-q2 keeps task results: ids and counts only, never statement text.
     return {

@@ -55,14 +55,16 @@ def bob(make_user):
 
 @pytest.fixture
 def client_for():
-    """An API client signed in as ``user``: by session, or by token with ``token=True``."""
-    from rest_framework.authtoken.models import Token
+    """An API client signed in as ``user``: by session, or by a personal API token with ``token=True``."""
     from rest_framework.test import APIClient
+
+    from atlas.accounts.tokens import create_token
 
     def make(user, *, token: bool = False) -> APIClient:
         client = APIClient()
         if token:
-            client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+            _, plain = create_token(user, name="test client")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {plain}")
         else:
             client.force_login(user)
         return client

@@ -76,14 +76,19 @@ def test_redis_cache_when_redis_url_is_set():
     assert 0 < int(ttl) <= 30
 
 
-def test_refuses_to_start_with_debug_off_and_no_secret_key():
+def test_debug_off_without_secret_key_generates_one_private_key_every_process_shares(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
-    env.update(DEBUG="false", DJANGO_SETTINGS_MODULE="atlas.settings")
-    out = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"], cwd=BASE_DIR, env=env, capture_output=True, text=True
-    )
-    assert out.returncode != 0
-    assert "SECRET_KEY must be set when DEBUG is off" in out.stderr
+    env.update(DEBUG="false", DJANGO_SETTINGS_MODULE="atlas.settings", ATLAS_DATA_DIR=str(tmp_path))
+    script = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+    keys = [
+        subprocess.run([sys.executable, "-c", script], cwd=BASE_DIR, env=env, capture_output=True, text=True)
+        for _ in range(2)
+    ]
+    assert [out.returncode for out in keys] == [0, 0], keys[0].stderr
+    assert keys[0].stdout == keys[1].stdout and len(keys[0].stdout.strip()) >= 50
+    assert "development-only" not in keys[0].stdout
+    assert (tmp_path / "secret_key").read_text() == keys[0].stdout
+    assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
 
 
 def test_bad_setting_value_is_a_clear_error():

@@ -12,9 +12,9 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
+from atlas.accounts.tokens import create_token
 from chat.models import ChatSession, Turn
 from memory import store
 from memory.rls import acting_user
@@ -51,7 +51,7 @@ def owned_ids(api_user) -> dict[str, object]:
 
 @pytest.fixture
 def api_token(api_user) -> str:
-    return Token.objects.create(user=api_user).key
+    return create_token(api_user, name="schemathesis")[1]
 
 
 @pytest.fixture
@@ -111,7 +111,15 @@ def test_schema_is_openapi_3_and_lists_every_endpoint(client, db):
         "/api/turns/{id}/",
         "/api/turns/{id}/feedback/",
     } <= paths
-    assert {"tokenAuth", "cookieAuth"} <= set(document["components"]["securitySchemes"])
+    schemes = document["components"]["securitySchemes"]
+    assert {"personalToken", "cookieAuth"} <= set(schemes)
+    assert schemes["personalToken"] | {"description": ""} == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Authorization",
+        "description": "",
+    }
+    assert "/account/tokens/" in schemes["personalToken"]["description"]
 
 
 def test_docs_page_uses_only_local_assets(client, db):

@@ -39,17 +39,37 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser, live_server, transactional_db):
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    page = context.new_page()
+# A CSP violation fires `securitypolicyviolation`; report it as a console error so the test
+# fails even where Chromium would only warn (an init script runs outside the page's CSP).
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener('securitypolicyviolation', (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
+});
+"""
+
+
+def watch_console(context) -> None:
+    context.add_init_script(REPORT_CSP_VIOLATIONS)
+
+
+def collect_problems(page) -> list[str]:
+    """Console errors and page errors of ``page``, gathered as they happen."""
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
     page.on(
         "console",
         lambda message: problems.append(f"console {message.type}: {message.text}") if message.type == "error" else None,
     )
+    return problems
+
+
+@pytest.fixture
+def page(browser, live_server, transactional_db):
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    watch_console(context)
+    page = context.new_page()
+    problems = collect_problems(page)
     yield page
     context.close()
     assert problems == [], "the browser reported errors (CSP violations or scripts)"
@@ -79,3 +99,14 @@ def screenshot(page, tmp_path):
         return path
 
     return screenshot
+
+
+@pytest.fixture
+def corpus(transactional_db):
+    from chat.demo_data import build_corpus, load_corpus
+    from chat.tools import clear_customer_index
+
+    load_corpus(build_corpus())
+    clear_customer_index()
+    yield
+    clear_customer_index()

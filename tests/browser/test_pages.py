@@ -8,8 +8,6 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from chat.demo_data import build_corpus, load_corpus
-from chat.tools import clear_customer_index
 from memory import store
 from memory.models import GateDecision, SurfaceEvent
 from memory.rls import acting_user
@@ -17,14 +15,6 @@ from memory.rls import acting_user
 pytestmark = pytest.mark.browser
 
 QUESTION = "What are Northline Freight's payment terms?"
-
-
-@pytest.fixture
-def corpus(transactional_db):
-    load_corpus(build_corpus())
-    clear_customer_index()
-    yield
-    clear_customer_index()
 
 
 def remember(user, statement, *, kind="preference", quote="", days_ago=3, **fields):

@@ -1,4 +1,4 @@
-"""Start the django-q2 worker and the web server together (what ``make run`` calls)."""
+"""Start the django-q2 worker and the development server together (what ``make run`` calls)."""
 
 import signal
 import subprocess
@@ -7,18 +7,20 @@ import sys
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-DEMO_LOGINS = "alice / atlas-demo-alice and bob / atlas-demo-bob"
+from atlas.serving import stop_all, worker_command
+from chat.management.commands.seed_demo import DEMO_LOGINS
 
 
 class Command(BaseCommand):
-    help = "Run the worker and the web server on 127.0.0.1:8000."
+    help = "Run the worker and the development web server on 127.0.0.1:8000."
 
     def add_arguments(self, parser):
         parser.add_argument("--addrport", default="127.0.0.1:8000")
 
     def handle(self, *args, **options):
-        # Supervised: a database outage stops django-q2's cluster, and runworker starts it again.
-        worker = subprocess.Popen([sys.executable, "manage.py", "runworker"])
+        # Supervised (runworker starts django-q2's cluster again after a database outage), in its
+        # own process group, so stopping it also stops every process the cluster forked.
+        worker = subprocess.Popen(worker_command(), start_new_session=True)
         # A SIGTERM (a service manager, `timeout`) must still stop the worker in `finally`.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         self.stdout.write(
@@ -27,8 +29,4 @@ class Command(BaseCommand):
         try:
             call_command("runserver", options["addrport"], use_reloader=False)
         finally:
-            worker.terminate()
-            try:
-                worker.wait(10)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+            stop_all([worker])

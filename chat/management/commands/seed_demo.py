@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from atlas.accounts.staff import make_staff_reviewer
 from chat.demo_data import ANCHOR, DEMO_NOTES, build_corpus, load_corpus, seed_notes
 from chat.models import Customer
 from chat.tools import clear_customer_index
@@ -14,6 +15,9 @@ DEMO_USERS = [
     ("alice", "Alice", "Moreau", "atlas-demo-alice"),
     ("bob", "Bob", "Okafor", "atlas-demo-bob"),
 ]
+# A staff reviewer, not a superuser: reads the admin review pages and may forget a memory.
+DEMO_STAFF = ("sam", "Sam", "Reviewer", "atlas-demo-staff")
+DEMO_LOGINS = "alice / atlas-demo-alice and bob / atlas-demo-bob; staff: sam / atlas-demo-staff at /admin/"
 
 
 class Command(BaseCommand):
@@ -37,7 +41,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         started = time.perf_counter()
         User = get_user_model()
-        users_exist = User.objects.filter(username__in=[u[0] for u in DEMO_USERS]).count() == len(DEMO_USERS)
+        names = [u[0] for u in DEMO_USERS] + [DEMO_STAFF[0]]
+        users_exist = User.objects.filter(username__in=names).count() == len(names)
         if options["if_empty"] and users_exist and Customer.objects.exists() and not options["reset_corpus"]:
             self.stdout.write("Demo data already loaded.")
             return
@@ -52,6 +57,7 @@ class Command(BaseCommand):
                     user.set_password(password)
                     user.save()
                 users[username] = user
+            make_staff_reviewer(DEMO_STAFF, reset_password=not options["if_empty"])
 
         if Customer.objects.exists() and not options["reset_corpus"]:
             self.stdout.write("Corpus already loaded (use --reset-corpus to reload it).")
