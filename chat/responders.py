@@ -105,6 +105,12 @@ def style_from(notes: tuple[Any, ...], fmt: str, *, has_money: bool, has_rows: b
     for note in notes:
         if getattr(note, "kind", "") != "preference":
             continue
+        subject, value = getattr(note, "subject", ""), getattr(note, "value", "")
+        if subject in _STRUCTURED and value:
+            # The gate stored what the preference is about and its value: no re-parsing.
+            if _STRUCTURED[subject](style, value, has_money=has_money, has_rows=has_rows):
+                style.shaped_by.add(note.memory_id)
+            continue
         text = note.statement.lower()
         shaped = _format_preference(style, text, has_rows=has_rows)
         if re.search(r"\bbullet", text) and has_rows:
@@ -119,6 +125,58 @@ def style_from(notes: tuple[Any, ...], fmt: str, *, has_money: bool, has_rows: b
         if shaped:
             style.shaped_by.add(note.memory_id)
     return style
+
+
+def _answer_format(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
+    if not has_rows:
+        return False
+    if value == "bullets":
+        style.bullets = True
+        return True
+    if value == "table" and not style.format:
+        style.format = "table"
+        return True
+    return False
+
+
+def _answer_length(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
+    if style.format or value not in ("short", "detailed"):
+        return False
+    style.format = value
+    return True
+
+
+def _date_format(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
+    style.iso_dates = value == "ISO"
+    return style.iso_dates
+
+
+def _scale(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
+    scale = {"thousands": "k", "millions": "m"}.get(value, "")
+    if not (has_money and scale):
+        return False
+    style.scale = scale
+    return True
+
+
+def _currency(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
+    if not has_money:
+        return False
+    if value != "USD":  # the records are in US dollars: say so rather than convert
+        style.currency_wanted = value
+        return False
+    style.currency_code = True
+    return True
+
+
+# A preference's subject (memory.gate's structured preferences) -> how it shapes the answer.
+_STRUCTURED = {
+    "answer_format": _answer_format,
+    "answer_length": _answer_length,
+    "date_format": _date_format,
+    "scale": _scale,
+    "currency": _currency,
+}
 
 
 def _format_preference(style: Style, text: str, *, has_rows: bool) -> bool:

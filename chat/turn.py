@@ -174,18 +174,17 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
 def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     from memory.recall import recall_for_question
 
-    gate_message = _gate_message(user, question)
-    if gate_message:
+    shown = _gate_preview(user, question)
+    if shown is not None and shown.standalone:
         # "Remember that ..." / "forget ...": a request about memory, not a data question, so the
         # answer is the gate's own sentence and no stale filter runs a plan.
-        turn.answer = turn.gate_message = gate_message
-        turn.blocks = [blocks.summary(gate_message).as_dict()]
-        turn.save(update_fields=["answer", "gate_message", "blocks"])
-        state.last_plan = None
+        _answer_with_gate_sentence(turn, state, shown.message)
         return
 
     correction = corrections.correction_text(question)
     asked = correction or resolution.original_question or question
+    if shown is not None:
+        asked = _question_part(user, asked)
     planned = _plan(state, resolution, asked, correcting=correction is not None)
     # One retrieval text for recall and document search, so the question is embedded once.
     retrieval = _retrieval_query(state, resolution)
@@ -195,6 +194,10 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     plan, abstention, narrowed = _narrowed(planned, used)
     if plan is not None and plan.subject == "documents":
         plan = replace(plan, query=retrieval)  # the text recall embedded: one vector per turn
+    if shown is not None and abstention is not None and abstention.reason == vocab.NO_PLAN_REASON:
+        # "From now on, amounts in euros" asks nothing of the records: the acknowledgement is the answer.
+        _answer_with_gate_sentence(turn, state, shown.message)
+        return
     quoted = _passage_answer(asked, abstention) if abstention is not None else None
     if quoted is not None:
         plan, abstention = quoted.plan, None
@@ -230,13 +233,18 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     influences = dict(answer.influences)
     for memory_id in narrowed:
         influences[memory_id] = NARROWED_RETRIEVAL
+    if shown is not None:
+        # "Noted: you prefer ..." / "I won't keep that: ..." beside the answer (chat/views shows it
+        # as the turn's gate line).
+        turn.gate_message = shown.message
+        answer_blocks.append(blocks.summary(shown.message))
     turn.blocks = [b.as_dict() for b in answer_blocks]
     turn.answer = blocks.blocks_text(answer_blocks)
     turn.recalled = [_recalled_row(note, influences.get(note.memory_id, "in-context")) for note in used]
     turn.eligible = eligible
     turn.held_out = held_out
     turn.prompt_tokens = prompt.tokens
-    turn.save(update_fields=["answer", "blocks", "recalled", "eligible", "held_out", "prompt_tokens"])
+    turn.save(update_fields=["answer", "gate_message", "blocks", "recalled", "eligible", "held_out", "prompt_tokens"])
     turn.prompt = prompt  # not stored: for bench_session and debugging
     turn.correction = correction is not None
 
@@ -298,12 +306,31 @@ def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | No
     return executors.Quotes(QueryPlan("list", "documents", query=asked), tuple(close[:1]))
 
 
-def _gate_message(user, question: str) -> str:
-    """The gate's own sentence for an explicit "remember"/"forget" request (a pure read)."""
+def _gate_preview(user, question: str):
+    """What the gate will do with this turn, as the answer's sentence (a pure read)."""
     from memory.gate import preview
 
-    result = preview(user, question)
-    return result.message if result is not None else ""
+    return preview(user, question)
+
+
+def _question_part(user, text: str) -> str:
+    """The sentences of ``text`` that are not the acknowledged preference or secret, so "How
+    many open orders ...? Going forward, amounts in thousands." plans the question only."""
+    from atlas.language import parse
+    from memory.gate import preview
+
+    sentences = [s.text for s in parse(text).sents]
+    if len(sentences) < 2:
+        return text
+    kept = [s for s in sentences if preview(user, s) is None]
+    return " ".join(kept) or text
+
+
+def _answer_with_gate_sentence(turn: Turn, state, message: str) -> None:
+    turn.answer = turn.gate_message = message
+    turn.blocks = [blocks.summary(message).as_dict()]
+    turn.save(update_fields=["answer", "gate_message", "blocks"])
+    state.last_plan = None
 
 
 def _recalled_row(note, influence: str) -> dict[str, Any]:

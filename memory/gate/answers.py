@@ -1,5 +1,7 @@
 """The sentence the chat answer shows for "remember that ...", "forget ...", an update or a
-reversal: read-only, nothing is written here (``run_gate`` does that after the turn is saved).
+reversal, and the one-line acknowledgement beside an ordinary answer when the gate will keep a
+standing preference or refuse a secret the user volunteered: read-only, nothing is written
+here (``run_gate`` does that after the turn is saved).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from memory.gate.policy import Refusal
 from memory.models import Kind
 from memory.rls import acting_user
 from memory.store import is_paused, live_memories
+from memory.suppression import is_suppressed
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,9 @@ class Preview:
     reason: str
     message: str
     memory_ids: list[int] = field(default_factory=list)
+    # True: the turn is a request about memory and the answer is this sentence alone.
+    # False: an acknowledgement shown beside the answer to the question asked.
+    standalone: bool = True
 
 
 def _forget_preview(user, finding: Finding, now) -> Preview:
@@ -72,9 +78,30 @@ def _remember_preview(user, finding: Finding, now) -> Preview:
     return Preview("remember", True, finding.reason, f"I'll remember that {echo}.", [])
 
 
+# Refusals worth a sentence even when nobody asked to remember: the user typed something Atlas
+# must not keep, and should hear that it was not kept (issue 12: "I won't keep passwords.").
+ACKNOWLEDGED_REFUSALS = (r.SECRET, r.SENSITIVE)
+
+
+def _acknowledgement(user, finding: Finding, now) -> Preview | None:
+    """ "Noted: you prefer amounts in euros." only when the gate will write it (not paused, not
+    forgotten before); "I won't keep that: ..." for a volunteered secret or health detail."""
+    if finding.action == "refuse" and finding.reason in ACKNOWLEDGED_REFUSALS:
+        return Preview("remember", False, finding.reason, f"I won't keep that: {r.why(finding.reason)}.", [], False)
+    if finding.action != "write" or finding.reason != r.STANDING_PREFERENCE or not finding.echo:
+        return None
+    if is_paused(user) or is_suppressed(
+        user, kind=finding.kind, statement=finding.statement, now=now, subject=finding.subject, value=finding.value
+    ):
+        return None
+    return Preview("remember", True, finding.reason, f"Noted: {finding.echo}.", [], False)
+
+
 def preview(user, text: str) -> Preview | None:
-    """Whether ``text`` asks Atlas to remember, forget or change something, and what the answer says."""
+    """Whether ``text`` asks Atlas to remember, forget or change something, and what the answer
+    says; otherwise the acknowledgement of a standing preference or a refused secret, if any."""
     now = timezone.now()
+    acknowledged: Preview | None = None
     for finding in analyse_turn(text or "", at=now):
         if finding.action == "forget":
             return _forget_preview(user, finding, now)
@@ -84,4 +111,6 @@ def preview(user, text: str) -> Preview | None:
                 return shown
         elif finding.explicit or (finding.reason == r.UPDATE and finding.action == "write"):
             return _remember_preview(user, finding, now)
-    return None
+        elif acknowledged is None:
+            acknowledged = _acknowledgement(user, finding, now)
+    return acknowledged

@@ -131,6 +131,45 @@ def test_the_gates_preview_is_acknowledged_in_one_plain_sentence(corpus, user, q
 
 
 @pytest.mark.django_db
+def test_a_standing_preference_alone_is_answered_with_a_plain_noted_sentence(corpus, user):
+    (turn,) = session_answers(user, "From now on, show amounts in euros")
+    assert turn.answer == turn.gate_message == "Noted: you prefer amounts in euros."
+
+
+@pytest.mark.django_db
+def test_a_preference_said_beside_a_question_gets_the_answer_and_the_acknowledgement(corpus, user):
+    (turn,) = session_answers(
+        user, "How many open orders does Saltmarsh Energy Services have? Going forward, show amounts in thousands."
+    )
+    count = Order.objects.filter(customer__name="Saltmarsh Energy Services", status="open").count()
+    assert turn.answer.startswith(f"{count} open order")
+    assert turn.gate_message == "Noted: you prefer amounts in thousands."
+    assert turn.answer.endswith(turn.gate_message)
+
+
+@pytest.mark.django_db
+def test_a_volunteered_secret_is_answered_and_the_answer_says_it_was_not_kept(corpus, user):
+    (turn,) = session_answers(
+        user, "My password is Qw3rty!2026 by the way. What are Saltmarsh Energy Services' payment terms?"
+    )
+    assert "Saltmarsh Energy Services pays on net" in turn.answer
+    assert turn.gate_message.startswith("I won't keep that: it looks like a secret")
+    assert "Qw3rty" not in turn.answer
+
+
+@pytest.mark.django_db
+def test_no_noted_sentence_for_a_preference_the_user_forgot_before(corpus, user):
+    from memory.store import forget_memory, write_memory
+
+    note = write_memory(
+        user, kind="preference", statement="Prefers amounts in euros.", author="rule", subject="currency", value="EUR"
+    )
+    forget_memory(user, note.pk)
+    (turn,) = session_answers(user, "From now on, show amounts in euros")
+    assert "Noted" not in turn.answer
+
+
+@pytest.mark.django_db
 def test_a_data_question_about_documents_quotes_the_passage_with_its_title(corpus, user):
     (turn,) = session_answers(user, "What does the policy memo say about credit limits?")
     quotes = [b for b in turn.blocks if b["kind"] == "quote"]

@@ -49,7 +49,9 @@ DENVER = RecordList(
 )
 
 
-def note(statement, *, kind="preference", memory_id=1, written=datetime(2026, 3, 14, 15, tzinfo=UTC)):
+def note(
+    statement, *, kind="preference", memory_id=1, written=datetime(2026, 3, 14, 15, tzinfo=UTC), subject="", value=""
+):
     return RecalledNote(
         memory_id=memory_id,
         kind=kind,
@@ -62,6 +64,8 @@ def note(statement, *, kind="preference", memory_id=1, written=datetime(2026, 3,
         source_turn=None,
         reason="preference" if kind == "preference" else "ranked",
         score=None,
+        subject=subject,
+        value=value,
     )
 
 
@@ -129,6 +133,33 @@ def test_preferences_shape_the_answer_and_are_recorded_as_shaping_it(statement, 
     result = answer(CONTRACT, notes=[note(statement)])
     assert expected in result.text
     assert result.influences == {1: SHAPED_FORMAT}
+
+
+@pytest.mark.parametrize(
+    ("subject", "value", "expected"),
+    [
+        ("date_format", "ISO", "2028-05-31"),
+        ("scale", "thousands", "$115.0k"),
+        ("currency", "USD", "USD 115,000.00"),
+    ],
+)
+def test_a_structured_preference_shapes_the_answer_from_its_value_not_its_wording(subject, value, expected):
+    # Worded so that no text pattern would find it: only the stored subject and value can.
+    result = answer(CONTRACT, notes=[note("Has a standing wish about this.", subject=subject, value=value)])
+    assert expected in result.text
+    assert result.influences == {1: SHAPED_FORMAT}
+
+
+def test_a_structured_currency_the_records_are_not_in_is_said_not_faked():
+    result = answer(TOP, notes=[note("Likes the single currency.", memory_id=4, subject="currency", value="EUR")])
+    assert "Atlas has no exchange rates to show them in EUR" in result.text
+    assert result.influences == {4: IN_CONTEXT}
+
+
+def test_a_structured_table_preference_gives_a_table_block():
+    assert answer(TOP, notes=[note("Has a layout wish.", subject="answer_format", value="table")]).blocks[1].kind == (
+        "table"
+    )
 
 
 def test_bullet_preference_turns_a_list_into_bullets_even_when_a_table_is_the_default():
