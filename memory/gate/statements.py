@@ -32,8 +32,9 @@ VERB_TEMPLATES: dict[str, str] = {
     "round": "Wants {obj} rounded {mod}",
     "call": "Wants to be called {obj} {mod}",
     "address": "Wants to be addressed as {obj} {mod}",
-    "keep": "Prefers answers {obj} {mod}",
-    "make": "Prefers answers {obj} {mod}",
+    # "keep answers short" names its object; "keep it short" means the answers (see below).
+    "keep": "Prefers {obj} {mod}",
+    "make": "Prefers {obj} {mod}",
 }
 NEGATIVE_TEMPLATES: dict[str, str] = {
     **{verb: "Does not want {obj} {mod}" for verb in vocab.DELIVERY_VERBS},
@@ -186,7 +187,7 @@ def _object_and_modifier(tokens: list[Token], lemma: str) -> tuple[str, str]:
     # "give me ...", "show us ...": the dative goes ("US date format" keeps its US).
     tokens = [t for t in tokens if t.text not in _DATIVES]
     if tokens and tokens[0].lower_ in _OBJECT_PRONOUNS:
-        return ("" if lemma in ("keep", "make") else "answers"), text_of(tokens[1:])
+        return "answers", text_of(tokens[1:])
     split = len(tokens)
     seen_noun = False
     for index, token in enumerate(tokens):
@@ -296,6 +297,9 @@ def lint(statement: str) -> list[str]:
             problems.append(f"trigger phrase: {phrase}")
     if "?" in statement:
         problems.append("question mark")
+    repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})
+    if repeated:
+        problems.append("a word twice in a row: " + ", ".join(repeated))
     if len(statement.split()) > vocab.MAX_STATEMENT_WORDS:
         problems.append(f"more than {vocab.MAX_STATEMENT_WORDS} words")
     if not statement or not statement[0].isupper() or not statement.endswith("."):

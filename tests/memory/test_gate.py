@@ -217,6 +217,11 @@ def test_venting_in_feedback_has_its_own_reason():
         assert (finding.action, finding.reason) == ("refuse", rules.VENTING)
 
 
+def test_the_lint_catches_a_garbled_statement():
+    assert lint("Prefers answers answers short.") == ["a word twice in a row: answers"]
+    assert lint("Prefers answers short.") == []
+
+
 def test_a_correction_typed_into_the_chat_keeps_the_users_words():
     [finding] = _analyse("No, that's wrong: Pennine pays on net 14 since May.")
     assert (finding.action, finding.kind, finding.reason) == ("write", "correction", rules.CORRECTION)
@@ -234,6 +239,8 @@ def test_a_correction_typed_into_the_chat_keeps_the_users_words():
         "Please call me Jo from now on.",
         "Remember that I look after the public-sector accounts.",
         "I'm in Rotterdam until Thursday.",
+        "Going forward please keep answers short",
+        "from now on keep it brief",
     ],
 )
 def test_statements_read_as_the_users_own(text):
