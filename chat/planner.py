@@ -25,7 +25,7 @@ from typing import Any
 
 from spacy.tokens import Doc
 
-from atlas.language import nlp
+from atlas.language import parse
 from chat import vocabulary as vocab
 
 ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
@@ -167,7 +167,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     """The slots the question states, from its parse; ``name_words`` are the words of the
     customer names it uses (never read as regions, cities or unknown nouns)."""
     # Entities are not read: names, cities and segments come from the corpus's own vocabulary.
-    doc = nlp()(text, disable=["ner"])
+    doc = parse(text)
     words = [t.lower_.replace("’", "'") for t in doc]
     lemmas = [t.lemma_.lower() for t in doc]
     signals = Signals(words=words, lemmas=lemmas)

@@ -13,8 +13,14 @@ def test_pipeline_splits_sentences_and_parses_subjects():
     assert [t.text for t in doc if t.dep_ == "nsubj"] == ["I"]
 
 
-def test_pipeline_is_loaded_once():
+def test_pipeline_is_loaded_once_without_the_entity_recogniser():
     assert language.nlp() is language.nlp()
+    assert "ner" not in language.nlp().pipe_names
+    assert {"tagger", "parser", "lemmatizer"} <= set(language.nlp().pipe_names)
+
+
+def test_the_same_question_is_parsed_once_for_the_planner_and_the_gate():
+    assert language.parse("Which contracts renew next month?") is language.parse("Which contracts renew next month?")
 
 
 def test_a_changed_pipeline_is_refused(monkeypatch):

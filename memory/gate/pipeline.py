@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc, Span, Token
 
-from atlas.language import nlp
+from atlas.language import parse
 from memory.gate import vocabulary as vocab
 
 _SEPARATORS = {";", "-", "–", "—", ":", "--"}
@@ -69,14 +69,10 @@ class Clause:
         return None
 
 
-# The gate reads names from the tagger (PROPN), not from the entity recogniser: without
-# "ner" a parse takes about half the time (manage.py bench_gate), and the shared pipeline
-# stays whole for the planner.
-UNUSED_COMPONENTS = ("ner",)
-
-
 def parse_turn(text: str) -> Doc:
-    return nlp()(text, disable=list(UNUSED_COMPONENTS))
+    """The shared parse (atlas.language): the gate reads names from the tagger (PROPN); the
+    pipeline is loaded without the entity recogniser, which halves a parse."""
+    return parse(text)
 
 
 def content_tokens(span: Span) -> list[Token]:

@@ -109,6 +109,7 @@ class Command(BaseCommand):
         return list(language.pipe_names)
 
     def _time_analysis(self, turns: list[dict], rounds: int) -> list[float]:
+        from atlas.language import parse
         from memory.gate.analysis import analyse_turn
 
         at = datetime(2026, 8, 3, 9, tzinfo=UTC)
@@ -116,6 +117,7 @@ class Command(BaseCommand):
         for _ in range(rounds):
             for turn in turns:
                 feedback = turn.get("feedback") or {}
+                parse.cache_clear()  # time a fresh parse, not the turn's shared one
                 started = time.perf_counter()
                 analyse_turn(
                     turn.get("text", ""),
