@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run serve load db test lint format venv browser bench bench-recall bench-surfaces eval eval-locomo screenshots faults
+.PHONY: run serve load db test test-random mutation lint format venv browser bench bench-recall bench-surfaces bench-seed eval eval-locomo screenshots faults
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -57,7 +57,25 @@ format: venv
 
 test: venv browser lint
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
+
+# The suite in random order (pytest-randomly, off in `make test`); the seed is printed first,
+# and PYTEST_ARGS="--randomly-seed=N" repeats that order.
+test-random: venv
+	$(PY) -m pytest -p randomly $(PYTEST_ARGS)
+
+# Mutation testing (not in `make test`; CPU-heavy, hours over all six modules): mutmut over
+# the core modules ([tool.mutmut] in pyproject.toml) with their tests, one mutant at a time
+# against one kept test database, then the kill rate and the survivors.
+# MUTANTS='memory.recall* memory.suppression*' narrows the run to some modules.
+mutation: venv
+	rm -rf mutants
+	ATLAS_PGDATA=$(CURDIR)/.atlas/pgdata ATLAS_TEST_DB_SUFFIX=mutation $(VENV)/bin/mutmut run --max-children 1 $(MUTANTS)
+	$(PY) scripts/mutation_report.py
+
+# How long seed_demo takes to load the corpus (median of 3, rolled back).
+bench-seed: db
+	$(PY) manage.py bench_seed_demo --runs 3
 
 # Measurements quoted in the README (each prints a table; --json adds one JSON line).
 SHARED ?= ../shared

@@ -195,8 +195,11 @@ def rank_by_brute_force(
     question: str,
     question_embedding: list[float] | None,
     now: datetime,
-    cap: int = CAP,
-    threshold: float = THRESHOLD,
+    cap: int,
+    threshold: float,
+    vector_weight: float,
+    keyword_weight: float,
+    preference_bypass_below: int,
 ) -> list[tuple[int, float | None]]:
     """The (id, score) pairs :func:`rank_memories` must return, worked out the slow way: the reference that
     ``bench_recall`` and the tests check the statement's exactness against.
@@ -204,6 +207,8 @@ def rank_by_brute_force(
     Reads every row of the user from the heap (live or not) with each row's two similarities
     as Postgres computes them, then applies the recall rules here in Python: the live filter,
     the preference bypass, the keyword normalisation, the weighted fusion, threshold and cap.
+    Every rule parameter is the caller's (no defaults from this module), so a test that states
+    them as numbers notices when the module's constants drift.
     """
     use_vector = question_embedding is not None
     with connection.cursor() as cur:
@@ -221,17 +226,17 @@ def rank_by_brute_force(
         rows = cur.fetchall()
     live = [r for r in rows if r[3] is None and (r[4] is None or r[4] > now)]
     preferences = sorted((r for r in live if r[1] == "preference"), key=lambda r: (r[2], r[0]), reverse=True)
-    bypass = len(preferences) < PREFERENCE_BYPASS_BELOW
+    bypass = len(preferences) < preference_bypass_below
     rankable = [r for r in live if r[1] != "preference" or not bypass]
     best_keyword = max((r[7] for r in rankable if r[6]), default=0)
 
     def score(row) -> float:
         keyword = row[7] / best_keyword if row[6] and best_keyword else 0.0
-        return VECTOR_WEIGHT * (row[5] if use_vector else 0.0) + KEYWORD_WEIGHT * keyword
+        return vector_weight * (row[5] if use_vector else 0.0) + keyword_weight * keyword
 
     scored = sorted(((score(r), r[0]) for r in rankable), key=lambda pair: (-pair[0], pair[1]))
     ranked = [(row_id, value) for value, row_id in scored if value > threshold][:cap]
-    shown = sorted(preferences[:PREFERENCE_BYPASS_BELOW], key=lambda r: (-r[2].timestamp(), r[0])) if bypass else []
+    shown = sorted(preferences[:preference_bypass_below], key=lambda r: (-r[2].timestamp(), r[0])) if bypass else []
     return ([(r[0], None) for r in shown] + ranked)[:cap]
 
 

@@ -14,14 +14,18 @@ def django_db_setup(django_test_environment, django_db_blocker):
     from django.test.utils import setup_databases, teardown_databases
 
     # One test database per test process, so parallel runs on one server never collide.
-    connection.settings_dict["TEST"]["NAME"] = f"{connection.settings_dict['TEST']['NAME']}_{os.getpid()}"
+    # ATLAS_TEST_DB_SUFFIX names one kept database instead (`make mutation` runs pytest once
+    # per mutant in forked processes; migrating a new database for each would dominate).
+    suffix = os.environ.get("ATLAS_TEST_DB_SUFFIX", "")
+    keepdb = bool(suffix)
+    connection.settings_dict["TEST"]["NAME"] = f"{connection.settings_dict['TEST']['NAME']}_{suffix or os.getpid()}"
     with django_db_blocker.unblock():
         with as_owner(connection):
-            config = setup_databases(verbosity=0, interactive=False, keepdb=False)
+            config = setup_databases(verbosity=0, interactive=False, keepdb=keepdb)
     yield
     with django_db_blocker.unblock():
         with as_owner(connection):
-            teardown_databases(config, verbosity=0)
+            teardown_databases(config, verbosity=0, keepdb=keepdb)
 
 
 @pytest.fixture

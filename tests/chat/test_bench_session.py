@@ -6,12 +6,14 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from chat.models import ChatSession, Turn
+from chat.models import ChatSession, Customer, Turn
 
 
 @pytest.mark.django_db
 def test_bench_needs_the_demo_data():
-    # Runs before the module's corpus fixture loads the data.
+    # In any order: the module's corpus fixture may have committed the data already, so the
+    # test removes it inside its own transaction (rolled back afterwards).
+    Customer.objects.all().delete()
     with pytest.raises(CommandError, match="seed_demo"):
         call_command("bench_session", turns=6, stdout=StringIO())
 

@@ -1,6 +1,5 @@
 """seed_demo: a deterministic, idempotent demo data set, with notes that show provenance."""
 
-import time
 from datetime import UTC, datetime
 from io import StringIO
 
@@ -57,11 +56,9 @@ def test_generator_shape():
 
 
 @pytest.mark.django_db
-def test_seed_loads_corpus_users_and_notes_quickly_and_idempotently():
-    started = time.perf_counter()
+def test_seed_loads_corpus_users_and_notes_idempotently():
+    # How fast: `manage.py bench_seed_demo` (a benchmark figure, not a timed test).
     output = _seed()
-    elapsed = time.perf_counter() - started
-    assert elapsed < 60, f"seed_demo took {elapsed:.1f} s"
     assert "Demo data loaded" in output
 
     assert Customer.objects.count() == len(build_corpus().customers)

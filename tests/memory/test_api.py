@@ -112,10 +112,13 @@ def test_expired_memories_only_with_include_expired(alice, client_for):
 
 
 def test_list_is_paginated(alice, client_for, western, metric):
-    body = client_for(alice).get("/api/memories/", {"limit": 1}).json()
+    client = client_for(alice)
+    body = client.get("/api/memories/", {"limit": 1}).json()
     assert body["count"] == 2
     assert len(body["results"]) == 1
-    assert body["next"] is not None
+    following = client.get(body["next"]).json()
+    assert len(following["results"]) == 1 and following["next"] is None
+    assert {body["results"][0]["id"], following["results"][0]["id"]} == {western.pk, metric.pk}
 
 
 def test_list_rejects_unknown_kind(alice, client_for):

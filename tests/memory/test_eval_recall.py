@@ -2,7 +2,9 @@
 
 import json
 from io import StringIO
+from pathlib import Path
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
@@ -57,3 +59,19 @@ def test_eval_recall_reports_recall_and_violations_and_leaves_nothing_behind(db,
     assert get_user_model().objects.count() == users_before
     with staff_bypass(actor_id=None, reason="test: check eval cleanup"):
         assert Memory.objects.count() == 0
+
+
+# The shared labelled cases, relative to the repository's parent as `make eval` finds them.
+DEV_CASES = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "recall" / "dev.jsonl"
+
+
+@pytest.mark.skipif(not DEV_CASES.exists(), reason=f"the shared recall dev cases are absent ({DEV_CASES})")
+def test_the_shared_recall_dev_cases_keep_their_published_figures(db):
+    """A regression check against the README's published dev figures (recall@6 1.000, no
+    must_not or cross-user violations), measured through the real write and recall paths."""
+    out = StringIO()
+    call_command("eval_recall", str(DEV_CASES), "--k", "6", "--json", stdout=out)
+    result = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert result["recall_micro"] == 1.0, out.getvalue()
+    assert result["must_not_violations"] == 0, out.getvalue()
+    assert result["cross_user_violations"] == 0, out.getvalue()

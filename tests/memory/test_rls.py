@@ -193,3 +193,28 @@ def test_the_staff_bypass_holds_only_inside_its_block_even_in_one_transaction(al
         with staff_bypass(actor_id=alice.pk, reason="test: review"):
             assert _count("SELECT count(DISTINCT user_id) FROM memory_memory") == 2
         assert _count("SELECT count(*) FROM memory_memory") == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_even_the_table_owner_sees_no_rows_without_an_acting_user(alice_and_bob):
+    """FORCE ROW LEVEL SECURITY: the owner role (migrations, the maintenance commands) is
+    filtered like the app role; without FORCE it would read every user's content."""
+    from atlas.db import as_owner
+
+    with staff_bypass(actor_id=None, reason="test: rows exist"):
+        seen_with_bypass = {table: _count(f"SELECT count(*) FROM {table}") for table in CONTENT_TABLES}
+    assert all(seen_with_bypass.values()), seen_with_bypass
+    with as_owner(connection):
+        assert _count(
+            "SELECT count(*) FROM pg_class WHERE relname = 'memory_memory' AND pg_has_role(relowner, 'USAGE')"
+        )
+        rls_tables = [row for row in _rows("SELECT relname FROM pg_class WHERE relrowsecurity AND relkind = 'r'")]
+        assert set(CONTENT_TABLES) <= set(rls_tables)
+        seen_by_owner = {table: _count(f"SELECT count(*) FROM {table}") for table in rls_tables}
+    assert seen_by_owner == dict.fromkeys(rls_tables, 0)
+
+
+def _rows(sql: str) -> list:
+    with connection.cursor() as cur:
+        cur.execute(sql)
+        return [row[0] for row in cur.fetchall()]

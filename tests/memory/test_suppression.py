@@ -5,7 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory.store import forget_memory, write_memory
+from memory.rls import acting_user
+from memory.store import forget_memory, live_memories, write_memory
 from memory.suppression import is_suppressed
 from tests.factories import make_memory
 
@@ -72,4 +73,16 @@ def test_an_explicit_write_is_honoured_over_a_suppression(make_user):
     user = make_user()
     forget(user, "Prefers metric units")
     memory = write_memory(user, kind="preference", statement="Prefers metric units", author="user")
-    assert memory.pk is not None
+    with acting_user(user.pk):
+        assert [m.pk for m in live_memories(user)] == [memory.pk]
+    # The write does not lift the suppression: a rule-written repeat is still refused.
+    assert is_suppressed(user, kind="preference", statement="Prefers metric units")
+
+
+def test_the_loose_match_needs_the_same_kind(make_user):
+    """A paraphrase below the 0.88 cosine matches only a suppression of the same kind: a
+    forgotten preference does not hide a context note that happens to share its content."""
+    user = make_user()
+    forget(user, "Prefers metric units", kind="preference")
+    assert is_suppressed(user, kind="preference", statement="Wants measurements in metric")
+    assert not is_suppressed(user, kind="context", statement="Wants measurements in metric")

@@ -316,7 +316,15 @@ class Command(BaseCommand):
                 with acting_user(user_id):
                     started = time.perf_counter()
                     rows = recall.rank_memories(
-                        user_id, question=question, question_embedding=vector, now=now, threshold=threshold
+                        user_id,
+                        question=question,
+                        question_embedding=vector,
+                        now=now,
+                        threshold=threshold,
+                        cap=recall.CAP,
+                        vector_weight=recall.VECTOR_WEIGHT,
+                        keyword_weight=recall.KEYWORD_WEIGHT,
+                        preference_bypass_below=recall.PREFERENCE_BYPASS_BELOW,
                     )
                     times.append((time.perf_counter() - started) * 1000)
                 results.append([row[0] for row in rows])
@@ -327,7 +335,15 @@ class Command(BaseCommand):
             for user_id, question, vector in items:
                 with acting_user(user_id):
                     truth = recall.rank_by_brute_force(
-                        user_id, question=question, question_embedding=vector, now=now, threshold=threshold
+                        user_id,
+                        question=question,
+                        question_embedding=vector,
+                        now=now,
+                        threshold=threshold,
+                        cap=recall.CAP,
+                        vector_weight=recall.VECTOR_WEIGHT,
+                        keyword_weight=recall.KEYWORD_WEIGHT,
+                        preference_bypass_below=recall.PREFERENCE_BYPASS_BELOW,
                     )
                 out.append([row_id for row_id, _ in truth])
             return out
