@@ -18,7 +18,9 @@ def django_db_setup(django_test_environment, django_db_blocker):
     # per mutant in forked processes; migrating a new database for each would dominate).
     suffix = os.environ.get("ATLAS_TEST_DB_SUFFIX", "")
     keepdb = bool(suffix)
-    connection.settings_dict["TEST"]["NAME"] = f"{connection.settings_dict['TEST']['NAME']}_{suffix or os.getpid()}"
+    name, tail = connection.settings_dict["TEST"]["NAME"], f"_{suffix or os.getpid()}"
+    # A forked mutmut child inherits the name already suffixed: add the suffix once.
+    connection.settings_dict["TEST"]["NAME"] = name if name.endswith(tail) else name + tail
     with django_db_blocker.unblock():
         with as_owner(connection):
             config = setup_databases(verbosity=0, interactive=False, keepdb=keepdb)
