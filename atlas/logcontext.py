@@ -24,12 +24,16 @@ def set_log_user(user_id: int | None) -> None:
     _context["user_id"].set("-" if user_id is None else str(user_id))
 
 
+def set_log_turn(turn_id: int) -> None:
+    """From here on this request's log lines name the turn (the middleware clears it)."""
+    _context["turn_id"].set(str(turn_id))
+
+
 @contextlib.contextmanager
 def log_step(step: str, *, turn_id: int | None = None, user_id: int | None = None) -> Iterator[None]:
     """Tag every log line inside the block with ``step`` (and the turn and user when known)."""
-    values = {"step": step}
-    if turn_id is not None:
-        values["turn_id"] = str(turn_id)
+    # The turn id is always restored at the end: a turn started inside (set_log_turn) ends with it.
+    values = {"step": step, "turn_id": _context["turn_id"].get() if turn_id is None else str(turn_id)}
     if user_id is not None:
         values["user_id"] = str(user_id)
     tokens = {name: _context[name].set(value) for name, value in values.items()}

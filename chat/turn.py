@@ -22,6 +22,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from atlas.logcontext import set_log_turn
 from atlas.text import has_visible_text
 from chat import blocks, corrections, executors, holdout, tools
 from chat import prompt as prompt_module
@@ -121,6 +122,7 @@ def _ask(user, *, session: ChatSession | None, question: str, option_id: str | N
         resolution = state_module.update_from_question(state, question, mentions=mentions, option_id=option_id)
         # Reserve the turn id first: the hold-out draw hashes it (chapter 93).
         turn = Turn.objects.create(session=session, user=user, question=question, created_at=timezone.now())
+        set_log_turn(turn.pk)
 
         if resolution.clarify is not None:
             _clarify(turn, resolution.clarify)

@@ -74,3 +74,17 @@ def test_log_lines_carry_request_user_turn_and_step_not_text(alice, caplog):
     after = logging.LogRecord("chat.turn", logging.ERROR, __file__, 1, "x", None, None)
     ContextFilter().filter(after)
     assert after.turn_id == "-" and after.step == "-"
+
+
+def test_log_lines_written_during_a_turn_name_the_turn(alice):
+    from chat.turn import ask
+
+    with log_step("turn", user_id=alice.pk):
+        turn = ask(alice, session=None, question="Remember that I cover the Nordic accounts")
+        record = logging.LogRecord("chat.turn", logging.WARNING, __file__, 1, "slow step", None, None)
+        ContextFilter().filter(record)
+    assert (record.turn_id, record.step) == (str(turn.pk), "turn")
+    assert "Nordic" not in record.getMessage()
+    after = logging.LogRecord("chat.turn", logging.WARNING, __file__, 1, "later", None, None)
+    ContextFilter().filter(after)
+    assert after.turn_id == "-"  # the next request on this thread names no turn
