@@ -26,14 +26,14 @@ from typing import Any
 from spacy.tokens import Doc
 
 from atlas.language import parse
+from atlas.vocabulary import MONTHS
 from chat import vocabulary as vocab
 
 ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-_MONTHS.pop("may", None)  # "may" is a verb far more often; "in May" is handled below
+# "may" is a verb far more often than a month; "in May" is handled below.
+_MONTHS = {word: month for word, month in MONTHS.items() if word != "may"}
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
 _FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing for", "now", "also", "ok", "okay")
 

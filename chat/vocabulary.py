@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from atlas.vocabulary import NUMBER_WORDS as SHARED_NUMBER_WORDS
 from chat.models import Customer, OrderStatus, Region
 
 # --- slots ------------------------------------------------------------------------------------
@@ -105,21 +106,7 @@ GROUP_WORDS: dict[str, str] = {
     "status": "status",
     "month": "month",
 }
-NUMBER_WORDS: dict[str, int] = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-}
+NUMBER_WORDS = SHARED_NUMBER_WORDS
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
 

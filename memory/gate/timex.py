@@ -14,30 +14,21 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from atlas.vocabulary import MONTHS, NUMBER_WORDS, WEEKDAYS
+
 # A situation with no stated end (write-rules chapter).
 DEFAULT_SITUATION_DAYS = 30
 
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_WEEKDAYS = list(WEEKDAYS)
 _WEEKDAY_RE = (
     r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
 )
-_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
-_MONTHS["sept"] = 9
+_MONTHS = MONTHS
 _MONTH_RE = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _NUMBER_WORDS = {
+    **NUMBER_WORDS,
     "a": 1,
     "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
     "a couple of": 2,
     "a couple": 2,
     "couple of": 2,
