@@ -531,16 +531,7 @@ def _words(name: str) -> set[str]:
 
 
 def _stated_filters(signals: Signals) -> dict[str, str]:
-    return Filters(
-        region=signals.region,
-        city=signals.city,
-        segment=signals.segment,
-        status=signals.status,
-        exclude_status=signals.exclude_status,
-        period=signals.period,
-        min_amount=signals.min_amount,
-        max_amount=signals.max_amount,
-    ).slots()
+    return _filters(signals, ()).slots()
 
 
 def _abstention(signals: Signals, context: Context) -> Abstention | None:
