@@ -173,7 +173,7 @@ def speech_act(span: Span) -> str:
         return "request"
     third = tokens[2].lower_ if len(tokens) > 2 else ""
     if first.lower_ in _POLITE_REQUEST | {"may"} and second in ("i", "we") and third in ("get", "have", "see"):
-        return "request"  # "can I get that as bullet points?"
+        return "request"  # "could we have those as a numbered list?"
     if span.text.rstrip().endswith("?") or first.lower_ in QUESTION_WORDS:
         return "question"
     if first.pos_ == "AUX" and first.lower_ not in {"do", "don't"} and second in {"i", "you", "we", "it", "they"}:

@@ -153,7 +153,7 @@ def scope_tokens(span: Span, drop: set[int]) -> set[int]:
 
 
 def preference_statement(span: Span, *, drop: set[int], structured: bool, negative: bool = False) -> str:
-    """A standing request as a note: "Always give me units in metric" -> "Prefers units in metric."."""
+    """A standing request as a note: "Always give me distances in kilometres" -> "Prefers distances in kilometres."."""
     scope, taken = _scope(span, drop)
     tokens = _remaining(span, drop | taken)
     if not tokens:
