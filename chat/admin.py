@@ -1,7 +1,7 @@
 """Django admin for chat: conversations read-only, and the hold-out report page (chapter 93).
 
 Conversation tables are under Row Level Security; every view runs inside the audited staff
-bypass (memory.admin.StaffBypassAdmin).
+bypass (atlas.admin.StaffBypassAdmin).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 
+from atlas.admin import ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view
 from chat import report
 from chat.models import ChatSession, Feedback, Turn
-from memory.admin import ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view
 from memory.rls import staff_bypass
 
 REPORT_PERIODS = {"7": 7, "30": 30, "90": 90, "all": None}

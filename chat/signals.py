@@ -1,9 +1,11 @@
 """Chat's part of delete-everything: conversations hold copies of what the user said and of the
-notes recalled for them, so they go in the same transaction as the memories."""
+notes recalled for them, so they go in the same transaction as the memories; the session state
+(recent questions, in the cache) goes too, or is queued to go when the cache is down."""
 
 from django.dispatch import receiver
 
-from memory.store import everything_deleted
+from chat.tasks import clear_session_state
+from memory.events import everything_deleted
 
 
 @receiver(everything_deleted)
@@ -13,3 +15,4 @@ def delete_conversations(sender, *, user, counts, **kwargs) -> None:
     counts["feedback"] = Feedback.objects.filter(user_id=user.pk).delete()[0]
     counts["turns"] = Turn.objects.filter(user_id=user.pk).delete()[0]
     counts["chat_sessions"] = ChatSession.objects.filter(user_id=user.pk).delete()[0]
+    counts["session_state"] = clear_session_state(user.pk)

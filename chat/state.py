@@ -113,8 +113,11 @@ class Resolution:
 # --- storage -------------------------------------------------------------------------------
 
 
+STATE_KEY_PREFIX = "atlas:state:"
+
+
 def state_key(user_id: int, session_id: object) -> str:
-    return f"atlas:state:{user_id}:{session_id}"
+    return f"{STATE_KEY_PREFIX}{user_id}:{session_id}"
 
 
 def load_state(user_id: int, session_id: object) -> SessionState:
@@ -126,23 +129,13 @@ def load_state(user_id: int, session_id: object) -> SessionState:
 
 
 def save_state(user_id: int, session_id: object, state: SessionState, *, new: bool = True) -> None:
-    """Write the state with a one-hour TTL; register the key with the memory store when it is
-    new (``new=False`` for a state that was loaded from the cache, already registered)."""
-    key = state_key(user_id, session_id)
-    cache.set(key, state.to_dict(), STATE_TTL_SECONDS)
-    if new:
-        _register(user_id, key)
+    """Write the state with a one-hour TTL (``new`` tells a fresh state from a loaded one; the
+    write is the same: delete-everything finds the user's keys by prefix, chat.tasks)."""
+    cache.set(state_key(user_id, session_id), state.to_dict(), STATE_TTL_SECONDS)
 
 
 def clear_state(user_id: int, session_id: object) -> None:
     cache.delete(state_key(user_id, session_id))
-
-
-def _register(user_id: int, key: str) -> None:
-    """Tell the memory store about the key, so delete-everything clears session state too."""
-    from memory.store import register_state_key
-
-    register_state_key(user_id, key)
 
 
 # --- reading the question ------------------------------------------------------------------

@@ -8,112 +8,21 @@ through ``memory.store.forget_memory`` (delete + suppression + audit).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, date, datetime, time, timedelta
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import DataError, transaction
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpResponseBadRequest
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 
+from atlas.admin import ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view, guarded, object_pk, preview, rendered
 from memory import report, store
 from memory.models import AuditEvent, ForgetReason, GateDecision, Memory, Suppression, Surface, SurfaceEvent
 from memory.rls import staff_bypass
-
-PREVIEW_CHARS = 80
-
-
-def _preview(text: str) -> str:
-    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
-
-
-def audit_staff_view(request: HttpRequest, *, user_id: int | None, what: str, kind: str = "", memory_id=None) -> None:
-    AuditEvent.objects.create(
-        user_id=user_id,
-        actor_id=request.user.pk,
-        action=AuditEvent.Action.STAFF_VIEWED,
-        kind=kind,
-        memory_id=memory_id,
-        reason=what[:200],
-    )
-
-
-def guarded(view: Callable[[], HttpResponse]) -> HttpResponse:
-    """A filter or date the database cannot hold (``?created_at__year=99999999999``) is a 400."""
-    try:
-        return view()
-    except (DataError, OverflowError, ValidationError):
-        return HttpResponseBadRequest("That filter or id is not valid here; nothing was shown.")
-
-
-def object_pk(object_id) -> int | None:
-    """An admin object id as a primary key; one that is not a number is a 404, not a 500."""
-    if object_id is None:
-        return None
-    if not str(object_id).isdigit():
-        raise Http404("No such object.")
-    return int(object_id)
-
-
-class StaffBypassAdmin(admin.ModelAdmin):
-    """Every admin view of an RLS table runs (and renders) inside an audited staff bypass."""
-
-    def _bypass(self, request: HttpRequest, what: str):
-        return staff_bypass(actor_id=request.user.pk, reason=f"admin: {what} {self.opts.label_lower}")
-
-    def _in_bypass(self, request: HttpRequest, what: str, view: Callable[[], HttpResponse]) -> HttpResponse:
-        def run() -> HttpResponse:
-            with self._bypass(request, what):
-                return self._rendered(view())
-
-        return guarded(run)
-
-    @staticmethod
-    def _rendered(response):
-        # Admin responses are lazy TemplateResponses: render while the bypass is on.
-        if isinstance(response, TemplateResponse) and not response.is_rendered:
-            response.render()
-        return response
-
-    def changelist_view(self, request, extra_context=None):
-        return self._in_bypass(
-            request, "list", lambda: super(StaffBypassAdmin, self).changelist_view(request, extra_context)
-        )
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        object_pk(object_id)
-        return self._in_bypass(
-            request,
-            "view",
-            lambda: super(StaffBypassAdmin, self).changeform_view(request, object_id, form_url, extra_context),
-        )
-
-    def delete_view(self, request, object_id, extra_context=None):
-        object_pk(object_id)
-        return self._in_bypass(
-            request, "delete", lambda: super(StaffBypassAdmin, self).delete_view(request, object_id, extra_context)
-        )
-
-    def history_view(self, request, object_id, extra_context=None):
-        object_pk(object_id)
-        return self._in_bypass(
-            request, "history", lambda: super(StaffBypassAdmin, self).history_view(request, object_id, extra_context)
-        )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class LiveFilter(admin.SimpleListFilter):
@@ -181,11 +90,11 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
 
     @admin.display(description="statement")
     def statement_preview(self, memory: Memory) -> str:
-        return _preview(memory.statement)
+        return preview(memory.statement)
 
     @admin.display(description="provenance quote")
     def quote_preview(self, memory: Memory) -> str:
-        return _preview(memory.source_quote)
+        return preview(memory.source_quote)
 
     def changelist_view(self, request, extra_context=None):
         if request.method == "GET":
@@ -247,7 +156,7 @@ class GateDecisionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
 
     @admin.display(description="statement")
     def statement_preview(self, decision: GateDecision) -> str:
-        return _preview(decision.statement or decision.source_quote)
+        return preview(decision.statement or decision.source_quote)
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         if object_pk(object_id) is not None:
@@ -281,9 +190,7 @@ class AuditEventAdmin(ReadOnlyAdmin):
     readonly_fields = fields
 
     def changelist_view(self, request, extra_context=None):
-        return guarded(
-            lambda: StaffBypassAdmin._rendered(super(AuditEventAdmin, self).changelist_view(request, extra_context))
-        )
+        return guarded(lambda: rendered(super(AuditEventAdmin, self).changelist_view(request, extra_context)))
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         object_pk(object_id)

@@ -12,17 +12,15 @@ import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
-from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from atlas.cache import CacheUnavailable, delete_by_prefix
 from memory.embeddings import embed, embed_one
 from memory.epoch import advance_generation, hold_generation
+from memory.events import everything_deleted
 from memory.models import (
     EMBEDDING_DIMENSIONS,
     AuditEvent,
@@ -38,17 +36,10 @@ from memory.models import (
 )
 from memory.rls import acting_user
 from memory.surfaces import clean_forget_reason, clean_surface, delete_user_events, record_correction, record_forget
-from memory.tasks import purge_user_tasks, queue_state_purge
-
-# Sent inside delete_everything's transaction with ``user`` and ``counts``: receivers delete
-# their own copies of the user's memory content (memory never imports chat).
-everything_deleted = Signal()
 
 MAX_STATEMENT_CHARS = 500
 EXPORT_FORMAT = "atlas-memory-export"
 EXPORT_VERSION = 1
-# Session-state keys are "atlas:state:<user id>:<session id>" (chat.state.state_key).
-STATE_KEY_PREFIX = "atlas:state:"
 
 
 class MemoryGone(Memory.DoesNotExist):
@@ -312,25 +303,16 @@ def was_forgotten(user, memory_id: int) -> bool:
     return AuditEvent.objects.filter(user_id=user.pk, memory_id=memory_id, action=AuditEvent.Action.FORGOTTEN).exists()
 
 
-def register_state_key(user_id: int, key: str) -> None:
-    """No longer needed (delete-everything finds the keys by prefix); kept for old callers."""
-
-
-def delete_session_state(user_id: int) -> int:
-    """Delete every session-state cache entry of the user (they hold the recent questions)."""
-    return delete_by_prefix(caches["default"], f"{STATE_KEY_PREFIX}{int(user_id)}:")
-
-
 def delete_everything(user) -> dict[str, int]:
     """Delete all of the user's memory content in one transaction: no soft delete.
 
     First the deletion generation advances (memory.epoch): that waits for any turn, gate run
     or correction of the user under way, and makes everything queued before it stale. Then
-    memories (with their embeddings), suppressions, gate decisions, observations, waiting
-    gate events and stored gate tasks, then the session-state cache entries (by prefix).
-    Other apps holding copies of memory content (chat's saved turns) clear theirs on the
-    ``everything_deleted`` signal, sent inside the same transaction. The audit entry keeps
-    only the counts. With the cache unreachable, the state purge is queued to retry.
+    memories (with their embeddings), suppressions, gate decisions, observations and waiting
+    gate events. Whoever else holds copies of memory content clears theirs on the
+    ``everything_deleted`` signal (memory.events), sent inside the same transaction and
+    adding their counts: the queued gate tasks (memory.tasks), chat's conversations and
+    session state (chat.signals). The audit entry keeps only the counts.
     """
     with acting_user(user.pk), transaction.atomic():
         advance_generation(user.pk)
@@ -343,13 +325,7 @@ def delete_everything(user) -> dict[str, int]:
         }
         Memory.objects.filter(user_id=user.pk).update(superseded_by=None)
         counts["memories"] = Memory.objects.filter(user_id=user.pk).delete()[0]
-        counts["queued_tasks"] = purge_user_tasks(user.pk)
         everything_deleted.send(sender=Memory, user=user, counts=counts)
-        try:
-            counts["session_state"] = delete_session_state(user.pk)
-        except CacheUnavailable:
-            counts["session_state"] = 0
-            queue_state_purge(user.pk)
         _audit(
             user.pk,
             AuditEvent.Action.DELETED_ALL,

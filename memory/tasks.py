@@ -15,8 +15,11 @@ import time
 from datetime import timedelta
 
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.dispatch import receiver
 from django.utils import timezone
 
+from atlas.retry import MAX_ATTEMPTS, backoff
+from memory.events import TurnEvent, everything_deleted
 from memory.models import GateEvent
 
 logger = logging.getLogger(__name__)
@@ -27,8 +30,6 @@ QUICK_RETRY_DELAYS = (0.5, 2.0)
 # The first delivery normally runs within seconds; the retry schedule only looks at events
 # that waited this long, so it does not race the queued task (a race would still write once).
 FIRST_ATTEMPT_GRACE = timedelta(seconds=60)
-MAX_BACKOFF = timedelta(minutes=30)
-MAX_ATTEMPTS = 40  # with the backoff above: about a day
 
 
 def _transient() -> tuple[type[BaseException], ...]:
@@ -110,7 +111,7 @@ def run_event(user_id: int, event_id: int) -> dict:
     """
     from atlas.logcontext import log_step
     from memory.epoch import hold_generation
-    from memory.gate import TurnEvent, run_gate
+    from memory.gate import run_gate  # loaded on the first run: the gate loads spaCy
     from memory.rls import acting_user
 
     with acting_user(user_id), transaction.atomic():
@@ -147,10 +148,6 @@ def run_event(user_id: int, event_id: int) -> dict:
     }
 
 
-def _backoff(attempts: int) -> timedelta:
-    return min(timedelta(seconds=15 * 2 ** min(attempts, 12)), MAX_BACKOFF)
-
-
 def _postpone(user_id: int, event_id: int, exc: BaseException) -> dict:
     """Count the failed attempt; the retry schedule runs the event again after a backoff.
 
@@ -164,7 +161,7 @@ def _postpone(user_id: int, event_id: int, exc: BaseException) -> dict:
             event = GateEvent.objects.select_for_update().filter(pk=event_id, user_id=user_id).first()
             if event is not None:
                 event.attempts += 1
-                event.next_attempt_at = timezone.now() + _backoff(event.attempts)
+                event.next_attempt_at = timezone.now() + backoff(event.attempts)
                 event.save(update_fields=["attempts", "next_attempt_at"])
     except DatabaseError:
         pass
@@ -192,39 +189,9 @@ def retry_gate_events(limit: int = 200) -> int:
                 logger.warning("gate event %s dropped after %s attempts", event_id, attempts)
                 GateEvent.objects.filter(pk=event_id).delete()
                 continue
-            GateEvent.objects.filter(pk=event_id).update(next_attempt_at=now + _backoff(attempts))
+            GateEvent.objects.filter(pk=event_id).update(next_attempt_at=now + backoff(attempts))
             transaction.on_commit(lambda u=user_id, e=event_id: _queue(u, e))
     return len(due)
-
-
-def queue_state_purge(user_id: int) -> None:
-    """The cache was unreachable during delete-everything: retry its session-state purge."""
-    from django_q.tasks import async_task
-
-    transaction.on_commit(lambda: async_task("memory.tasks.purge_state", int(user_id)))
-
-
-def purge_state(user_id: int, attempt: int = 0) -> dict:
-    """Delete the user's session-state entries; while the cache is down, try again later."""
-    from django_q.models import Schedule
-    from django_q.tasks import schedule
-
-    from atlas.cache import CacheUnavailable
-    from memory.store import delete_session_state
-
-    try:
-        return {"user": user_id, "deleted": delete_session_state(user_id)}
-    except CacheUnavailable:
-        if attempt >= MAX_ATTEMPTS:
-            return {"user": user_id, "deleted": 0, "status": "cache unreachable, entries expire with their TTL"}
-        schedule(
-            "memory.tasks.purge_state",
-            int(user_id),
-            attempt + 1,
-            schedule_type=Schedule.ONCE,
-            next_run=timezone.now() + _backoff(attempt),
-        )
-        return {"user": user_id, "status": "cache unreachable, retry scheduled"}
 
 
 def purge_user_tasks(user_id: int) -> int:
@@ -248,6 +215,11 @@ def purge_user_tasks(user_id: int) -> int:
             task.delete()
             purged += 1
     return purged
+
+
+@receiver(everything_deleted)
+def purge_tasks_of_deleted_user(sender: object, *, user, counts: dict[str, int], **kwargs: object) -> None:
+    counts["queued_tasks"] = purge_user_tasks(user.pk)
 
 
 def _task_user(args) -> int | None:

@@ -223,7 +223,7 @@ def test_redis_down_means_no_session_state_and_delete_everything_still_works(
         deleted = client.post("/api/memories/delete-everything/", {"confirm": True}, format="json")
     assert deleted.status_code == 200 and deleted.json()["session_state"] == 0
     # The state purge is retried once Redis is back (entries written before the outage go then).
-    assert [q.task["args"] for q in OrmQ.objects.all() if q.func() == "memory.tasks.purge_state"] == [(user.pk,)]
+    assert [q.task["args"] for q in OrmQ.objects.all() if q.func() == "chat.tasks.purge_state"] == [(user.pk,)]
 
 
 @pytest.mark.django_db

@@ -9,15 +9,14 @@ admission and refusal. ``run_gate`` runs as a django-q2 task after the turn comm
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime
+from dataclasses import dataclass, field, replace
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from memory.embeddings import embed
+from memory.events import TurnEvent
 from memory.gate import reasons as r
 from memory.gate.analysis import Finding, analyse_turn
 from memory.gate.forget import cosine, match_for_forget, match_preference
@@ -34,32 +33,6 @@ GATE_VERSION = "2.0"
 # A candidate restates a live memory when it is this close and its distinguishing content
 # (numbers, names, units, negation) agrees; then the memory is refreshed, not copied.
 DUPLICATE_COSINE = 0.86
-
-
-@dataclass(frozen=True)
-class TurnEvent:
-    user_id: int
-    session_key: str
-    turn_id: int | None
-    at: datetime
-    text: str
-    filters: dict[str, str] = field(default_factory=dict)
-    feedback_kind: str = ""
-    feedback_comment: str = ""
-
-    def as_dict(self) -> dict:
-        data = asdict(self)
-        data["at"] = self.at.isoformat()
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict) -> TurnEvent:
-        values = dict(data)
-        if isinstance(values.get("at"), str):
-            values["at"] = parse_datetime(values["at"])
-        values["filters"] = dict(values.get("filters") or {})
-        values["session_key"] = str(values.get("session_key") or "")
-        return cls(**values)
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from django.utils import timezone
 from django_q.models import OrmQ
 
 from memory.embeddings import embed_one
+from memory.events import everything_deleted
 from memory.models import AuditEvent, GateDecision, Memory, Observation, Suppression
 from memory.rls import acting_user, staff_bypass
 from memory.store import (
     correct_memory,
     delete_everything,
-    everything_deleted,
     export_memories,
     forget_memory,
     import_memories,
