@@ -246,6 +246,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {"token-create": os.environ.get("ATLAS_TOKEN_CREATE_RATE", "10/min")},
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Domain and outage exceptions become the documented answers in one place (atlas/api.py).
+    "EXCEPTION_HANDLER": "atlas.api.exception_handler",
     # JSON that does not parse, or is nested absurdly deep, is a 400 (atlas/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
         "atlas.parsers.JSONParser",

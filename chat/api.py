@@ -4,13 +4,13 @@ lookup is scoped to the signed-in user, so another user's ids are 404."""
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from atlas.api import UserAPIView
 from atlas.logcontext import log_step
 from chat import feedback as chat_feedback
 from chat import turn as chat_turn
@@ -22,7 +22,6 @@ from chat.serializers import (
     SessionOutSerializer,
     TurnOutSerializer,
 )
-from memory.api import UserAPIView, call_domain
 
 UNAVAILABLE = OpenApiResponse(description="The answer could not be produced right now; try again.")
 
@@ -43,7 +42,7 @@ class SessionListView(UserAPIView):
 
     @extend_schema(operation_id="sessions_create", request=None, responses={201: SessionOutSerializer})
     def post(self, request: Request) -> Response:
-        session = call_domain(chat_turn.start_session, request.user)
+        session = chat_turn.start_session(request.user)
         return Response(SessionOutSerializer(session).data, status=status.HTTP_201_CREATED)
 
 
@@ -72,8 +71,7 @@ class SessionTurnsView(UserAPIView):
         data.is_valid(raise_exception=True)
         try:
             with log_step("turn"):
-                turn = call_domain(
-                    chat_turn.ask,
+                turn = chat_turn.ask(
                     request.user,
                     session=session,
                     question=data.validated_data["question"],
@@ -104,8 +102,5 @@ class TurnFeedbackView(UserAPIView):
         turn = own_turn(request, pk)
         data = FeedbackInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            feedback = call_domain(chat_feedback.give_feedback, request.user, turn.pk, **data.validated_data)
-        except Turn.DoesNotExist:
-            raise Http404 from None
+        feedback = chat_feedback.give_feedback(request.user, turn.pk, **data.validated_data)
         return Response(FeedbackOutSerializer(feedback).data, status=status.HTTP_201_CREATED)

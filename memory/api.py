@@ -1,28 +1,21 @@
 """REST API for the signed-in user's memory: thin views over memory.store.
 
-Session and token authentication (settings.REST_FRAMEWORK). The RLS middleware only sees
-session users; token users are authenticated inside DRF's view, so every API view sets the
-acting user itself (:class:`UserAPIView`). Another user's ids are 404, never 403.
+Every view runs as the authenticated user (atlas.api.UserAPIView); what the domain raises
+becomes the documented answer in atlas.api.exception_handler. Another user's ids are 404.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from atlas.api import UserAPIView
 from memory import store, surfaces
 from memory.models import Memory, Surface
-from memory.rls import acting_user, set_acting_user
 from memory.serializers import (
     CorrectMemoryInSerializer,
     DeleteEverythingInSerializer,
@@ -36,39 +29,6 @@ from memory.serializers import (
 
 ALREADY_FORGOTTEN = "This note was already forgotten."
 FORGOTTEN_BEFORE_CORRECTION = "This note was forgotten, so there is nothing to correct."
-
-
-class UserAPIView(APIView):
-    """An API view that runs as the authenticated user for Row Level Security.
-
-    DRF authenticates in ``initial()`` (token users are unknown to the middleware), so the
-    acting user is switched there, inside a block that ``dispatch`` opens and always closes.
-    """
-
-    def dispatch(self, request, *args: Any, **kwargs: Any):
-        # Whatever happens inside (an exception DRF re-raises included), the acting user the
-        # view sets is undone when the request leaves it.
-        with acting_user(None):
-            return super().dispatch(request, *args, **kwargs)
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        set_acting_user(request.user.pk)
-
-    def paginate(self, request: Request, queryset, serializer_class) -> Response:
-        paginator = LimitOffsetPagination()
-        page = paginator.paginate_queryset(queryset, request, view=self)
-        return paginator.get_paginated_response(serializer_class(page, many=True).data)
-
-
-def call_domain[T](func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Call a domain function; its ``ValidationError`` becomes a 400 with field messages."""
-    try:
-        return func(*args, **kwargs)
-    except DjangoValidationError as exc:
-        if hasattr(exc, "error_dict"):
-            raise serializers.ValidationError(exc.message_dict) from exc
-        raise serializers.ValidationError({"non_field_errors": exc.messages}) from exc
 
 
 def own_memory(request: Request, pk: int) -> Memory:
@@ -118,12 +78,7 @@ class MemoryDetailView(UserAPIView):
     def delete(self, request: Request, pk: int) -> Response:
         query = ForgetMemoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        try:
-            forgotten = call_domain(
-                store.forget_memory, request.user, pk, reason=query.validated_data["reason"], surface=Surface.API
-            )
-        except Memory.DoesNotExist:
-            raise Http404 from None
+        forgotten = store.forget_memory(request.user, pk, reason=query.validated_data["reason"], surface=Surface.API)
         if not forgotten:
             return Response({"detail": ALREADY_FORGOTTEN, "code": "already_forgotten"}, status=status.HTTP_200_OK)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -145,8 +100,8 @@ class MemoryCorrectView(UserAPIView):
             own_memory(request, pk)
             data = CorrectMemoryInSerializer(data=request.data)
             data.is_valid(raise_exception=True)
-            new = call_domain(
-                store.correct_memory, request.user, pk, statement=data.validated_data["statement"], surface=Surface.API
+            new = store.correct_memory(
+                request.user, pk, statement=data.validated_data["statement"], surface=Surface.API
             )
         except (store.MemoryGone, Http404, Memory.DoesNotExist):
             if store.was_forgotten(request.user, pk):
@@ -164,7 +119,7 @@ class MemoryExportView(UserAPIView):
         responses={(200, "application/json"): ExportOutSerializer},
     )
     def get(self, request: Request) -> HttpResponse:
-        payload = call_domain(store.export_memories, request.user, fmt="json")
+        payload = store.export_memories(request.user, fmt="json")
         response = HttpResponse(payload, content_type="application/json")
         response["Content-Disposition"] = 'attachment; filename="atlas-memory.json"'
         return response
@@ -180,7 +135,7 @@ class MemoryDeleteEverythingView(UserAPIView):
     def post(self, request: Request) -> Response:
         data = DeleteEverythingInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        counts = call_domain(store.delete_everything, request.user)
+        counts = store.delete_everything(request.user)
         return Response(DeleteEverythingOutSerializer(counts).data)
 
 
@@ -195,7 +150,7 @@ class MemoryPauseView(UserAPIView):
 
     @extend_schema(request=None, responses=MemoryControlOutSerializer)
     def post(self, request: Request) -> Response:
-        call_domain(store.set_paused, request.user, paused=self.paused)
+        store.set_paused(request.user, paused=self.paused)
         return Response(MemoryControlOutSerializer({"paused": store.is_paused(request.user)}).data)
 
 
