@@ -32,7 +32,8 @@ from chat.turn import TurnFailed
 from chat.turn import ask as ask_question
 from memory.forms import CorrectForm, ForgetReasonForm
 from memory.models import ForgetReason, GateDecision, Kind, Memory, Surface, SurfaceEvent
-from memory.store import correct_memory, forget_memory, is_paused, was_forgotten
+from memory.selectors import is_paused, was_forgotten
+from memory.store import correct_memory, forget_memory
 from memory.surfaces import forget_reason_given, give_forget_reason, record_view
 
 FORGOTTEN = "Forgotten. Atlas won't learn this again."

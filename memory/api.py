@@ -1,4 +1,5 @@
-"""REST API for the signed-in user's memory: thin views over memory.store.
+"""REST API for the signed-in user's memory: thin views, reads from memory.selectors, writes
+through memory.store.
 
 Every view runs as the authenticated user (atlas.api.UserAPIView); what the domain raises
 becomes the documented answer in atlas.api.exception_handler. Another user's ids are 404.
@@ -7,14 +8,14 @@ becomes the documented answer in atlas.api.exception_handler. Another user's ids
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from atlas import sentences
 from atlas.api import UserAPIView
-from memory import store, surfaces
+from memory import selectors, store, surfaces
 from memory.models import Memory, Surface
 from memory.serializers import (
     CorrectMemoryInSerializer,
@@ -27,13 +28,6 @@ from memory.serializers import (
     MemoryOutSerializer,
 )
 
-ALREADY_FORGOTTEN = "This note was already forgotten."
-FORGOTTEN_BEFORE_CORRECTION = "This note was forgotten, so there is nothing to correct."
-
-
-def own_memory(request: Request, pk: int) -> Memory:
-    return get_object_or_404(Memory.objects.defer("embedding"), pk=pk, user_id=request.user.pk)
-
 
 class MemoryListView(UserAPIView):
     @extend_schema(
@@ -45,17 +39,8 @@ class MemoryListView(UserAPIView):
     def get(self, request: Request) -> Response:
         query = MemoryListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        filters = query.validated_data
-        memories = Memory.objects.filter(user_id=request.user.pk).defer("embedding")
-        if not filters["include_superseded"]:
-            memories = memories.filter(superseded_by__isnull=True)
-        if not filters["include_expired"]:
-            memories = memories.unexpired()
-        if "kind" in filters:
-            memories = memories.filter(kind=filters["kind"])
-        if "author" in filters:
-            memories = memories.filter(author=filters["author"])
-        response = self.paginate(request, memories.order_by("-created_at", "-pk"), MemoryOutSerializer)
+        memories = selectors.api_memories(request.user, **query.validated_data)
+        response = self.paginate(request, memories, MemoryOutSerializer)
         surfaces.record_view(request.user, surface=Surface.API, notes=len(response.data["results"]))
         return response
 
@@ -63,7 +48,7 @@ class MemoryListView(UserAPIView):
 class MemoryDetailView(UserAPIView):
     @extend_schema(operation_id="memories_retrieve", responses=MemoryOutSerializer)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(MemoryOutSerializer(own_memory(request, pk)).data)
+        return Response(MemoryOutSerializer(selectors.own_memory(request.user, pk)).data)
 
     @extend_schema(
         operation_id="memories_forget",
@@ -80,7 +65,9 @@ class MemoryDetailView(UserAPIView):
         query.is_valid(raise_exception=True)
         forgotten = store.forget_memory(request.user, pk, reason=query.validated_data["reason"], surface=Surface.API)
         if not forgotten:
-            return Response({"detail": ALREADY_FORGOTTEN, "code": "already_forgotten"}, status=status.HTTP_200_OK)
+            return Response(
+                {"detail": sentences.ALREADY_FORGOTTEN, "code": "already_forgotten"}, status=status.HTTP_200_OK
+            )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -97,16 +84,16 @@ class MemoryCorrectView(UserAPIView):
     )
     def post(self, request: Request, pk: int) -> Response:
         try:
-            own_memory(request, pk)
+            selectors.own_memory(request.user, pk)
             data = CorrectMemoryInSerializer(data=request.data)
             data.is_valid(raise_exception=True)
             new = store.correct_memory(
                 request.user, pk, statement=data.validated_data["statement"], surface=Surface.API
             )
-        except (store.MemoryGone, Http404, Memory.DoesNotExist):
-            if store.was_forgotten(request.user, pk):
+        except Memory.DoesNotExist:  # store.MemoryGone included
+            if selectors.was_forgotten(request.user, pk):
                 return Response(
-                    {"detail": FORGOTTEN_BEFORE_CORRECTION, "code": "forgotten"}, status=status.HTTP_410_GONE
+                    {"detail": sentences.FORGOTTEN_BEFORE_CORRECTION, "code": "forgotten"}, status=status.HTTP_410_GONE
                 )
             raise Http404 from None
         return Response(MemoryOutSerializer(new).data, status=status.HTTP_201_CREATED)
@@ -142,7 +129,7 @@ class MemoryDeleteEverythingView(UserAPIView):
 class MemoryControlView(UserAPIView):
     @extend_schema(operation_id="memory_control", responses=MemoryControlOutSerializer)
     def get(self, request: Request) -> Response:
-        return Response(MemoryControlOutSerializer({"paused": store.is_paused(request.user)}).data)
+        return Response(MemoryControlOutSerializer({"paused": selectors.is_paused(request.user)}).data)
 
 
 class MemoryPauseView(UserAPIView):
@@ -151,7 +138,7 @@ class MemoryPauseView(UserAPIView):
     @extend_schema(request=None, responses=MemoryControlOutSerializer)
     def post(self, request: Request) -> Response:
         store.set_paused(request.user, paused=self.paused)
-        return Response(MemoryControlOutSerializer({"paused": store.is_paused(request.user)}).data)
+        return Response(MemoryControlOutSerializer({"paused": selectors.is_paused(request.user)}).data)
 
 
 class MemoryResumeView(MemoryPauseView):

@@ -1,4 +1,4 @@
-"""The memory store: write, correct, forget, delete everything, export and import.
+"""The memory store's writes: write, correct, forget, delete everything, export and import.
 
 Plain functions used alike by the pages, the API, the admin, the gate and chat. Each sets
 the acting user for Row Level Security itself, so it works from requests, tasks and tests.
@@ -9,15 +9,14 @@ what happened (kind, ids, reason), never statement text.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from atlas.sentences import KIND_SECTIONS
 from memory.embeddings import embed, embed_one
 from memory.epoch import advance_generation, hold_generation
 from memory.events import everything_deleted
@@ -35,6 +34,7 @@ from memory.models import (
     Surface,
 )
 from memory.rls import acting_user
+from memory.selectors import export_rows, was_forgotten
 from memory.surfaces import clean_forget_reason, clean_surface, delete_user_events, record_correction, record_forget
 
 MAX_STATEMENT_CHARS = 500
@@ -298,11 +298,6 @@ def forget_memory(user, memory_id: int, *, reason: str = "", surface: str = Surf
     return True
 
 
-def was_forgotten(user, memory_id: int) -> bool:
-    """Did this user forget this memory? (A double-submitted "Forget this" is not an error.)"""
-    return AuditEvent.objects.filter(user_id=user.pk, memory_id=memory_id, action=AuditEvent.Action.FORGOTTEN).exists()
-
-
 def delete_everything(user) -> dict[str, int]:
     """Delete all of the user's memory content in one transaction: no soft delete.
 
@@ -347,9 +342,7 @@ def _export_row(memory: Memory) -> dict:
 
 
 def _kind_heading(kind: str) -> str:
-    return {"preference": "Preferences", "correction": "Corrections", "context": "Context", "situation": "Situations"}[
-        kind
-    ]
+    return KIND_SECTIONS[kind][0]
 
 
 def _provenance(memory: Memory) -> str:
@@ -377,7 +370,7 @@ def export_memories(user, *, fmt: str) -> str:
         raise ValidationError({"fmt": "Export format must be 'json' or 'text'."})
     now = timezone.now()
     with acting_user(user.pk), transaction.atomic():
-        memories = list(Memory.objects.filter(user_id=user.pk).defer("embedding").order_by("created_at", "pk"))
+        memories = export_rows(user)
         _audit(user.pk, AuditEvent.Action.EXPORTED, reason=f"{fmt}, {len(memories)} memories")
     if fmt == "json":
         return json.dumps(
@@ -501,27 +494,8 @@ def import_memories(user, payload: str) -> list[Memory]:
     return created
 
 
-def is_paused(user) -> bool:
-    """While paused, nothing is written or recalled."""
-    with acting_user(user.pk):
-        return MemoryControl.objects.filter(user_id=user.pk, paused=True).exists()
-
-
 def set_paused(user, *, paused: bool) -> None:
     with acting_user(user.pk), transaction.atomic():
         hold_generation(user.pk)  # creates the control row without racing a parallel first write
         MemoryControl.objects.filter(user_id=user.pk).update(paused=bool(paused), updated_at=timezone.now())
         _audit(user.pk, AuditEvent.Action.PAUSED if paused else AuditEvent.Action.RESUMED)
-
-
-def live_memories(user, *, now=None) -> QuerySet[Memory]:
-    """The user's memories that are not superseded and not expired (read-time expiry).
-
-    Lazy: evaluate it inside ``acting_user(user.pk)`` (requests have it from the middleware).
-    """
-    return Memory.objects.filter(user_id=user.pk).live(now=now).order_by("-created_at", "-pk")
-
-
-def memories_by_ids(user, ids: Iterable[int]) -> list[Memory]:
-    with acting_user(user.pk):
-        return list(Memory.objects.filter(user_id=user.pk, pk__in=list(ids)))

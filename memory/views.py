@@ -1,4 +1,5 @@
-"""The memory page and its controls: load the owner's row, call one store function, render.
+"""The memory page and its controls: read through memory.selectors, change through one
+memory.store function, render.
 
 Every change is a POST; with htmx it answers with the partial it changed, without
 JavaScript it redirects back to the page with a message (chapter 98: the page exists for
@@ -10,42 +11,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from memory import store, surfaces
+from atlas import sentences
+from memory import selectors, store, surfaces
 from memory.forms import CorrectForm, DeleteEverythingForm, ExportForm, ForgetReasonForm, PauseForm
-from memory.models import ForgetReason, Kind, Memory, Surface, SurfaceEvent
-
-FORGOTTEN = "Forgotten. Atlas won't learn this again."
-CORRECTED = "Corrected. Atlas will use your wording from now on."
-REASON_NOTED = "Thanks, noted. It helps Atlas learn what not to keep."
-
-# Each kind with its heading and what it is, in the words the page uses (chapter 93's kinds).
-KIND_SECTIONS = {
-    Kind.PREFERENCE: (
-        "Preferences",
-        "How you like answers: formats, units, level of detail. Kept until you change them.",
-    ),
-    Kind.CORRECTION: ("Corrections", "Things you corrected, so Atlas doesn't repeat the mistake."),
-    Kind.CONTEXT: ("Context", "Standing facts about your work, such as the region or the accounts you cover."),
-    Kind.SITUATION: ("Situations", "Things true for now, such as a quarter-end push. They expire on their own."),
-}
-
-
-def _grouped(memories) -> list[dict]:
-    by_kind: dict[str, list[Memory]] = {}
-    for memory in memories:
-        by_kind.setdefault(memory.kind, []).append(memory)
-    return [
-        {"kind": kind, "label": KIND_SECTIONS[kind][0], "intro": KIND_SECTIONS[kind][1], "memories": by_kind[kind]}
-        for kind in Kind
-        if kind in by_kind
-    ]
+from memory.models import ForgetReason, Memory, Surface, SurfaceEvent
 
 
 def _just_forgotten(request) -> int | None:
@@ -54,7 +30,7 @@ def _just_forgotten(request) -> int | None:
         memory_id = int(request.GET.get("forgotten", ""))
     except ValueError:
         return None
-    if not store.was_forgotten(request.user, memory_id) or surfaces.forget_reason_given(request.user, memory_id):
+    if not selectors.was_forgotten(request.user, memory_id) or surfaces.forget_reason_given(request.user, memory_id):
         return None
     return memory_id
 
@@ -62,11 +38,11 @@ def _just_forgotten(request) -> int | None:
 @login_required
 @require_GET
 def memory_page(request):
-    memories = list(store.live_memories(request.user))
+    memories = list(selectors.live_memories(request.user))
     surfaces.record_view(request.user, surface=Surface.PAGE, notes=len(memories))
     context = {
-        "groups": _grouped(memories),
-        "paused": store.is_paused(request.user),
+        "groups": selectors.grouped_by_kind(memories),
+        "paused": selectors.is_paused(request.user),
         "forgotten_id": _just_forgotten(request),
         "forget_reasons": ForgetReason.choices,
     }
@@ -76,17 +52,18 @@ def memory_page(request):
 @login_required
 @require_POST
 def forget(request, pk: int):
-    memory = Memory.objects.filter(pk=pk, user=request.user).first()
-    if memory is None:
-        if not store.was_forgotten(request.user, pk):
-            raise Http404("No such note.")
+    try:
+        memory = selectors.own_memory(request.user, pk)
+    except Memory.DoesNotExist:
+        if not selectors.was_forgotten(request.user, pk):
+            raise Http404("No such note.") from None
         memory = Memory(pk=pk)  # a double submit: it is already gone, say so again
     else:
         store.forget_memory(request.user, memory.pk, surface=Surface.PAGE)
     if request.htmx:
         context = {"memory": memory, "state": "forgotten", "forget_reasons": ForgetReason.choices}
         return render(request, "memory/page.html#memory-item", context)
-    messages.success(request, FORGOTTEN)
+    messages.success(request, sentences.FORGOTTEN)
     return redirect(reverse("memory:page") + f"?forgotten={memory.pk}#forget-reason")
 
 
@@ -105,14 +82,17 @@ def forget_reason(request, pk: int):
     if request.htmx:
         context = {"memory": Memory(pk=pk), "state": "reason-given", "reason_label": label}
         return render(request, "memory/page.html#memory-item", context)
-    messages.success(request, REASON_NOTED)
+    messages.success(request, sentences.REASON_NOTED)
     return redirect("memory:page")
 
 
 @login_required
 @require_POST
 def correct(request, pk: int):
-    memory = get_object_or_404(Memory.objects.live(), pk=pk, user=request.user)
+    try:
+        memory = selectors.own_memory(request.user, pk, live=True)
+    except Memory.DoesNotExist:
+        raise Http404("No such note.") from None
     form = CorrectForm(request.POST)
     if form.is_valid():
         try:
@@ -124,7 +104,7 @@ def correct(request, pk: int):
         else:
             if request.htmx:
                 return render(request, "memory/page.html#memory-item", {"memory": new, "state": "corrected"})
-            messages.success(request, CORRECTED)
+            messages.success(request, sentences.CORRECTED)
             return redirect(reverse("memory:page") + f"#memory-{new.pk}")
     context = {"memory": memory, "correct_form": form, "open_correct": True}
     if request.htmx:
@@ -156,7 +136,7 @@ def pause(request):
     store.set_paused(request.user, paused=paused)
     if request.htmx:
         return render(request, "memory/page.html#memory-control", {"paused": paused, "changed": True})
-    messages.success(request, "Memory paused." if paused else "Memory is on again.")
+    messages.success(request, sentences.MEMORY_PAUSED if paused else sentences.MEMORY_RESUMED)
     return redirect("memory:page")
 
 
@@ -170,10 +150,10 @@ def delete_everything(request):
             store.delete_everything(request.user)
             if form.cleaned_data["pause"]:
                 store.set_paused(request.user, paused=True)
-        note = " Memory is paused." if form.cleaned_data["pause"] else ""
-        messages.success(request, "Deleted everything Atlas remembered about you." + note)
+        note = sentences.EVERYTHING_DELETED_PAUSED if form.cleaned_data["pause"] else ""
+        messages.success(request, sentences.EVERYTHING_DELETED + note)
         if request.htmx:
             return HttpResponseClientRedirect(reverse("memory:page"))
         return redirect("memory:page")
-    count = store.live_memories(request.user).count()
+    count = selectors.live_memories(request.user).count()
     return render(request, "memory/delete_everything.html", {"form": form, "count": count})

@@ -335,7 +335,8 @@ def correct_while_embedder_down(row: Row, port: int) -> None:
     """Corrections through a web server whose embedder is down: a clear 503, the note unchanged."""
     from django.contrib.auth import get_user_model
 
-    from memory.store import live_memories, write_memory
+    from memory.selectors import live_memories
+    from memory.store import write_memory
 
     for user_id, token in make_users("correct", 5):
         user = get_user_model().objects.get(pk=user_id)

@@ -24,7 +24,8 @@ from memory.gate.secrets import secret_kind
 from memory.gate.vocabulary import SINGLE_VALUED_CONTEXT
 from memory.models import AuditEvent, Author, GateDecision, Kind, Memory, Observation, Surface
 from memory.rls import acting_user
-from memory.store import forget_memory, is_paused, live_memories, supersede_memory, write_memory
+from memory.selectors import is_paused, live_memories
+from memory.store import forget_memory, supersede_memory, write_memory
 from memory.suppression import content_hashes, is_suppressed, normalise
 
 GATE_NAME = "rules"

@@ -16,7 +16,7 @@ from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.policy import Refusal
 from memory.models import Kind
 from memory.rls import acting_user
-from memory.store import is_paused, live_memories
+from memory.selectors import is_paused, live_memories
 from memory.suppression import is_suppressed
 
 

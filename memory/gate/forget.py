@@ -17,7 +17,7 @@ from memory.gate import reasons as r
 from memory.gate.subjects import subject_value
 from memory.models import Kind, Memory
 from memory.rls import acting_user
-from memory.store import live_memories
+from memory.selectors import live_memories
 
 # The best match must score this well and beat the next by a margin.
 FORGET_MIN_SCORE = 0.42

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from memory import store
+from memory import selectors, store
 from memory.models import GateDecision, SurfaceEvent
 from memory.rls import acting_user
 
@@ -169,7 +169,7 @@ def test_memory_page_controls_swap_in_place_and_work_by_keyboard(page, log_in, a
     switch = page.get_by_role("switch", name="Pause memory")
     switch.click()
     expect(page.get_by_role("switch", name="Pause memory")).to_have_attribute("aria-checked", "true")
-    assert store.is_paused(alice)
+    assert selectors.is_paused(alice)
 
     page.reload()
     expect(page.locator(".memory-item .note-statement")).to_have_text(["Prefers short answers"])

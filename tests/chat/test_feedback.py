@@ -7,7 +7,7 @@ from chat.feedback import give_feedback
 from chat.models import Feedback, Turn
 from chat.turn import ask, start_session
 from memory.rls import acting_user
-from memory.store import live_memories
+from memory.selectors import live_memories
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from memory import store
+from memory import selectors, store
 from memory.models import AuditEvent, Memory, MemoryControl, Suppression
 from memory.rls import acting_user
 
@@ -248,7 +248,7 @@ def test_pause_and_resume(alice, client_for):
         assert MemoryControl.objects.get(user_id=alice.pk).paused is True
     assert client.get("/api/memory/control/").json() == {"paused": True}
     assert client.post("/api/memory/resume/").json() == {"paused": False}
-    assert store.is_paused(alice) is False
+    assert selectors.is_paused(alice) is False
 
 
 def test_wrong_method_is_405(alice, client_for, western):

@@ -9,7 +9,8 @@ from django_q.models import Schedule
 from memory.expiry import sweep_expired
 from memory.models import AuditEvent, Memory, Suppression
 from memory.rls import acting_user, staff_bypass
-from memory.store import correct_memory, forget_memory, live_memories, supersede_memory
+from memory.selectors import live_memories
+from memory.store import correct_memory, forget_memory, supersede_memory
 from memory.tasks import sweep_expired as sweep_task
 from tests.factories import make_memory
 

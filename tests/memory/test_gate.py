@@ -19,7 +19,8 @@ from memory.gate.subjects import subject_value
 from memory.models import AuditEvent, GateDecision, Memory, Observation
 from memory.recall import recall_for_question
 from memory.rls import acting_user
-from memory.store import forget_memory, live_memories, set_paused, write_memory
+from memory.selectors import live_memories
+from memory.store import forget_memory, set_paused, write_memory
 
 # A Tuesday.
 AT = datetime(2026, 3, 17, 14, 30, tzinfo=UTC)

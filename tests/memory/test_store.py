@@ -15,14 +15,13 @@ from memory.embeddings import embed_one
 from memory.events import everything_deleted
 from memory.models import AuditEvent, GateDecision, Memory, Observation, Suppression
 from memory.rls import acting_user, staff_bypass
+from memory.selectors import is_paused, live_memories
 from memory.store import (
     correct_memory,
     delete_everything,
     export_memories,
     forget_memory,
     import_memories,
-    is_paused,
-    live_memories,
     set_paused,
     supersede_memory,
     write_memory,

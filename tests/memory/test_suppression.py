@@ -6,7 +6,8 @@ import pytest
 from django.utils import timezone
 
 from memory.rls import acting_user
-from memory.store import forget_memory, live_memories, write_memory
+from memory.selectors import live_memories
+from memory.store import forget_memory, write_memory
 from memory.suppression import is_suppressed
 from tests.factories import make_memory
 

@@ -8,7 +8,8 @@ from memory import tasks
 from memory.embeddings import EmbeddingError
 from memory.models import GateEvent
 from memory.rls import acting_user
-from memory.store import delete_everything, live_memories
+from memory.selectors import live_memories
+from memory.store import delete_everything
 from memory.tasks import enqueue_gate, gate_event, run_event
 
 pytestmark = pytest.mark.django_db

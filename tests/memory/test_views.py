@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from memory import store
+from memory import selectors, store
 from memory.models import Memory, Suppression
 from memory.store import forget_memory
 
@@ -223,12 +223,12 @@ def test_export_in_an_unknown_format_is_400(signed_in):
 
 def test_pause_and_resume(signed_in, alice):
     response = signed_in.post(reverse("memory:pause"), {"paused": "on"}, **HTMX)
-    assert store.is_paused(alice)
+    assert selectors.is_paused(alice)
     body = response.content.decode()
     assert body.strip().startswith('<form id="memory-control"')
     assert 'aria-checked="true"' in body
     signed_in.post(reverse("memory:pause"), {"paused": ""})
-    assert not store.is_paused(alice)
+    assert not selectors.is_paused(alice)
 
 
 def test_delete_everything_asks_once_then_deletes_for_real(signed_in, alice, as_user):
@@ -246,14 +246,14 @@ def test_delete_everything_asks_once_then_deletes_for_real(signed_in, alice, as_
     with as_user(alice.pk):
         assert Memory.objects.count() == 0
         assert Memory.objects.model._base_manager.count() == 0
-    assert store.is_paused(alice)
+    assert selectors.is_paused(alice)
 
 
 def test_delete_everything_with_htmx_redirects_the_client(signed_in, alice):
     note(alice)
     response = signed_in.post(reverse("memory:delete-everything"), **HTMX)
     assert response["HX-Redirect"] == reverse("memory:page")
-    assert not store.is_paused(alice)
+    assert not selectors.is_paused(alice)
 
 
 def test_memory_page_query_count_does_not_grow_with_notes(signed_in, alice, django_assert_num_queries):

@@ -20,7 +20,7 @@ from django.utils.dateparse import parse_datetime
 from memory.gate import TurnEvent, run_gate
 from memory.gate.statements import lint
 from memory.rls import acting_user
-from memory.store import live_memories
+from memory.selectors import live_memories
 
 
 class _Rollback(Exception):
