@@ -15,6 +15,7 @@ import json
 import threading
 import urllib.request
 from collections import OrderedDict
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -156,3 +157,10 @@ def embed_one(text: str) -> list[float]:
         while len(_recent) > _RECENT_MAX:
             _recent.popitem(last=False)
     return vector
+
+
+def cosine(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
+    """Cosine similarity of two vectors (the one helper: gate duplicates, forget matching, suppression)."""
+    va = np.asarray(a, dtype=np.float32)
+    vb = np.asarray(b, dtype=np.float32)
+    return float(va @ vb) / max(float(np.linalg.norm(va) * np.linalg.norm(vb)), 1e-12)

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from memory.models import AuditEvent, Memory, Suppression
 from memory.rls import staff_bypass
+from memory.selectors import older_versions
 
 SCHEDULE_NAME = "memory-expiry-sweep"
 
@@ -31,16 +32,8 @@ def sweep_expired(*, now: datetime | None = None) -> int:
         expired = list(Memory.objects.filter(expires_at__lte=now).values_list("pk", "user_id", "kind"))
         rows = {pk: (user_id, kind) for pk, user_id, kind in expired}
         expired_ids = set(rows)
-        frontier = list(rows)
-        while frontier:
-            older = list(
-                Memory.objects.filter(superseded_by__in=frontier)
-                .exclude(pk__in=list(rows))
-                .values_list("pk", "user_id", "kind")
-            )
-            for pk, user_id, kind in older:
-                rows[pk] = (user_id, kind)
-            frontier = [pk for pk, _, _ in older]
+        for older in older_versions(expired_ids, fields=("pk", "user_id", "kind")):
+            rows[older.pk] = (older.user_id, older.kind)
         if rows:
             Memory.objects.filter(pk__in=list(rows)).update(superseded_by=None)
             Memory.objects.filter(pk__in=list(rows)).delete()

@@ -7,6 +7,7 @@ the functions that evaluate themselves set it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -47,6 +48,26 @@ def api_memories(
     if author is not None:
         memories = memories.filter(author=author)
     return memories.order_by("-created_at", "-pk")
+
+
+def older_versions(ids: Iterable[int], *, user_id: int | None = None, fields: tuple[str, ...] = ()) -> list[Memory]:
+    """Every memory that the given ones (transitively) replaced: the supersession chain, walked once.
+
+    ``user_id`` keeps the walk to one user's rows; ``fields`` loads only those columns.
+    Runs in the caller's RLS context (the acting user, or the staff bypass of the sweep).
+    """
+    rows = Memory.objects.filter(user_id=user_id) if user_id is not None else Memory.objects.all()
+    if fields:
+        rows = rows.only(*fields)
+    seen = set(ids)
+    frontier = list(seen)
+    found: list[Memory] = []
+    while frontier:
+        older = list(rows.filter(superseded_by__in=frontier).exclude(pk__in=list(seen)))
+        found.extend(older)
+        seen.update(m.pk for m in older)
+        frontier = [m.pk for m in older]
+    return found
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ from memory.models import (
     Surface,
 )
 from memory.rls import acting_user
-from memory.selectors import export_rows, was_forgotten
+from memory.selectors import export_rows, older_versions, was_forgotten
+from memory.suppression import suppress
 from memory.surfaces import clean_forget_reason, clean_surface, delete_user_events, record_correction, record_forget
 
 MAX_STATEMENT_CHARS = 500
@@ -102,7 +103,7 @@ def refuse_unsafe(statement: str) -> None:
     Secrets, instructions to the system, special-category data and empty or invisible
     text raise ``ValidationError`` with the gate's reason code as the error code.
     """
-    from memory.gate.policy import refusal_for
+    from memory.gate.policy import refusal_for  # loaded on first use: the policy loads spaCy
 
     refusal = refusal_for(statement)
     if refusal is not None:
@@ -189,6 +190,17 @@ def supersede_memory(old: Memory, new: Memory) -> None:
         _audit(old.user_id, AuditEvent.Action.SUPERSEDED, kind=old.kind, memory_id=old.pk, reason=f"by {new.pk}")
 
 
+def refresh_memory(memory: Memory, *, at: datetime, expires_at: datetime | None = None, reason: str = "") -> None:
+    """A restated note is refreshed, not copied: ``refreshed_at`` moves to ``at``, and a later
+    ``expires_at`` extends a dated note (never shortens it, never dates an undated one)."""
+    updates: dict[str, datetime] = {"refreshed_at": at}
+    if expires_at and memory.expires_at and expires_at > memory.expires_at:
+        updates["expires_at"] = expires_at
+    with acting_user(memory.user_id), transaction.atomic():
+        Memory.objects.filter(pk=memory.pk).update(**updates)
+        _audit(memory.user_id, AuditEvent.Action.REFRESHED, kind=memory.kind, memory_id=memory.pk, reason=reason)
+
+
 def _get_own(user, memory_id: int, *, lock: bool = False) -> Memory:
     """The user's memory, or ``MemoryGone`` when they forgot it, or ``DoesNotExist``.
 
@@ -251,17 +263,6 @@ def correct_memory(user, memory_id: int, *, statement: str, surface: str = Surfa
     return new
 
 
-def _history(user, memory: Memory) -> list[Memory]:
-    """The memory and every older version it (transitively) replaced."""
-    chain = [memory]
-    frontier = [memory.pk]
-    while frontier:
-        older = list(Memory.objects.filter(user_id=user.pk, superseded_by__in=frontier))
-        chain.extend(older)
-        frontier = [m.pk for m in older]
-    return chain
-
-
 def forget_memory(user, memory_id: int, *, reason: str = "", surface: str = Surface.PAGE) -> bool:
     """Hard delete a memory (and the older versions it replaced) and suppress it for 365 days.
 
@@ -273,8 +274,6 @@ def forget_memory(user, memory_id: int, *, reason: str = "", surface: str = Surf
     forgets of one note), True when it was forgotten now. ``Memory.DoesNotExist`` for ids
     that are not the user's.
     """
-    from memory.suppression import suppress
-
     reason, surface = clean_forget_reason(reason), clean_surface(surface)
     with acting_user(user.pk), transaction.atomic():
         hold_generation(user.pk)
@@ -283,7 +282,7 @@ def forget_memory(user, memory_id: int, *, reason: str = "", surface: str = Surf
         except MemoryGone:
             return False
         record_forget(user, memory, surface=surface, reason=reason)
-        chain = _history(user, memory)
+        chain = [memory, *older_versions([memory.pk], user_id=user.pk)]
         for row in chain:
             suppress(row)
         GateDecision.objects.filter(user_id=user.pk, memory_id__in=[m.pk for m in chain]).update(statement="")

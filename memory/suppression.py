@@ -25,13 +25,13 @@ import re
 import unicodedata
 from datetime import datetime, timedelta
 
-import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
-from memory.embeddings import embed_one
+from memory.embeddings import cosine, embed_one
 from memory.gate.vocabulary import DIRECTIONS, SUBJECT_VALUES
 from memory.models import Memory, Suppression
+from memory.rls import acting_user
 
 SUPPRESSION_DAYS = 365
 COSINE_THRESHOLD = 0.88  # chapter 98
@@ -165,8 +165,6 @@ def matching_suppression(
     value: str = "",
 ) -> Suppression | None:
     """The live suppression this candidate matches, if any (see the module docstring)."""
-    from memory.rls import acting_user
-
     now = now or timezone.now()
     with acting_user(user.pk):
         rows = list(
@@ -187,17 +185,14 @@ def matching_suppression(
             return row
     if embedding is None:
         embedding = embed_one(statement)
-    vector = np.asarray(embedding, dtype=np.float32)
-    vector = vector / max(float(np.linalg.norm(vector)), 1e-12)
     hashes = content_hashes(statement)
     for row in rows:
         if sorted(row.content_hashes) != hashes:
             continue
-        other = np.asarray(row.embedding, dtype=np.float32)
-        cosine = float(vector @ other) / max(float(np.linalg.norm(other)), 1e-12)
-        if cosine > COSINE_THRESHOLD:
+        similarity = cosine(embedding, row.embedding)
+        if similarity > COSINE_THRESHOLD:
             return row
-        if hashes and row.kind == kind and cosine > ANCHORED_COSINE_FLOOR:
+        if hashes and row.kind == kind and similarity > ANCHORED_COSINE_FLOOR:
             return row
     return None
 

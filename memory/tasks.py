@@ -18,9 +18,12 @@ from django.db import DatabaseError, InterfaceError, OperationalError, transacti
 from django.dispatch import receiver
 from django.utils import timezone
 
+from atlas.logcontext import log_step
 from atlas.retry import MAX_ATTEMPTS, backoff
+from memory.epoch import hold_generation
 from memory.events import TurnEvent, everything_deleted
 from memory.models import GateEvent
+from memory.rls import acting_user, staff_bypass
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +57,6 @@ def enqueue_gate(
     Runs inside the caller's transaction as the acting user; the event carries the deletion
     generation it was queued under (memory.epoch).
     """
-    from memory.epoch import hold_generation
 
     generation = hold_generation(user_id)
     event = GateEvent.objects.create(
@@ -109,10 +111,7 @@ def run_event(user_id: int, event_id: int) -> dict:
     A missing event was already gated or deleted with everything; an event older than the
     user's last deletion is dropped.
     """
-    from atlas.logcontext import log_step
-    from memory.epoch import hold_generation
     from memory.gate import run_gate  # loaded on the first run: the gate loads spaCy
-    from memory.rls import acting_user
 
     with acting_user(user_id), transaction.atomic():
         generation = hold_generation(user_id)
@@ -154,7 +153,6 @@ def _postpone(user_id: int, event_id: int, exc: BaseException) -> dict:
     With the database down this write fails too; the event then keeps its due time and the
     schedule picks it up when the database returns.
     """
-    from memory.rls import acting_user
 
     try:
         with acting_user(user_id), transaction.atomic():
@@ -175,7 +173,6 @@ def retry_gate_events(limit: int = 200) -> int:
     Events of every user are listed with the audited staff bypass, by id only; each run
     loads its own text as its user. Events past ``MAX_ATTEMPTS`` are dropped with a warning.
     """
-    from memory.rls import staff_bypass
 
     now = timezone.now()
     with staff_bypass(actor_id=None, reason="gate retry schedule"):

@@ -15,17 +15,17 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from memory.embeddings import embed
+from memory.embeddings import cosine, embed
 from memory.events import TurnEvent
 from memory.gate import reasons as r
 from memory.gate.analysis import Finding, analyse_turn
-from memory.gate.forget import cosine, match_for_forget, match_preference
+from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.secrets import secret_kind
 from memory.gate.vocabulary import SINGLE_VALUED_CONTEXT
-from memory.models import AuditEvent, Author, GateDecision, Kind, Memory, Observation, Surface
+from memory.models import Author, GateDecision, Kind, Memory, Observation, Surface
 from memory.rls import acting_user
 from memory.selectors import is_paused, live_memories
-from memory.store import forget_memory, supersede_memory, write_memory
+from memory.store import forget_memory, refresh_memory, supersede_memory, write_memory
 from memory.suppression import content_hashes, is_suppressed, normalise
 
 GATE_NAME = "rules"
@@ -123,17 +123,7 @@ class _Run:
 
 
 def _refresh(run: _Run, finding: Finding, duplicate: Memory) -> None:
-    updates: dict = {"refreshed_at": run.event.at}
-    if finding.expires_at and duplicate.expires_at and finding.expires_at > duplicate.expires_at:
-        updates["expires_at"] = finding.expires_at
-    Memory.objects.filter(pk=duplicate.pk).update(**updates)
-    AuditEvent.objects.create(
-        user_id=run.user.pk,
-        action=AuditEvent.Action.REFRESHED,
-        kind=duplicate.kind,
-        memory_id=duplicate.pk,
-        reason=finding.rule,
-    )
+    refresh_memory(duplicate, at=run.event.at, expires_at=finding.expires_at, reason=finding.rule)
     run.refreshed.append(duplicate.pk)
     run.decide(finding, True, r.REFRESHED, statement=duplicate.statement, memory_id=duplicate.pk)
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
-from memory.embeddings import embed
+from memory.embeddings import cosine, embed
 from memory.gate import reasons as r
 from memory.gate.subjects import subject_value
 from memory.models import Kind, Memory
@@ -27,12 +25,6 @@ _STOP = set(
     "a an the that this i i'm me my mine you your to of in on for and or is am are was be it its about note memory "
     "memories remember forget please what said say with as at by from have has do does not".split()
 )
-
-
-def cosine(a, b) -> float:
-    va = np.asarray(a, dtype=np.float32)
-    vb = np.asarray(b, dtype=np.float32)
-    return float(va @ vb) / max(float(np.linalg.norm(va) * np.linalg.norm(vb)), 1e-12)
 
 
 def _words(text: str) -> set[str]:
