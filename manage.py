@@ -4,6 +4,21 @@
 import os
 import sys
 
+# Commands that never touch the database: the embedded PostgreSQL is not started for them.
+NO_DATABASE_COMMANDS = {
+    "help",
+    "version",
+    "--help",
+    "-h",
+    "--version",
+    "collectstatic",
+    "compilemessages",
+    "makemessages",
+    "diffsettings",
+    "startapp",
+    "startproject",
+}
+
 
 def main():
     """Run administrative tasks."""
@@ -16,6 +31,10 @@ def main():
             "available on your PYTHONPATH environment variable? Did you "
             "forget to activate a virtual environment?"
         ) from exc
+    if len(sys.argv) > 1 and sys.argv[1] not in NO_DATABASE_COMMANDS:
+        from atlas.db import start_database
+
+        start_database()
     execute_from_command_line(sys.argv)
 
 

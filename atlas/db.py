@@ -14,6 +14,11 @@ Two roles, from the start:
 ``DATABASES["default"]`` connects as the application role; :func:`as_owner` swaps the
 credentials of a connection to the owner for the duration of a block (migrations, test
 database creation).
+
+Importing the settings starts nothing: the embedded server's socket directory is filled in
+by :func:`start_database`, which what needs a database calls first (manage.py, wsgi/asgi,
+the test setup, the scripts). A tool that only imports the settings (mypy, a linter plugin,
+``django.setup()``) never starts a server.
 """
 
 from __future__ import annotations
@@ -158,28 +163,55 @@ def _bootstrap_embedded(socket_dir: str, *, app_user: str) -> None:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
 
 
+def embedded_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> dict[str, Any] | None:
+    """How to start the embedded server (``settings.ATLAS_EMBEDDED_PG``), or None with ``DATABASE_URL``."""
+    if environ.get("DATABASE_URL", "").strip():
+        return None
+    return {
+        "pgdata": Path(environ.get("ATLAS_PGDATA", base_dir / ".atlas" / "pgdata")),
+        "app_user": environ.get("ATLAS_APP_DB_USER", "atlas_app"),
+        # Recall reads per-user covering indexes; a cache that holds them keeps heavy users fast.
+        "server_settings": {
+            "shared_buffers": environ.get("ATLAS_PG_SHARED_BUFFERS", "1GB"),
+            "effective_cache_size": environ.get("ATLAS_PG_EFFECTIVE_CACHE_SIZE", "4GB"),
+        },
+    }
+
+
+def start_database() -> str | None:
+    """Start (or attach to) the embedded server and point ``DATABASES["default"]`` at its socket.
+
+    Idempotent; call it before the first query. With ``DATABASE_URL`` it does nothing. The
+    process that calls it holds the server: it stops when the last such process exits.
+    """
+    from django.conf import settings
+
+    embedded = settings.ATLAS_EMBEDDED_PG
+    if embedded is None:
+        return None
+    socket_dir = start_embedded_server(
+        embedded["pgdata"], app_user=embedded["app_user"], server_settings=embedded["server_settings"]
+    )
+    # The connection handler keeps this same dict once it has been created.
+    settings.DATABASES["default"]["HOST"] = socket_dir
+    return socket_dir
+
+
 def database_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
-    """Return (``DATABASES["default"]`` for the app role, the owner's credentials)."""
+    """Return (``DATABASES["default"]`` for the app role, the owner's credentials).
+
+    For the embedded server ``HOST`` stays empty until :func:`start_database` fills it in.
+    """
     url = environ.get("DATABASE_URL", "").strip()
     if url:
         owner = dj_database_url.parse(url, conn_max_age=0)
     else:
-        pgdata = Path(environ.get("ATLAS_PGDATA", base_dir / ".atlas" / "pgdata"))
-        socket_dir = start_embedded_server(
-            pgdata,
-            app_user=environ.get("ATLAS_APP_DB_USER", "atlas_app"),
-            # Recall reads per-user covering indexes; a cache that holds them keeps heavy users fast.
-            server_settings={
-                "shared_buffers": environ.get("ATLAS_PG_SHARED_BUFFERS", "1GB"),
-                "effective_cache_size": environ.get("ATLAS_PG_EFFECTIVE_CACHE_SIZE", "4GB"),
-            },
-        )
         owner = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": EMBEDDED_DATABASE,
             "USER": EMBEDDED_OWNER,
             "PASSWORD": "",
-            "HOST": socket_dir,
+            "HOST": "",
             "PORT": "",
         }
     app = dict(owner)

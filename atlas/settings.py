@@ -133,7 +133,9 @@ WSGI_APPLICATION = "atlas.wsgi.application"
 ASGI_APPLICATION = "atlas.asgi.application"
 
 # Database: the app connects as a non-owner, non-superuser role so RLS applies to it;
-# migrations run as the owner (atlas/db.py).
+# migrations run as the owner (atlas/db.py). The embedded server is not started here: what
+# needs a database calls atlas.db.start_database() (manage.py, wsgi/asgi, the test setup).
+ATLAS_EMBEDDED_PG = db.embedded_settings(BASE_DIR, os.environ)
 _default_db, ATLAS_DB_OWNER = db.database_settings(BASE_DIR, os.environ)
 DATABASES = {"default": _default_db}
 ATLAS_APP_DB_USER = _default_db["USER"]

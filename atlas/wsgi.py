@@ -13,6 +13,9 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atlas.settings")
 
+from atlas.db import start_database  # noqa: E402  (needs the settings module named above)
+
+start_database()  # the embedded PostgreSQL, unless DATABASE_URL names another server
 application = get_wsgi_application()
 
 if os.environ.get("ATLAS_WARM_UP"):

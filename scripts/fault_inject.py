@@ -156,7 +156,10 @@ def setup_django(atlas: Atlas) -> None:
     sys.path.insert(0, str(ROOT))
     import django
 
-    django.setup()  # starts the embedded server in the private folder; this process holds it
+    django.setup()
+    from atlas.db import start_database
+
+    start_database()  # the embedded server in the private folder; this process holds it
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)

@@ -241,6 +241,9 @@ def main() -> None:
     import django
 
     django.setup()
+    from atlas.db import start_database
+
+    start_database()
     from loadcheck import create_users, drain_queue, reconcile
 
     run = time.strftime("%H%M%S")

@@ -20,6 +20,10 @@ import django  # noqa: E402
 
 django.setup()
 
+from atlas.db import start_database  # noqa: E402
+
+start_database()
+
 from django.utils import timezone  # noqa: E402
 
 from chat.corpus import search_documents  # noqa: E402

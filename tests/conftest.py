@@ -6,7 +6,7 @@ import os
 import pytest
 from django.db import connection
 
-from atlas.db import as_owner
+from atlas.db import as_owner, start_database
 
 
 @pytest.fixture(scope="session")
@@ -21,6 +21,7 @@ def django_db_setup(django_test_environment, django_db_blocker):
     name, tail = connection.settings_dict["TEST"]["NAME"], f"_{suffix or os.getpid()}"
     # A forked mutmut child inherits the name already suffixed: add the suffix once.
     connection.settings_dict["TEST"]["NAME"] = name if name.endswith(tail) else name + tail
+    start_database()  # the embedded server (settings import starts none), unless DATABASE_URL is set
     with django_db_blocker.unblock():
         with as_owner(connection):
             config = setup_databases(verbosity=0, interactive=False, keepdb=keepdb)

@@ -91,6 +91,17 @@ def test_debug_off_without_secret_key_generates_one_private_key_every_process_sh
     assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
 
 
+def test_importing_the_settings_starts_no_database_server(tmp_path):
+    """A tool that only imports the settings (mypy, a shell, a linter plugin) starts no PostgreSQL."""
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(DJANGO_SETTINGS_MODULE="atlas.settings", ATLAS_PGDATA=str(tmp_path / "pgdata"))
+    script = "import django; django.setup(); from atlas import db; print(db._server is None)"
+    out = subprocess.run([sys.executable, "-c", script], cwd=BASE_DIR, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"
+    assert not (tmp_path / "pgdata").exists()  # no cluster was initialised in the data folder
+
+
 def test_bad_setting_value_is_a_clear_error():
     env = dict(os.environ, DEBUG="maybe", DJANGO_SETTINGS_MODULE="atlas.settings")
     out = subprocess.run(
