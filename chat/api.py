@@ -10,6 +10,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from atlas import sentences
 from atlas.api import UserAPIView
 from atlas.logcontext import log_step
 from chat import feedback as chat_feedback
@@ -79,7 +80,7 @@ class SessionTurnsView(UserAPIView):
                 )
         except chat_turn.TurnFailed:
             return Response(
-                {"detail": "Atlas could not answer right now; nothing was saved. Please try again."},
+                {"detail": sentences.TURN_UNAVAILABLE},
                 status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
         return Response(TurnOutSerializer(turn).data, status=status.HTTP_201_CREATED)
