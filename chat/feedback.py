@@ -64,10 +64,12 @@ def queue_gate(
     filters: dict[str, str],
     feedback_kind: str = "",
     feedback_comment: str = "",
+    generation: int | None = None,
 ) -> None:
     """Queue the write gate for this event once the surrounding transaction commits.
 
     The text waits in memory's gate event table (under RLS); the task carries ids only.
+    ``generation``: the deletion generation this transaction already holds, if it does.
     """
     from memory.tasks import enqueue_gate
 
@@ -80,4 +82,5 @@ def queue_gate(
         filters=dict(filters),
         feedback_kind=feedback_kind,
         feedback_comment=feedback_comment,
+        generation=generation,
     )
