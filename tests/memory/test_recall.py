@@ -128,6 +128,23 @@ def test_another_users_notes_are_never_recalled(make_user):
         assert rank_memories(other.pk, question="ACCT-20417", question_embedding=None, now=NOW) == []
 
 
+def test_a_user_with_no_live_note_is_recalled_nothing_without_embedding_the_question(make_user, monkeypatch):
+    import memory.recall
+
+    me, other = make_user(), make_user()
+    remember(other, "Owns the Harbor Tools account (ACCT-20417).")  # another user's note does not count
+    remember(me, "Travelling in Lisbon this week.", kind="situation", expires_at=NOW - timedelta(days=1))
+
+    def not_needed(text):
+        raise AssertionError("the question was embedded for a user with no live note")
+
+    monkeypatch.setattr(memory.recall, "embed_one", not_needed)
+    assert recall_for_question(me, "Any news on ACCT-20417 while I'm in Lisbon?", now=NOW) == []
+    remember(me, "Owns the Harbor Tools account too.")
+    with pytest.raises(AssertionError, match="was embedded"):
+        recall_for_question(me, "Any news on ACCT-20417?", now=NOW)
+
+
 def test_paused_memory_recalls_nothing(analyst):
     user, _ = analyst
     set_paused(user, paused=True)
