@@ -177,7 +177,7 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
 
 
 def _answer(user, turn: Turn, state, resolution, question: str) -> None:
-    from memory.recall import recall_for_question
+    from memory.recall import recall_as_acting_user
 
     shown = _gate_preview(user, question)
     if shown is not None and shown.standalone:
@@ -193,7 +193,7 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     planned = _plan(state, resolution, asked, correcting=correction is not None)
     # One retrieval text for recall and document search, so the question is embedded once.
     retrieval = _retrieval_query(state, resolution)
-    notes = recall_for_question(user, retrieval)  # [] while memory is paused
+    notes = recall_as_acting_user(user, retrieval)  # ask() set the acting user; [] while memory is paused
     eligible, held_out = holdout.decide(turn.pk, recalled_count=len(notes))
     used = [] if held_out else notes
     plan, abstention, narrowed = _narrowed(planned, used)

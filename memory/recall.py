@@ -263,20 +263,27 @@ def recall_for_question(user, question: str, *, now=None) -> list[RecalledNote]:
     Returns [] while the user has paused memory: nothing is recalled (chapter 98); and []
     without embedding the question when the user has no live note.
     """
-    now = now or timezone.now()
     with acting_user(user.pk):
-        with connection.cursor() as cur:
-            cur.execute(_BEFORE_RECALL, {"user_id": user.pk, "now": now})
-            paused, has_notes = cur.fetchone()
-        if paused or not has_notes:
-            return []
-        try:
-            embedding = embed_one(question) if question.strip() else None
-        except EmbeddingError:
-            # Degrade to keyword recall (and preferences) rather than failing the answer.
-            logger.warning("recall: question embedding failed; using keyword rank only", exc_info=True)
-            embedding = None
-        rows = rank_memories(user.pk, question=question, question_embedding=embedding, now=now)
+        return recall_as_acting_user(user, question, now=now)
+
+
+def recall_as_acting_user(user, question: str, *, now=None) -> list[RecalledNote]:
+    """:func:`recall_for_question` for a caller that already acts as ``user`` (the chat turn),
+    without setting and restoring the acting user again. RLS still decides what it reads:
+    acting as nobody or as someone else, it recalls nothing."""
+    now = now or timezone.now()
+    with connection.cursor() as cur:
+        cur.execute(_BEFORE_RECALL, {"user_id": user.pk, "now": now})
+        paused, has_notes = cur.fetchone()
+    if paused or not has_notes:
+        return []
+    try:
+        embedding = embed_one(question) if question.strip() else None
+    except EmbeddingError:
+        # Degrade to keyword recall (and preferences) rather than failing the answer.
+        logger.warning("recall: question embedding failed; using keyword rank only", exc_info=True)
+        embedding = None
+    rows = rank_memories(user.pk, question=question, question_embedding=embedding, now=now)
     return [
         RecalledNote(
             memory_id=row[0],

@@ -13,6 +13,7 @@ from memory.recall import (
     _vector_literal,
     rank_by_brute_force,
     rank_memories,
+    recall_as_acting_user,
     recall_for_question,
     recall_sql,
     render_recalled_block,
@@ -126,6 +127,11 @@ def test_another_users_notes_are_never_recalled(make_user):
     # Even if the user filter were wrong, RLS shows the acting user nothing of the other's.
     with acting_user(me.pk):
         assert rank_memories(other.pk, question="ACCT-20417", question_embedding=None, now=NOW) == []
+        # The turn's entry point trusts the caller's acting user, and RLS still holds it to it.
+        assert recall_as_acting_user(other, "Any news on ACCT-20417?", now=NOW) == []
+    with acting_user(other.pk):
+        assert ids(recall_as_acting_user(other, "Any news on ACCT-20417?", now=NOW))
+    assert recall_as_acting_user(other, "Any news on ACCT-20417?", now=NOW) == []  # acting as nobody
 
 
 def test_a_user_with_no_live_note_is_recalled_nothing_without_embedding_the_question(make_user, monkeypatch):
