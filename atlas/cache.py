@@ -98,7 +98,9 @@ class UpsertDatabaseCache(DatabaseCache):
             return super().set(key, value, timeout, version)
         key = self.make_and_validate_key(key, version=version)
         timeout = self.get_backend_timeout(timeout)
-        expires = datetime.max if timeout is None else datetime.fromtimestamp(timeout, tz=UTC if settings.USE_TZ else None)
+        expires = (
+            datetime.max if timeout is None else datetime.fromtimestamp(timeout, tz=UTC if settings.USE_TZ else None)
+        )
         expires = connection.ops.adapt_datetimefield_value(expires.replace(microsecond=0))
         encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
         table = connection.ops.quote_name(self._table)
