@@ -30,7 +30,7 @@ def give_feedback(user, turn_id: int, *, kind: str, comment: str = "") -> Feedba
     if len(comment) > MAX_COMMENT_CHARS:
         raise ValidationError(f"The comment is longer than {MAX_COMMENT_CHARS} characters.")
     with acting_user(user.pk), transaction.atomic():
-        hold_generation(user.pk)  # first: a parallel delete-everything either waits or wins
+        generation = hold_generation(user.pk)  # first: a parallel delete-everything either waits or wins
         turn = Turn.objects.select_related("session").get(pk=turn_id, user_id=user.pk)
         feedback, _ = Feedback.objects.update_or_create(
             turn=turn, user=user, defaults={"kind": kind, "comment": comment, "created_at": timezone.now()}
@@ -44,6 +44,7 @@ def give_feedback(user, turn_id: int, *, kind: str, comment: str = "") -> Feedba
                 filters={},
                 feedback_kind=kind,
                 feedback_comment=comment,
+                generation=generation,
             )
     return feedback
 
