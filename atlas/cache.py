@@ -1,4 +1,5 @@
-"""The cache: Redis that degrades to "no session state" when Redis is down, and delete by prefix.
+"""The cache: Redis that degrades to "no session state" when Redis is down, a database cache
+whose write is one statement, and delete by prefix.
 
 Session state is the only thing Atlas keeps in the cache, and losing it costs one repeated
 question (chapter 92), so a Redis outage must not fail a turn: :class:`TolerantRedisCache`
@@ -9,14 +10,20 @@ delete-everything needs no index of keys (an index rewritten by parallel turns l
 
 from __future__ import annotations
 
+import base64
+import itertools
 import logging
+import pickle
+from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.db import DatabaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from django.db import connections, router
+from django.utils.timezone import now as tz_now
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +70,51 @@ class TolerantRedisCache(RedisCache):
         return self._tolerate(list(data), "set_many", data, timeout, version)
 
     # delete / delete_many raise: delete-everything must know the entries are still there.
+
+
+class UpsertDatabaseCache(DatabaseCache):
+    """Django's DatabaseCache whose ``set`` is one statement (the cache without Redis).
+
+    Django's ``set`` counts the whole table (to decide whether to cull), then, in a
+    savepoint, selects the key and updates or inserts it: five statements for each session
+    state a turn writes. Here ``set`` is one ``INSERT ... ON CONFLICT (cache_key) DO UPDATE``
+    (the same pickled, base64 value and expiry Django writes, so Django's reads and deletes
+    are unchanged). The count and Django's own cull (MAX_ENTRIES, CULL_FREQUENCY) run on the
+    first set of a process and on every ``CULL_CHECK_EVERY``-th after it, so between checks
+    the table can pass MAX_ENTRIES by at most that many writes per process. ``add`` and
+    ``touch`` are Django's.
+    """
+
+    CULL_CHECK_EVERY = 50
+
+    def __init__(self, table: str, params: dict[str, Any]) -> None:
+        super().__init__(table, params)
+        self._sets = itertools.count()
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        db = router.db_for_write(self.cache_model_class)
+        connection = connections[db]
+        if connection.vendor != "postgresql":
+            return super().set(key, value, timeout, version)
+        key = self.make_and_validate_key(key, version=version)
+        timeout = self.get_backend_timeout(timeout)
+        expires = (
+            datetime.max if timeout is None else datetime.fromtimestamp(timeout, tz=UTC if settings.USE_TZ else None)
+        )
+        expires = connection.ops.adapt_datetimefield_value(expires.replace(microsecond=0))
+        encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
+        table = connection.ops.quote_name(self._table)
+        with connection.cursor() as cursor:
+            if next(self._sets) % self.CULL_CHECK_EVERY == 0:
+                cursor.execute(f"SELECT COUNT(*) FROM {table}")  # noqa: S608 (quoted table name)
+                entries = cursor.fetchone()[0]
+                if entries > self._max_entries:
+                    self._cull(db, cursor, tz_now().replace(microsecond=0), entries)
+            cursor.execute(
+                f"INSERT INTO {table} (cache_key, value, expires) VALUES (%s, %s, %s)"  # noqa: S608
+                " ON CONFLICT (cache_key) DO UPDATE SET value = EXCLUDED.value, expires = EXCLUDED.expires",
+                [key, encoded, expires],
+            )
 
 
 def delete_by_prefix(cache: BaseCache, prefix: str) -> int:

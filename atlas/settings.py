@@ -158,7 +158,8 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "atlas_cache"}}
+    # Django's database cache with a one-statement set (atlas/cache.py).
+    CACHES = {"default": {"BACKEND": "atlas.cache.UpsertDatabaseCache", "LOCATION": "atlas_cache"}}
 
 # Background work: django-q2 with the ORM broker (Redis when Q_REDIS is on and REDIS_URL set).
 Q_CLUSTER = {

@@ -30,7 +30,7 @@ def give_feedback(user, turn_id: int, *, kind: str, comment: str = "") -> Feedba
     if len(comment) > MAX_COMMENT_CHARS:
         raise ValidationError(f"The comment is longer than {MAX_COMMENT_CHARS} characters.")
     with acting_user(user.pk), transaction.atomic():
-        hold_generation(user.pk)  # first: a parallel delete-everything either waits or wins
+        generation = hold_generation(user.pk)  # first: a parallel delete-everything either waits or wins
         turn = Turn.objects.select_related("session").get(pk=turn_id, user_id=user.pk)
         feedback, _ = Feedback.objects.update_or_create(
             turn=turn, user=user, defaults={"kind": kind, "comment": comment, "created_at": timezone.now()}
@@ -44,6 +44,7 @@ def give_feedback(user, turn_id: int, *, kind: str, comment: str = "") -> Feedba
                 filters={},
                 feedback_kind=kind,
                 feedback_comment=comment,
+                generation=generation,
             )
     return feedback
 
@@ -64,10 +65,12 @@ def queue_gate(
     filters: dict[str, str],
     feedback_kind: str = "",
     feedback_comment: str = "",
+    generation: int | None = None,
 ) -> None:
     """Queue the write gate for this event once the surrounding transaction commits.
 
     The text waits in memory's gate event table (under RLS); the task carries ids only.
+    ``generation``: the deletion generation this transaction already holds, if it does.
     """
     from memory.tasks import enqueue_gate
 
@@ -80,4 +83,5 @@ def queue_gate(
         filters=dict(filters),
         feedback_kind=feedback_kind,
         feedback_comment=feedback_comment,
+        generation=generation,
     )

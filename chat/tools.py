@@ -8,9 +8,12 @@ closest names. The plans themselves run in :mod:`chat.executors`.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 import threading
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -152,6 +155,22 @@ def _tokens(text: str) -> list[str]:
 
 _index_lock = threading.Lock()
 _index: CustomerIndex | None = None
+# Inside :func:`one_index`: the index this block checked first (a one-item list, empty until then).
+_pinned: ContextVar[list[CustomerIndex] | None] = ContextVar("atlas_customer_index", default=None)
+
+
+@contextlib.contextmanager
+def one_index() -> Iterator[None]:
+    """Check the customer table once for the whole block: a turn reads names four times (the
+    question, the plan's context, the corpus vocabulary, the passage check) and each read
+    would otherwise run the signature query. The first read in the block checks the
+    signature as usual; the later ones reuse that index, so the block sees one set of names.
+    """
+    token = _pinned.set([])
+    try:
+        yield
+    finally:
+        _pinned.reset(token)
 
 
 def _signature() -> tuple:
@@ -164,8 +183,18 @@ def customer_index() -> CustomerIndex:
     """Names and account codes of every customer, built once and rebuilt only when the table changes.
 
     The check is one aggregate over the small customer table, so a question costs one query
-    however many words it has.
+    however many words it has; inside :func:`one_index`, one query for the whole block.
     """
+    pinned = _pinned.get()
+    if pinned:
+        return pinned[0]
+    index = _checked_index()
+    if pinned is not None:
+        pinned.append(index)
+    return index
+
+
+def _checked_index() -> CustomerIndex:
     global _index
     signature = _signature()
     current = _index

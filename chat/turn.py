@@ -78,7 +78,8 @@ def ask(user, *, session: ChatSession | None, question: str, option_id: str | No
     if session is not None and session.user_id != user.pk:
         raise PermissionDenied("That conversation belongs to someone else.")
     try:
-        with acting_user(user.pk):
+        # One look at the customer table per turn: every name lookup in it reads the same index.
+        with acting_user(user.pk), tools.one_index():
             return _ask(user, session=session, question=text, option_id=option_id)
     except DatabaseError as exc:
         logger.exception("turn failed: database")
@@ -95,26 +96,27 @@ def ask(user, *, session: ChatSession | None, question: str, option_id: str | No
         raise TurnFailed(f"Atlas could not compose an answer: {exc} Nothing was saved; try again.") from exc
 
 
-def _serialise(user, session: ChatSession | None, *, title: str) -> ChatSession:
+def _serialise(user, session: ChatSession | None, *, title: str) -> tuple[ChatSession, int]:
     """First in the turn's transaction: the user's deletion generation, then the session row.
 
     A delete-everything waits for the turn or the turn waits and finds its session gone;
     parallel turns of one session run one after another, each on the state the last saved.
+    Returns the session and the generation held (the gate event is queued under it).
     """
     from memory.epoch import hold_generation
 
-    hold_generation(user.pk)
+    generation = hold_generation(user.pk)
     if session is None:
-        return ChatSession.objects.create(user=user, title=title[:80])
+        return ChatSession.objects.create(user=user, title=title[:80]), generation
     try:
-        return ChatSession.objects.select_for_update().get(pk=session.pk, user_id=user.pk)
+        return ChatSession.objects.select_for_update().get(pk=session.pk, user_id=user.pk), generation
     except ChatSession.DoesNotExist:
         raise TurnFailed("This conversation was deleted. Nothing was saved; start a new one.") from None
 
 
 def _ask(user, *, session: ChatSession | None, question: str, option_id: str | None) -> Turn:
     with transaction.atomic():
-        session = _serialise(user, session, title=question)
+        session, generation = _serialise(user, session, title=question)
         state = state_module.load_state(user.pk, session.pk)
         previous_focus = state.focus.id if state.focus else state.last_focus_id
         previous_turn = state.last_turn_id
@@ -147,6 +149,7 @@ def _ask(user, *, session: ChatSession | None, question: str, option_id: str | N
                 turn_id=turn.pk,
                 text=question,
                 filters=state_module.gate_filters(state),
+                generation=generation,  # held since _serialise, in this transaction
             )
     return turn
 
@@ -174,7 +177,7 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
 
 
 def _answer(user, turn: Turn, state, resolution, question: str) -> None:
-    from memory.recall import recall_for_question
+    from memory.recall import recall_as_acting_user
 
     shown = _gate_preview(user, question)
     if shown is not None and shown.standalone:
@@ -190,7 +193,7 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     planned = _plan(state, resolution, asked, correcting=correction is not None)
     # One retrieval text for recall and document search, so the question is embedded once.
     retrieval = _retrieval_query(state, resolution)
-    notes = recall_for_question(user, retrieval)  # [] while memory is paused
+    notes = recall_as_acting_user(user, retrieval)  # ask() set the acting user; [] while memory is paused
     eligible, held_out = holdout.decide(turn.pk, recalled_count=len(notes))
     used = [] if held_out else notes
     plan, abstention, narrowed = _narrowed(planned, used)

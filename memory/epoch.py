@@ -35,11 +35,17 @@ _LOCK = {
 
 
 def _locked_generation(user_id: int, *, mode: str) -> int:
-    # ON CONFLICT, not get_or_create: two first turns of a new user must not raise IntegrityError.
+    # One statement once the user has the row (every turn after their first): lock it. Only
+    # when it is missing, create it (ON CONFLICT, not get_or_create: two first turns of a new
+    # user must not raise IntegrityError) and lock it then.
     with connection.cursor() as cur:
-        cur.execute(_ENSURE_ROW, [int(user_id)])
         cur.execute(_LOCK[mode], [int(user_id)])
-        return int(cur.fetchone()[0])
+        row = cur.fetchone()
+        if row is None:
+            cur.execute(_ENSURE_ROW, [int(user_id)])
+            cur.execute(_LOCK[mode], [int(user_id)])
+            row = cur.fetchone()
+        return int(row[0])
 
 
 def hold_generation(user_id: int, *, expected: int | None = None) -> int:

@@ -38,7 +38,7 @@ from django.db import connection
 from django.utils import timezone
 
 from memory.embeddings import EmbeddingError, embed_one
-from memory.models import EMBEDDING_DIMENSIONS, MemoryControl
+from memory.models import EMBEDDING_DIMENSIONS
 from memory.rls import acting_user
 
 logger = logging.getLogger(__name__)
@@ -135,6 +135,13 @@ FROM picked p JOIN memory_memory m ON m.id = p.id
 ORDER BY p.grp, p.score DESC NULLS LAST, p.created_at DESC NULLS LAST, p.id
 LIMIT %(cap)s
 """  # noqa: S608
+
+# Before the question is embedded, one statement: has the user paused memory, and has the
+# user any live note at all? With none, the recall statement would return nothing, so a new
+# user's turn skips the embedding (about 6 ms). Runs as the acting user (RLS), like recall.
+_BEFORE_RECALL = f"""SELECT
+    EXISTS (SELECT 1 FROM memory_memorycontrol WHERE user_id = %(user_id)s AND paused),
+    EXISTS (SELECT 1 FROM memory_memory m WHERE {_LIVE})"""  # noqa: S608 (module constants)
 
 _KN = "coalesce(kr / (SELECT kr FROM kmax), 0)"
 FUSIONS = {
@@ -253,19 +260,30 @@ def _vector_literal(values: list[float]) -> str:
 def recall_for_question(user, question: str, *, now=None) -> list[RecalledNote]:
     """The notes to put in front of the model for ``question``, each with why it was chosen.
 
-    Returns [] while the user has paused memory: nothing is recalled (chapter 98).
+    Returns [] while the user has paused memory: nothing is recalled (chapter 98); and []
+    without embedding the question when the user has no live note.
     """
-    now = now or timezone.now()
     with acting_user(user.pk):
-        if MemoryControl.objects.filter(user_id=user.pk, paused=True).exists():
-            return []
-        try:
-            embedding = embed_one(question) if question.strip() else None
-        except EmbeddingError:
-            # Degrade to keyword recall (and preferences) rather than failing the answer.
-            logger.warning("recall: question embedding failed; using keyword rank only", exc_info=True)
-            embedding = None
-        rows = rank_memories(user.pk, question=question, question_embedding=embedding, now=now)
+        return recall_as_acting_user(user, question, now=now)
+
+
+def recall_as_acting_user(user, question: str, *, now=None) -> list[RecalledNote]:
+    """:func:`recall_for_question` for a caller that already acts as ``user`` (the chat turn),
+    without setting and restoring the acting user again. RLS still decides what it reads:
+    acting as nobody or as someone else, it recalls nothing."""
+    now = now or timezone.now()
+    with connection.cursor() as cur:
+        cur.execute(_BEFORE_RECALL, {"user_id": user.pk, "now": now})
+        paused, has_notes = cur.fetchone()
+    if paused or not has_notes:
+        return []
+    try:
+        embedding = embed_one(question) if question.strip() else None
+    except EmbeddingError:
+        # Degrade to keyword recall (and preferences) rather than failing the answer.
+        logger.warning("recall: question embedding failed; using keyword rank only", exc_info=True)
+        embedding = None
+    rows = rank_memories(user.pk, question=question, question_embedding=embedding, now=now)
     return [
         RecalledNote(
             memory_id=row[0],

@@ -51,14 +51,18 @@ def enqueue_gate(
     filters: dict[str, str],
     feedback_kind: str = "",
     feedback_comment: str = "",
+    generation: int | None = None,
 ) -> int:
     """Store the event for the gate and queue its task once the caller's transaction commits.
 
     Runs inside the caller's transaction as the acting user; the event carries the deletion
-    generation it was queued under (memory.epoch).
+    generation it was queued under (memory.epoch). ``generation`` is the one the caller
+    already holds in this same transaction (``hold_generation``'s return); without it the
+    lock is taken here.
     """
 
-    generation = hold_generation(user_id)
+    if generation is None:
+        generation = hold_generation(user_id)
     event = GateEvent.objects.create(
         user_id=user_id,
         generation=generation,

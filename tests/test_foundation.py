@@ -57,6 +57,33 @@ def test_database_cache_is_the_default_without_redis(db):
     assert cache.get("atlas-test-key") == {"focus": "Northline"}
 
 
+def test_database_cache_writes_in_one_statement_and_still_expires_and_culls(db, django_assert_num_queries):
+    from atlas.cache import UpsertDatabaseCache
+
+    small = UpsertDatabaseCache("atlas_cache", {"OPTIONS": {"MAX_ENTRIES": 5, "CULL_FREQUENCY": 2}})
+    small.CULL_CHECK_EVERY = 10
+    small.clear()  # entries other tests committed (rolled back with this test)
+    small.set("first", "checks the table")  # a process's first write counts (and culls)
+    with django_assert_num_queries(1):
+        small.set("state", {"focus": "Northline"}, 60)
+    with django_assert_num_queries(1):
+        small.set("state", {"focus": "Kestrel Foods"}, 60)  # an overwrite, not a second row
+    assert small.get("state") == {"focus": "Kestrel Foods"}
+    small.set("gone", "expired", 0)
+    assert small.get("gone", "missing") == "missing"
+
+    def rows():
+        with connection.cursor() as cur:
+            cur.execute("SELECT count(*) FROM atlas_cache")
+            return cur.fetchone()[0]
+
+    for n in range(small.CULL_CHECK_EVERY - 4):  # four writes so far
+        small.set(f"key-{n}", n, 60)
+    assert rows() == 8  # over MAX_ENTRIES until the next check
+    small.set("one more", 1, 60)  # the tenth write since the last check: count, cull, write
+    assert rows() <= 5
+
+
 @pytest.mark.redis
 def test_redis_cache_when_redis_url_is_set():
     """Settings pick Redis from REDIS_URL, and values round-trip with their TTL through the real server."""

@@ -7,6 +7,7 @@ from chat.models import Customer
 from chat.tools import (
     find_customer_mentions,
     lookup_customer,
+    one_index,
 )
 
 pytestmark = pytest.mark.django_db
@@ -111,3 +112,15 @@ def test_mentions_see_a_new_customer(corpus):
         name="Quillfeather Paper", city="Tacoma", region="west", segment="small business", account_code="ACCT-77777"
     )
     assert [m.name for m in find_customer_mentions("orders for Quillfeather Paper")] == ["Quillfeather Paper"]
+
+
+def test_one_index_checks_the_table_once_for_the_block_and_again_after(corpus, django_assert_num_queries):
+    find_customer_mentions("warm the index")
+    with django_assert_num_queries(1), one_index():
+        for _ in range(4):
+            assert [m.name for m in find_customer_mentions("and Kestrel Foods?")] == ["Kestrel Foods"]
+    Customer.objects.create(
+        name="Quillfeather Paper", city="Tacoma", region="west", segment="small business", account_code="ACCT-77777"
+    )
+    with one_index():
+        assert [m.name for m in find_customer_mentions("orders for Quillfeather Paper")] == ["Quillfeather Paper"]

@@ -13,6 +13,7 @@ from memory.recall import (
     _vector_literal,
     rank_by_brute_force,
     rank_memories,
+    recall_as_acting_user,
     recall_for_question,
     recall_sql,
     render_recalled_block,
@@ -126,6 +127,28 @@ def test_another_users_notes_are_never_recalled(make_user):
     # Even if the user filter were wrong, RLS shows the acting user nothing of the other's.
     with acting_user(me.pk):
         assert rank_memories(other.pk, question="ACCT-20417", question_embedding=None, now=NOW) == []
+        # The turn's entry point trusts the caller's acting user, and RLS still holds it to it.
+        assert recall_as_acting_user(other, "Any news on ACCT-20417?", now=NOW) == []
+    with acting_user(other.pk):
+        assert ids(recall_as_acting_user(other, "Any news on ACCT-20417?", now=NOW))
+    assert recall_as_acting_user(other, "Any news on ACCT-20417?", now=NOW) == []  # acting as nobody
+
+
+def test_a_user_with_no_live_note_is_recalled_nothing_without_embedding_the_question(make_user, monkeypatch):
+    import memory.recall
+
+    me, other = make_user(), make_user()
+    remember(other, "Owns the Harbor Tools account (ACCT-20417).")  # another user's note does not count
+    remember(me, "Travelling in Lisbon this week.", kind="situation", expires_at=NOW - timedelta(days=1))
+
+    def not_needed(text):
+        raise AssertionError("the question was embedded for a user with no live note")
+
+    monkeypatch.setattr(memory.recall, "embed_one", not_needed)
+    assert recall_for_question(me, "Any news on ACCT-20417 while I'm in Lisbon?", now=NOW) == []
+    remember(me, "Owns the Harbor Tools account too.")
+    with pytest.raises(AssertionError, match="was embedded"):
+        recall_for_question(me, "Any news on ACCT-20417?", now=NOW)
 
 
 def test_paused_memory_recalls_nothing(analyst):

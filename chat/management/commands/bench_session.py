@@ -4,8 +4,10 @@ A scripted session of follow-up questions on the seeded demo data, asked through
 turn (state, tools, recall, prompt, offline responder). For each turn it prints the prompt
 tokens Atlas sends with its bounded session state, the tokens the replay-everything design
 would send (every earlier question with its retrieved context and every earlier answer,
-chapter 92), and the server time of the turn. Everything runs in one transaction that is
-rolled back, so the bench leaves no user, session, turn or memory behind and queues no gate.
+chapter 92), the server time of the turn and the SQL statements it ran. Everything runs in
+one transaction that is rolled back, so the bench leaves no user, session, turn or memory
+behind and queues no gate (so each turn's own transaction is a savepoint here: two of its
+statements are SAVEPOINT / RELEASE, where a server runs BEGIN / COMMIT).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import uuid
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count
 from django.test.utils import override_settings
 
@@ -47,6 +49,17 @@ def script(customer: str) -> list[str]:
     ]
 
 
+class _Counter:
+    """An execute wrapper that counts the SQL statements run through it."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
 class Command(BaseCommand):
     help = "Prompt tokens per turn (bounded state vs replayed history) and server time per turn."
 
@@ -60,6 +73,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         self.cpu: list[float] = []
+        self.statements: list[int] = []
         turns = options["turns"]
         if not 1 <= turns <= len(script("x")):
             raise CommandError(f"--turns must be between 1 and {len(script('x'))}.")
@@ -101,11 +115,11 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps({"customer": customer.name, "turns": rows, "summary": summary}, indent=2))
             return
         self.stdout.write(f"Scripted session on {customer.name} ({turns} turns, offline responder)\n")
-        self.stdout.write(f"{'turn':>4}  {'bounded':>8}  {'replay':>8}  {'ms':>7}  question")
+        self.stdout.write(f"{'turn':>4}  {'bounded':>8}  {'replay':>8}  {'ms':>7}  {'sql':>4}  question")
         for row in rows:
             self.stdout.write(
                 f"{row['turn']:>4}  {row['prompt_tokens']:>8,}  {row['replay_tokens']:>8,}  "
-                f"{row['server_ms']:>7.1f}  {row['question']}"
+                f"{row['server_ms']:>7.1f}  {row['sql_statements']:>4}  {row['question']}"
             )
         self.stdout.write("")
         for key, value in summary.items():
@@ -115,12 +129,15 @@ class Command(BaseCommand):
         rows = []
         history: list[tuple[str, str]] = []
         for number, question in enumerate(questions, start=1):
-            started, cpu = time.perf_counter(), time.process_time()
-            turn = ask(user, session=session, question=question)
-            elapsed = (time.perf_counter() - started) * 1000
-            cpu_ms = (time.process_time() - cpu) * 1000
+            statements = _Counter()
+            with connection.execute_wrapper(statements):
+                started, cpu = time.perf_counter(), time.process_time()
+                turn = ask(user, session=session, question=question)
+                elapsed = (time.perf_counter() - started) * 1000
+                cpu_ms = (time.process_time() - cpu) * 1000
             timings.append(elapsed)
             self.cpu.append(cpu_ms)
+            self.statements.append(statements.count)
             prompt = getattr(turn, "prompt", None)
             replay = replay_tokens(history, prompt) if prompt is not None else 0
             if prompt is not None:
@@ -134,6 +151,7 @@ class Command(BaseCommand):
                     "replay_tokens": replay,
                     "server_ms": round(elapsed, 1),
                     "cpu_ms": round(cpu_ms, 1),
+                    "sql_statements": statements.count,
                     "recalled": len(turn.recalled),
                     "held_out": turn.held_out,
                 }
@@ -165,6 +183,8 @@ class Command(BaseCommand):
             # This process's CPU time per turn (Postgres's own work not included): the figure a
             # busy shared machine disturbs least.
             "median_cpu_ms": round(statistics.median(self.cpu), 1) if self.cpu else 0,
+            # Statements per turn, the turn's SAVEPOINT / RELEASE included (see the module text).
+            "median_sql_statements": statistics.median(self.statements) if self.statements else 0,
             "load_average_1min": round(os.getloadavg()[0], 2),
         }
         if len(rows) >= 6:
