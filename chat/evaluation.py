@@ -1,7 +1,8 @@
 """Judging answers against the records: the logic behind ``manage.py eval_answers``.
 
 Each case's ``check`` (in the case, or in a checks file keyed by case id) says what to
-compute; the expected value is computed here with its own ORM queries and its own date
+compute; a case without one is read from its ``truth`` text (:mod:`chat.truth`, which has its
+own grammar and resolves names against the database, not through the planner). The expected value is computed here with its own ORM queries and its own date
 arithmetic, never by calling the planner or the executors, for the day the evaluation runs.
 An answer is correct when it contains the expected value (a number within rounding, every
 name of a list, in order for a ranking), abstained when it says plainly that Atlas cannot
@@ -20,6 +21,7 @@ from typing import Any
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 
 from chat.models import Contract, Customer, Order
+from chat.truth import Names, read_truth
 
 ABSTAINED = re.compile(
     r"\b(can't answer|cannot answer|can't forecast|cannot forecast|outside what Atlas answers|"
@@ -45,6 +47,16 @@ class Verdict:
     verdict: str  # correct | abstained | wrong | unjudged
     answer: str
     expected: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""  # why a case is unjudged
+
+
+def check_for(case: dict[str, Any], checks: dict[str, Any], names: Names | None = None) -> tuple[Any, str]:
+    """The case's check: its own, the checks file's, or read from its truth text (with why not)."""
+    check = case.get("check") or checks.get(case.get("id"))
+    if check:
+        return check, ""
+    reading = read_truth(case, names)
+    return reading.check, reading.reason
 
 
 # --- periods, computed independently of the planner -------------------------------------------
@@ -72,6 +84,8 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
         return date(today.year, 1, 1), date(today.year, 12, 31)
     if spec == "last year":
         return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
+    if spec == "end_of_this_month":
+        return today, _month_end(today.year, today.month)
     if spec == "end_of_next_month":
         year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
         return today, _month_end(year, month)
@@ -137,7 +151,7 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
             _orders({**spec, "revenue": not by_count and "status" not in spec}, today)
             .values(key[spec["group"]])
             .annotate(total=Count("id") if by_count else Sum("amount"))
-            .order_by("-total")[: spec["limit"]]
+            .order_by("total" if spec.get("ascending") else "-total")[: spec["limit"]]
         )
         return Expected(names=tuple(str(r[key[spec["group"]]]) for r in rows), ordered=True)
     if kind in ("customers", "count_customers"):
@@ -163,9 +177,19 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         return Expected(texts=(str(value),))
     if kind == "customer_field":
         return Expected(texts=(str(getattr(Customer.objects.get(name=spec["customer"]), spec["field"])),))
-    if kind == "largest_order":
-        order = _orders(spec, today).order_by("-amount").select_related("customer").first()
+    if kind in ("largest_order", "smallest_order"):
+        by = "-amount" if kind == "largest_order" else "amount"
+        order = _orders(spec, today).order_by(by, "number").select_related("customer").first()
+        if order is None:
+            return Expected(none_ok=True)
         return Expected(numbers=(order.amount,), texts=(order.number,))
+    if kind == "grouped":
+        key = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
+        value = {"sum": Sum("amount"), "count": Count("id"), "avg": Avg("amount")}[spec["measure"]]
+        filters = {k: v for k, v in spec.items() if k not in ("group", "measure")}
+        rows = _orders(filters, today).values(key[spec["group"]]).annotate(v=value).order_by(key[spec["group"]])
+        names = tuple(str(r[key[spec["group"]]]) for r in rows)
+        return Expected(names=names, numbers=tuple(Decimal(r["v"]).quantize(Decimal("0.01")) for r in rows))
     if kind == "count_renewals":
         start, end = period_bounds(spec["period"], today)
         n = sum(1 for c in _latest_contracts().values() if start <= c.renewal_date <= end)
