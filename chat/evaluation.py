@@ -67,8 +67,9 @@ def _month_end(year: int, month: int) -> date:
 
 
 def period_bounds(spec: str, today: date) -> tuple[date, date]:
-    """ "last quarter", "this year", "last month", "this month", "year:2025", "month:2026-03",
-    "quarter:2025-3", "next_days:90", "last_days:30", "end_of_next_month"."""
+    """ "last quarter", "this year", "last month", "this month", "next month", "next quarter",
+    "next year", "year:2025", "month:2026-03", "quarter:2025-3", "next_days:90", "last_days:30",
+    "end_of_this_month", "end_of_next_month"."""
     q = (today.month - 1) // 3
     if spec == "this month":
         return today.replace(day=1), _month_end(today.year, today.month)
@@ -80,6 +81,14 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
     if spec == "last quarter":
         year, q = (today.year, q - 1) if q else (today.year - 1, 3)
         return date(year, 3 * q + 1, 1), _month_end(year, 3 * q + 3)
+    if spec == "next month":
+        year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+        return date(year, month, 1), _month_end(year, month)
+    if spec == "next quarter":
+        year, q = (today.year, q + 1) if q < 3 else (today.year + 1, 0)
+        return date(year, 3 * q + 1, 1), _month_end(year, 3 * q + 3)
+    if spec == "next year":
+        return date(today.year + 1, 1, 1), date(today.year + 1, 12, 31)
     if spec == "this year":
         return date(today.year, 1, 1), date(today.year, 12, 31)
     if spec == "last year":

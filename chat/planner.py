@@ -597,15 +597,31 @@ def _measure(signals: Signals) -> str:
         lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] != "to")
         for i, lemma in enumerate(signals.lemmas)
     )  # "count of open orders", not "to count in Q4"
+    ranked = signals.limit is not None or bool(words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS))
+    ranked = ranked or bool(lemmas & vocab.RANK_WORDS)
+    if "how many" not in text and ranked and _ranked_by_count(signals):
+        return "rank"  # "the largest number of orders", "rank the segments by number of orders"
     if "how many" in text or counted:
         return "count"
     if lemmas & vocab.AVERAGE_WORDS:
         return "average"
-    if signals.limit is not None or words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS):
+    if ranked:
         return "rank"
-    if lemmas & vocab.SUM_WORDS or "how much" in text:
-        return "sum"
+    if (lemmas | words) & vocab.SUM_WORDS or "how much" in text:
+        return "sum"  # the word too: "combined" is lemmatised to "combine"
     return ""
+
+
+def _ranked_by_count(signals: Signals) -> bool:
+    """A count word right after a ranking word or "by": "the most number of", "by number of"."""
+    rank_words = vocab.TOP_WORDS | vocab.BOTTOM_WORDS | {"by"}
+    words = signals.words
+    return any(
+        lemma in vocab.COUNT_WORDS
+        and i
+        and (words[i - 1] in rank_words or (words[i - 1] == "the" and i > 1 and words[i - 2] in rank_words))
+        for i, lemma in enumerate(signals.lemmas)
+    )
 
 
 def _field(signals: Signals, context: Context) -> tuple[str, str] | None:
@@ -759,7 +775,7 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     limit = signals.limit or (1 if singular or "who" in words else DEFAULT_TOP)
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
-    by_count = by_count and bool(words & {"most", "fewest", "least", "many"})
+    by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) or _ranked_by_count(signals)
     return QueryPlan(
         "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
     )

@@ -273,7 +273,7 @@ def scope_phrase(filters: Filters, style: Style, *, with_customers: bool = True,
     if filters.period is not None:
         span = f"{fmt_date(filters.period.start, style)} to {fmt_date(filters.period.end, style)}"
         label = filters.period.label
-        bare = label.startswith(("from ", "last ", "this ", "next ", "the ", "today", "yesterday"))
+        bare = label.startswith(("from ", "last ", "this ", "next ", "today", "yesterday"))
         parts.append(f"{label} ({span})" if bare else f"in {label} ({span})")
     elif dated:
         parts.append("across all dates")
@@ -349,11 +349,17 @@ def _having_phrase(plan: QueryPlan, style: Style) -> str:
 
 
 def _metric(ranking: Ranking) -> str:
-    return {"count": "number of orders", "average": "average order value"}.get(ranking.measure, "order value")
+    """What is ranked, with the status it was computed under ("number of overdue orders")."""
+    status = f"{ranking.plan.filters.status} " if ranking.plan.filters.status else ""
+    if ranking.measure == "count":
+        return f"number of {status}orders"
+    return f"average {status}order value" if ranking.measure == "average" else f"{status}order value"
 
 
 def _rank_value(ranking: Ranking, value: Any, style: Style) -> str:
-    return f"{value:,} orders" if ranking.measure == "count" else fmt_money(value, style)
+    if ranking.measure == "count":
+        return f"{value:,} {_orders_noun(ranking.plan, value)}"
+    return fmt_money(value, style)
 
 
 def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:

@@ -31,9 +31,7 @@ OUT_OF_SCOPE = re.compile(
 )
 
 # Periods: pattern on the lowered text -> the spec ``chat.evaluation.period_bounds`` reads.
-MONTH_NAMES = (
-    "january february march april may june july august september october november december".split()
-)
+MONTH_NAMES = "january february march april may june july august september october november december".split()
 PERIODS: tuple[tuple[str, Any], ...] = (
     (r"between today and the last day of next month|by the end of next month", "end_of_next_month"),
     (r"between today and the last day of this month|by the end of this month", "end_of_this_month"),
@@ -44,7 +42,7 @@ PERIODS: tuple[tuple[str, Any], ...] = (
         r"(?:in |during )?(" + "|".join(MONTH_NAMES) + r") (\d{4})",
         lambda m: f"month:{m[2]}-{MONTH_NAMES.index(m[1]) + 1:02d}",
     ),
-    (r"(?:in |during )?(this|last) (month|quarter|year)", lambda m: f"{m[1]} {m[2]}"),
+    (r"(?:in |during )?(this|last|next) (month|quarter|year)", lambda m: f"{m[1]} {m[2]}"),
     (r"(?:in |during )(\d{4})", lambda m: f"year:{m[1]}"),
 )
 # Words that say no period (or no region) applies: read and dropped.
@@ -66,8 +64,7 @@ CUSTOMER_FIELDS = {"segment": "segment", "region": "region", "city": "city", "ac
 GROUPS = {"customer": "customer", "customers": "customer", "region": "region", "regions": "region"}
 GROUPS |= {"segment": "segment", "segments": "segment"}
 NUMBER_WORDS = {
-    w: i + 1
-    for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())
+    w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())
 }
 MORE_THAN = {"above": 0, "over": 0, "more than": 0, "greater than": 0, "exceeding": 0, "at least": -1}
 
@@ -80,7 +77,7 @@ KINDS: tuple[tuple[str, str], ...] = (
         r"(?P<cmp>above|over|more than|greater than|exceeding|at least) (?P<n>\d+)$",
         "having",
     ),
-    (r"^(?P<field>" + "|".join(CONTRACT_FIELDS) + r") of (?:<customer>(?:'s)? )?latest contract$", "contract"),
+    (r"^(?P<field>" + "|".join(CONTRACT_FIELDS) + r") of (?:<customer>(?:'s|')? )?latest contract$", "contract"),
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
@@ -94,7 +91,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:mean|average) (?:amount|of|order amount)\b", "avg_orders"),
     (r"^(?:all )?customers\b", "customers"),
     (r"^(?:the )?(?P<field>" + "|".join(CUSTOMER_FIELDS) + r") of <customer>$", "customer_field"),
-    (r"^<customer>(?:'s)? (?P<field>" + "|".join(CUSTOMER_FIELDS) + r")$", "customer_field"),
+    (r"^<customer>(?:'s|')? (?P<field>" + "|".join(CUSTOMER_FIELDS) + r")$", "customer_field"),
 )
 
 # Words a truth text may hold besides its slots; anything else makes the reading fail.
@@ -110,9 +107,7 @@ KNOWN_WORDS = frozenset(
     """.split()
 )
 
-REFERENCE = re.compile(
-    r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked)|\btheir\b"
-)
+REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked)|\btheir\b")
 ORDER_NUMBER = re.compile(r"\bSO-\d{3,}\b", re.IGNORECASE)
 
 
@@ -297,7 +292,7 @@ def _read_filters(text: str, spec: dict[str, Any], names: Names) -> str:
 
 
 def _check_words(text: str) -> None:
-    words = re.findall(r"<\w+>(?:'s)?|[a-z][\w'-]*|\d+", text)
+    words = re.findall(r"<\w+>(?:'s|')?|[a-z][\w'-]*|\d+", text)
     unknown = [w for w in words if not w.startswith("<") and not w.isdigit() and w not in KNOWN_WORDS]
     if unknown:
         raise Unreadable(f"unknown words {unknown}")

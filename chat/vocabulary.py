@@ -95,6 +95,8 @@ SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "worst", "small", "low"})
+# Verbs and nouns that ask for an ordering of groups: "rank the segments by revenue".
+RANK_WORDS = frozenset({"rank", "ranking"})
 LIST_WORDS = frozenset({"list", "show", "which", "name", "display", "give", "who", "what", "find", "see"})
 COMPARE_WORDS = frozenset({"compare", "versus", "vs", "against", "comparison"})
 GROUP_WORDS: dict[str, str] = {
@@ -229,7 +231,7 @@ NEUTRAL_NOUNS = frozenset(
         "us", "we", "company", "side", "book", "books", "money", "dollar", "spending", "code", "acct",
         "deal", "activity", "bit", "way", "phone", "form", "format", "point", "bullet", "version", "window",
         "line", "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand",
-        "mind",
+        "mind", "coast",
         "biggest", "largest", "kind", "type", "level", "people", "who", "what", "q1", "q2", "q3", "q4",
     }
 )  # fmt: skip

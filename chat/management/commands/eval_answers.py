@@ -83,7 +83,12 @@ class Command(BaseCommand):
         summary = {"cases": len(verdicts), **shares, "median_turn_ms": round(statistics.median(timings or [0]), 1)}
         if options["json"]:
             rows = [
-                {"id": v.case_id, "verdict": v.verdict, "answer": v.answer, **({"reason": v.reason} if v.reason else {})}
+                {
+                    "id": v.case_id,
+                    "verdict": v.verdict,
+                    "answer": v.answer,
+                    **({"reason": v.reason} if v.reason else {}),
+                }
                 for v in verdicts
             ]
             self.stdout.write(json.dumps({"summary": summary, "cases": rows}, indent=2, default=str))
