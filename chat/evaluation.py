@@ -2,8 +2,9 @@
 
 Each case's ``check`` (in the case, or in a checks file keyed by case id) says what to
 compute; a case without one is read from its ``truth`` text (:mod:`chat.truth`, which has its
-own grammar and resolves names against the database, not through the planner). The expected value is computed here with its own ORM queries and its own date
-arithmetic, never by calling the planner or the executors, for the day the evaluation runs.
+own grammar and resolves names against the database, not through the planner). The expected
+value is computed here with its own ORM queries and its own date arithmetic, never by calling
+the planner or the executors, for the day the evaluation runs.
 An answer is correct when it contains the expected value (a number within rounding, every
 name of a list, in order for a ranking), abstained when it says plainly that Atlas cannot
 answer and asserts no figure, and wrong otherwise (see the answers benchmark README).

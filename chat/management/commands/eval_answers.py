@@ -5,8 +5,9 @@ Each case's turns are asked in order by a fresh user in a fresh session through
 is judged, against a value computed from the database now (:mod:`chat.evaluation`). A case
 says how to compute it in a ``check`` field, or a checks file maps case ids to checks; a
 case with neither is read from its ``truth`` text (:mod:`chat.truth`; ``out_of_scope`` cases
-must abstain). A truth text the reader cannot read is counted as unjudged, with the reason. Everything runs in one transaction that is rolled back: no
-user, session, turn or memory stays behind and no gate run is queued.
+must abstain). A truth text the reader cannot read is counted as unjudged, with the reason.
+Everything runs in one transaction that is rolled back: no user, session, turn or memory
+stays behind and no gate run is queued.
 """
 
 from __future__ import annotations
