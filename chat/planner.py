@@ -519,6 +519,8 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
     if context.last_plan is not None and _is_follow_up(text, signals, context):
         plan = _swap(context.last_plan, signals, context)
+        if isinstance(plan, QueryPlan) and _unit_before(signals) and plan.filters.period is not None:
+            stated = {**stated, "period": plan.filters.slots()["period"]}  # a period the follow-up set
         return Planned(plan, stated, follow_up=True, fmt=fmt)
     result = _fresh_plan(text, signals, context)
     return Planned(result, stated, fmt=fmt)
@@ -554,12 +556,28 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
     return None
 
 
+# Measures a follow-up may change on a plan over orders ("And how many overdue?" after a total).
+_SWAPPABLE_MEASURES = ("count", "sum", "average")
+
+
 def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
-    """A fragment that leans on the previous question: no subject and no measure of its own."""
-    if signals.subjects or _measure(signals) or _field(signals, context):
-        return False
+    """A fragment that leans on the previous question: no subject and no measure of its own,
+    or a lead ("and ...") with only a count, total or average over the same orders."""
     lowered = " ".join(signals.words)
     lead = lowered.startswith(_FOLLOW_UP_LEADS)
+    if signals.subjects or _field(signals, context):
+        return False
+    measure = _measure(signals)
+    if measure:
+        last = context.last_plan
+        return (
+            lead
+            and measure in _SWAPPABLE_MEASURES
+            and last is not None
+            and last.subject == "orders"
+            and last.kind in (*_SWAPPABLE_MEASURES, "list")
+            and not last.group_by
+        )
     content = [
         w
         for w, lemma in zip(signals.words, signals.lemmas, strict=True)
@@ -568,7 +586,7 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
 
 
-def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan:
+def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Abstention:
     """The previous plan with the slots the follow-up states swapped in; filters the follow-up
     does not restate carry only while they are alive (two turns, chapter 92)."""
     slots = {k: v for k, v in context.carried.items() if k in last.filters.slots()}
@@ -577,8 +595,48 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan:
         slots.pop("exclude_status", None)
     customers = context.named or last.filters.customers
     filters = Filters.from_slots(slots, tuple(customers))
+    unit = _unit_before(signals)
+    if unit:
+        earlier = _period_before(filters.period, unit)
+        if earlier is None:
+            return Abstention(vocab.NO_PLAN_REASON, f"the {unit} before")
+        filters = replace(filters, period=earlier)
     limit = signals.limit or last.limit
-    return replace(last, filters=filters, limit=limit)
+    measure = _measure(signals)
+    kind = measure if measure in _SWAPPABLE_MEASURES and last.kind in _SWAPPABLE_MEASURES else last.kind
+    if measure in _SWAPPABLE_MEASURES and last.kind == "list":
+        kind = measure
+    return replace(last, kind=kind, filters=filters, limit=limit)
+
+
+def _unit_before(signals: Signals) -> str:
+    """ "the month before", "the year before that", "the quarter prior": the unit moved back."""
+    words = signals.words
+    for i, word in enumerate(words[:-1]):
+        if word in vocab.PERIOD_UNITS and words[i + 1] in vocab.PERIOD_BEFORE and signals.period is None:
+            return word
+    return ""
+
+
+def _period_before(period: Period | None, unit: str) -> Period | None:
+    """The calendar ``unit`` before ``period``, when ``period`` is exactly one such unit."""
+    if period is None or unit not in ("month", "quarter", "year"):
+        return None
+    months = {"month": 1, "quarter": 3, "year": 12}[unit]
+    start = period.start
+    if start.day != 1 or (unit == "quarter" and start.month % 3 != 1) or (unit == "year" and start.month != 1):
+        return None
+    if _shift_month(start.year, start.month, months) != (period.end + timedelta(days=1)).timetuple()[:2]:
+        return None
+    year, month = _shift_month(start.year, start.month, -months)
+    end = _month_end(*_shift_month(year, month, months - 1))
+    if unit == "month":
+        label = f"{calendar.month_name[month]} {year}"
+    elif unit == "quarter":
+        label = f"Q{(month - 1) // 3 + 1} {year}"
+    else:
+        label = str(year)
+    return Period(label, date(year, month, 1), end)
 
 
 def _bound_words(signals: Signals) -> set[str]:
@@ -607,7 +665,8 @@ def _measure(signals: Signals) -> str:
         return "average"
     if ranked:
         return "rank"
-    if (lemmas | words) & vocab.SUM_WORDS or "how much" in text:
+    valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in zip(signals.words, signals.words[1:], strict=False))
+    if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued:
         return "sum"  # the word too: "combined" is lemmatised to "combine"
     return ""
 

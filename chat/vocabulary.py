@@ -32,6 +32,7 @@ STATUS_WORDS: dict[str, str] = {
     "cancelled": OrderStatus.CANCELLED,
     "canceled": OrderStatus.CANCELLED,
     "cancel": OrderStatus.CANCELLED,
+    "cancellation": OrderStatus.CANCELLED,
     "paid": OrderStatus.PAID,
     "settled": OrderStatus.PAID,
 }
@@ -61,6 +62,7 @@ SUBJECT_WORDS: dict[str, str] = {
     "buy": "orders",
     "invoice": "orders",
     "spend": "orders",
+    "spender": "customers",
     "business": "orders",
     "customer": "customers",
     "client": "customers",
@@ -83,8 +85,11 @@ SUBJECT_WORDS: dict[str, str] = {
 }
 # Words that make an orders question one about money (sum, or rank by value).
 MONEY_WORDS = frozenset(
-    {"revenue", "sale", "sales", "value", "spend", "amount", "money", "worth", "dollar", "size", "total", "much"}
+    {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
+    | {"much"}
 )
+# A money noun followed by "of" asks for a total: "the value of all open orders".
+SUM_NOUNS = frozenset({"value", "amount", "worth"})
 
 # Nouns that name money coming in: on their own they ask for a total.
 REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
@@ -103,6 +108,7 @@ GROUP_WORDS: dict[str, str] = {
     "customer": "customer",
     "client": "customer",
     "account": "customer",
+    "spender": "customer",
     "region": "region",
     "segment": "segment",
     "status": "status",
@@ -144,6 +150,9 @@ FIELD_LABELS: dict[str, str] = {
     "renewal_date": "renewal date",
     "signed_on": "signing date",
 }
+
+# A follow-up that moves the carried period back one unit: "and the month before?".
+PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
 
 # Periods: the words around a unit.
 PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
@@ -231,7 +240,7 @@ NEUTRAL_NOUNS = frozenset(
         "us", "we", "company", "side", "book", "books", "money", "dollar", "spending", "code", "acct",
         "deal", "activity", "bit", "way", "phone", "form", "format", "point", "bullet", "version", "window",
         "line", "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand",
-        "mind", "coast",
+        "mind", "coast", "please", "thanks",
         "biggest", "largest", "kind", "type", "level", "people", "who", "what", "q1", "q2", "q3", "q4",
     }
 )  # fmt: skip
