@@ -149,6 +149,7 @@ class Signals:
     order_number: str = ""
     subjects: list[str] = field(default_factory=list)
     place_words: set[str] = field(default_factory=set)  # words naming a city or segment filter
+    name_words: set[str] = field(default_factory=set)  # words of the customer names used ("bayou city")
     unknown: list[str] = field(default_factory=list)  # nouns outside the vocabulary
     out_of_scope: tuple[str, str] | None = None  # (reason, word)
     negated: str = ""  # a negation the plan cannot express ("customers that haven't ordered")
@@ -170,7 +171,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     doc = parse(text)
     words = [t.lower_.replace("’", "'") for t in doc]
     lemmas = [t.lemma_.lower() for t in doc]
-    signals = Signals(words=words, lemmas=lemmas)
+    signals = Signals(words=words, lemmas=lemmas, name_words=set(name_words))
     signals.order_number = _order_number(text)
     _read_status(doc, signals, name_words)
     _read_negation(doc, signals)
@@ -220,6 +221,9 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
     """A "not" on anything but a status word: an exclusion no plan expresses, so the planner
     abstains rather than answer the question without the "not"."""
     for token in doc:
+        if token.lower_ in vocab.NEGATING_DETERMINERS and token.dep_ == "det":
+            signals.negated = token.text + " " + token.head.text  # "customers with no overdue orders"
+            continue
         if token.dep_ != "neg":
             continue
         head = token.head
@@ -329,7 +333,8 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             if key == "project" and token.pos_ == "VERB":
                 verb_use = False
             if not verb_use and not (key == "expect" and "renew" in signals.lemmas):
-                signals.out_of_scope = signals.out_of_scope or (vocab.OUT_OF_SCOPE[key], token.text)
+                topic = vocab.OUT_OF_SCOPE_TOPICS.get(key, token.text)
+                signals.out_of_scope = signals.out_of_scope or (vocab.OUT_OF_SCOPE[key], topic)
         subject = vocab.SUBJECT_WORDS.get(lemma) or vocab.SUBJECT_WORDS.get(word)
         if subject and not (word == "business" and signals.segment):
             signals.subjects.append(subject)
@@ -363,6 +368,8 @@ def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
     if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
         return True
+    if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
+        return True  # "$20k" is an amount, not a noun Atlas does not know
     return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
 
 
@@ -507,7 +514,9 @@ class Planned:
 
 def plan_question(text: str, context: Context, *, today: date) -> Planned:
     """The plan for ``text`` in this session, or the reason no plan covers it."""
-    name_words = {w for ref in (*context.named, *((context.focus,) if context.focus else ())) for w in _words(ref.name)}
+    # The words of the customers this question names; the focus's name is not among them unless
+    # named again ("Which customer in Kansas City ..." after Bayou City Fabrication).
+    name_words = {w for ref in context.named for w in _words(ref.name)}
     name_words |= {w for name in context.unknown_names for w in _words(name)}
     signals = read_question(text, name_words=name_words, today=today)
     stated = _stated_filters(signals)
@@ -601,6 +610,10 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         if earlier is None:
             return Abstention(vocab.NO_PLAN_REASON, f"the {unit} before")
         filters = replace(filters, period=earlier)
+    if last.subject in ("contracts", "customers") and (signals.status or signals.exclude_status):
+        # "And the overdue ones?" after a contract or customer lookup asks about that customer's orders.
+        # A period carried from a renewals question is not a period of orders.
+        return QueryPlan("list", "orders", replace(filters, period=filters.period if signals.period else None))
     limit = signals.limit or last.limit
     measure = _measure(signals)
     kind = measure if measure in _SWAPPABLE_MEASURES and last.kind in _SWAPPABLE_MEASURES else last.kind
@@ -661,7 +674,7 @@ def _measure(signals: Signals) -> str:
         return "rank"  # "the largest number of orders", "rank the segments by number of orders"
     if "how many" in text or counted:
         return "count"
-    if lemmas & vocab.AVERAGE_WORDS:
+    if _averaged(signals):
         return "average"
     if ranked:
         return "rank"
@@ -669,6 +682,19 @@ def _measure(signals: Signals) -> str:
     if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued:
         return "sum"  # the word too: "combined" is lemmatised to "combine"
     return ""
+
+
+def _averaged(signals: Signals) -> bool:
+    """An average asked for: "the mean order value", not "I meant the open orders"."""
+    words = signals.words
+    for i, lemma in enumerate(signals.lemmas):
+        if lemma not in vocab.AVERAGE_WORDS:
+            continue
+        speaker = i > 0 and words[i - 1] in vocab.PRONOUNS
+        if lemma == "mean" and (words[i] != "mean" or speaker):
+            continue
+        return True
+    return False
 
 
 def _ranked_by_count(signals: Signals) -> bool:
@@ -720,7 +746,7 @@ def _group_by(signals: Signals) -> str:
     if "monthly" in words:
         return "month"
     for i, word in enumerate(words[:-1]):
-        if word in ("by", "per", "each", "every"):
+        if word in ("by", "per", "each", "every") and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
@@ -770,6 +796,9 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     if "contracts" in subjects:
         return QueryPlan("list", "contracts", filters)
     if "customers" in subjects and "orders" not in subjects:
+        if filters.customers and not signals.has_slot():
+            # "the Kestrel Foods account": that customer's record, never the whole customer list
+            return QueryPlan("lookup", "customers", filters)
         if filters.status or filters.period or filters.exclude_status:
             return QueryPlan("list", "customers", filters, min_orders=0)
         return QueryPlan("list", "customers", filters)
@@ -816,17 +845,25 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     words = words - signals.place_words
     order = "asc" if words & vocab.BOTTOM_WORDS and not words & vocab.TOP_WORDS else "desc"
     subjects = set(signals.subjects)
-    stated = {"region": bool(filters.region), "segment": bool(filters.segment)}
+    stated = {"region": bool(filters.region), "segment": bool(filters.segment), "city": bool(filters.city)}
     if not group:
         # The first grouping noun the question uses, unless it names a stated filter
         # ("the largest customer in the South region" ranks customers, not regions).
         for word in signals.words:
+            if word in signals.name_words:
+                continue  # "Bayou City Fabrication" names a customer, not a grouping
             key = vocab.GROUP_WORDS.get(word) or vocab.GROUP_WORDS.get(word.rstrip("s"))
             if key and key != "status" and not stated.get(key):
                 group = key
                 break
     if not group and "who" in words:
         group = "customer"
+    lemmas = set(signals.lemmas)
+    if group in ("region", "segment", "city") and "customers" in subjects and "orders" not in subjects:
+        # "Which segment has the most customers?": groups by how many customers they hold.
+        if lemmas & vocab.MONEY_WORDS or not words & {"most", "many", "fewest", "least"}:
+            return Abstention(vocab.NO_PLAN_REASON, "rank")
+        return QueryPlan("count", "customers", filters, group_by=group, order=order)
     if not group and not (subjects & {"orders"}):
         return Abstention(vocab.NO_PLAN_REASON, "rank")
     nouns = {"customer": ("customer", "client", "account"), "region": ("region",), "segment": ("segment",)}

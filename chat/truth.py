@@ -48,6 +48,12 @@ PERIODS: tuple[tuple[str, Any], ...] = (
 # Words that say no period (or no region) applies: read and dropped.
 NO_PERIOD = re.compile(r"\b(all-time|all time|across all dates|all dates|ever|all regions|any region)\b")
 
+# "with an amount above 10,000", "over $5,000": orders worth more than an amount.
+MIN_AMOUNT = re.compile(
+    r"\b(?:with (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
+    r" \$?(\d[\d,]*(?:\.\d+)?)"
+)
+
 # "non-cancelled": the sum or mean leaves cancelled orders out (revenue).
 REVENUE = re.compile(r"\(?\b(non-cancelled|not cancelled|excluding cancelled( orders)?)\b\)?")
 
@@ -239,6 +245,10 @@ def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
     if number is not None:
         spec["number"] = number.group().upper()
         text = ORDER_NUMBER.sub("<order>", text)
+    amount = MIN_AMOUNT.search(text)
+    if amount:
+        spec["min_amount"] = amount[1].replace(",", "")
+        text = text[: amount.start()] + " " + text[amount.end() :]
     if REVENUE.search(text):
         spec["revenue"] = True
         text = REVENUE.sub(" ", text)
@@ -300,7 +310,7 @@ def _check_words(text: str) -> None:
 
 # --- building each kind of check ------------------------------------------------------------------
 
-ORDER_FILTERS = ("customer", "region", "segment", "city", "status", "period", "revenue")
+ORDER_FILTERS = ("customer", "region", "segment", "city", "status", "period", "revenue", "min_amount")
 
 
 def _only(spec: dict[str, Any], allowed: tuple[str, ...], kind: str) -> dict[str, Any]:

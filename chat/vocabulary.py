@@ -99,7 +99,9 @@ COUNT_WORDS = frozenset({"count", "number"})
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
-BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "worst", "small", "low"})
+BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
+# Words before "mean" that make it the verb ("I mean the open ones"), not the average.
+PRONOUNS = frozenset({"i", "you", "we", "they", "i'd", "we'd"})
 # Verbs and nouns that ask for an ordering of groups: "rank the segments by revenue".
 RANK_WORDS = frozenset({"rank", "ranking"})
 LIST_WORDS = frozenset({"list", "show", "which", "name", "display", "give", "who", "what", "find", "see"})
@@ -111,6 +113,8 @@ GROUP_WORDS: dict[str, str] = {
     "spender": "customer",
     "region": "region",
     "segment": "segment",
+    "city": "city",
+    "cities": "city",
     "status": "status",
     "month": "month",
 }
@@ -153,6 +157,10 @@ FIELD_LABELS: dict[str, str] = {
 
 # A follow-up that moves the carried period back one unit: "and the month before?".
 PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
+
+# Determiners that negate what they qualify ("customers with no overdue orders"): an
+# exclusion no plan expresses, so the planner abstains.
+NEGATING_DETERMINERS = frozenset({"no"})
 
 # Periods: the words around a unit.
 PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
@@ -206,6 +214,7 @@ OUT_OF_SCOPE: dict[str, str] = {
     "president": "no-field",
     "director": "no-field",
     "manager": "no-field",
+    "manage": "no-field",
     "employee": "no-field",
     "staff": "no-field",
     "headcount": "no-field",
@@ -225,6 +234,9 @@ OUT_OF_SCOPE: dict[str, str] = {
     "product": "no-field",
     "sku": "no-field",
 }
+
+# How the answer names a topic whose word would read badly there ("who manages ...").
+OUT_OF_SCOPE_TOPICS: dict[str, str] = {"manage": "account managers"}
 
 # Entries above that are out of scope only as nouns ("share price", not "customers that share a segment").
 OUT_OF_SCOPE_NOUNS_ONLY = frozenset({"share", "stock", "price", "project", "capital", "rating", "estimate"})

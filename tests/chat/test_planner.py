@@ -245,3 +245,41 @@ def test_the_first_words_of_a_longer_name_are_a_short_form_of_it(corpus):
 def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
     planned = plan("How many shipped orders does Piedmont Textiles have?", last_plan=LAST, carried={"period": "x"})
     assert not planned.follow_up and planned.result.filters.period is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which customers have no overdue orders?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Who manages the Kestrel Foods account?", ("abstain", vocab.NO_FIELD_REASON)),
+        ("Which segment has the most customers?", ("count", "customers", "segment", "", None, (), "", "", "", "", "")),
+        ("Top 3 cities by sales this year", ("rank", "orders", "city", "", 3, (), "", "", "", "", "this year")),
+        (
+            "Tell me about the Kestrel Foods account",
+            ("lookup", "customers", "", "", None, ("Kestrel Foods",)) + ("",) * 5,
+        ),
+        ("No, I meant the open orders", ("list", "orders", "", "", None, (), "", "", "", "open", "")),
+        ("Orders above $20k for Saguaro Solar", ("list", "orders", "", "", None, ("Saguaro Solar",)) + ("",) * 5),
+    ],
+)
+def test_questions_that_once_got_a_different_question_answered(corpus, question, expected):
+    assert shape(plan(question).result) == expected
+
+
+@pytest.mark.django_db
+def test_the_focus_name_does_not_hide_a_city_the_question_names(corpus):
+    focus = CustomerRef(1, "Bayou City Fabrication")
+    result = plan("Which customer in Kansas City spent the most?", focus=focus).result
+    assert (result.kind, result.group_by, result.filters.city) == ("rank", "customer", "Kansas City")
+
+
+@pytest.mark.django_db
+def test_a_status_follow_up_after_a_contract_lookup_lists_that_customers_orders(corpus):
+    last = QueryPlan(
+        "lookup", "contracts", Filters(customers=(CustomerRef(1, "Kestrel Foods"),)), field="payment_terms"
+    )
+    planned = plan("And the overdue ones?", last_plan=last, carried={})
+    assert planned.follow_up and shape(planned.result) == (
+        ("list", "orders", "", "", None, ("Kestrel Foods",), "", "", "", "overdue", "")
+    )
