@@ -210,7 +210,14 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         return Expected(names=tuple(sorted(names)), none_ok=True)
     if kind == "having":
         condition = Q(orders__status=spec["status"])
-        customers = Customer.objects.annotate(n=Count("orders", filter=condition)).filter(n__gt=spec["more_than"])
+        if "period" in spec:
+            condition &= Q(orders__ordered_on__range=period_bounds(spec["period"], today))
+        places = {k: spec[k] for k in ("region", "segment", "city") if k in spec}
+        customers = (
+            Customer.objects.filter(**places)
+            .annotate(n=Count("orders", filter=condition))
+            .filter(n__gt=spec["more_than"])
+        )
         return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
     if kind == "peers":
         customer = Customer.objects.get(name=spec["customer"])

@@ -33,8 +33,8 @@ OUT_OF_SCOPE = re.compile(
 # Periods: pattern on the lowered text -> the spec ``chat.evaluation.period_bounds`` reads.
 MONTH_NAMES = "january february march april may june july august september october november december".split()
 PERIODS: tuple[tuple[str, Any], ...] = (
-    (r"between today and the last day of next month|by the end of next month", "end_of_next_month"),
-    (r"between today and the last day of this month|by the end of this month", "end_of_this_month"),
+    (r"(?:between today and|by|before|until) the (?:last day|end) of next month", "end_of_next_month"),
+    (r"(?:between today and|by|before|until) the (?:last day|end) of this month", "end_of_this_month"),
     (r"(?:between today and |in |within |over |during )?the next (\d+) days", lambda m: f"next_days:{m[1]}"),
     (r"(?:in |within |over |during )?the (?:last|past) (\d+) days", lambda m: f"last_days:{m[1]}"),
     (r"(?:in |during )?q([1-4]) (\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
@@ -83,7 +83,11 @@ KINDS: tuple[tuple[str, str], ...] = (
         r"(?P<cmp>above|over|more than|greater than|exceeding|at least) (?P<n>\d+)$",
         "having",
     ),
-    (r"^(?P<field>" + "|".join(CONTRACT_FIELDS) + r") of (?:<customer>(?:'s|')? )?latest contract$", "contract"),
+    (
+        r"^(?:the )?(?P<field>" + "|".join(CONTRACT_FIELDS) + r") (?:of|on|in) (?:<customer>(?:'s|')? |the )?"
+        r"(?:latest|current|most recent) contract(?: (?:of|for) <customer>)?$",
+        "contract",
+    ),
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
@@ -91,10 +95,10 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^the smallest (?:single )?order\b|^the order with the smallest amount\b", "smallest_order"),
     (r"\branked by\b|\bwith the (?:largest|highest|most|smallest|lowest|fewest)\b", "rank"),
     (r"\b(?:per|by|for each|grouped by) (?:region|segment)\b", "grouped"),
-    (r"^(?:count|number) of customers\b", "count_customers"),
-    (r"^(?:count|number) of\b.*\borders\b", "count_orders"),
-    (r"^(?:sum|total) of\b", "sum_orders"),
-    (r"^(?:mean|average) (?:amount|of|order amount)\b", "avg_orders"),
+    (r"^(?:the )?(?:total )?(?:count|number) of customers\b", "count_customers"),
+    (r"^(?:the )?(?:total )?(?:count|number) of\b.*\borders\b", "count_orders"),
+    (r"^(?:the )?(?:sum|total) of\b", "sum_orders"),
+    (r"^(?:the )?(?:mean|average) (?:amount|of|order amount)\b", "avg_orders"),
     (r"^(?:all )?customers\b", "customers"),
     (r"^(?:the )?(?P<field>" + "|".join(CUSTOMER_FIELDS) + r") of <customer>$", "customer_field"),
     (r"^<customer>(?:'s|')? (?P<field>" + "|".join(CUSTOMER_FIELDS) + r")$", "customer_field"),
@@ -109,7 +113,7 @@ KNOWN_WORDS = frozenset(
     smallest lowest fewest single ordered placed contract contracts latest renewal renewing renew renews
     date lies between today last day next month payment terms term credit limit other same sharing
     above over more than greater exceeding at least top first per each grouped is are
-    days signing signed code account
+    days signing signed code account current recent were was which who there has have had
     """.split()
 )
 
@@ -303,7 +307,7 @@ def _read_filters(text: str, spec: dict[str, Any], names: Names) -> str:
 
 def _check_words(text: str) -> None:
     words = re.findall(r"<\w+>(?:'s|')?|[a-z][\w'-]*|\d+", text)
-    unknown = [w for w in words if not w.startswith("<") and not w.isdigit() and w not in KNOWN_WORDS]
+    unknown = [w for w in words if not (w.startswith("<") or w.isdigit() or w in KNOWN_WORDS or w in NUMBER_WORDS)]
     if unknown:
         raise Unreadable(f"unknown words {unknown}")
 
@@ -380,7 +384,8 @@ def _grouped(m, spec, text, case):
 
 
 def _having(m, spec, text, case):
-    return {"having": {"status": _need(spec, "status", "having"), "more_than": int(m["n"]) + MORE_THAN[m["cmp"]]}}
+    check = {"status": _need(spec, "status", "having"), "more_than": int(m["n"]) + MORE_THAN[m["cmp"]]}
+    return {"having": check | _only(spec, ("status", "region", "segment", "city", "period"), "having")}
 
 
 def _customers(kind):
