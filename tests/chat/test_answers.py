@@ -307,6 +307,16 @@ def test_the_readings_of_our_own_truths_equal_their_hand_written_checks(corpus):
             {"count_renewals": {"period": "next quarter"}},
         ),
         (
+            "customers in the west region with a count of shipped orders above 3",
+            [],
+            {"having": {"status": "shipped", "more_than": 3, "region": "west"}},
+        ),
+        (
+            "the credit limit on the most recent contract of the customer",
+            ["Saltmarsh credit?"],
+            {"contract": {"customer": "Saltmarsh Energy Services", "field": "credit_limit"}},
+        ),
+        (
             "Heartland's account code",
             [],
             {"customer_field": {"customer": "Heartland Grain Cooperative", "field": "account_code"}},
