@@ -36,6 +36,7 @@ PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:between today and|by|before|until) the (?:last day|end) of next month", "end_of_next_month"),
     (r"(?:between today and|by|before|until) the (?:last day|end) of this month", "end_of_this_month"),
     (r"(?:between today and |in |within |over |during )?the next (\d+) days", lambda m: f"next_days:{m[1]}"),
+    (r"between today and (\d+) days (?:from today|from now|later)", lambda m: f"next_days:{m[1]}"),
     (r"(?:in |within |over |during )?the (?:last|past) (\d+) days", lambda m: f"last_days:{m[1]}"),
     (r"(?:in |during )?q([1-4]) (\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
     (
@@ -84,6 +85,10 @@ KINDS: tuple[tuple[str, str], ...] = (
         "having",
     ),
     (
+        r"^customers with (?P<cmp>more than|over|at least) (?P<n>\d+) (?:<status> )?orders?$",
+        "having",
+    ),
+    (
         r"^(?:the )?(?P<field>" + "|".join(CONTRACT_FIELDS) + r") (?:of|on|in) (?:<customer>(?:'s|')? |the )?"
         r"(?:latest|current|most recent) contract(?: (?:of|for) <customer>)?$",
         "contract",
@@ -91,8 +96,8 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
-    (r"^the (?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b", "largest_order"),
-    (r"^the smallest (?:single )?order\b|^the order with the smallest amount\b", "smallest_order"),
+    (r"^(?:the )?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b", "largest_order"),
+    (r"^(?:the )?smallest (?:single )?order\b|^the order with the smallest amount\b", "smallest_order"),
     (r"\branked by\b|\bwith the (?:largest|highest|most|smallest|lowest|fewest)\b", "rank"),
     (r"\b(?:per|by|for each|grouped by) (?:region|segment)\b", "grouped"),
     (r"^(?:the )?(?:total )?(?:count|number) of customers\b", "count_customers"),
