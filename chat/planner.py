@@ -765,7 +765,8 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     subjects = signals.subjects
     if "documents" in subjects and not measure:
         return QueryPlan("list", "documents", filters, query=text)
-    if customers and words & {"else", "other", "others"} and words & {"same", "share", "that", "shares"}:
+    others = words & {"else", "other", "others"} or ("customers" in subjects and words & {"share", "shares", "sharing"})
+    if customers and others and words & {"same", "share", "that", "shares", "sharing"}:
         peers = tuple(f for f in ("segment", "region", "city") if f in words)
         if peers:
             return QueryPlan("list", "customers", filters, field=peers[0], peers=peers)

@@ -283,3 +283,9 @@ def test_a_status_follow_up_after_a_contract_lookup_lists_that_customers_orders(
     assert planned.follow_up and shape(planned.result) == (
         ("list", "orders", "", "", None, ("Kestrel Foods",), "", "", "", "overdue", "")
     )
+
+
+@pytest.mark.django_db
+def test_customers_sharing_a_field_with_a_named_one_are_its_peers_without_the_word_other(corpus):
+    result = plan("Which customers share a region with Kestrel Foods?").result
+    assert (result.kind, result.subject, result.peers) == ("list", "customers", ("region",))
