@@ -194,7 +194,12 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
             return Expected(none_ok=True)
         return Expected(numbers=(order.amount,), texts=(order.number,))
     if kind == "grouped":
-        key = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
+        key = {
+            "customer": "customer__name",
+            "region": "customer__region",
+            "segment": "customer__segment",
+            "city": "customer__city",
+        }
         value = {"sum": Sum("amount"), "count": Count("id"), "avg": Avg("amount")}[spec["measure"]]
         filters = {k: v for k, v in spec.items() if k not in ("group", "measure")}
         rows = _orders(filters, today).values(key[spec["group"]]).annotate(v=value).order_by(key[spec["group"]])

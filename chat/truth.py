@@ -99,7 +99,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:the )?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b", "largest_order"),
     (r"^(?:the )?smallest (?:single )?order\b|^the order with the smallest amount\b", "smallest_order"),
     (r"\branked by\b|\bwith the (?:largest|highest|most|smallest|lowest|fewest)\b", "rank"),
-    (r"\b(?:per|by|for each|grouped by) (?:region|segment)\b", "grouped"),
+    (r"\b(?:per|by|for each|grouped by) (?:region|segment|city|customer)\b", "grouped"),
     (r"^(?:the )?(?:total )?(?:count|number) of customers\b", "count_customers"),
     (r"^(?:the )?(?:total )?(?:count|number) of\b.*\borders\b", "count_orders"),
     (r"^(?:the )?(?:sum|total) of\b", "sum_orders"),
@@ -121,6 +121,9 @@ KNOWN_WORDS = frozenset(
     days signing signed code account current recent were was which who there has have had
     """.split()
 )
+
+# A grouping: only the grouped and ranking kinds take one ("per month" is never dropped).
+GROUPING = re.compile(r"\b(?:per|for each|grouped by|broken down by)\b|\bby (?:month|week|day|quarter|year|status)\b")
 
 REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked)|\btheir\b")
 ORDER_NUMBER = re.compile(r"\bSO-\d{3,}\b", re.IGNORECASE)
@@ -270,6 +273,8 @@ def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
         m = re.search(pattern, text)
         if m:
             _check_words(text)
+            if kind not in ("grouped", "rank") and GROUPING.search(text):
+                raise Unreadable(f"a grouping {kind} does not take")
             return BUILDERS[kind](m, spec, text, case)
     raise Unreadable(f"no reading for {truth!r}")
 
@@ -380,8 +385,8 @@ def _rank(m, spec, text, case):
 
 
 def _grouped(m, spec, text, case):
-    group = re.search(r"\b(?:per|by|for each|grouped by) (region|segment)\b", text)[1]
-    measure = re.match(r"^(sum|total|count|number|mean|average) of\b", text)
+    group = re.search(r"\b(?:per|by|for each|grouped by) (region|segment|city|customer)\b", text)[1]
+    measure = re.match(r"^(?:the )?(sum|total|count|number|mean|average)(?: amount)? of\b", text)
     if measure is None:
         raise Unreadable("grouped totals of what measure?")
     name = {"sum": "sum", "total": "sum", "count": "count", "number": "count", "mean": "avg", "average": "avg"}

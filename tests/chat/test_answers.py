@@ -354,6 +354,8 @@ def test_truth_texts_of_each_kind_read_into_checks(corpus, truth, turns, check):
             "number of places",
         ),
         ("", [], "no truth text"),
+        ("sum of non-cancelled order amounts by month ordered this year", [], "a grouping sum_orders does not take"),
+        ("count of customers with a count of overdue orders above 3", [], "does not take ['status']"),
     ],
 )
 def test_a_truth_the_reader_cannot_read_gives_no_check_and_says_why(corpus, truth, turns, reason):
