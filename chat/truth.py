@@ -122,8 +122,21 @@ KNOWN_WORDS = frozenset(
     """.split()
 )
 
-# A grouping: only the grouped and ranking kinds take one ("per month" is never dropped).
-GROUPING = re.compile(r"\b(?:per|for each|grouped by|broken down by)\b|\bby (?:month|week|day|quarter|year|status)\b")
+# Words only some kinds take; anywhere else they change the question, so the truth is unread
+# ("per month" is never dropped, "the largest orders" is not a plain count).
+KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (
+        re.compile(r"\b(?:per|for each|grouped by|broken down by)\b|\bby (?:month|week|day|quarter|year|status)\b"),
+        frozenset({"grouped", "rank"}),
+    ),
+    (
+        re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|first)\b|\bmost\b(?! recent)"),
+        frozenset({"rank", "largest_order", "smallest_order"}),
+    ),
+    (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract"})),
+    (re.compile(r"\b(?:other|same|sharing)\b"), frozenset({"peers"})),
+    (re.compile(r"\d"), frozenset({"having", "rank"})),  # a number the reader placed nowhere
+)
 
 REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked)|\btheir\b")
 ORDER_NUMBER = re.compile(r"\bSO-\d{3,}\b", re.IGNORECASE)
@@ -273,8 +286,10 @@ def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
         m = re.search(pattern, text)
         if m:
             _check_words(text)
-            if kind not in ("grouped", "rank") and GROUPING.search(text):
-                raise Unreadable(f"a grouping {kind} does not take")
+            for words, kinds in KIND_WORDS:
+                found = words.search(text)
+                if found and kind not in kinds:
+                    raise Unreadable(f"{kind} does not take {found.group()!r}")
             return BUILDERS[kind](m, spec, text, case)
     raise Unreadable(f"no reading for {truth!r}")
 

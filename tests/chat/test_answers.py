@@ -354,7 +354,9 @@ def test_truth_texts_of_each_kind_read_into_checks(corpus, truth, turns, check):
             "number of places",
         ),
         ("", [], "no truth text"),
-        ("sum of non-cancelled order amounts by month ordered this year", [], "a grouping sum_orders does not take"),
+        ("sum of non-cancelled order amounts by month ordered this year", [], "sum_orders does not take 'by month'"),
+        ("sum of amounts of orders with amount between 100 and 500", [], "sum_orders does not take '1'"),
+        ("count of the largest orders for Kestrel Foods", [], "count_orders does not take 'largest'"),
         ("count of customers with a count of overdue orders above 3", [], "does not take ['status']"),
     ],
 )
