@@ -84,7 +84,7 @@ eval: db
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev2.jsonl
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/recall/dev.jsonl --k 6
 	$(PY) manage.py seed_demo --if-empty
-	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev.jsonl --checks tests/fixtures/answer_dev_checks.jsonl
+	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/answer_own_cases.jsonl
 
 eval-locomo: db

@@ -1,8 +1,10 @@
 """Judging answers against the records: the logic behind ``manage.py eval_answers``.
 
 Each case's ``check`` (in the case, or in a checks file keyed by case id) says what to
-compute; the expected value is computed here with its own ORM queries and its own date
-arithmetic, never by calling the planner or the executors, for the day the evaluation runs.
+compute; a case without one is read from its ``truth`` text (:mod:`chat.truth`, which has its
+own grammar and resolves names against the database, not through the planner). The expected
+value is computed here with its own ORM queries and its own date arithmetic, never by calling
+the planner or the executors, for the day the evaluation runs.
 An answer is correct when it contains the expected value (a number within rounding, every
 name of a list, in order for a ranking), abstained when it says plainly that Atlas cannot
 answer and asserts no figure, and wrong otherwise (see the answers benchmark README).
@@ -20,6 +22,7 @@ from typing import Any
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 
 from chat.models import Contract, Customer, Order
+from chat.truth import Names, read_truth
 
 ABSTAINED = re.compile(
     r"\b(can't answer|cannot answer|can't forecast|cannot forecast|outside what Atlas answers|"
@@ -45,6 +48,16 @@ class Verdict:
     verdict: str  # correct | abstained | wrong | unjudged
     answer: str
     expected: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""  # why a case is unjudged
+
+
+def check_for(case: dict[str, Any], checks: dict[str, Any], names: Names | None = None) -> tuple[Any, str]:
+    """The case's check: its own, the checks file's, or read from its truth text (with why not)."""
+    check = case.get("check") or checks.get(case.get("id"))
+    if check:
+        return check, ""
+    reading = read_truth(case, names)
+    return reading.check, reading.reason
 
 
 # --- periods, computed independently of the planner -------------------------------------------
@@ -55,8 +68,9 @@ def _month_end(year: int, month: int) -> date:
 
 
 def period_bounds(spec: str, today: date) -> tuple[date, date]:
-    """ "last quarter", "this year", "last month", "this month", "year:2025", "month:2026-03",
-    "quarter:2025-3", "next_days:90", "last_days:30", "end_of_next_month"."""
+    """ "last quarter", "this year", "last month", "this month", "next month", "next quarter",
+    "next year", "year:2025", "month:2026-03", "quarter:2025-3", "next_days:90", "last_days:30",
+    "end_of_this_month", "end_of_next_month"."""
     q = (today.month - 1) // 3
     if spec == "this month":
         return today.replace(day=1), _month_end(today.year, today.month)
@@ -68,10 +82,20 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
     if spec == "last quarter":
         year, q = (today.year, q - 1) if q else (today.year - 1, 3)
         return date(year, 3 * q + 1, 1), _month_end(year, 3 * q + 3)
+    if spec == "next month":
+        year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+        return date(year, month, 1), _month_end(year, month)
+    if spec == "next quarter":
+        year, q = (today.year, q + 1) if q < 3 else (today.year + 1, 0)
+        return date(year, 3 * q + 1, 1), _month_end(year, 3 * q + 3)
+    if spec == "next year":
+        return date(today.year + 1, 1, 1), date(today.year + 1, 12, 31)
     if spec == "this year":
         return date(today.year, 1, 1), date(today.year, 12, 31)
     if spec == "last year":
         return date(today.year - 1, 1, 1), date(today.year - 1, 12, 31)
+    if spec == "end_of_this_month":
+        return today, _month_end(today.year, today.month)
     if spec == "end_of_next_month":
         year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
         return today, _month_end(year, month)
@@ -137,7 +161,7 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
             _orders({**spec, "revenue": not by_count and "status" not in spec}, today)
             .values(key[spec["group"]])
             .annotate(total=Count("id") if by_count else Sum("amount"))
-            .order_by("-total")[: spec["limit"]]
+            .order_by("total" if spec.get("ascending") else "-total")[: spec["limit"]]
         )
         return Expected(names=tuple(str(r[key[spec["group"]]]) for r in rows), ordered=True)
     if kind in ("customers", "count_customers"):
@@ -163,9 +187,24 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         return Expected(texts=(str(value),))
     if kind == "customer_field":
         return Expected(texts=(str(getattr(Customer.objects.get(name=spec["customer"]), spec["field"])),))
-    if kind == "largest_order":
-        order = _orders(spec, today).order_by("-amount").select_related("customer").first()
+    if kind in ("largest_order", "smallest_order"):
+        by = "-amount" if kind == "largest_order" else "amount"
+        order = _orders(spec, today).order_by(by, "number").select_related("customer").first()
+        if order is None:
+            return Expected(none_ok=True)
         return Expected(numbers=(order.amount,), texts=(order.number,))
+    if kind == "grouped":
+        key = {
+            "customer": "customer__name",
+            "region": "customer__region",
+            "segment": "customer__segment",
+            "city": "customer__city",
+        }
+        value = {"sum": Sum("amount"), "count": Count("id"), "avg": Avg("amount")}[spec["measure"]]
+        filters = {k: v for k, v in spec.items() if k not in ("group", "measure")}
+        rows = _orders(filters, today).values(key[spec["group"]]).annotate(v=value).order_by(key[spec["group"]])
+        names = tuple(str(r[key[spec["group"]]]) for r in rows)
+        return Expected(names=names, numbers=tuple(Decimal(r["v"]).quantize(Decimal("0.01")) for r in rows))
     if kind == "count_renewals":
         start, end = period_bounds(spec["period"], today)
         n = sum(1 for c in _latest_contracts().values() if start <= c.renewal_date <= end)
@@ -176,7 +215,14 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         return Expected(names=tuple(sorted(names)), none_ok=True)
     if kind == "having":
         condition = Q(orders__status=spec["status"])
-        customers = Customer.objects.annotate(n=Count("orders", filter=condition)).filter(n__gt=spec["more_than"])
+        if "period" in spec:
+            condition &= Q(orders__ordered_on__range=period_bounds(spec["period"], today))
+        places = {k: spec[k] for k in ("region", "segment", "city") if k in spec}
+        customers = (
+            Customer.objects.filter(**places)
+            .annotate(n=Count("orders", filter=condition))
+            .filter(n__gt=spec["more_than"])
+        )
         return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
     if kind == "peers":
         customer = Customer.objects.get(name=spec["customer"])

@@ -160,7 +160,12 @@ def _figure(plan: QueryPlan) -> Figure:
     return Figure(plan, "sum", agg["total"] or Decimal("0.00"), orders=agg["n"], cancelled_excluded=excluded)
 
 
-_GROUP_KEYS = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
+_GROUP_KEYS = {
+    "customer": "customer__name",
+    "region": "customer__region",
+    "segment": "customer__segment",
+    "city": "customer__city",
+}
 
 
 def _grouped(plan: QueryPlan) -> Ranking:
@@ -259,7 +264,8 @@ def _customers(plan: QueryPlan) -> Result:
         columns, kinds = (*columns, "Orders"), (*kinds, "count")
     if plan.kind == "count":
         if plan.group_by in ("region", "segment", "city"):
-            groups = customers.values(key=F(plan.group_by)).annotate(value=Count("id")).order_by("-value", "key")
+            by = "value" if plan.order == "asc" else "-value"
+            groups = customers.values(key=F(plan.group_by)).annotate(value=Count("id")).order_by(by, "key")
             rows = tuple(RankRow(_group_label(plan.group_by, g["key"]), g["value"]) for g in groups)
             return Ranking(plan, "count", rows)
         return Figure(plan, "count", customers.count())

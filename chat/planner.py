@@ -149,6 +149,7 @@ class Signals:
     order_number: str = ""
     subjects: list[str] = field(default_factory=list)
     place_words: set[str] = field(default_factory=set)  # words naming a city or segment filter
+    name_words: set[str] = field(default_factory=set)  # words of the customer names used ("bayou city")
     unknown: list[str] = field(default_factory=list)  # nouns outside the vocabulary
     out_of_scope: tuple[str, str] | None = None  # (reason, word)
     negated: str = ""  # a negation the plan cannot express ("customers that haven't ordered")
@@ -170,7 +171,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     doc = parse(text)
     words = [t.lower_.replace("’", "'") for t in doc]
     lemmas = [t.lemma_.lower() for t in doc]
-    signals = Signals(words=words, lemmas=lemmas)
+    signals = Signals(words=words, lemmas=lemmas, name_words=set(name_words))
     signals.order_number = _order_number(text)
     _read_status(doc, signals, name_words)
     _read_negation(doc, signals)
@@ -220,6 +221,9 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
     """A "not" on anything but a status word: an exclusion no plan expresses, so the planner
     abstains rather than answer the question without the "not"."""
     for token in doc:
+        if token.lower_ in vocab.NEGATING_DETERMINERS and token.dep_ == "det":
+            signals.negated = token.text + " " + token.head.text  # "customers with no overdue orders"
+            continue
         if token.dep_ != "neg":
             continue
         head = token.head
@@ -329,7 +333,8 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             if key == "project" and token.pos_ == "VERB":
                 verb_use = False
             if not verb_use and not (key == "expect" and "renew" in signals.lemmas):
-                signals.out_of_scope = signals.out_of_scope or (vocab.OUT_OF_SCOPE[key], token.text)
+                topic = vocab.OUT_OF_SCOPE_TOPICS.get(key, token.text)
+                signals.out_of_scope = signals.out_of_scope or (vocab.OUT_OF_SCOPE[key], topic)
         subject = vocab.SUBJECT_WORDS.get(lemma) or vocab.SUBJECT_WORDS.get(word)
         if subject and not (word == "business" and signals.segment):
             signals.subjects.append(subject)
@@ -363,6 +368,8 @@ def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
     if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
         return True
+    if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
+        return True  # "$20k" is an amount, not a noun Atlas does not know
     return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
 
 
@@ -507,7 +514,9 @@ class Planned:
 
 def plan_question(text: str, context: Context, *, today: date) -> Planned:
     """The plan for ``text`` in this session, or the reason no plan covers it."""
-    name_words = {w for ref in (*context.named, *((context.focus,) if context.focus else ())) for w in _words(ref.name)}
+    # The words of the customers this question names; the focus's name is not among them unless
+    # named again ("Which customer in Kansas City ..." after Bayou City Fabrication).
+    name_words = {w for ref in context.named for w in _words(ref.name)}
     name_words |= {w for name in context.unknown_names for w in _words(name)}
     signals = read_question(text, name_words=name_words, today=today)
     stated = _stated_filters(signals)
@@ -519,6 +528,8 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
     if context.last_plan is not None and _is_follow_up(text, signals, context):
         plan = _swap(context.last_plan, signals, context)
+        if isinstance(plan, QueryPlan) and _unit_before(signals) and plan.filters.period is not None:
+            stated = {**stated, "period": plan.filters.slots()["period"]}  # a period the follow-up set
         return Planned(plan, stated, follow_up=True, fmt=fmt)
     result = _fresh_plan(text, signals, context)
     return Planned(result, stated, fmt=fmt)
@@ -554,12 +565,28 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
     return None
 
 
+# Measures a follow-up may change on a plan over orders ("And how many overdue?" after a total).
+_SWAPPABLE_MEASURES = ("count", "sum", "average")
+
+
 def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
-    """A fragment that leans on the previous question: no subject and no measure of its own."""
-    if signals.subjects or _measure(signals) or _field(signals, context):
-        return False
+    """A fragment that leans on the previous question: no subject and no measure of its own,
+    or a lead ("and ...") with only a count, total or average over the same orders."""
     lowered = " ".join(signals.words)
     lead = lowered.startswith(_FOLLOW_UP_LEADS)
+    if signals.subjects or _field(signals, context):
+        return False
+    measure = _measure(signals)
+    if measure:
+        last = context.last_plan
+        return (
+            lead
+            and measure in _SWAPPABLE_MEASURES
+            and last is not None
+            and last.subject == "orders"
+            and last.kind in (*_SWAPPABLE_MEASURES, "list")
+            and not last.group_by
+        )
     content = [
         w
         for w, lemma in zip(signals.words, signals.lemmas, strict=True)
@@ -568,7 +595,7 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
 
 
-def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan:
+def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Abstention:
     """The previous plan with the slots the follow-up states swapped in; filters the follow-up
     does not restate carry only while they are alive (two turns, chapter 92)."""
     slots = {k: v for k, v in context.carried.items() if k in last.filters.slots()}
@@ -577,8 +604,52 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan:
         slots.pop("exclude_status", None)
     customers = context.named or last.filters.customers
     filters = Filters.from_slots(slots, tuple(customers))
+    unit = _unit_before(signals)
+    if unit:
+        earlier = _period_before(filters.period, unit)
+        if earlier is None:
+            return Abstention(vocab.NO_PLAN_REASON, f"the {unit} before")
+        filters = replace(filters, period=earlier)
+    if last.subject in ("contracts", "customers") and (signals.status or signals.exclude_status):
+        # "And the overdue ones?" after a contract or customer lookup asks about that customer's orders.
+        # A period carried from a renewals question is not a period of orders.
+        return QueryPlan("list", "orders", replace(filters, period=filters.period if signals.period else None))
     limit = signals.limit or last.limit
-    return replace(last, filters=filters, limit=limit)
+    measure = _measure(signals)
+    kind = measure if measure in _SWAPPABLE_MEASURES and last.kind in _SWAPPABLE_MEASURES else last.kind
+    if measure in _SWAPPABLE_MEASURES and last.kind == "list":
+        kind = measure
+    return replace(last, kind=kind, filters=filters, limit=limit)
+
+
+def _unit_before(signals: Signals) -> str:
+    """ "the month before", "the year before that", "the quarter prior": the unit moved back."""
+    words = signals.words
+    for i, word in enumerate(words[:-1]):
+        if word in vocab.PERIOD_UNITS and words[i + 1] in vocab.PERIOD_BEFORE and signals.period is None:
+            return word
+    return ""
+
+
+def _period_before(period: Period | None, unit: str) -> Period | None:
+    """The calendar ``unit`` before ``period``, when ``period`` is exactly one such unit."""
+    if period is None or unit not in ("month", "quarter", "year"):
+        return None
+    months = {"month": 1, "quarter": 3, "year": 12}[unit]
+    start = period.start
+    if start.day != 1 or (unit == "quarter" and start.month % 3 != 1) or (unit == "year" and start.month != 1):
+        return None
+    if _shift_month(start.year, start.month, months) != (period.end + timedelta(days=1)).timetuple()[:2]:
+        return None
+    year, month = _shift_month(start.year, start.month, -months)
+    end = _month_end(*_shift_month(year, month, months - 1))
+    if unit == "month":
+        label = f"{calendar.month_name[month]} {year}"
+    elif unit == "quarter":
+        label = f"Q{(month - 1) // 3 + 1} {year}"
+    else:
+        label = str(year)
+    return Period(label, date(year, month, 1), end)
 
 
 def _bound_words(signals: Signals) -> set[str]:
@@ -597,15 +668,45 @@ def _measure(signals: Signals) -> str:
         lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] != "to")
         for i, lemma in enumerate(signals.lemmas)
     )  # "count of open orders", not "to count in Q4"
+    ranked = signals.limit is not None or bool(words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS))
+    ranked = ranked or bool(lemmas & vocab.RANK_WORDS)
+    if "how many" not in text and ranked and _ranked_by_count(signals):
+        return "rank"  # "the largest number of orders", "rank the segments by number of orders"
     if "how many" in text or counted:
         return "count"
-    if lemmas & vocab.AVERAGE_WORDS:
+    if _averaged(signals):
         return "average"
-    if signals.limit is not None or words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS):
+    if ranked:
         return "rank"
-    if lemmas & vocab.SUM_WORDS or "how much" in text:
-        return "sum"
+    valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in zip(signals.words, signals.words[1:], strict=False))
+    if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued:
+        return "sum"  # the word too: "combined" is lemmatised to "combine"
     return ""
+
+
+def _averaged(signals: Signals) -> bool:
+    """An average asked for: "the mean order value", not "I meant the open orders"."""
+    words = signals.words
+    for i, lemma in enumerate(signals.lemmas):
+        if lemma not in vocab.AVERAGE_WORDS:
+            continue
+        speaker = i > 0 and words[i - 1] in vocab.PRONOUNS
+        if lemma == "mean" and (words[i] != "mean" or speaker):
+            continue
+        return True
+    return False
+
+
+def _ranked_by_count(signals: Signals) -> bool:
+    """A count word right after a ranking word or "by": "the most number of", "by number of"."""
+    rank_words = vocab.TOP_WORDS | vocab.BOTTOM_WORDS | {"by"}
+    words = signals.words
+    return any(
+        lemma in vocab.COUNT_WORDS
+        and i
+        and (words[i - 1] in rank_words or (words[i - 1] == "the" and i > 1 and words[i - 2] in rank_words))
+        for i, lemma in enumerate(signals.lemmas)
+    )
 
 
 def _field(signals: Signals, context: Context) -> tuple[str, str] | None:
@@ -645,7 +746,7 @@ def _group_by(signals: Signals) -> str:
     if "monthly" in words:
         return "month"
     for i, word in enumerate(words[:-1]):
-        if word in ("by", "per", "each", "every"):
+        if word in ("by", "per", "each", "every") and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
@@ -664,7 +765,8 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     subjects = signals.subjects
     if "documents" in subjects and not measure:
         return QueryPlan("list", "documents", filters, query=text)
-    if customers and words & {"else", "other", "others"} and words & {"same", "share", "that", "shares"}:
+    others = words & {"else", "other", "others"} or ("customers" in subjects and words & {"share", "shares", "sharing"})
+    if customers and others and words & {"same", "share", "that", "shares", "sharing"}:
         peers = tuple(f for f in ("segment", "region", "city") if f in words)
         if peers:
             return QueryPlan("list", "customers", filters, field=peers[0], peers=peers)
@@ -695,6 +797,9 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     if "contracts" in subjects:
         return QueryPlan("list", "contracts", filters)
     if "customers" in subjects and "orders" not in subjects:
+        if filters.customers and not signals.has_slot():
+            # "the Kestrel Foods account": that customer's record, never the whole customer list
+            return QueryPlan("lookup", "customers", filters)
         if filters.status or filters.period or filters.exclude_status:
             return QueryPlan("list", "customers", filters, min_orders=0)
         return QueryPlan("list", "customers", filters)
@@ -741,17 +846,25 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     words = words - signals.place_words
     order = "asc" if words & vocab.BOTTOM_WORDS and not words & vocab.TOP_WORDS else "desc"
     subjects = set(signals.subjects)
-    stated = {"region": bool(filters.region), "segment": bool(filters.segment)}
+    stated = {"region": bool(filters.region), "segment": bool(filters.segment), "city": bool(filters.city)}
     if not group:
         # The first grouping noun the question uses, unless it names a stated filter
         # ("the largest customer in the South region" ranks customers, not regions).
         for word in signals.words:
+            if word in signals.name_words:
+                continue  # "Bayou City Fabrication" names a customer, not a grouping
             key = vocab.GROUP_WORDS.get(word) or vocab.GROUP_WORDS.get(word.rstrip("s"))
             if key and key != "status" and not stated.get(key):
                 group = key
                 break
     if not group and "who" in words:
         group = "customer"
+    lemmas = set(signals.lemmas)
+    if group in ("region", "segment", "city") and "customers" in subjects and "orders" not in subjects:
+        # "Which segment has the most customers?": groups by how many customers they hold.
+        if lemmas & vocab.MONEY_WORDS or not words & {"most", "many", "fewest", "least"}:
+            return Abstention(vocab.NO_PLAN_REASON, "rank")
+        return QueryPlan("count", "customers", filters, group_by=group, order=order)
     if not group and not (subjects & {"orders"}):
         return Abstention(vocab.NO_PLAN_REASON, "rank")
     nouns = {"customer": ("customer", "client", "account"), "region": ("region",), "segment": ("segment",)}
@@ -759,7 +872,7 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     limit = signals.limit or (1 if singular or "who" in words else DEFAULT_TOP)
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
-    by_count = by_count and bool(words & {"most", "fewest", "least", "many"})
+    by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) or _ranked_by_count(signals)
     return QueryPlan(
         "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
     )

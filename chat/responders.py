@@ -273,7 +273,7 @@ def scope_phrase(filters: Filters, style: Style, *, with_customers: bool = True,
     if filters.period is not None:
         span = f"{fmt_date(filters.period.start, style)} to {fmt_date(filters.period.end, style)}"
         label = filters.period.label
-        bare = label.startswith(("from ", "last ", "this ", "next ", "the ", "today", "yesterday"))
+        bare = label.startswith(("from ", "last ", "this ", "next ", "today", "yesterday"))
         parts.append(f"{label} ({span})" if bare else f"in {label} ({span})")
     elif dated:
         parts.append("across all dates")
@@ -349,18 +349,32 @@ def _having_phrase(plan: QueryPlan, style: Style) -> str:
 
 
 def _metric(ranking: Ranking) -> str:
-    return {"count": "number of orders", "average": "average order value"}.get(ranking.measure, "order value")
+    """What is ranked, with the status it was computed under ("number of overdue orders")."""
+    status = f"{ranking.plan.filters.status} " if ranking.plan.filters.status else ""
+    if ranking.measure == "count" and ranking.plan.subject == "customers":
+        return "number of customers"
+    if ranking.measure == "count":
+        return f"number of {status}orders"
+    return f"average {status}order value" if ranking.measure == "average" else f"{status}order value"
 
 
 def _rank_value(ranking: Ranking, value: Any, style: Style) -> str:
-    return f"{value:,} orders" if ranking.measure == "count" else fmt_money(value, style)
+    if ranking.measure == "count" and ranking.plan.subject == "customers":
+        return f"{value:,} customer{'' if value == 1 else 's'}"
+    if ranking.measure == "count":
+        return f"{value:,} {_orders_noun(ranking.plan, value)}"
+    return fmt_money(value, style)
 
 
 def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
     plan = ranking.plan
-    group = {"customer": "customers", "region": "regions", "segment": "segments", "month": "months"}.get(
-        plan.group_by, "statuses"
-    )
+    group = {
+        "customer": "customers",
+        "region": "regions",
+        "segment": "segments",
+        "city": "cities",
+        "month": "months",
+    }.get(plan.group_by, "statuses")
     scope = scope_phrase(plan.filters, style, with_customers=plan.kind != "compare")
     excluded = " Cancelled orders are left out." if ranking.cancelled_excluded else ""
     rows = ranking.rows

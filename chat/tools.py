@@ -215,6 +215,10 @@ def _checked_index() -> CustomerIndex:
             first = name_key[0] if name_key else ""
             if len(name_key) > 1 and len(first) >= 4 and first not in _GENERIC_FIRST_WORDS:
                 keys.setdefault((first,), []).append((entry, False))
+            # The first two or more words of a longer name ("Sierra Outdoor", "Coral Reef") are a
+            # short form even when the first word alone is too ordinary to be one.
+            for size in range(2, len(name_key)):
+                keys.setdefault(name_key[:size], []).append((entry, False))
         longest = max((len(k) for k in keys), default=0)
         _index = CustomerIndex(signature=signature, entries=entries, keys=keys, longest=longest)
         return _index

@@ -32,6 +32,7 @@ STATUS_WORDS: dict[str, str] = {
     "cancelled": OrderStatus.CANCELLED,
     "canceled": OrderStatus.CANCELLED,
     "cancel": OrderStatus.CANCELLED,
+    "cancellation": OrderStatus.CANCELLED,
     "paid": OrderStatus.PAID,
     "settled": OrderStatus.PAID,
 }
@@ -61,6 +62,7 @@ SUBJECT_WORDS: dict[str, str] = {
     "buy": "orders",
     "invoice": "orders",
     "spend": "orders",
+    "spender": "customers",
     "business": "orders",
     "customer": "customers",
     "client": "customers",
@@ -83,8 +85,11 @@ SUBJECT_WORDS: dict[str, str] = {
 }
 # Words that make an orders question one about money (sum, or rank by value).
 MONEY_WORDS = frozenset(
-    {"revenue", "sale", "sales", "value", "spend", "amount", "money", "worth", "dollar", "size", "total", "much"}
+    {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
+    | {"much"}
 )
+# A money noun followed by "of" asks for a total: "the value of all open orders".
+SUM_NOUNS = frozenset({"value", "amount", "worth"})
 
 # Nouns that name money coming in: on their own they ask for a total.
 REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
@@ -94,15 +99,22 @@ COUNT_WORDS = frozenset({"count", "number"})
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
-BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "worst", "small", "low"})
+BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
+# Words before "mean" that make it the verb ("I mean the open ones"), not the average.
+PRONOUNS = frozenset({"i", "you", "we", "they", "i'd", "we'd"})
+# Verbs and nouns that ask for an ordering of groups: "rank the segments by revenue".
+RANK_WORDS = frozenset({"rank", "ranking"})
 LIST_WORDS = frozenset({"list", "show", "which", "name", "display", "give", "who", "what", "find", "see"})
 COMPARE_WORDS = frozenset({"compare", "versus", "vs", "against", "comparison"})
 GROUP_WORDS: dict[str, str] = {
     "customer": "customer",
     "client": "customer",
     "account": "customer",
+    "spender": "customer",
     "region": "region",
     "segment": "segment",
+    "city": "city",
+    "cities": "city",
     "status": "status",
     "month": "month",
 }
@@ -142,6 +154,13 @@ FIELD_LABELS: dict[str, str] = {
     "renewal_date": "renewal date",
     "signed_on": "signing date",
 }
+
+# A follow-up that moves the carried period back one unit: "and the month before?".
+PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
+
+# Determiners that negate what they qualify ("customers with no overdue orders"): an
+# exclusion no plan expresses, so the planner abstains.
+NEGATING_DETERMINERS = frozenset({"no"})
 
 # Periods: the words around a unit.
 PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
@@ -195,6 +214,7 @@ OUT_OF_SCOPE: dict[str, str] = {
     "president": "no-field",
     "director": "no-field",
     "manager": "no-field",
+    "manage": "no-field",
     "employee": "no-field",
     "staff": "no-field",
     "headcount": "no-field",
@@ -215,6 +235,9 @@ OUT_OF_SCOPE: dict[str, str] = {
     "sku": "no-field",
 }
 
+# How the answer names a topic whose word would read badly there ("who manages ...").
+OUT_OF_SCOPE_TOPICS: dict[str, str] = {"manage": "account managers"}
+
 # Entries above that are out of scope only as nouns ("share price", not "customers that share a segment").
 OUT_OF_SCOPE_NOUNS_ONLY = frozenset({"share", "stock", "price", "project", "capital", "rating", "estimate"})
 
@@ -229,7 +252,7 @@ NEUTRAL_NOUNS = frozenset(
         "us", "we", "company", "side", "book", "books", "money", "dollar", "spending", "code", "acct",
         "deal", "activity", "bit", "way", "phone", "form", "format", "point", "bullet", "version", "window",
         "line", "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand",
-        "mind",
+        "mind", "coast", "please", "thanks",
         "biggest", "largest", "kind", "type", "level", "people", "who", "what", "q1", "q2", "q3", "q4",
     }
 )  # fmt: skip

@@ -1,6 +1,11 @@
 """Answers a user can trust, through the real turn: stale filters never reach a new question,
 follow-ups swap one slot, corrections typed into the chat are answered and reach the gate,
-the gate's sentence acknowledges what was learned, and the evaluation judges honestly."""
+the gate's sentence acknowledges what was learned, and the evaluation judges honestly.
+
+The evaluator reads a case's truth text into the check it computes, without the planner. Two
+references written apart must agree: the checks in tests/fixtures (written as structured checks
+by hand) and the readings of the truth texts. A truth the reader cannot read is never guessed
+at: it is unjudged, with the reason."""
 
 import json
 from datetime import date
@@ -13,8 +18,9 @@ from django.core.management import call_command
 from django.db.models import Count, Sum
 from django.utils import timezone
 
-from chat.evaluation import Expected, judge
+from chat.evaluation import Expected, check_for, judge, period_bounds
 from chat.models import Feedback, Order, Turn
+from chat.truth import load_names, read_truth
 from chat.turn import ask, start_session
 from memory.rls import acting_user
 
@@ -193,10 +199,16 @@ def test_the_judge_marks_a_different_figure_wrong_and_a_figure_in_an_abstention_
 
 
 @pytest.mark.django_db
-def test_eval_answers_on_our_own_cases_has_no_wrong_answer(corpus):
+def test_eval_answers_on_our_own_cases_has_no_wrong_answer(corpus, tmp_path):
+    # Every third case (kinds and wordings are spread through the file), to keep the suite's
+    # time; `make eval` runs all of them.
+    lines = [line for line in OWN_CASES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    sample = tmp_path / "own_cases_sample.jsonl"
+    sample.write_text("\n".join(lines[::3]) + "\n", encoding="utf-8")
     out = StringIO()
-    call_command("eval_answers", str(OWN_CASES), json=True, stdout=out)
+    call_command("eval_answers", str(sample), json=True, stdout=out)
     report = json.loads(out.getvalue())
+    assert report["summary"]["cases"] == len(lines[::3]) >= 90
     wrong = [c for c in report["cases"] if c["verdict"] != "correct"]
     assert report["summary"]["wrong"] == 0, wrong
     assert report["summary"]["correct"] >= 0.95
@@ -209,3 +221,169 @@ def test_a_policy_question_without_document_words_is_answered_by_a_close_passage
     (turn,) = session_answers(user, "On which weekdays do cold-chain deliveries go out?")
     quotes = [b for b in turn.blocks if b["kind"] == "quote"]
     assert quotes and quotes[0]["title"] == "Policy memo: shipping cut-off times"
+
+
+# --- reading truth texts (chat.truth) -----------------------------------------------------------
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+DEV = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "answers" / "dev.jsonl"
+
+
+def jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def reading(truth: str, *turns: str, **case):
+    return read_truth({"truth": truth, "turns": list(turns), **case})
+
+
+@pytest.mark.django_db
+def test_the_readings_of_the_dev_truths_equal_the_checks_written_by_hand(corpus):
+    if not DEV.exists():
+        pytest.skip(f"{DEV} is absent")
+    checks = {row["id"]: row["check"] for row in jsonl(FIXTURES / "answer_dev_checks.jsonl")}
+    names = load_names()
+    for case in jsonl(DEV):
+        expected = checks.get(case["id"], {"abstain": True} if case.get("out_of_scope") else None)
+        assert read_truth(case, names).check == expected, case["id"]
+
+
+@pytest.mark.django_db
+def test_the_readings_of_our_own_truths_equal_their_hand_written_checks(corpus):
+    checks = {row["id"]: row["check"] for row in jsonl(FIXTURES / "answer_own_checks.jsonl")}
+    cases = {case["id"]: case for case in jsonl(FIXTURES / "answer_own_cases.jsonl")}
+    names = load_names()
+    assert len(checks) >= 140
+    mismatched = {i: read_truth(cases[i], names).check for i, check in checks.items()}
+    assert {i: c for i, c in mismatched.items() if c != checks[i]} == {}
+    assert all(read_truth(case, names).check for case in cases.values())  # every own case is readable
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "turns", "check"),
+    [
+        (
+            "number of paid orders for the customer ordered in the last 30 days",
+            ["How many paid orders has Juniper Family Dental had lately?"],
+            {"count_orders": {"customer": "Juniper Family Dental", "status": "paid", "period": "last_days:30"}},
+        ),
+        (
+            "the top 2 segments ranked by the count of cancelled orders ordered in Q1 2026",
+            [],
+            {
+                "rank": {
+                    "group": "segment",
+                    "limit": 2,
+                    "status": "cancelled",
+                    "period": "quarter:2026-1",
+                    "measure": "count",
+                }
+            },
+        ),
+        (
+            "segment with the smallest sum of non-cancelled order amounts in the north region",
+            [],
+            {"rank": {"group": "segment", "limit": 1, "region": "north", "ascending": True}},
+        ),
+        (
+            "total of non-cancelled order amounts per region ordered in May 2026",
+            [],
+            {"grouped": {"group": "region", "measure": "sum", "period": "month:2026-05", "revenue": True}},
+        ),
+        (
+            "renewal date of that customer's latest contract",
+            ["Which region is Menomonee Cold Storage in?", "When does their contract renew?"],
+            {"contract": {"customer": "Menomonee Cold Storage", "field": "renewal_date"}},
+        ),
+        ("the order with that number", ["Pull up SO-87002"], {"order": "SO-87002"}),
+        (
+            "customers with city Kansas City and segment enterprise",
+            [],
+            {"customers": {"city": "Kansas City", "segment": "enterprise"}},
+        ),
+        (
+            "customers with a count of paid orders at least 100",
+            [],
+            {"having": {"status": "paid", "more_than": 99}},
+        ),
+        (
+            "count of contracts whose renewal date lies in next quarter",
+            [],
+            {"count_renewals": {"period": "next quarter"}},
+        ),
+        (
+            "customers in the west region with a count of shipped orders above 3",
+            [],
+            {"having": {"status": "shipped", "more_than": 3, "region": "west"}},
+        ),
+        (
+            "the credit limit on the most recent contract of the customer",
+            ["Saltmarsh credit?"],
+            {"contract": {"customer": "Saltmarsh Energy Services", "field": "credit_limit"}},
+        ),
+        (
+            "Heartland's account code",
+            [],
+            {"customer_field": {"customer": "Heartland Grain Cooperative", "field": "account_code"}},
+        ),
+        ("the smallest order in the mid-market segment", [], {"smallest_order": {"segment": "mid-market"}}),
+        ("share price: not in the corpus", [], {"abstain": True}),
+    ],
+)
+def test_truth_texts_of_each_kind_read_into_checks(corpus, truth, turns, check):
+    assert reading(truth, *turns).check == check
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "turns", "reason"),
+    [
+        ("count of open orders for Northline", [], "could be more than one customer"),
+        ("median amount of non-cancelled orders ordered this year", [], "no reading"),
+        ("count of orders weighted by margin", [], "unknown words ['weighted', 'margin']"),
+        ("credit limit of the customer's latest contract", ["What's our credit policy?"], "no turn names"),
+        (
+            "count of open orders for that customer",
+            ["Compare Kestrel Foods and Saguaro Solar"],
+            "more than one customer",
+        ),
+        (
+            "customers ranked by the sum of order amounts ordered last year",
+            ["Who were our best customers?"],
+            "number of places",
+        ),
+        ("", [], "no truth text"),
+        ("sum of non-cancelled order amounts by month ordered this year", [], "sum_orders does not take 'by month'"),
+        ("sum of amounts of orders with amount between 100 and 500", [], "sum_orders does not take '1'"),
+        ("count of the largest orders for Kestrel Foods", [], "count_orders does not take 'largest'"),
+        ("count of customers with a count of overdue orders above 3", [], "count_customers does not take"),
+    ],
+)
+def test_a_truth_the_reader_cannot_read_gives_no_check_and_says_why(corpus, truth, turns, reason):
+    result = reading(truth, *turns)
+    assert result.check is None and reason in result.reason
+
+
+@pytest.mark.django_db
+def test_an_explicit_check_wins_over_the_truth_text(corpus):
+    case = {"id": "x", "turns": [], "truth": "count of customers", "check": {"count_customers": {"region": "west"}}}
+    assert check_for(case, {}) == ({"count_customers": {"region": "west"}}, "")
+    assert check_for({**case, "check": None}, {"x": {"order": "SO-87002"}}) == ({"order": "SO-87002"}, "")
+
+
+def test_the_periods_the_truth_language_adds():
+    today = date(2026, 12, 10)
+    assert period_bounds("next month", today) == (date(2027, 1, 1), date(2027, 1, 31))
+    assert period_bounds("next quarter", today) == (date(2027, 1, 1), date(2027, 3, 31))
+    assert period_bounds("end_of_this_month", today) == (today, date(2026, 12, 31))
+
+
+@pytest.mark.django_db
+def test_eval_answers_judges_every_dev_case_without_a_checks_file(corpus):
+    if not DEV.exists():
+        pytest.skip(f"{DEV} is absent")
+    out = StringIO()
+    call_command("eval_answers", str(DEV), json=True, stdout=out)
+    summary = json.loads(out.getvalue())["summary"]
+    assert (summary["cases"], summary["unjudged"], summary["wrong"]) == (21, 0, 0)

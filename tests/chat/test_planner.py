@@ -158,7 +158,7 @@ LAST = QueryPlan(
     ("question", "carried", "expected"),
     [
         # The period swaps; status and customer carry (stated on the previous turn, still alive).
-        ("And the month before?", {"status": "open"}, None),
+        ("And the month before?", {"status": "open", "period": "last month|2026-11-01|2026-11-30"}, None),
         ("What about this year?", {"status": "open", "period": "x"}, ("Bayou City Fabrication", "open", "this year")),
         ("And Piedmont Textiles?", {"status": "open"}, ("Piedmont Textiles", "open", "")),
         # A status two turns old no longer carries into a follow-up.
@@ -168,7 +168,14 @@ LAST = QueryPlan(
 def test_follow_ups_keep_the_plan_and_swap_only_the_slot_they_state(corpus, question, carried, expected):
     planned = plan(question, last_plan=LAST, carried=carried)
     if expected is None:
-        assert planned.follow_up  # "the month before" is not a period Atlas reads: the plan stands
+        # "the month before" moves the carried period back one month
+        period = planned.result.filters.period
+        assert planned.follow_up and (period.label, period.start, period.end) == (
+            "October 2026",
+            date(2026, 10, 1),
+            date(2026, 10, 31),
+        )
+        assert planned.stated["period"] == "October 2026|2026-10-01|2026-10-31"
         return
     result = planned.result
     assert planned.follow_up and (result.kind, result.subject) == ("count", "orders")
@@ -177,6 +184,108 @@ def test_follow_ups_keep_the_plan_and_swap_only_the_slot_they_state(corpus, ques
 
 
 @pytest.mark.django_db
+def test_the_month_before_without_a_period_to_move_back_abstains_rather_than_repeat_the_figure(corpus):
+    planned = plan("And the month before?", last_plan=LAST, carried={"status": "open"})
+    assert planned.follow_up and shape(planned.result) == ("abstain", vocab.NO_PLAN_REASON)
+
+
+@pytest.mark.django_db
+def test_a_follow_up_with_its_own_measure_keeps_the_customer_and_changes_the_measure(corpus):
+    planned = plan("And how many overdue?", last_plan=LAST, carried={"status": "open"})
+    assert planned.follow_up and shape(planned.result)[:2] == ("count", "orders")
+    assert (planned.result.filters.customers[0].name, planned.result.filters.status) == (
+        "Bayou City Fabrication",
+        "overdue",
+    )
+    total = plan("And the total?", last_plan=LAST, carried={"status": "open"}).result
+    assert (total.kind, total.filters.customers[0].name, total.filters.status) == (
+        "sum",
+        "Bayou City Fabrication",
+        "open",
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which client placed the largest number of orders last year?", ("customer", 1, "count")),
+        ("Rank the segments by number of orders", ("segment", 5, "count")),
+        ("Rank regions by revenue this year", ("region", 5, "")),
+        ("Who were the 4 biggest spenders last quarter?", ("customer", 4, "")),
+    ],
+)
+def test_rankings_by_count_and_by_value(corpus, question, expected):
+    result = plan(question).result
+    assert result.kind == "rank" and (result.group_by, result.limit, result.measure) == expected
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "kind", "status"),
+    [
+        ("What is the value of all open orders in the West?", "sum", "open"),
+        ("What's the combined value of Heartland Grain Cooperative's overdue orders?", "sum", "overdue"),
+        ("How many cancellations were there this year?", "count", "cancelled"),
+    ],
+)
+def test_totals_and_counts_in_other_words(corpus, question, kind, status):
+    result = plan(question).result
+    assert (result.kind, result.subject, result.filters.status) == (kind, "orders", status)
+
+
+@pytest.mark.django_db
+def test_the_first_words_of_a_longer_name_are_a_short_form_of_it(corpus):
+    (mention,) = tools.find_customer_mentions("How many orders has Sierra Outdoor placed?")
+    assert (mention.name, mention.exact) == ("Sierra Outdoor Co.", False)
+    assert tools.find_customer_mentions("Sierra placed two orders") == []  # too ordinary alone
+
+
+@pytest.mark.django_db
 def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
     planned = plan("How many shipped orders does Piedmont Textiles have?", last_plan=LAST, carried={"period": "x"})
     assert not planned.follow_up and planned.result.filters.period is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which customers have no overdue orders?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Who manages the Kestrel Foods account?", ("abstain", vocab.NO_FIELD_REASON)),
+        ("Which segment has the most customers?", ("count", "customers", "segment", "", None, (), "", "", "", "", "")),
+        ("Top 3 cities by sales this year", ("rank", "orders", "city", "", 3, (), "", "", "", "", "this year")),
+        (
+            "Tell me about the Kestrel Foods account",
+            ("lookup", "customers", "", "", None, ("Kestrel Foods",)) + ("",) * 5,
+        ),
+        ("No, I meant the open orders", ("list", "orders", "", "", None, (), "", "", "", "open", "")),
+        ("Orders above $20k for Saguaro Solar", ("list", "orders", "", "", None, ("Saguaro Solar",)) + ("",) * 5),
+    ],
+)
+def test_questions_that_once_got_a_different_question_answered(corpus, question, expected):
+    assert shape(plan(question).result) == expected
+
+
+@pytest.mark.django_db
+def test_the_focus_name_does_not_hide_a_city_the_question_names(corpus):
+    focus = CustomerRef(1, "Bayou City Fabrication")
+    result = plan("Which customer in Kansas City spent the most?", focus=focus).result
+    assert (result.kind, result.group_by, result.filters.city) == ("rank", "customer", "Kansas City")
+
+
+@pytest.mark.django_db
+def test_a_status_follow_up_after_a_contract_lookup_lists_that_customers_orders(corpus):
+    last = QueryPlan(
+        "lookup", "contracts", Filters(customers=(CustomerRef(1, "Kestrel Foods"),)), field="payment_terms"
+    )
+    planned = plan("And the overdue ones?", last_plan=last, carried={})
+    assert planned.follow_up and shape(planned.result) == (
+        ("list", "orders", "", "", None, ("Kestrel Foods",), "", "", "", "overdue", "")
+    )
+
+
+@pytest.mark.django_db
+def test_customers_sharing_a_field_with_a_named_one_are_its_peers_without_the_word_other(corpus):
+    result = plan("Which customers share a region with Kestrel Foods?").result
+    assert (result.kind, result.subject, result.peers) == ("list", "customers", ("region",))

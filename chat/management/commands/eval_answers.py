@@ -4,9 +4,10 @@ Each case's turns are asked in order by a fresh user in a fresh session through
 :func:`chat.turn.ask` (the function the chat view and the API call); only the last answer
 is judged, against a value computed from the database now (:mod:`chat.evaluation`). A case
 says how to compute it in a ``check`` field, or a checks file maps case ids to checks; a
-case with neither is judged only when it is ``out_of_scope`` (it must abstain), otherwise
-it is counted as unjudged. Everything runs in one transaction that is rolled back: no
-user, session, turn or memory stays behind and no gate run is queued.
+case with neither is read from its ``truth`` text (:mod:`chat.truth`; ``out_of_scope`` cases
+must abstain). A truth text the reader cannot read is counted as unjudged, with the reason.
+Everything runs in one transaction that is rolled back: no user, session, turn or memory
+stays behind and no gate run is queued.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from chat.evaluation import Verdict, expected_for, judge
+from chat.evaluation import Verdict, check_for, expected_for, judge
+from chat.truth import load_names
 from chat.turn import ask, start_session
 
 VERDICTS = ("correct", "abstained", "wrong", "unjudged")
@@ -57,6 +59,7 @@ class Command(BaseCommand):
         timings: list[float] = []
         with override_settings(ATLAS_HOLDOUT=False), transaction.atomic():
             User = get_user_model()
+            names = load_names()
             for case in cases:
                 user = User.objects.create_user(username=f"eval-{uuid.uuid4().hex[:10]}")
                 session = start_session(user, title="eval_answers")
@@ -65,12 +68,10 @@ class Command(BaseCommand):
                 for question in case["turns"]:
                     turn = ask(user, session=session, question=question)
                 timings.append((time.perf_counter() - started) * 1000 / len(case["turns"]))
-                check = case.get("check") or checks.get(case["id"])
-                if check is None and case.get("out_of_scope"):
-                    check = {"abstain": True}
+                check, reason = check_for(case, checks, names)
                 answer = turn.answer if turn is not None else ""
                 if check is None:
-                    verdicts.append(Verdict(case["id"], "unjudged", answer))
+                    verdicts.append(Verdict(case["id"], "unjudged", answer, reason=reason))
                     continue
                 expected = expected_for(check, today)
                 verdicts.append(Verdict(case["id"], judge(answer, expected), answer, expected.__dict__))
@@ -82,7 +83,15 @@ class Command(BaseCommand):
         shares = {v: round(sum(1 for x in verdicts if x.verdict == v) / total, 3) for v in VERDICTS}
         summary = {"cases": len(verdicts), **shares, "median_turn_ms": round(statistics.median(timings or [0]), 1)}
         if options["json"]:
-            rows = [{"id": v.case_id, "verdict": v.verdict, "answer": v.answer} for v in verdicts]
+            rows = [
+                {
+                    "id": v.case_id,
+                    "verdict": v.verdict,
+                    "answer": v.answer,
+                    **({"reason": v.reason} if v.reason else {}),
+                }
+                for v in verdicts
+            ]
             self.stdout.write(json.dumps({"summary": summary, "cases": rows}, indent=2, default=str))
             return
         for v in verdicts:
@@ -90,6 +99,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"{v.case_id:<12} {v.verdict:<9} {v.answer[:300]!r}")
                 if v.verdict == "wrong":
                     self.stdout.write(f"{'':<12} expected {v.expected}")
+                if v.reason:
+                    self.stdout.write(f"{'':<12} {v.reason}")
         self.stdout.write("")
         self.stdout.write(
             f"cases {summary['cases']}  correct {shares['correct']:.3f}  abstained {shares['abstained']:.3f}  "

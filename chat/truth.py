@@ -1,0 +1,467 @@
+"""Reading a case's ``truth`` text into the check :func:`chat.evaluation.expected_for` computes.
+
+The answers benchmark states each case's expected value in words ("count of orders with status
+open for Hudson Vale Pharmacy", "payment terms of the customer's latest contract"). This module
+reads that small language with its own grammar, kept as data below, and resolves names against
+the database directly (customer names and their unique first words such as "Saltmarsh", order
+numbers, and the regions, segments, cities and statuses the tables hold). It never imports the
+planner, its vocabulary, the executors or the gate: the evaluator must not share the mistakes of
+what it judges.
+
+References in the truth text ("that customer", "the customer's", "that number") are resolved
+from the case's turns, latest turn first. A truth text with a word the grammar does not know, a
+name that matches two customers, or a kind that lacks a slot it needs is not guessed at: the
+reading carries no check and says why, and the case is counted as unjudged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from chat.models import Customer, Order, OrderStatus
+
+# --- the truth language, as data ------------------------------------------------------------------
+
+# A truth text saying the records cannot answer: the case must abstain.
+OUT_OF_SCOPE = re.compile(
+    r"\b(not in the (corpus|records)|not about the (business )?records|outside the records|"
+    r"no such (field|record) in the (corpus|records))\b"
+)
+
+# Periods: pattern on the lowered text -> the spec ``chat.evaluation.period_bounds`` reads.
+MONTH_NAMES = "january february march april may june july august september october november december".split()
+PERIODS: tuple[tuple[str, Any], ...] = (
+    (r"(?:between today and|by|before|until) the (?:last day|end) of next month", "end_of_next_month"),
+    (r"(?:between today and|by|before|until) the (?:last day|end) of this month", "end_of_this_month"),
+    (r"(?:between today and |in |within |over |during )?the next (\d+) days", lambda m: f"next_days:{m[1]}"),
+    (r"between today and (\d+) days (?:from today|from now|later)", lambda m: f"next_days:{m[1]}"),
+    (r"(?:in |within |over |during )?the (?:last|past) (\d+) days", lambda m: f"last_days:{m[1]}"),
+    (r"(?:in |during )?q([1-4]) (\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
+    (
+        r"(?:in |during )?(" + "|".join(MONTH_NAMES) + r") (\d{4})",
+        lambda m: f"month:{m[2]}-{MONTH_NAMES.index(m[1]) + 1:02d}",
+    ),
+    (r"(?:in |during )?(this|last|next) (month|quarter|year)", lambda m: f"{m[1]} {m[2]}"),
+    (r"(?:in |during )(\d{4})", lambda m: f"year:{m[1]}"),
+)
+# Words that say no period (or no region) applies: read and dropped.
+NO_PERIOD = re.compile(r"\b(all-time|all time|across all dates|all dates|ever|all regions|any region)\b")
+
+# "with an amount above 10,000", "over $5,000": orders worth more than an amount.
+MIN_AMOUNT = re.compile(
+    r"\b(?:with (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
+    r" \$?(\d[\d,]*(?:\.\d+)?)"
+)
+
+# "non-cancelled": the sum or mean leaves cancelled orders out (revenue).
+REVENUE = re.compile(r"\(?\b(non-cancelled|not cancelled|excluding cancelled( orders)?)\b\)?")
+
+CONTRACT_FIELDS = {
+    "payment terms": "payment_terms",
+    "payment term": "payment_terms",
+    "credit limit": "credit_limit",
+    "renewal date": "renewal_date",
+    "payment days": "payment_days",
+    "signing date": "signed_on",
+    "signed date": "signed_on",
+}
+CUSTOMER_FIELDS = {"segment": "segment", "region": "region", "city": "city", "account code": "account_code"}
+GROUPS = {"customer": "customer", "customers": "customer", "region": "region", "regions": "region"}
+GROUPS |= {"segment": "segment", "segments": "segment"}
+NUMBER_WORDS = {
+    w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())
+}
+MORE_THAN = {"above": 0, "over": 0, "more than": 0, "greater than": 0, "exceeding": 0, "at least": -1}
+
+# What the truth asks for, tried in order: (pattern on the slot-marked text, kind).
+# Slots are marked before matching: <customer>, <order>, <status>, <n>.
+KINDS: tuple[tuple[str, str], ...] = (
+    (r"\bother customers (?:with|in|sharing) the same (?P<same>[a-z ]+?)(?: as <customer>)?$", "peers"),
+    (
+        r"^customers with (?:a|an) (?:count|number) of (?:<status> )?orders? "
+        r"(?P<cmp>above|over|more than|greater than|exceeding|at least) (?P<n>\d+)$",
+        "having",
+    ),
+    (
+        r"^customers with (?P<cmp>more than|over|at least) (?P<n>\d+) (?:<status> )?orders?$",
+        "having",
+    ),
+    (
+        r"^(?:the )?(?P<field>" + "|".join(CONTRACT_FIELDS) + r") (?:of|on|in) (?:<customer>(?:'s|')? |the )?"
+        r"(?:latest|current|most recent) contract(?: (?:of|for) <customer>)?$",
+        "contract",
+    ),
+    (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
+    (r"^contracts\b.*\brenew", "renewals"),
+    (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
+    (r"^(?:the )?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b", "largest_order"),
+    (r"^(?:the )?smallest (?:single )?order\b|^the order with the smallest amount\b", "smallest_order"),
+    (r"\branked by\b|\bwith the (?:largest|highest|most|smallest|lowest|fewest)\b", "rank"),
+    (r"\b(?:per|by|for each|grouped by) (?:region|segment|city|customer)\b", "grouped"),
+    (r"^(?:the )?(?:total )?(?:count|number) of customers\b", "count_customers"),
+    (r"^(?:the )?(?:total )?(?:count|number) of\b.*\borders\b", "count_orders"),
+    (r"^(?:the )?(?:sum|total) of\b", "sum_orders"),
+    (r"^(?:the )?(?:mean|average) (?:amount|of|order amount)\b", "avg_orders"),
+    (r"^(?:all )?customers\b", "customers"),
+    (r"^(?:the )?(?P<field>" + "|".join(CUSTOMER_FIELDS) + r") of <customer>$", "customer_field"),
+    (r"^<customer>(?:'s|')? (?P<field>" + "|".join(CUSTOMER_FIELDS) + r")$", "customer_field"),
+)
+
+# Words a truth text may hold besides its slots; anything else makes the reading fail.
+KNOWN_WORDS = frozenset(
+    """
+    a an the of with for in and by to its their that this whose as on from all
+    customer customers customer's order orders amount amounts value values sum total count number
+    mean average status region regions segment segments city cities ranked largest highest biggest most
+    smallest lowest fewest single ordered placed contract contracts latest renewal renewing renew renews
+    date lies between today last day next month payment terms term credit limit other same sharing
+    above over more than greater exceeding at least top first per each grouped is are
+    days signing signed code account current recent were was which who there has have had
+    """.split()
+)
+
+# Words only some kinds take; anywhere else they change the question, so the truth is unread
+# ("per month" is never dropped, "the largest orders" is not a plain count).
+KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (
+        re.compile(r"\b(?:per|for each|grouped by|broken down by)\b|\bby (?:month|week|day|quarter|year|status)\b"),
+        frozenset({"grouped", "rank"}),
+    ),
+    (
+        re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|first)\b|\bmost\b(?! recent)"),
+        frozenset({"rank", "largest_order", "smallest_order"}),
+    ),
+    (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract"})),
+    (re.compile(r"\b(?:other|same|sharing)\b"), frozenset({"peers"})),
+    (re.compile(r"\d"), frozenset({"having", "rank"})),  # a number the reader placed nowhere
+)
+
+REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked)|\btheir\b")
+ORDER_NUMBER = re.compile(r"\bSO-\d{3,}\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Reading:
+    check: dict[str, Any] | None
+    reason: str = ""
+
+
+class Unreadable(Exception):
+    pass
+
+
+# --- names from the database ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Names:
+    customers: tuple[str, ...]
+    prefixes: dict[str, frozenset[str]]  # "saltmarsh" -> {"Saltmarsh Energy Services"}
+    regions: tuple[str, ...]
+    segments: tuple[str, ...]
+    cities: tuple[str, ...]
+    statuses: tuple[str, ...]
+
+
+def load_names() -> Names:
+    rows = list(Customer.objects.values_list("name", "region", "segment", "city"))
+    prefixes: dict[str, set[str]] = {}
+    for name, *_ in rows:
+        words = name.rstrip(".").split()
+        for k in range(1, len(words)):
+            prefixes.setdefault(" ".join(words[:k]).lower(), set()).add(name)
+    statuses = set(Order.objects.values_list("status", flat=True).distinct()) | set(OrderStatus.values)
+    return Names(
+        customers=tuple(sorted((r[0] for r in rows), key=len, reverse=True)),
+        prefixes={k: frozenset(v) for k, v in prefixes.items()},
+        regions=tuple(sorted({r[1] for r in rows})),
+        segments=tuple(sorted({r[2] for r in rows}, key=len, reverse=True)),
+        cities=tuple(sorted({r[3] for r in rows}, key=len, reverse=True)),
+        statuses=tuple(sorted(statuses)),
+    )
+
+
+def _word(value: str) -> str:
+    return r"(?<![\w-])" + re.escape(value.rstrip(".").lower()) + r"\.?(?![\w-])"
+
+
+def find_customers(text: str, names: Names) -> tuple[list[tuple[int, int, str]], set[str]]:
+    """Customer mentions in ``text`` as (start, end, name), and the prefixes that name two or more."""
+    found: list[tuple[int, int, str]] = []
+    taken = [False] * len(text)
+    lowered = text.lower()
+    for name in names.customers:
+        for m in re.finditer(_word(name), lowered):
+            if not any(taken[m.start() : m.end()]):
+                found.append((m.start(), m.end(), name))
+                taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+    ambiguous: set[str] = set()
+    # A capitalised word or words that begin exactly one customer's name ("Saltmarsh").
+    for m in re.finditer(r"\b[A-Z][\w-]*(?: [A-Z][\w-]*)*", text):
+        if any(taken[m.start() : m.end()]):
+            continue
+        words = m.group().split()
+        for k in range(len(words), 0, -1):
+            key = " ".join(words[:k]).lower()
+            matches = names.prefixes.get(key)
+            if matches is None:
+                continue
+            end = m.start() + len(" ".join(words[:k]))
+            if len(matches) == 1:
+                found.append((m.start(), end, next(iter(matches))))
+            else:
+                ambiguous.add(" ".join(words[:k]))
+            break
+    return sorted(found), ambiguous
+
+
+def customer_in_turns(turns: list[str], names: Names) -> str:
+    """The customer the conversation is about: the latest turn that names one."""
+    for turn in reversed(turns):
+        found, ambiguous = find_customers(turn, names)
+        distinct = {name for *_, name in found}
+        if len(distinct) > 1 or (ambiguous and not distinct):
+            raise Unreadable(f"the turn {turn!r} names more than one customer")
+        if distinct:
+            return distinct.pop()
+    raise Unreadable("the truth refers to a customer no turn names")
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+
+def read_truth(case: dict[str, Any], names: Names | None = None) -> Reading:
+    """The check for ``case`` read from its ``truth`` (and ``turns``), or no check and why."""
+    truth = " ".join(str(case.get("truth", "")).split()).rstrip(".")
+    if case.get("out_of_scope") or OUT_OF_SCOPE.search(truth.lower()):
+        return Reading({"abstain": True})
+    if not truth:
+        return Reading(None, "the case has no truth text")
+    try:
+        return Reading(_read(truth, case, names or load_names()))
+    except Unreadable as exc:
+        return Reading(None, f"truth not read: {exc}")
+
+
+def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
+    turns = [str(t) for t in case.get("turns", [])]
+    spec: dict[str, Any] = {}
+    found, ambiguous = find_customers(truth, names)
+    if ambiguous:
+        raise Unreadable(f"{sorted(ambiguous)} could be more than one customer")
+    if len({n for *_, n in found}) > 1:
+        raise Unreadable("the truth names more than one customer")
+    text = truth.lower()
+    for start, end, _ in reversed(found):
+        text = text[:start] + "<customer>" + text[end:]
+    text = re.sub(r"\bthe <customer> customer\b", "<customer>", text)
+    if found:
+        spec["customer"] = found[0][2]
+    elif REFERENCE.search(text):
+        spec["customer"] = customer_in_turns(turns, names)
+        text = REFERENCE.sub(lambda m: "<customer>" + ("'s" if m.group().endswith("'s") else ""), text)
+    number = ORDER_NUMBER.search(truth)
+    if number is None and re.search(r"\bthat (number|order)\b", text):
+        number = next((m for t in reversed(turns) if (m := ORDER_NUMBER.search(t))), None)
+        if number is None:
+            raise Unreadable("the truth refers to an order number no turn gives")
+    if number is not None:
+        spec["number"] = number.group().upper()
+        text = ORDER_NUMBER.sub("<order>", text)
+    amount = MIN_AMOUNT.search(text)
+    if amount:
+        spec["min_amount"] = amount[1].replace(",", "")
+        text = text[: amount.start()] + " " + text[amount.end() :]
+    if REVENUE.search(text):
+        spec["revenue"] = True
+        text = REVENUE.sub(" ", text)
+    text = NO_PERIOD.sub(" ", text)
+    text = _read_period(text, spec)
+    text = _read_filters(text, spec, names)
+    text = " ".join(text.replace(",", " ").split())
+    text = re.sub(r"\s*\(\s*|\s*\)\s*", " ", text).strip()
+    for pattern, kind in KINDS:
+        m = re.search(pattern, text)
+        if m:
+            _check_words(text)
+            for words, kinds in KIND_WORDS:
+                found = words.search(text)
+                if found and kind not in kinds:
+                    raise Unreadable(f"{kind} does not take {found.group()!r}")
+            return BUILDERS[kind](m, spec, text, case)
+    raise Unreadable(f"no reading for {truth!r}")
+
+
+def _read_period(text: str, spec: dict[str, Any]) -> str:
+    for pattern, value in PERIODS:
+        m = re.search(r"\b" + pattern + r"\b", text)
+        if m:
+            spec["period"] = value(m) if callable(value) else value
+            return text[: m.start()] + " " + text[m.end() :]
+    return text
+
+
+# How each filter's value may be written around it ("with region central", "in the East",
+# "east-region", "with status open"); {} is the value.
+FILTER_FORMS = {
+    "city": r"(?:(?:with|in|based in|located in|from) )?(?:the )?(?:city )?{}",
+    "segment": r"(?:(?:with|in|from) )?(?:the )?(?:segment )?{}(?:[- ]segment)?",
+    "region": r"(?:(?:with|in|from) )?(?:the )?(?:region )?{}(?:[- ]region)?",
+    "status": r"(?:with )?(?:status )?{}",
+}
+
+
+def _read_filters(text: str, spec: dict[str, Any], names: Names) -> str:
+    for key, values in (
+        ("city", names.cities),
+        ("segment", names.segments),
+        ("region", names.regions),
+        ("status", names.statuses),
+    ):
+        for value in values:
+            pattern = r"(?<![\w<-])" + FILTER_FORMS[key].format(re.escape(value.lower())) + r"(?![\w-])"
+            if re.search(pattern, text):
+                if key in spec:
+                    raise Unreadable(f"two values for {key}")
+                spec[key] = value
+                text = re.sub(pattern, " <status> " if key == "status" else " ", text, count=1)
+    return text
+
+
+def _check_words(text: str) -> None:
+    words = re.findall(r"<\w+>(?:'s|')?|[a-z][\w'-]*|\d+", text)
+    unknown = [w for w in words if not (w.startswith("<") or w.isdigit() or w in KNOWN_WORDS or w in NUMBER_WORDS)]
+    if unknown:
+        raise Unreadable(f"unknown words {unknown}")
+
+
+# --- building each kind of check ------------------------------------------------------------------
+
+ORDER_FILTERS = ("customer", "region", "segment", "city", "status", "period", "revenue", "min_amount")
+
+
+def _only(spec: dict[str, Any], allowed: tuple[str, ...], kind: str) -> dict[str, Any]:
+    extra = sorted(set(spec) - set(allowed))
+    if extra:
+        raise Unreadable(f"{kind} does not take {extra}")
+    return {k: spec[k] for k in allowed if k in spec}
+
+
+def _need(spec: dict[str, Any], key: str, kind: str) -> Any:
+    if key not in spec:
+        raise Unreadable(f"{kind} needs a {key}")
+    return spec[key]
+
+
+def _orders(kind):
+    def build(m, spec, text, case):
+        return {kind: _only(spec, ORDER_FILTERS, kind)}
+
+    return build
+
+
+def _limit(text: str, case: dict[str, Any]) -> int | None:
+    number = r"(\d+|" + "|".join(NUMBER_WORDS) + r")"
+    for source in (text, str(case.get("must", "")).lower(), *(t.lower() for t in reversed(case.get("turns", [])))):
+        m = re.search(r"\b(?:top|first|biggest|largest|best) " + number + r"\b", source) or re.search(
+            r"\b" + number + r" (?:biggest|largest|best|top|highest)\b", source
+        )
+        if m:
+            return int(m[1]) if m[1].isdigit() else NUMBER_WORDS[m[1]]
+    return None
+
+
+def _rank(m, spec, text, case):
+    group = re.search(r"^(?:the )?(?:top \d+ )?(customers?|regions?|segments?)\b", text) or re.search(
+        r"\b(customer|region|segment)s? (?:ranked|with the)\b", text
+    )
+    if group is None:
+        raise Unreadable("a ranking of what?")
+    direction = re.search(r"\b(largest|highest|most|smallest|lowest|fewest)\b", text)
+    measure = re.search(r"\b(sum|count|number|total)\b", text)
+    if measure is None:
+        raise Unreadable("a ranking by what measure?")
+    check: dict[str, Any] = {"group": GROUPS[group[1]]}
+    if "ranked by" in text:
+        limit = _limit(text, case)
+        if limit is None:
+            raise Unreadable("a ranking without a number of places")
+    else:
+        limit = _limit(text, case) if re.search(r"\btop\b", text) else 1
+    check["limit"] = limit
+    check |= _only({k: v for k, v in spec.items() if k != "revenue"}, ORDER_FILTERS, "rank")
+    if measure[1] in ("count", "number"):
+        check["measure"] = "count"
+    if direction and direction[1] in ("smallest", "lowest", "fewest"):
+        check["ascending"] = True
+    return {"rank": check}
+
+
+def _grouped(m, spec, text, case):
+    group = re.search(r"\b(?:per|by|for each|grouped by) (region|segment|city|customer)\b", text)[1]
+    measure = re.match(r"^(?:the )?(sum|total|count|number|mean|average)(?: amount)? of\b", text)
+    if measure is None:
+        raise Unreadable("grouped totals of what measure?")
+    name = {"sum": "sum", "total": "sum", "count": "count", "number": "count", "mean": "avg", "average": "avg"}
+    return {"grouped": {"group": group, "measure": name[measure[1]], **_only(spec, ORDER_FILTERS, "grouped")}}
+
+
+def _having(m, spec, text, case):
+    check = {"status": _need(spec, "status", "having"), "more_than": int(m["n"]) + MORE_THAN[m["cmp"]]}
+    return {"having": check | _only(spec, ("status", "region", "segment", "city", "period"), "having")}
+
+
+def _customers(kind):
+    def build(m, spec, text, case):
+        return {kind: _only(spec, ("region", "segment", "city"), kind)}
+
+    return build
+
+
+def _contract(m, spec, text, case):
+    return {"contract": {"customer": _need(spec, "customer", "contract"), "field": CONTRACT_FIELDS[m["field"]]}}
+
+
+def _customer_field(m, spec, text, case):
+    customer = _need(spec, "customer", "a customer's field")
+    return {"customer_field": {"customer": customer, "field": CUSTOMER_FIELDS[m["field"]]}}
+
+
+def _peers(m, spec, text, case):
+    same = [w.strip() for w in re.split(r",| and ", m["same"])]
+    if not same or any(f not in ("segment", "region", "city") for f in same):
+        raise Unreadable(f"the same {m['same']!r}?")
+    return {"peers": {"customer": _need(spec, "customer", "peers"), "same": same}}
+
+
+def _renewals(kind):
+    def build(m, spec, text, case):
+        return {kind: {"period": _need(spec, "period", kind)}}
+
+    return build
+
+
+def _order(m, spec, text, case):
+    return {"order": _need(spec, "number", "an order lookup")}
+
+
+BUILDERS = {
+    "peers": _peers,
+    "having": _having,
+    "contract": _contract,
+    "count_renewals": _renewals("count_renewals"),
+    "renewals": _renewals("renewals"),
+    "order": _order,
+    "largest_order": _orders("largest_order"),
+    "smallest_order": _orders("smallest_order"),
+    "rank": _rank,
+    "grouped": _grouped,
+    "count_customers": _customers("count_customers"),
+    "count_orders": _orders("count_orders"),
+    "sum_orders": _orders("sum_orders"),
+    "avg_orders": _orders("avg_orders"),
+    "customers": _customers("customers"),
+    "customer_field": _customer_field,
+}
