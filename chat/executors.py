@@ -262,6 +262,10 @@ def _customers(plan: QueryPlan) -> Result:
             n__gt=plan.min_orders
         )
         columns, kinds = (*columns, "Orders"), (*kinds, "count")
+    totalled = plan.min_total is not None or plan.max_total is not None
+    if totalled:
+        customers = _totalled_customers(plan, customers)
+        columns, kinds = (*columns, "Order value"), (*kinds, "money")
     if plan.kind == "count":
         if plan.group_by in ("region", "segment", "city"):
             by = "value" if plan.order == "asc" else "-value"
@@ -269,13 +273,28 @@ def _customers(plan: QueryPlan) -> Result:
             rows = tuple(RankRow(_group_label(plan.group_by, g["key"]), g["value"]) for g in groups)
             return Ranking(plan, "count", rows)
         return Figure(plan, "count", customers.count())
-    order = ("-n", "name") if plan.min_orders is not None else ("name",)
+    order = ("-n", "name") if plan.min_orders is not None else ("-total", "name") if totalled else ("name",)
     values = ["name", "city", "region", "segment", *(["n"] if plan.min_orders is not None else [])]
+    values += ["total"] if totalled else []
     rows = tuple(
         tuple(str(v).title() if k == "region" else v for k, v in zip(values, row, strict=True))
         for row in customers.order_by(*order).values_list(*values)[:MAX_ROWS]
     )
     return RecordList(plan, "customer", columns, kinds, rows, customers.count())
+
+
+def _totalled_customers(plan: QueryPlan, customers: QuerySet[Customer]) -> QuerySet[Customer]:
+    """Customers whose matching orders total past the plan's threshold; cancelled orders are
+    left out as in revenue unless the question names a status."""
+    condition = _matching_orders(plan.filters)
+    if not plan.filters.status and not plan.filters.exclude_status:
+        condition &= ~Q(orders__status=OrderStatus.CANCELLED)
+    customers = customers.annotate(total=Sum("orders__amount", filter=condition))
+    if plan.min_total is not None:
+        customers = customers.filter(total__gt=plan.min_total)
+    if plan.max_total is not None:
+        customers = customers.filter(Q(total__lt=plan.max_total) | Q(total__isnull=True))
+    return customers
 
 
 def _peers(plan: QueryPlan) -> Result:
@@ -427,7 +446,7 @@ def as_tool_call(result: Result):
     args: dict[str, Any] = {"kind": plan.kind, "subject": plan.subject, **plan.filters.slots()}
     if plan.filters.customers:
         args["customers"] = ", ".join(c.name for c in plan.filters.customers)
-    for key in ("field", "group_by", "limit", "order_number", "min_orders"):
+    for key in ("field", "group_by", "limit", "order_number", "min_orders", "min_total", "max_total"):
         if getattr(plan, key) not in (None, ""):
             args[key] = getattr(plan, key)
     return ToolCall(

@@ -107,11 +107,16 @@ class QueryPlan:
     peers: tuple[str, ...] = ()  # other customers sharing these fields with the named one
     query: str = ""  # document search text
     measure: str = ""  # what a rank orders by: "" (order value) | "count" (number of orders)
+    # customers whose matching orders total more (less) than this: "spent more than $800k"
+    min_total: Decimal | None = None
+    max_total: Decimal | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["filters"] = {"slots": self.filters.slots(), "customers": [asdict(c) for c in self.filters.customers]}
         data["peers"] = list(self.peers)
+        for key in ("min_total", "max_total"):
+            data[key] = str(data[key]) if data[key] is not None else None
         return data
 
     @classmethod
@@ -120,6 +125,8 @@ class QueryPlan:
         raw = values.pop("filters", {}) or {}
         customers = tuple(CustomerRef(**c) for c in raw.get("customers", []))
         values["peers"] = tuple(values.get("peers") or ())
+        for key in ("min_total", "max_total"):
+            values[key] = Decimal(values[key]) if values.get(key) is not None else None
         return cls(filters=Filters.from_slots(raw.get("slots", {}), customers), **values)
 
 
@@ -179,6 +186,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     signals.period, signals.future = read_period(words, today=today)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
+    _read_people_and_opinions(doc, signals)
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
@@ -285,7 +293,7 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
         if value is not None and (prev in ("top", "bottom") or (i + 1 < len(words) and _is_rank_word(words, i + 1))):
             signals.limit = max(1, min(value, MAX_LIMIT))
             continue
-        comparison = _comparison(prev, prev2)
+        comparison = _comparison(prev, prev2, words[i - 3] if i > 2 else "")
         if not comparison:
             continue
         is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word
@@ -309,9 +317,9 @@ def _is_rank_word(words: list[str], i: int) -> bool:
     return words[i] in ranked or (i + 1 < len(words) and words[i] in ("most", "least") and words[i + 1] in ranked)
 
 
-def _comparison(prev: str, prev2: str) -> str:
+def _comparison(prev: str, prev2: str, prev3: str = "") -> str:
     if prev == "$":
-        prev, prev2 = prev2, ""
+        prev, prev2 = prev2, prev3  # "more than $800k": the words before the dollar sign
     if prev in vocab.MORE_THAN or (prev == "than" and prev2 in vocab.MORE_THAN):
         return "more"
     if prev in vocab.LESS_THAN or (prev == "than" and prev2 in vocab.LESS_THAN):
@@ -341,6 +349,31 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if token.pos_ in ("NOUN", "PROPN") and not _known_noun(word, lemma, corpus_words):
             signals.unknown.append(word)
+
+
+def _read_people_and_opinions(doc: Doc, signals: Signals) -> None:
+    """Questions the records cannot hold an answer to, by their grammar rather than a noun:
+    a person ("who runs Saguaro Solar?") or a judgement ("do you think ... is reliable?",
+    "should we extend their credit?", "is Kestrel Foods a good customer?")."""
+    if signals.out_of_scope:
+        return
+    for token in doc:
+        lemma, word = token.lemma_.lower(), token.lower_
+        subjects = _subjects_of(token)
+        if token.pos_ == "VERB" and lemma in vocab.PEOPLE_VERBS and "who" in subjects:
+            signals.out_of_scope = (vocab.NO_FIELD_REASON, vocab.PEOPLE_TOPIC)
+            return
+        opinion = token.pos_ == "VERB" and lemma in vocab.OPINION_VERBS and "you" in subjects
+        opinion = opinion or (word == "should" and token.head.pos_ == "VERB" and _subjects_of(token.head) & {"we", "i"})
+        opinion = opinion or (token.pos_ == "NOUN" and lemma in vocab.OPINION_NOUNS)
+        opinion = opinion or (token.pos_ == "ADJ" and word in vocab.OPINION_ADJECTIVES)
+        if opinion:
+            signals.out_of_scope = (vocab.OPINION_REASON, token.text)
+            return
+
+
+def _subjects_of(token) -> set[str]:
+    return {c.lower_ for c in token.children if c.dep_ in ("nsubj", "nsubjpass")}
 
 
 _KNOWN_NOUNS = frozenset(
@@ -772,6 +805,9 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
             return QueryPlan("list", "customers", filters, field=peers[0], peers=peers)
     if field_asked is not None and field_asked[0] == "contracts" and customers and measure in ("", "sum"):
         return QueryPlan("lookup", "contracts", filters, field=field_asked[1])
+    totalled = _total_threshold(signals, filters, measure)
+    if totalled is not None:
+        return totalled
     if measure:
         return _measured_plan(measure, signals, filters)
     group = _group_by(signals)
@@ -784,6 +820,19 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
             return QueryPlan("list", "customers", filters)
         return QueryPlan("lookup", field_asked[0], filters, field=field_asked[1])
     return _listing_plan(signals, filters, context)
+
+
+def _total_threshold(signals: Signals, filters: Filters, measure: str) -> QueryPlan | None:
+    """ "Customers that spent more than $800k this year", "how many clients have total sales
+    under $50,000": the threshold is on each customer's total, not on each order's amount."""
+    if "customers" not in signals.subjects or (filters.min_amount is None and filters.max_amount is None):
+        return None
+    lemmas = set(signals.lemmas) | set(signals.words)
+    if not lemmas & (vocab.REVENUE_WORDS | vocab.SUM_WORDS | vocab.TOTAL_VERBS) or measure not in ("", "count", "sum"):
+        return None
+    kind = "count" if measure == "count" else "list"
+    plain = replace(filters, min_amount=None, max_amount=None)
+    return QueryPlan(kind, "customers", plain, min_total=filters.min_amount, max_total=filters.max_amount)
 
 
 def _listing_plan(signals: Signals, filters: Filters, context: Context) -> QueryPlan | Abstention:

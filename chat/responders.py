@@ -43,6 +43,7 @@ ABSTENTIONS = {
     vocab.OUTSIDE_REASON: "That's outside what Atlas answers: I only answer from the company's business records.",
     vocab.NO_FIELD_REASON: "I can't answer that: the records don't hold {topic}.",
     vocab.NO_PLAN_REASON: "I can't answer that from the records.",
+    vocab.OPINION_REASON: "I can't answer that: it asks for an opinion, and I only report what the records hold.",
     vocab.UNKNOWN_CUSTOMER_REASON: "I can't answer that: no customer called \u201c{topic}\u201d is on record.",
     vocab.NEEDS_CUSTOMER_REASON: "I can't look up a {topic} without a customer: which customer do you mean?",
 }
@@ -340,6 +341,11 @@ def _figure_sentence(result: Figure, style: Style) -> str:
 
 
 def _having_phrase(plan: QueryPlan, style: Style) -> str:
+    if plan.min_total is not None or plan.max_total is not None:
+        bounds = [f"more than {fmt_money(plan.min_total, style)}"] if plan.min_total is not None else []
+        bounds += [f"less than {fmt_money(plan.max_total, style)}"] if plan.max_total is not None else []
+        kept = "" if plan.filters.status else " (cancelled orders left out)"
+        return f"whose {_orders_noun(plan)} total {' and '.join(bounds)}{kept} "
     if plan.min_orders is None:
         return ""
     noun = _orders_noun(plan)
@@ -440,7 +446,7 @@ def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
             return [B.summary(f"No customers {having}{scope}.".replace("  ", " ").replace(" .", "."))]
         head = f"{result.total:,} customer{'s' if result.total != 1 else ''} {having}{scope}:".replace(" :", ":")
         head = head.replace("  ", " ")
-        items = [_customer_item(row, having) for row in result.rows]
+        items = [_customer_item(row, having, result.kinds, style) for row in result.rows]
         inline = [row[0] for row in result.rows]
     elif result.noun == "contract":
         scope = scope_phrase(plan.filters, style).replace("across all dates", "on record")
@@ -455,8 +461,10 @@ def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
     return _shaped(head, result.columns, rows, items, style, inline=inline, total=result.total, every=True)
 
 
-def _customer_item(row: tuple[Any, ...], having: str) -> str:
+def _customer_item(row: tuple[Any, ...], having: str, kinds: tuple[str, ...] = (), style: Style | None = None) -> str:
     item = f"{row[0]} ({row[1]}, {row[2]}, {row[3]})"
+    if having and len(row) > 4 and kinds[4:5] == ("money",) and style is not None:
+        return item + f": {fmt_money(row[4] or 0, style)}"
     return item + (f": {row[4]:,} orders" if having and len(row) > 4 else "")
 
 

@@ -94,6 +94,10 @@ SUM_NOUNS = frozenset({"value", "amount", "worth"})
 # Nouns that name money coming in: on their own they ask for a total.
 REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
 
+# Verbs that, with a customer and an amount threshold, put the threshold on the customer's
+# total ("customers who bought more than $500k"), as the revenue and sum words do.
+TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
+
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number"})
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
@@ -235,6 +239,20 @@ OUT_OF_SCOPE: dict[str, str] = {
     "sku": "no-field",
 }
 
+# "Who runs Kestrel Foods?": "who" as the subject of these verbs asks for a person at a
+# customer, and the records name no people (the lemma -> the topic the answer names).
+PEOPLE_VERBS = frozenset({"run", "own", "lead", "head", "found", "manage", "oversee", "direct", "chair", "work", "employ"})
+PEOPLE_TOPIC = "names of people at customers"
+
+# An opinion or advice asked for: "you" (or "we" with "should") as the subject of these verbs,
+# these nouns, or these evaluative adjectives (matched on the word, not the lemma: "greater"
+# lemmatises to "great"). The records hold facts, not judgements.
+OPINION_VERBS = frozenset({"think", "believe", "feel", "reckon", "recommend", "suggest", "advise", "consider"})
+OPINION_NOUNS = frozenset({"opinion", "advice", "recommendation", "impression"})
+OPINION_ADJECTIVES = frozenset(
+    {"good", "bad", "nice", "reliable", "unreliable", "trustworthy", "risky", "worthwhile", "dependable"}
+)
+
 # How the answer names a topic whose word would read badly there ("who manages ...").
 OUT_OF_SCOPE_TOPICS: dict[str, str] = {"manage": "account managers"}
 
@@ -260,6 +278,7 @@ NEUTRAL_NOUNS = frozenset(
 FORECAST_REASON = "forecast"
 OUTSIDE_REASON = "outside"
 NO_FIELD_REASON = "no-field"
+OPINION_REASON = "opinion"
 NO_PLAN_REASON = "no-plan"
 UNKNOWN_CUSTOMER_REASON = "unknown-customer"
 NEEDS_CUSTOMER_REASON = "needs-customer"
