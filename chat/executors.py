@@ -256,6 +256,9 @@ def _customers(plan: QueryPlan) -> Result:
     if plan.peers:
         return _peers(plan)
     customers = customers_for(plan.filters)
+    if plan.terms:
+        on_terms = current_contracts().filter(payment_terms__iexact=plan.terms).values("customer_id")
+        customers = customers.filter(pk__in=on_terms)
     columns, kinds = ("Customer", "City", "Region", "Segment"), ("text", "text", "text", "text")
     if plan.min_orders is not None:
         customers = customers.annotate(n=Count("orders", filter=_matching_orders(plan.filters))).filter(
@@ -335,6 +338,10 @@ def _contracts(plan: QueryPlan, *, today: date) -> Result:
         contracts = contracts.filter(renewal_date__range=(filters.period.start, filters.period.end))
     if plan.kind == "count":
         return Figure(plan, "count", contracts.count())
+    if plan.kind in ("sum", "average") and plan.field == "credit_limit":
+        agg = contracts.aggregate(n=Count("id"), total=Sum("credit_limit"), mean=Avg("credit_limit"))
+        value = agg["mean"] if plan.kind == "average" else agg["total"]
+        return Figure(plan, plan.kind, (value or Decimal(0)).quantize(Decimal("0.01")), orders=agg["n"])
     rows = tuple(
         (c.customer.name, c.renewal_date, c.payment_terms, c.credit_limit)
         for c in contracts.order_by("renewal_date", "customer__name")[:MAX_ROWS]
@@ -446,7 +453,7 @@ def as_tool_call(result: Result):
     args: dict[str, Any] = {"kind": plan.kind, "subject": plan.subject, **plan.filters.slots()}
     if plan.filters.customers:
         args["customers"] = ", ".join(c.name for c in plan.filters.customers)
-    for key in ("field", "group_by", "limit", "order_number", "min_orders", "min_total", "max_total"):
+    for key in ("field", "group_by", "limit", "order_number", "min_orders", "min_total", "max_total", "terms"):
         if getattr(plan, key) not in (None, ""):
             args[key] = getattr(plan, key)
     return ToolCall(

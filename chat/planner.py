@@ -110,6 +110,7 @@ class QueryPlan:
     # customers whose matching orders total more (less) than this: "spent more than $800k"
     min_total: Decimal | None = None
     max_total: Decimal | None = None
+    terms: str = ""  # customers whose current contract has these payment terms ("net 60")
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -637,6 +638,12 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         slots.pop("exclude_status", None)
     customers = context.named or last.filters.customers
     filters = Filters.from_slots(slots, tuple(customers))
+    terms = payment_terms(signals)
+    if terms and not context.named:
+        # "And net 45?": the terms swap on a list of customers; no other plan takes them.
+        if not last.terms:
+            return Abstention(vocab.NO_PLAN_REASON, "payment terms")
+        last = replace(last, terms=terms)
     unit = _unit_before(signals)
     if unit:
         earlier = _period_before(filters.period, unit)
@@ -805,6 +812,20 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
             return QueryPlan("list", "customers", filters, field=peers[0], peers=peers)
     if field_asked is not None and field_asked[0] == "contracts" and customers and measure in ("", "sum"):
         return QueryPlan("lookup", "contracts", filters, field=field_asked[1])
+    terms = payment_terms(signals)
+    if terms and not customers:
+        # "Which customers are on net 60?": a condition on each customer's current contract.
+        stated = filters.status or filters.exclude_status or filters.period or filters.min_amount or filters.max_amount
+        if measure not in ("", "count") or stated:
+            return Abstention(vocab.NO_PLAN_REASON, "payment terms")
+        return QueryPlan("count" if measure == "count" else "list", "customers", filters, terms=terms)
+    if field_asked == ("contracts", "credit_limit") and measure in ("sum", "average") and not customers:
+        # "The average credit limit in the West": over the current contracts, not over orders.
+        if filters.status or filters.exclude_status or filters.min_amount or filters.max_amount:
+            return Abstention(vocab.NO_PLAN_REASON, measure)
+        if filters.period is not None and "renew" not in signals.lemmas and "renewal" not in signals.lemmas:
+            return Abstention(vocab.NO_PLAN_REASON, measure)
+        return QueryPlan(measure, "contracts", filters, field="credit_limit")
     totalled = _total_threshold(signals, filters, measure)
     if totalled is not None:
         return totalled
@@ -820,6 +841,15 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
             return QueryPlan("list", "customers", filters)
         return QueryPlan("lookup", field_asked[0], filters, field=field_asked[1])
     return _listing_plan(signals, filters, context)
+
+
+_TERMS = re.compile(r"\bnet[- ]?(\d{1,3})\b")
+
+
+def payment_terms(signals: Signals) -> str:
+    """The payment terms a question names ("on net 60", "net-30 customers"), as stored."""
+    match = _TERMS.search(" ".join(signals.words))
+    return f"net {int(match.group(1))}" if match else ""
 
 
 def _total_threshold(signals: Signals, filters: Filters, measure: str) -> QueryPlan | None:

@@ -15,7 +15,7 @@ Escaping is the template's job: blocks hold plain text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
@@ -327,20 +327,38 @@ def _figure_sentence(result: Figure, style: Style) -> str:
         value = int(result.value)
         if plan.subject == "customers":
             having = _having_phrase(plan, style)
-            scope = scope_phrase(plan.filters, style, dated=bool(having))
+            scope = scope_phrase(plan.filters, style, dated=bool(having) and not plan.terms)
             text = f"{value:,} customer{'s' if value != 1 else ''} {having}{scope}."
             return text.replace("  ", " ").replace(" .", ".")
         if plan.subject == "contracts":
             return f"{value:,} contract{'s' if value != 1 else ''} renew {scope}."
         return f"{value:,} {_orders_noun(plan, value)} {scope}."
     money = fmt_money(result.value, style)
+    if plan.subject == "contracts":
+        return _contract_figure_sentence(result, style, money)
     orders = f"{result.orders:,} order{'s' if result.orders != 1 else ''}"
     if result.measure == "average":
         return f"The average {_orders_noun(plan, 1)} {scope} is {money} (over {orders}).{excluded}"
     return f"{_orders_noun(plan).capitalize()} {scope} total {money} ({orders}).{excluded}"
 
 
+def _contract_figure_sentence(result: Figure, style: Style, money: str) -> str:
+    """ "The average credit limit of current contracts in the West region is $120,000.00 (over 9 contracts)." """
+    plan = result.plan
+    where = scope_phrase(replace(plan.filters, period=None), style, dated=False)
+    renewing = ""
+    if plan.filters.period is not None:
+        renewing = " renewing " + scope_phrase(replace(plan.filters, customers=(), region="", city="", segment=""), style)
+    label = vocab.FIELD_LABELS.get(plan.field, plan.field)
+    what = "average" if result.measure == "average" else "total"
+    contracts = f"{result.orders:,} contract{'s' if result.orders != 1 else ''}"
+    text = f"The {what} {label} of current contracts {where}{renewing} is {money} (over {contracts})."
+    return " ".join(text.split()).replace(" .", ".")
+
+
 def _having_phrase(plan: QueryPlan, style: Style) -> str:
+    if plan.terms:
+        return f"on {plan.terms} terms (current contract) "
     if plan.min_total is not None or plan.max_total is not None:
         bounds = [f"more than {fmt_money(plan.min_total, style)}"] if plan.min_total is not None else []
         bounds += [f"less than {fmt_money(plan.max_total, style)}"] if plan.max_total is not None else []
@@ -441,7 +459,7 @@ def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
         return _peer_blocks(result, style)
     if result.noun == "customer":
         having = _having_phrase(plan, style)
-        scope = scope_phrase(plan.filters, style, dated=bool(having))
+        scope = scope_phrase(plan.filters, style, dated=bool(having) and not plan.terms)
         if not result.rows:
             return [B.summary(f"No customers {having}{scope}.".replace("  ", " ").replace(" .", "."))]
         head = f"{result.total:,} customer{'s' if result.total != 1 else ''} {having}{scope}:".replace(" :", ":")

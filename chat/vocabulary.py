@@ -275,6 +275,10 @@ NEUTRAL_NOUNS = frozenset(
     }
 )  # fmt: skip
 
+# Abstention topics that say the question asked for a figure ("how many", an average, a
+# ranking) no plan computes: a policy passage is never the answer to one.
+MEASURE_TOPICS = frozenset({"how many", "sum", "average", "rank", "compare"})
+
 FORECAST_REASON = "forecast"
 OUTSIDE_REASON = "outside"
 NO_FIELD_REASON = "no-field"
