@@ -108,6 +108,9 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
     if kind == "quarter":
         year, quarter = (int(x) for x in value.split("-"))
         return date(year, 3 * quarter - 2, 1), _month_end(year, 3 * quarter)
+    if kind == "next_months":
+        year, month = divmod(today.year * 12 + today.month - 1 + int(value), 12)
+        return today, date(year, month + 1, min(today.day, calendar.monthrange(year, month + 1)[1]))
     if kind == "next_days":
         return today, today + timedelta(days=int(value))
     if kind == "last_days":
@@ -156,6 +159,7 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         return Expected(numbers=(Decimal(value or 0).quantize(Decimal("0.01")),))
     if kind == "rank":
         key = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
+        key["city"] = "customer__city"
         by_count = spec.get("measure") == "count"
         rows = (
             _orders({**spec, "revenue": not by_count and "status" not in spec}, today)
@@ -165,14 +169,43 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         )
         return Expected(names=tuple(str(r[key[spec["group"]]]) for r in rows), ordered=True)
     if kind in ("customers", "count_customers"):
-        customers = Customer.objects.filter(**{k: v for k, v in spec.items()})
+        customers = Customer.objects.filter(**{k: v for k, v in spec.items() if k != "terms"})
+        if "terms" in spec:
+            on_terms = [c.customer_id for c in _latest_contracts().values() if c.payment_terms == spec["terms"]]
+            customers = customers.filter(pk__in=on_terms)
         if kind == "count_customers":
             return Expected(numbers=(Decimal(customers.count()),))
         return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
     return _record_expected(kind, spec, today)
 
 
+def _in_places(contract: Contract, spec: dict[str, Any]) -> bool:
+    return all(getattr(contract.customer, k) == spec[k] for k in ("region", "segment", "city") if k in spec)
+
+
 def _record_expected(kind: str, spec: Any, today: date) -> Expected:
+    if kind == "orders":
+        numbers = _orders(spec, today).values_list("number", flat=True)
+        return Expected(names=tuple(numbers), none_ok=True)
+    if kind == "contract_agg":
+        limits = [c.credit_limit for c in _latest_contracts().values() if _in_places(c, spec)]
+        value = sum(limits, Decimal(0)) / (len(limits) if spec["measure"] == "avg" else 1) if limits else Decimal(0)
+        return Expected(numbers=(value.quantize(Decimal("0.01")),))
+    if kind == "having_sum":
+        condition = Q()
+        if "status" in spec:
+            condition &= Q(orders__status=spec["status"])
+        if spec.get("revenue"):
+            condition &= ~Q(orders__status="cancelled")
+        if "period" in spec:
+            condition &= Q(orders__ordered_on__range=period_bounds(spec["period"], today))
+        places = {k: spec[k] for k in ("region", "segment", "city") if k in spec}
+        customers = (
+            Customer.objects.filter(**places)
+            .annotate(total=Sum("orders__amount", filter=condition))
+            .filter(total__gt=Decimal(str(spec["more_than"])))
+        )
+        return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
     if kind == "order":
         order = Order.objects.select_related("customer").get(number=spec)
         return Expected(numbers=(order.amount,), names=(order.customer.name,))
@@ -207,11 +240,13 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         return Expected(names=names, numbers=tuple(Decimal(r["v"]).quantize(Decimal("0.01")) for r in rows))
     if kind == "count_renewals":
         start, end = period_bounds(spec["period"], today)
-        n = sum(1 for c in _latest_contracts().values() if start <= c.renewal_date <= end)
+        n = sum(1 for c in _latest_contracts().values() if start <= c.renewal_date <= end and _in_places(c, spec))
         return Expected(numbers=(Decimal(n),))
     if kind == "renewals":
         start, end = period_bounds(spec["period"], today)
-        names = [c.customer.name for c in _latest_contracts().values() if start <= c.renewal_date <= end]
+        names = [
+            c.customer.name for c in _latest_contracts().values() if start <= c.renewal_date <= end and _in_places(c, spec)
+        ]
         return Expected(names=tuple(sorted(names)), none_ok=True)
     if kind == "having":
         condition = Q(orders__status=spec["status"])

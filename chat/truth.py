@@ -37,6 +37,8 @@ PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:between today and|by|before|until) the (?:last day|end) of this month", "end_of_this_month"),
     (r"(?:between today and |in |within |over |during )?the next (\d+) days", lambda m: f"next_days:{m[1]}"),
     (r"between today and (\d+) days (?:from today|from now|later)", lambda m: f"next_days:{m[1]}"),
+    (r"(?:between today and |in |within |over |during )?the next (\d+) months", lambda m: f"next_months:{m[1]}"),
+    (r"between today and (\d+) months (?:from today|from now|later)", lambda m: f"next_months:{m[1]}"),
     (r"(?:in |within |over |during )?the (?:last|past) (\d+) days", lambda m: f"last_days:{m[1]}"),
     (r"(?:in |during )?q([1-4]) (\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
     (
@@ -55,6 +57,10 @@ MIN_AMOUNT = re.compile(
     r" \$?(\d[\d,]*(?:\.\d+)?)"
 )
 
+# "whose latest contract has payment terms net 60", "on payment terms net 30": a condition on
+# each customer's latest contract.
+TERMS = re.compile(r"\b(?:whose (?:latest|current) contract has |on )?payment terms (net \d+)\b")
+
 # "non-cancelled": the sum or mean leaves cancelled orders out (revenue).
 REVENUE = re.compile(r"\(?\b(non-cancelled|not cancelled|excluding cancelled( orders)?)\b\)?")
 
@@ -69,6 +75,7 @@ CONTRACT_FIELDS = {
 }
 CUSTOMER_FIELDS = {"segment": "segment", "region": "region", "city": "city", "account code": "account_code"}
 GROUPS = {"customer": "customer", "customers": "customer", "region": "region", "regions": "region"}
+GROUPS |= {"city": "city", "cities": "city"}
 GROUPS |= {"segment": "segment", "segments": "segment"}
 NUMBER_WORDS = {
     w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())
@@ -93,6 +100,16 @@ KINDS: tuple[tuple[str, str], ...] = (
         r"(?:latest|current|most recent) contract(?: (?:of|for) <customer>)?$",
         "contract",
     ),
+    (
+        r"^customers with (?:a|an) (?:sum|total) of (?:<status> )?(?:order )?amounts?(?: of (?:<status> )?orders)?"
+        r"(?: ordered| placed)? (?P<cmp>above|over|more than|greater than|exceeding) (?P<n>\d+)$",
+        "having_sum",
+    ),
+    (
+        r"^(?:the )?(?P<measure>mean|average|sum|total) (?:of )?(?:the )?credit limits? "
+        r"(?:of|across|over) (?:all )?(?:the )?(?:current |latest )?contracts$",
+        "contract_agg",
+    ),
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
@@ -105,6 +122,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:the )?(?:sum|total) of\b", "sum_orders"),
     (r"^(?:the )?(?:mean|average) (?:amount|of|order amount)\b", "avg_orders"),
     (r"^(?:all )?customers\b", "customers"),
+    (r"^(?:all |the )?(?:<status> )?orders\b", "orders"),
     (r"^(?:the )?(?P<field>" + "|".join(CUSTOMER_FIELDS) + r") of <customer>$", "customer_field"),
     (r"^<customer>(?:'s|')? (?P<field>" + "|".join(CUSTOMER_FIELDS) + r")$", "customer_field"),
 )
@@ -114,7 +132,7 @@ KNOWN_WORDS = frozenset(
     """
     a an the of with for in and by to its their that this whose as on from all
     customer customers customer's order orders amount amounts value values sum total count number
-    mean average status region regions segment segments city cities ranked largest highest biggest most
+    mean average status region regions segment segments city cities ranked limits largest highest biggest most
     smallest lowest fewest single ordered placed contract contracts latest renewal renewing renew renews
     date lies between today last day next month payment terms term credit limit other same sharing
     above over more than greater exceeding at least top first per each grouped is are
@@ -133,9 +151,9 @@ KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|first)\b|\bmost\b(?! recent)"),
         frozenset({"rank", "largest_order", "smallest_order"}),
     ),
-    (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract"})),
+    (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract", "contract_agg"})),
     (re.compile(r"\b(?:other|same|sharing)\b"), frozenset({"peers"})),
-    (re.compile(r"\d"), frozenset({"having", "rank"})),  # a number the reader placed nowhere
+    (re.compile(r"\d"), frozenset({"having", "having_sum", "rank"})),  # a number the reader placed nowhere
 )
 
 REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked)|\btheir\b")
@@ -270,6 +288,10 @@ def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
     if number is not None:
         spec["number"] = number.group().upper()
         text = ORDER_NUMBER.sub("<order>", text)
+    terms = TERMS.search(text)
+    if terms:
+        spec["terms"] = terms[1]
+        text = text[: terms.start()] + " " + text[terms.end() :]
     amount = MIN_AMOUNT.search(text)
     if amount:
         spec["min_amount"] = amount[1].replace(",", "")
@@ -374,8 +396,8 @@ def _limit(text: str, case: dict[str, Any]) -> int | None:
 
 
 def _rank(m, spec, text, case):
-    group = re.search(r"^(?:the )?(?:top \d+ )?(customers?|regions?|segments?)\b", text) or re.search(
-        r"\b(customer|region|segment)s? (?:ranked|with the)\b", text
+    group = re.search(r"^(?:the )?(?:top \d+ )?(customers?|regions?|segments?|city|cities)\b", text) or re.search(
+        r"\b(customer|region|segment|city)s? (?:ranked|with the)\b", text
     )
     if group is None:
         raise Unreadable("a ranking of what?")
@@ -413,11 +435,21 @@ def _having(m, spec, text, case):
     return {"having": check | _only(spec, ("status", "region", "segment", "city", "period"), "having")}
 
 
+def _having_sum(m, spec, text, case):
+    check = {"more_than": m["n"], **_only(spec, ("status", "region", "segment", "city", "period", "revenue"), "having")}
+    return {"having_sum": check}
+
+
 def _customers(kind):
     def build(m, spec, text, case):
-        return {kind: _only(spec, ("region", "segment", "city"), kind)}
+        return {kind: _only(spec, ("region", "segment", "city", "terms"), kind)}
 
     return build
+
+
+def _contract_agg(m, spec, text, case):
+    measure = "avg" if m["measure"] in ("mean", "average") else "sum"
+    return {"contract_agg": {"measure": measure, **_only(spec, ("region", "segment", "city"), "contract_agg")}}
 
 
 def _contract(m, spec, text, case):
@@ -438,7 +470,8 @@ def _peers(m, spec, text, case):
 
 def _renewals(kind):
     def build(m, spec, text, case):
-        return {kind: {"period": _need(spec, "period", kind)}}
+        _need(spec, "period", kind)
+        return {kind: _only(spec, ("period", "region", "segment", "city"), kind)}
 
     return build
 
@@ -450,6 +483,9 @@ def _order(m, spec, text, case):
 BUILDERS = {
     "peers": _peers,
     "having": _having,
+    "having_sum": _having_sum,
+    "contract_agg": _contract_agg,
+    "orders": _orders("orders"),
     "contract": _contract,
     "count_renewals": _renewals("count_renewals"),
     "renewals": _renewals("renewals"),
