@@ -438,8 +438,14 @@ def _unit_period(unit: str, offset: int, today: date) -> tuple[date, date]:
 
 
 def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, date]:
-    """ "the last 30 days" (ending today) or "the next 90 days" (starting today)."""
-    days = {"day": 1, "week": 7, "month": 30, "quarter": 91, "year": 365}[unit] * count
+    """ "the last 30 days" (ending today) or "the next 90 days" (starting today); months,
+    quarters and years are calendar ones ("the next 6 months" from 1 Dec ends on 1 Jun)."""
+    if unit in ("month", "quarter", "year"):
+        months = {"month": 1, "quarter": 3, "year": 12}[unit] * count
+        year, month = _shift_month(today.year, today.month, months if direction == "future" else -months)
+        moved = date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
+        return (today, moved) if direction == "future" else (moved + timedelta(days=1), today)
+    days = {"day": 1, "week": 7}[unit] * count
     if direction == "future":
         return today, today + timedelta(days=days)
     return today - timedelta(days=days - 1), today
