@@ -597,6 +597,9 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         return Abstention(vocab.FORECAST_REASON, "future")
     if signals.negated:
         return Abstention(vocab.NO_PLAN_REASON, signals.negated)
+    unsupported = [w for w in (*signals.lemmas, *signals.words) if w in vocab.UNSUPPORTED_MEASURES]
+    if unsupported and not documents:
+        return Abstention(vocab.NO_PLAN_REASON, unsupported[0])
     if context.unknown_names and not context.named:
         return Abstention(vocab.UNKNOWN_CUSTOMER_REASON, context.unknown_names[0])
     unknown = [w for w in signals.unknown if w not in ("else", "other", "others")]

@@ -201,6 +201,11 @@ OUT_OF_SCOPE: dict[str, str] = {
     "project": "forecast",
     "expect": "forecast",
     "estimate": "forecast",
+    "likely": "forecast",
+    "unlikely": "forecast",
+    "probability": "forecast",
+    "chance": "forecast",
+    "odds": "forecast",
     "translate": "outside",
     "translation": "outside",
     "weather": "outside",
@@ -275,9 +280,18 @@ NEUTRAL_NOUNS = frozenset(
     }
 )  # fmt: skip
 
+# Figures no plan computes: a statistic other than count, sum, average and ranking, a change
+# between periods, or a rate per period other than "monthly" ("annual revenue"). Answering
+# without them would answer another question ("grew the most" is not "sold the most"), so the
+# planner abstains (lemmas, and words spaCy leaves as they are).
+UNSUPPORTED_MEASURES = frozenset(
+    {"median", "percentage", "percent", "ratio", "proportion", "grow", "growth", "increase", "decrease", "decline"}
+    | {"trend", "annual", "annually", "yearly", "quarterly", "weekly", "daily", "variance", "deviation"}
+)
+
 # Abstention topics that say the question asked for a figure ("how many", an average, a
 # ranking) no plan computes: a policy passage is never the answer to one.
-MEASURE_TOPICS = frozenset({"how many", "sum", "average", "rank", "compare"})
+MEASURE_TOPICS = frozenset({"how many", "sum", "average", "rank", "compare"}) | UNSUPPORTED_MEASURES
 
 FORECAST_REASON = "forecast"
 OUTSIDE_REASON = "outside"

@@ -385,3 +385,18 @@ def test_a_question_asking_for_a_figure_is_never_answered_with_a_policy_passage(
     question = "what is the typical credit limit on a contract"
     assert turn._passage_answer(question, Abstention(vocab.NO_PLAN_REASON, "")) is not None
     assert turn._passage_answer(question, Abstention(vocab.NO_PLAN_REASON, "average")) is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("What was the median order size in the South?", vocab.NO_PLAN_REASON),
+        ("Which client's orders grew fastest in 2026?", vocab.NO_PLAN_REASON),
+        ("Yearly sales for Harborview Marine", vocab.NO_PLAN_REASON),
+        ("Will Tamarack Software likely renew?", vocab.FORECAST_REASON),
+    ],
+)
+def test_a_figure_no_plan_computes_is_abstained_on_instead_of_answering_a_nearby_question(corpus, question, reason):
+    result = plan(question).result
+    assert isinstance(result, Abstention) and result.reason == reason
