@@ -245,7 +245,9 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
     if kind == "renewals":
         start, end = period_bounds(spec["period"], today)
         names = [
-            c.customer.name for c in _latest_contracts().values() if start <= c.renewal_date <= end and _in_places(c, spec)
+            c.customer.name
+            for c in _latest_contracts().values()
+            if start <= c.renewal_date <= end and _in_places(c, spec)
         ]
         return Expected(names=tuple(sorted(names)), none_ok=True)
     if kind == "having":

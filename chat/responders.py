@@ -348,7 +348,9 @@ def _contract_figure_sentence(result: Figure, style: Style, money: str) -> str:
     where = scope_phrase(replace(plan.filters, period=None), style, dated=False)
     renewing = ""
     if plan.filters.period is not None:
-        renewing = " renewing " + scope_phrase(replace(plan.filters, customers=(), region="", city="", segment=""), style)
+        renewing = " renewing " + scope_phrase(
+            replace(plan.filters, customers=(), region="", city="", segment=""), style
+        )
     label = vocab.FIELD_LABELS.get(plan.field, plan.field)
     what = "average" if result.measure == "average" else "total"
     contracts = f"{result.orders:,} contract{'s' if result.orders != 1 else ''}"

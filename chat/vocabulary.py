@@ -246,7 +246,9 @@ OUT_OF_SCOPE: dict[str, str] = {
 
 # "Who runs Kestrel Foods?": "who" as the subject of these verbs asks for a person at a
 # customer, and the records name no people (the lemma -> the topic the answer names).
-PEOPLE_VERBS = frozenset({"run", "own", "lead", "head", "found", "manage", "oversee", "direct", "chair", "work", "employ"})
+PEOPLE_VERBS = frozenset(
+    {"run", "own", "lead", "head", "found", "manage", "oversee", "direct", "chair", "work", "employ"}
+)
 PEOPLE_TOPIC = "names of people at customers"
 
 # An opinion or advice asked for: "you" (or "we" with "should") as the subject of these verbs,

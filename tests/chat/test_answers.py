@@ -341,7 +341,11 @@ def test_the_readings_of_our_own_truths_equal_their_hand_written_checks(corpus):
             [],
             {"orders": {"customer": "Kestrel Foods", "status": "shipped", "period": "last month"}},
         ),
-        ("count of customers whose latest contract has payment terms net 45", [], {"count_customers": {"terms": "net 45"}}),
+        (
+            "count of customers whose latest contract has payment terms net 45",
+            [],
+            {"count_customers": {"terms": "net 45"}},
+        ),
         (
             "customers with a sum of non-cancelled order amounts ordered last year above 250000",
             [],
