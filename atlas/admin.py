@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import DataError
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 
@@ -78,12 +79,18 @@ class StaffBypassAdmin(admin.ModelAdmin):
 
         return guarded(run)
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         return self._in_bypass(
             request, "list", lambda: super(StaffBypassAdmin, self).changelist_view(request, extra_context)
         )
 
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         object_pk(object_id)
         return self._in_bypass(
             request,
@@ -91,13 +98,17 @@ class StaffBypassAdmin(admin.ModelAdmin):
             lambda: super(StaffBypassAdmin, self).changeform_view(request, object_id, form_url, extra_context),
         )
 
-    def delete_view(self, request, object_id, extra_context=None):
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         object_pk(object_id)
         return self._in_bypass(
             request, "delete", lambda: super(StaffBypassAdmin, self).delete_view(request, object_id, extra_context)
         )
 
-    def history_view(self, request, object_id, extra_context=None):
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         object_pk(object_id)
         return self._in_bypass(
             request, "history", lambda: super(StaffBypassAdmin, self).history_view(request, object_id, extra_context)
@@ -105,11 +116,11 @@ class StaffBypassAdmin(admin.ModelAdmin):
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
