@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
 from rest_framework.request import Request
 
 if TYPE_CHECKING:
@@ -20,9 +21,10 @@ __all__ = ["AuthedHttpRequest", "AuthedRequest", "User"]
 
 
 class AuthedHttpRequest(HttpRequest):
-    """A request to a ``login_required`` view."""
+    """A request to a ``login_required`` view (with django-htmx's ``request.htmx``)."""
 
     user: User
+    htmx: HtmxDetails
 
 
 class AuthedRequest(Request):
