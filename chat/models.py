@@ -4,7 +4,10 @@ The corpus (Customer, Order, Contract, Document) is company data the assistant a
 the system of record. It holds no user content, so it has no ``user_id`` and no RLS.
 """
 
+from __future__ import annotations
+
 import uuid
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
@@ -12,6 +15,9 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.utils import timezone
 from pgvector.django import VectorField
+
+if TYPE_CHECKING:
+    from chat.prompt import Prompt
 
 EMBEDDING_DIMENSIONS = 384
 
@@ -148,6 +154,11 @@ class Turn(models.Model):
     followup = models.BooleanField(default=False)  # the next question stayed on the same focus
     gate_message = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
+
+    # Not stored: set by chat.turn on the instance it answers (bench_session, debugging and tests
+    # read the prompt; ``correction``: the question corrected the previous answer).
+    prompt: Prompt
+    correction: bool
 
     class Meta:
         ordering = ["created_at", "id"]
