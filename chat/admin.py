@@ -7,7 +7,7 @@ bypass (atlas.admin.StaffBypassAdmin).
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
@@ -28,13 +28,7 @@ class ChatSessionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     list_display = ["id", "user", "title", "created_at", "updated_at"]
     search_fields = ["user__username", "title"]
     list_select_related = ["user"]
-    fields: ClassVar[tuple[str, ...]] = (
-        "id",
-        "user",
-        "title",
-        "created_at",
-        "updated_at",
-    )
+    fields: ClassVar[tuple[str, ...]] = ("id", "user", "title", "created_at", "updated_at")
     readonly_fields = fields
 
 
@@ -66,20 +60,11 @@ class TurnAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     def question_preview(self, turn: Turn) -> str:
         return turn.question if len(turn.question) <= 80 else turn.question[:79] + "…"
 
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        if object_id is not None:
-            with self._bypass(request, "view"):
-                turn = Turn.objects.filter(pk=object_id).only("user_id").first()
-            if turn is not None:
-                # The turn shows the notes recalled for it: memory content.
-                audit_staff_view(request, user_id=turn.user_id, what=f"chat turn {turn.pk}")
-        return super().changeform_view(request, object_id, form_url, extra_context)
+    audit_fields = ("user_id",)
+
+    def audit_opened(self, request: HttpRequest, opened: Turn) -> None:
+        # The turn shows the notes recalled for it: memory content.
+        audit_staff_view(request, user_id=opened.user_id, what=f"chat turn {opened.pk}")
 
     def get_urls(self) -> list[URLPattern]:
         urls = [
@@ -121,11 +106,5 @@ class FeedbackAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     list_filter = ["kind"]
     search_fields = ["comment", "user__username"]
     list_select_related = ["user"]
-    fields: ClassVar[tuple[str, ...]] = (
-        "turn",
-        "user",
-        "kind",
-        "comment",
-        "created_at",
-    )
+    fields: ClassVar[tuple[str, ...]] = ("turn", "user", "kind", "comment", "created_at")
     readonly_fields = fields

@@ -21,9 +21,19 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
 
-from atlas.admin import ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view, guarded, object_pk, preview, rendered
+from atlas.admin import GuardedAdmin, ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view, preview
 from memory import report, store
-from memory.models import AuditEvent, ForgetReason, GateDecision, Memory, Suppression, Surface, SurfaceEvent
+from memory.models import (
+    LIFECYCLE_COLUMNS,
+    NOTE_COLUMNS,
+    AuditEvent,
+    ForgetReason,
+    GateDecision,
+    Memory,
+    Suppression,
+    Surface,
+    SurfaceEvent,
+)
 from memory.rls import staff_bypass
 
 
@@ -67,18 +77,9 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     # The embedding and the search vector are never shown.
     fields: ClassVar[tuple[str, ...]] = (
         "user",
-        "kind",
-        "statement",
-        "author",
-        "confidence",
-        "scope",
-        "subject",
-        "gate",
+        *NOTE_COLUMNS,
         "gate_version",
-        "created_at",
-        "refreshed_at",
-        "expires_at",
-        "superseded_by",
+        *LIFECYCLE_COLUMNS,
         "source_session",
         "source_turn",
         "source_quote",
@@ -103,22 +104,10 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
             audit_staff_view(request, user_id=None, what="memory list")
         return super().changelist_view(request, extra_context)
 
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        pk = object_pk(object_id)
-        if pk is not None:
-            with self._bypass(request, "view"):
-                memory = Memory.objects.filter(pk=pk).only("user_id", "kind").first()
-            if memory is not None:
-                audit_staff_view(
-                    request, user_id=memory.user_id, what="memory detail", kind=memory.kind, memory_id=memory.pk
-                )
-        return super().changeform_view(request, object_id, form_url, extra_context)
+    audit_fields = ("user_id", "kind")
+
+    def audit_opened(self, request: HttpRequest, opened: Memory) -> None:
+        audit_staff_view(request, user_id=opened.user_id, what="memory detail", kind=opened.kind, memory_id=opened.pk)
 
     def has_forget_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("memory.delete_memory")
@@ -167,20 +156,10 @@ class GateDecisionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     def statement_preview(self, decision: GateDecision) -> str:
         return preview(decision.statement or decision.source_quote)
 
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        pk = object_pk(object_id)
-        if pk is not None:
-            with self._bypass(request, "view"):
-                decision = GateDecision.objects.filter(pk=pk).only("user_id", "kind").first()
-            if decision is not None:
-                audit_staff_view(request, user_id=decision.user_id, what=f"gate decision {decision.pk}")
-        return super().changeform_view(request, object_id, form_url, extra_context)
+    audit_fields = ("user_id",)
+
+    def audit_opened(self, request: HttpRequest, opened: GateDecision) -> None:
+        audit_staff_view(request, user_id=opened.user_id, what=f"gate decision {opened.pk}")
 
 
 @admin.register(Suppression)
@@ -189,14 +168,7 @@ class SuppressionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     list_filter = ["kind"]
     search_fields = ["user__username"]
     list_select_related = ["user"]
-    fields: ClassVar[tuple[str, ...]] = (
-        "user",
-        "kind",
-        "statement_hash",
-        "content_hashes",
-        "created_at",
-        "expires_at",
-    )
+    fields: ClassVar[tuple[str, ...]] = ("user", "kind", "statement_hash", "content_hashes", "created_at", "expires_at")
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Suppression]:
@@ -204,34 +176,13 @@ class SuppressionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(ReadOnlyAdmin):
-    list_display: tuple[str, ...] = (
-        "at",
-        "action",
-        "user_id",
-        "actor_id",
-        "kind",
-        "memory_id",
-        "reason",
-    )
+class AuditEventAdmin(GuardedAdmin, ReadOnlyAdmin):
+    list_display: tuple[str, ...] = ("at", "action", "user_id", "actor_id", "kind", "memory_id", "reason")
     list_filter = ["action", "kind"]
     search_fields = ["=user_id", "=actor_id", "=memory_id", "reason"]
     date_hierarchy = "at"
     fields = list_display
     readonly_fields = fields
-
-    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        return guarded(lambda: rendered(super(AuditEventAdmin, self).changelist_view(request, extra_context)))
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        object_pk(object_id)
-        return super().changeform_view(request, object_id, form_url, extra_context)
 
 
 def _unregister_task_admin() -> None:
