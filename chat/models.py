@@ -16,10 +16,10 @@ from django.db import models
 from django.utils import timezone
 from pgvector.django import VectorField
 
+from memory.models import EMBEDDING_DIMENSIONS  # the one embedding model's size, for documents too
+
 if TYPE_CHECKING:
     from chat.prompt import Prompt
-
-EMBEDDING_DIMENSIONS = 384
 
 
 # --- Corpus: the business data (owner: helper "corpus") ---------------------------------

@@ -111,6 +111,11 @@ class Memory(models.Model):
         return self.superseded_by_id is None and (self.expires_at is None or self.expires_at > now)
 
 
+# A note's columns as the admin and the API both show them, in this order (each adds its own).
+NOTE_COLUMNS = ("kind", "statement", "author", "confidence", "scope", "subject", "gate")
+LIFECYCLE_COLUMNS = ("created_at", "refreshed_at", "expires_at", "superseded_by")
+
+
 class Suppression(models.Model):
     """What a user asked us to forget: an embedding and hashes, never the statement text."""
 

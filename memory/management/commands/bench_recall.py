@@ -393,6 +393,16 @@ def _chunk_rows(
                "bench", "1", expires, created, None, "", None, "", created, HalfVector(vectors[i]))  # fmt: skip
 
 
+def _rule_args(threshold: float) -> dict[str, Any]:
+    """The recall rules both the statement and the brute-force reference are run with."""
+    return {
+        "threshold": threshold,
+        "cap": recall.CAP,
+        "vector_weight": recall.VECTOR_WEIGHT,
+        "keyword_weight": recall.KEYWORD_WEIGHT,
+    }
+
+
 def _run(items: list[Sample], *, now: datetime, threshold: float = recall.THRESHOLD) -> tuple[list[float], list[list]]:
     """Each question through the recall statement: its time in ms and the ids it returned."""
     times, results = [], []
@@ -400,14 +410,7 @@ def _run(items: list[Sample], *, now: datetime, threshold: float = recall.THRESH
         with acting_user(user_id):
             started = time.perf_counter()
             rows = recall.rank_memories(
-                user_id,
-                question=question,
-                question_embedding=vector,
-                now=now,
-                threshold=threshold,
-                cap=recall.CAP,
-                vector_weight=recall.VECTOR_WEIGHT,
-                keyword_weight=recall.KEYWORD_WEIGHT,
+                user_id, question=question, question_embedding=vector, now=now, **_rule_args(threshold)
             )
             times.append((time.perf_counter() - started) * 1000)
         results.append([row[0] for row in rows])
@@ -424,11 +427,8 @@ def _brute_force(items: list[Sample], *, now: datetime, threshold: float = recal
                 question=question,
                 question_embedding=vector,
                 now=now,
-                threshold=threshold,
-                cap=recall.CAP,
-                vector_weight=recall.VECTOR_WEIGHT,
-                keyword_weight=recall.KEYWORD_WEIGHT,
                 preference_bypass_below=recall.PREFERENCE_BYPASS_BELOW,
+                **_rule_args(threshold),
             )
         out.append([row_id for row_id, _ in truth])
     return out
