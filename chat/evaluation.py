@@ -164,7 +164,7 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
     if kind == "customer_field":
         return Expected(texts=(str(getattr(Customer.objects.get(name=spec["customer"]), spec["field"])),))
     if kind == "largest_order":
-        order = _orders(spec, today).order_by("-amount").select_related("customer").first()
+        order = _orders(spec, today).select_related("customer").latest("amount")
         return Expected(numbers=(order.amount,), texts=(order.number,))
     if kind == "count_renewals":
         start, end = period_bounds(spec["period"], today)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Avg, Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import TruncMonth
@@ -19,6 +19,9 @@ from django.db.models.functions import TruncMonth
 from chat.corpus import Passage, search_documents
 from chat.models import Contract, Customer, Order, OrderStatus
 from chat.planner import Filters, QueryPlan
+
+if TYPE_CHECKING:
+    from chat.prompt import ToolCall
 
 MAX_ROWS = 200
 PASSAGES = 3
@@ -166,6 +169,7 @@ _GROUP_KEYS = {"customer": "customer__name", "region": "customer__region", "segm
 def _grouped(plan: QueryPlan) -> Ranking:
     orders, excluded = _revenue(plan, orders_for(plan.filters))
     measure = {"count": "count", "average": "average"}.get(plan.kind, plan.measure or "sum")
+    rows: QuerySet[Order, Any]
     if plan.group_by == "month":
         rows = orders.annotate(key=TruncMonth("ordered_on")).values("key")
     else:
@@ -251,7 +255,8 @@ def _customers(plan: QueryPlan) -> Result:
     if plan.peers:
         return _peers(plan)
     customers = customers_for(plan.filters)
-    columns, kinds = ("Customer", "City", "Region", "Segment"), ("text", "text", "text", "text")
+    columns: tuple[str, ...] = ("Customer", "City", "Region", "Segment")
+    kinds: tuple[str, ...] = ("text", "text", "text", "text")
     if plan.min_orders is not None:
         customers = customers.annotate(n=Count("orders", filter=_matching_orders(plan.filters))).filter(
             n__gt=plan.min_orders
@@ -265,11 +270,11 @@ def _customers(plan: QueryPlan) -> Result:
         return Figure(plan, "count", customers.count())
     order = ("-n", "name") if plan.min_orders is not None else ("name",)
     values = ["name", "city", "region", "segment", *(["n"] if plan.min_orders is not None else [])]
-    rows = tuple(
+    records = tuple(
         tuple(str(v).title() if k == "region" else v for k, v in zip(values, row, strict=True))
         for row in customers.order_by(*order).values_list(*values)[:MAX_ROWS]
     )
-    return RecordList(plan, "customer", columns, kinds, rows, customers.count())
+    return RecordList(plan, "customer", columns, kinds, records, customers.count())
 
 
 def _peers(plan: QueryPlan) -> Result:
@@ -413,7 +418,7 @@ def result_data(result: Result) -> dict[str, Any]:
     return {"error": result.message}
 
 
-def as_tool_call(result: Result):
+def as_tool_call(result: Result) -> ToolCall:
     """The result in the prompt's tool-call shape (name, the plan's arguments, the data)."""
     from chat.prompt import ToolCall
 
