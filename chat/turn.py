@@ -217,19 +217,7 @@ def _answer(
     results = tuple(execute(plan, today=timezone.localdate())) if plan is not None and not uses_tools else ()
     if quoted is not None:
         results = (quoted,)
-    prompt = prompt_module.assemble_prompt(
-        asked,
-        session_block=state_module.render_state(state),
-        recalled_block="",
-        tool_calls=[executors.as_tool_call(r) for r in results],
-        passages=[],
-        notes=used,
-        format=state.format,
-        focus_label=state.focus.label if state.focus else "",
-        filters=plan.filters.slots() if plan is not None else {},
-        results=results,
-        abstention=abstention,
-    )
+    prompt = _prompt(asked, state, plan, results, notes=used, abstention=abstention)
     answer = responder.respond(prompt)
     if uses_tools:
         results = answer.results
@@ -242,6 +230,40 @@ def _answer(
     influences = dict(answer.influences)
     for memory_id in narrowed:
         influences[memory_id] = NARROWED_RETRIEVAL
+    turn.recalled = [_recalled_row(note, influences.get(note.memory_id, "in-context")) for note in used]
+    turn.eligible = eligible
+    turn.held_out = held_out
+    _save_answer(turn, answer_blocks, prompt, shown=shown)
+    turn.correction = correction is not None
+
+
+def _prompt(
+    asked: str,
+    state: state_module.SessionState,
+    plan: QueryPlan | None,
+    results: tuple[executors.Result, ...],
+    *,
+    notes: list[RecalledNote],
+    abstention: Abstention | None,
+) -> prompt_module.Prompt:
+    return prompt_module.assemble_prompt(
+        asked,
+        session_block=state_module.render_state(state),
+        recalled_block="",
+        tool_calls=[executors.as_tool_call(r) for r in results],
+        passages=[],
+        notes=notes,
+        format=state.format,
+        focus_label=state.focus.label if state.focus else "",
+        filters=plan.filters.slots() if plan is not None else {},
+        results=results,
+        abstention=abstention,
+    )
+
+
+def _save_answer(
+    turn: Turn, answer_blocks: list[blocks.Block], prompt: prompt_module.Prompt, *, shown: Preview | None
+) -> None:
     if shown is not None:
         # "Noted: you prefer ..." / "I won't keep that: ..." beside the answer (chat/views shows it
         # as the turn's gate line).
@@ -249,13 +271,9 @@ def _answer(
         answer_blocks.append(blocks.summary(shown.message))
     turn.blocks = [b.as_dict() for b in answer_blocks]
     turn.answer = blocks.blocks_text(answer_blocks)
-    turn.recalled = [_recalled_row(note, influences.get(note.memory_id, "in-context")) for note in used]
-    turn.eligible = eligible
-    turn.held_out = held_out
     turn.prompt_tokens = prompt.tokens
     turn.save(update_fields=["answer", "gate_message", "blocks", "recalled", "eligible", "held_out", "prompt_tokens"])
     turn.prompt = prompt  # not stored: for bench_session and debugging
-    turn.correction = correction is not None
 
 
 def _plan(
