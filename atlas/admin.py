@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import DataError
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 
@@ -65,51 +66,91 @@ def rendered(response: HttpResponse) -> HttpResponse:
     return response
 
 
-class StaffBypassAdmin(admin.ModelAdmin):
-    """Every admin view of an RLS table runs (and renders) inside an audited staff bypass."""
+class GuardedAdmin(admin.ModelAdmin):
+    """Admin views that answer a filter the database cannot hold with a 400 and an object id that
+    is not a number with a 404, never a 500; :class:`StaffBypassAdmin` runs them in a bypass."""
+
+    def _run(self, request: HttpRequest, what: str, view: Callable[[], HttpResponse]) -> HttpResponse:
+        return guarded(lambda: rendered(view()))
+
+    def _opened(self, request: HttpRequest, pk: int) -> None:
+        """Called before the change form of object ``pk`` is shown (the staff-viewed audit)."""
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        return self._run(request, "list", lambda: super(GuardedAdmin, self).changelist_view(request, extra_context))
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        pk = object_pk(object_id)
+        if pk is not None:
+            self._opened(request, pk)
+        return self._run(
+            request,
+            "view",
+            lambda: super(GuardedAdmin, self).changeform_view(request, object_id, form_url, extra_context),
+        )
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        parent = super().delete_view
+        return self._object_view(request, "delete", object_id, lambda: parent(request, object_id, extra_context))
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        parent = super().history_view
+        return self._object_view(request, "history", object_id, lambda: parent(request, object_id, extra_context))
+
+    def _object_view(
+        self, request: HttpRequest, what: str, object_id: str, view: Callable[[], HttpResponse]
+    ) -> HttpResponse:
+        object_pk(object_id)  # a 404 for an id that is not a number
+        return self._run(request, what, view)
+
+
+class StaffBypassAdmin(GuardedAdmin):
+    """Every admin view of an RLS table runs (and renders) inside an audited staff bypass.
+
+    An admin of user content names the columns its staff-viewed entry needs (``audit_fields``)
+    and writes the entry in :meth:`audit_opened`; opening one object then records it.
+    """
+
+    audit_fields: tuple[str, ...] = ()
 
     def _bypass(self, request: HttpRequest, what: str) -> AbstractContextManager[None]:
         return staff_bypass(actor_id=request.user.pk, reason=f"admin: {what} {self.opts.label_lower}")
 
-    def _in_bypass(self, request: HttpRequest, what: str, view: Callable[[], HttpResponse]) -> HttpResponse:
+    def _run(self, request: HttpRequest, what: str, view: Callable[[], HttpResponse]) -> HttpResponse:
         def run() -> HttpResponse:
             with self._bypass(request, what):
                 return rendered(view())
 
         return guarded(run)
 
-    def changelist_view(self, request, extra_context=None):
-        return self._in_bypass(
-            request, "list", lambda: super(StaffBypassAdmin, self).changelist_view(request, extra_context)
-        )
+    def _opened(self, request: HttpRequest, pk: int) -> None:
+        if not self.audit_fields:
+            return
+        with self._bypass(request, "view"):
+            opened = self.model._default_manager.filter(pk=pk).only(*self.audit_fields).first()
+        if opened is not None:
+            self.audit_opened(request, opened)
 
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        object_pk(object_id)
-        return self._in_bypass(
-            request,
-            "view",
-            lambda: super(StaffBypassAdmin, self).changeform_view(request, object_id, form_url, extra_context),
-        )
-
-    def delete_view(self, request, object_id, extra_context=None):
-        object_pk(object_id)
-        return self._in_bypass(
-            request, "delete", lambda: super(StaffBypassAdmin, self).delete_view(request, object_id, extra_context)
-        )
-
-    def history_view(self, request, object_id, extra_context=None):
-        object_pk(object_id)
-        return self._in_bypass(
-            request, "history", lambda: super(StaffBypassAdmin, self).history_view(request, object_id, extra_context)
-        )
+    def audit_opened(self, request: HttpRequest, opened: Any) -> None:
+        """Write the staff-viewed entry for ``opened`` (loaded with ``audit_fields`` only)."""
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False

@@ -18,11 +18,11 @@ turns what they raise into the API's documented answers:
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponseBase
 from rest_framework import exceptions
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -34,6 +34,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from atlas.middleware import RETRY_AFTER_SECONDS, classify
 from memory.rls import acting_user, set_acting_user
 
+if TYPE_CHECKING:
+    from atlas.types import AuthedRequest
+
 logger = logging.getLogger(__name__)
 
 
@@ -44,19 +47,19 @@ class UserAPIView(APIView):
     acting user is switched there, inside a block that ``dispatch`` opens and always closes.
     """
 
-    def dispatch(self, request, *args: Any, **kwargs: Any):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # Whatever happens inside (an exception DRF re-raises included), the acting user the
         # view sets is undone when the request leaves it.
         with acting_user(None):
             return super().dispatch(request, *args, **kwargs)
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        set_acting_user(request.user.pk)
+        super().initial(request, *args, **kwargs)  # authenticates and checks IsAuthenticated
+        set_acting_user(cast("AuthedRequest", request).user.pk)
 
     def paginate(self, request: Request, queryset: Any, serializer_class: type[BaseSerializer]) -> Response:
         paginator = LimitOffsetPagination()
-        page = paginator.paginate_queryset(queryset, request, view=self)
+        page: list[Any] | None = paginator.paginate_queryset(queryset, request, view=self)
         return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 

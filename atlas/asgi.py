@@ -1,10 +1,5 @@
-"""
-ASGI config for atlas project.
-
-It exposes the ASGI callable as a module-level variable named ``application``.
-
-For more information on this file, see
-https://docs.djangoproject.com/en/6.1/howto/deployment/asgi/
+"""The ASGI entry point: Django's ``application``, after starting the embedded PostgreSQL (unless
+``DATABASE_URL`` names another server).
 """
 
 import os

@@ -14,6 +14,7 @@ import base64
 import itertools
 import logging
 import pickle
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -48,25 +49,27 @@ class TolerantRedisCache(RedisCache):
             logger.warning("cache unavailable: %s skipped (Redis unreachable)", method)
             return default
 
-    def get(self, key, default=None, version=None):
+    def get(self, key: Any, default: Any | None = None, version: int | None = None) -> Any:
         return self._tolerate(default, "get", key, default, version)
 
-    def get_many(self, keys, version=None):
+    def get_many(self, keys: Iterable[Any], version: int | None = None) -> dict[Any, Any]:
         return self._tolerate({}, "get_many", keys, version)
 
-    def has_key(self, key, version=None):
+    def has_key(self, key: Any, version: int | None = None) -> bool:
         return self._tolerate(False, "has_key", key, version)
 
-    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def set(self, key: Any, value: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None) -> None:
         return self._tolerate(None, "set", key, value, timeout, version)
 
-    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def add(self, key: Any, value: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
         return self._tolerate(False, "add", key, value, timeout, version)
 
-    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+    def touch(self, key: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None) -> bool:
         return self._tolerate(False, "touch", key, timeout, version)
 
-    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+    def set_many(
+        self, data: dict[Any, Any], timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> list[Any]:
         return self._tolerate(list(data), "set_many", data, timeout, version)
 
     # delete / delete_many raise: delete-everything must know the entries are still there.
@@ -91,25 +94,25 @@ class UpsertDatabaseCache(DatabaseCache):
         super().__init__(table, params)
         self._sets = itertools.count()
 
-    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def set(self, key: str, value: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None) -> None:
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         if connection.vendor != "postgresql":
             return super().set(key, value, timeout, version)
         key = self.make_and_validate_key(key, version=version)
         timeout = self.get_backend_timeout(timeout)
-        expires = (
+        moment = (
             datetime.max if timeout is None else datetime.fromtimestamp(timeout, tz=UTC if settings.USE_TZ else None)
         )
-        expires = connection.ops.adapt_datetimefield_value(expires.replace(microsecond=0))
+        expires = connection.ops.adapt_datetimefield_value(moment.replace(microsecond=0))
         encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
-        table = connection.ops.quote_name(self._table)
+        table = connection.ops.quote_name(self._table)  # type: ignore[attr-defined]  # DatabaseCache's own table name
         with connection.cursor() as cursor:
             if next(self._sets) % self.CULL_CHECK_EVERY == 0:
                 cursor.execute(f"SELECT COUNT(*) FROM {table}")  # noqa: S608 (quoted table name)
                 entries = cursor.fetchone()[0]
                 if entries > self._max_entries:
-                    self._cull(db, cursor, tz_now().replace(microsecond=0), entries)
+                    self._cull(db, cursor, tz_now().replace(microsecond=0), entries)  # type: ignore[attr-defined]  # DatabaseCache's own cull
             cursor.execute(
                 f"INSERT INTO {table} (cache_key, value, expires) VALUES (%s, %s, %s)"  # noqa: S608
                 " ON CONFLICT (cache_key) DO UPDATE SET value = EXCLUDED.value, expires = EXCLUDED.expires",
@@ -128,10 +131,11 @@ def delete_by_prefix(cache: BaseCache, prefix: str) -> int:
     if isinstance(cache, DatabaseCache):
         return _database_delete(cache, pattern)
     if isinstance(cache, LocMemCache):
-        with cache._lock:
-            keys = [key for key in cache._cache if key.startswith(pattern)]
+        # LocMemCache has no prefix scan; its lock, dict and _delete are private (and not in the stubs).
+        with cache._lock:  # type: ignore[attr-defined]
+            keys = [key for key in cache._cache if key.startswith(pattern)]  # type: ignore[attr-defined]
             for key in keys:
-                cache._delete(key)
+                cache._delete(key)  # type: ignore[attr-defined]
         return len(keys)
     raise NotImplementedError(f"delete_by_prefix does not know {type(cache).__name__}")
 
@@ -149,7 +153,7 @@ def _redis_delete(cache: RedisCache, pattern: str) -> int:
 def _database_delete(cache: DatabaseCache, pattern: str) -> int:
     db = router.db_for_write(cache.cache_model_class)
     connection = connections[db]
-    table = connection.ops.quote_name(cache._table)
+    table = connection.ops.quote_name(cache._table)  # type: ignore[attr-defined]  # set in __init__, not stubbed
     like = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     with connection.cursor() as cur:
         cur.execute(f"DELETE FROM {table} WHERE cache_key LIKE %s", [like])  # noqa: S608 (quoted table name)

@@ -1,12 +1,20 @@
 """System checks for a misconfigured database (run by ``migrate`` and ``check --database``)."""
 
-from django.core.checks import Error, Tags, register
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.apps import AppConfig
+from django.core.checks import CheckMessage, Error, Tags, register
 from django.db import connections
 
 
 @register(Tags.database)
-def check_database(app_configs, databases=None, **kwargs):
-    errors = []
+def check_database(
+    app_configs: Sequence[AppConfig] | None, databases: Sequence[str] | None = None, **kwargs: Any
+) -> list[CheckMessage]:
+    errors: list[CheckMessage] = []
     for alias in databases or []:
         connection = connections[alias]
         with connection.cursor() as cur:

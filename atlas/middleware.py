@@ -15,6 +15,7 @@ import logging
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.signals import got_request_exception
 from django.db import DataError, InterfaceError, OperationalError
@@ -75,7 +76,7 @@ def classify(exc: BaseException | None) -> Failure | None:
 
 
 @receiver(got_request_exception)
-def note_failure(sender, request: HttpRequest | None = None, **kwargs) -> None:
+def note_failure(sender: object, request: HttpRequest | None = None, **kwargs: Any) -> None:
     failure = classify(sys.exc_info()[1])
     if request is not None and failure is not None:
         request.atlas_failure = failure  # type: ignore[attr-defined]

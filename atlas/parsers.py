@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
+from typing import IO, Any
 
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
@@ -34,7 +36,9 @@ def _too_deep(body: bytes, limit: int) -> bool:
 
 
 class JSONParser(parsers.JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self, stream: IO[Any] | None, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
         body = stream.read() if stream is not None else b""
         if _too_deep(body, MAX_JSON_DEPTH):
             raise ParseError(f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels deep.")

@@ -1,10 +1,5 @@
-"""
-WSGI config for atlas project.
-
-It exposes the WSGI callable as a module-level variable named ``application``.
-
-For more information on this file, see
-https://docs.djangoproject.com/en/6.1/howto/deployment/wsgi/
+"""The WSGI entry point: Django's ``application``, after starting the embedded PostgreSQL (unless
+``DATABASE_URL`` names another server). Gunicorn serves it; ATLAS_WARM_UP loads the models first.
 """
 
 import os

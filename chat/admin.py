@@ -7,10 +7,12 @@ bypass (atlas.admin.StaffBypassAdmin).
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import ClassVar
 
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import URLPattern, path
 from django.utils import timezone
 
 from atlas.admin import ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view
@@ -26,7 +28,7 @@ class ChatSessionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     list_display = ["id", "user", "title", "created_at", "updated_at"]
     search_fields = ["user__username", "title"]
     list_select_related = ["user"]
-    fields = ["id", "user", "title", "created_at", "updated_at"]
+    fields: ClassVar[tuple[str, ...]] = ("id", "user", "title", "created_at", "updated_at")
     readonly_fields = fields
 
 
@@ -37,7 +39,7 @@ class TurnAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     search_fields = ["question", "user__username"]
     list_select_related = ["user"]
     date_hierarchy = "created_at"
-    fields = [
+    fields: ClassVar[tuple[str, ...]] = (
         "session",
         "user",
         "question",
@@ -51,23 +53,20 @@ class TurnAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         "prompt_tokens",
         "gate_message",
         "created_at",
-    ]
+    )
     readonly_fields = fields
 
     @admin.display(description="question")
     def question_preview(self, turn: Turn) -> str:
         return turn.question if len(turn.question) <= 80 else turn.question[:79] + "…"
 
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        if object_id is not None:
-            with self._bypass(request, "view"):
-                turn = Turn.objects.filter(pk=object_id).only("user_id").first()
-            if turn is not None:
-                # The turn shows the notes recalled for it: memory content.
-                audit_staff_view(request, user_id=turn.user_id, what=f"chat turn {turn.pk}")
-        return super().changeform_view(request, object_id, form_url, extra_context)
+    audit_fields = ("user_id",)
 
-    def get_urls(self):
+    def audit_opened(self, request: HttpRequest, opened: Turn) -> None:
+        # The turn shows the notes recalled for it: memory content.
+        audit_staff_view(request, user_id=opened.user_id, what=f"chat turn {opened.pk}")
+
+    def get_urls(self) -> list[URLPattern]:
         urls = [
             path(
                 "holdout-report/",
@@ -77,7 +76,7 @@ class TurnAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         ]
         return urls + super().get_urls()
 
-    def holdout_report_view(self, request):
+    def holdout_report_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_view_permission(request):
             from django.core.exceptions import PermissionDenied
 
@@ -107,5 +106,5 @@ class FeedbackAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     list_filter = ["kind"]
     search_fields = ["comment", "user__username"]
     list_select_related = ["user"]
-    fields = ["turn", "user", "kind", "comment", "created_at"]
+    fields: ClassVar[tuple[str, ...]] = ("turn", "user", "kind", "comment", "created_at")
     readonly_fields = fields

@@ -4,10 +4,12 @@ lookup is scoped to the signed-in user, so another user's ids are 404."""
 
 from __future__ import annotations
 
+import uuid
+from typing import TYPE_CHECKING
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from atlas import sentences
@@ -24,38 +26,41 @@ from chat.serializers import (
     TurnOutSerializer,
 )
 
+if TYPE_CHECKING:
+    from atlas.types import AuthedRequest
+
 UNAVAILABLE = OpenApiResponse(description="The answer could not be produced right now; try again.")
 
 
-def own_session(request: Request, pk) -> ChatSession:
+def own_session(request: AuthedRequest, pk: uuid.UUID) -> ChatSession:
     return get_object_or_404(ChatSession, pk=pk, user_id=request.user.pk)
 
 
-def own_turn(request: Request, pk: int) -> Turn:
+def own_turn(request: AuthedRequest, pk: int) -> Turn:
     return get_object_or_404(Turn, pk=pk, user_id=request.user.pk)
 
 
 class SessionListView(UserAPIView):
     @extend_schema(operation_id="sessions_list", responses=SessionOutSerializer(many=True))
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthedRequest) -> Response:
         sessions = ChatSession.objects.filter(user_id=request.user.pk).order_by("-updated_at", "-created_at")
         return self.paginate(request, sessions, SessionOutSerializer)
 
     @extend_schema(operation_id="sessions_create", request=None, responses={201: SessionOutSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthedRequest) -> Response:
         session = chat_turn.start_session(request.user)
         return Response(SessionOutSerializer(session).data, status=status.HTTP_201_CREATED)
 
 
 class SessionDetailView(UserAPIView):
     @extend_schema(operation_id="sessions_retrieve", responses=SessionOutSerializer)
-    def get(self, request: Request, pk) -> Response:
+    def get(self, request: AuthedRequest, pk: uuid.UUID) -> Response:
         return Response(SessionOutSerializer(own_session(request, pk)).data)
 
 
 class SessionTurnsView(UserAPIView):
     @extend_schema(operation_id="sessions_turns_list", responses=TurnOutSerializer(many=True))
-    def get(self, request: Request, pk) -> Response:
+    def get(self, request: AuthedRequest, pk: uuid.UUID) -> Response:
         session = own_session(request, pk)
         turns = Turn.objects.filter(session=session, user_id=request.user.pk).order_by("created_at", "id")
         return self.paginate(request, turns, TurnOutSerializer)
@@ -66,7 +71,7 @@ class SessionTurnsView(UserAPIView):
         request=AskInSerializer,
         responses={201: TurnOutSerializer, 503: UNAVAILABLE},
     )
-    def post(self, request: Request, pk) -> Response:
+    def post(self, request: AuthedRequest, pk: uuid.UUID) -> Response:
         session = own_session(request, pk)
         data = AskInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -88,7 +93,7 @@ class SessionTurnsView(UserAPIView):
 
 class TurnDetailView(UserAPIView):
     @extend_schema(operation_id="turns_retrieve", responses=TurnOutSerializer)
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: AuthedRequest, pk: int) -> Response:
         return Response(TurnOutSerializer(own_turn(request, pk)).data)
 
 
@@ -99,7 +104,7 @@ class TurnFeedbackView(UserAPIView):
         request=FeedbackInSerializer,
         responses={201: FeedbackOutSerializer},
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthedRequest, pk: int) -> Response:
         turn = own_turn(request, pk)
         data = FeedbackInSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -8,7 +8,9 @@ are poor at them; paraphrases are the opposite. Documents are company data: no R
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection
@@ -103,7 +105,7 @@ def search_documents(query: str, *, limit: int = 5) -> list[Passage]:
     if limit < 1:
         raise ValidationError("limit must be at least 1.")
     vector = embed_one(query)
-    params = {
+    params: dict[str, Any] = {
         "embedding": _vector_literal(vector),
         "query": query,
         "candidates": CANDIDATES,
@@ -135,5 +137,5 @@ def snippet(text: str, *, chars: int = SNIPPET_CHARS) -> str:
     return text[: cut + 1] if cut > chars // 2 else text[:chars].rstrip() + "…"
 
 
-def _vector_literal(vector) -> str:
+def _vector_literal(vector: Iterable[float]) -> str:
     return "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]"

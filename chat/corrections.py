@@ -9,9 +9,13 @@ feedback control sends it: as feedback of kind ``incorrect`` on the turn it corr
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from chat import blocks as B
 from chat.models import Turn
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 # The openings that mark a correction of the previous answer, as data.
 CORRECTION_LEADS = (
@@ -65,7 +69,7 @@ def answer_blocks(answer: list[B.Block], has_records: bool) -> list[B.Block]:
     return [lead, *rest, B.summary(NOTED)]
 
 
-def record(user, turn: Turn, *, previous_turn_id: int | None, text: str) -> None:
+def record(user: User, turn: Turn, *, previous_turn_id: int | None, text: str) -> None:
     """Send the correction to the gate as "That's wrong" feedback on the turn it corrects."""
     from chat.feedback import give_feedback
 

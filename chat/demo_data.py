@@ -11,8 +11,12 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db import transaction
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 SEED = 20261130
 ANCHOR = date(2026, 11, 30)
@@ -270,68 +274,123 @@ def _documents(
     return docs
 
 
+# The policy memos (title, text); "{year}" is the demo anchor's year.
+_POLICY_MEMOS = (
+    (
+        "Policy memo: standard payment terms",
+        "Net 30 is the default payment term for new accounts. Net 45 or net 60 needs approval from"
+        " finance and is reserved for enterprise and long-standing mid-market customers. Net 15 applies"
+        " to small business accounts in their first year. Payment terms are set by the signed contract;"
+        " notes or emails that state other terms are not binding.",
+    ),
+    (
+        "Policy memo: overdue invoices and credit hold",
+        "An account with invoices overdue by more than 30 days past its payment terms goes on credit"
+        " hold: new orders stay open until finance releases them. Account managers are notified weekly"
+        " of overdue orders in their region. Collections calls start at 15 days overdue.",
+    ),
+    (
+        "Policy memo: credit limits",
+        "Each contract sets a credit limit: the total of unpaid orders a customer may carry. Orders"
+        " that would exceed it need approval from the regional finance lead. Limits are reviewed at"
+        " renewal using the last twelve months of payment history.",
+    ),
+    (
+        "Policy memo: discount approval thresholds",
+        "Sales reps may approve discounts up to 5%. Discounts between 5% and 12% need the regional"
+        " sales director; anything above 12% needs the VP of Sales. Early-payment discounts written"
+        " into a contract do not count against these thresholds.",
+    ),
+    (
+        "Policy memo: cancellations and returns",
+        "Open orders can be cancelled without charge until they ship. Shipped orders may be returned"
+        " within 30 days for a credit note, less a 10% restocking fee for custom items. Cancelled"
+        " orders are excluded from revenue and from the overdue report.",
+    ),
+    (
+        "Western region pricing update {year}",
+        "From 1 March {year} the western region (Portland, Seattle, San Francisco, Sacramento, Los"
+        " Angeles, Phoenix) applies the new freight zone table. Customers in Portland and Seattle"
+        " keep free delivery above $2,500 per order. Northline Freight and Willamette Organics were"
+        " notified in February.",
+    ),
+    (
+        "Quarter-end close schedule Q4 {year}",
+        "Orders must be entered by 28 December {year} to count in Q4. Shipped orders are invoiced"
+        " on the day they ship. Finance closes the quarter on the fifth working day of January;"
+        " regional managers review open and overdue orders in the last week of December.",
+    ),
+    (
+        "Regional sales coverage",
+        "Five sales regions: west (Pacific coast and Phoenix), central (Denver, Chicago, Kansas City,"
+        " Omaha, St. Louis, Columbus), east (Boston to Pittsburgh and Baltimore), south (Atlanta,"
+        " Houston, Dallas, Miami, Nashville, Charlotte) and north (Minneapolis, Milwaukee, Detroit,"
+        " and the UK accounts in Leeds and Manchester). Each region has one finance lead.",
+    ),
+    (
+        "Policy memo: shipping cut-off times",
+        "Orders confirmed before 2 pm local time ship the same working day from the nearest"
+        " warehouse. Cold-chain orders (food and pharmacy customers) ship Monday to Wednesday only"
+        " so they never sit in a depot over a weekend.",
+    ),
+)
+
+
 def _policy_memos(anchor: date) -> list[DocumentRow]:
     year = anchor.year
-    memos = [
-        (
-            "Policy memo: standard payment terms",
-            "Net 30 is the default payment term for new accounts. Net 45 or net 60 needs approval from"
-            " finance and is reserved for enterprise and long-standing mid-market customers. Net 15 applies"
-            " to small business accounts in their first year. Payment terms are set by the signed contract;"
-            " notes or emails that state other terms are not binding.",
-        ),
-        (
-            "Policy memo: overdue invoices and credit hold",
-            "An account with invoices overdue by more than 30 days past its payment terms goes on credit"
-            " hold: new orders stay open until finance releases them. Account managers are notified weekly"
-            " of overdue orders in their region. Collections calls start at 15 days overdue.",
-        ),
-        (
-            "Policy memo: credit limits",
-            "Each contract sets a credit limit: the total of unpaid orders a customer may carry. Orders"
-            " that would exceed it need approval from the regional finance lead. Limits are reviewed at"
-            " renewal using the last twelve months of payment history.",
-        ),
-        (
-            "Policy memo: discount approval thresholds",
-            "Sales reps may approve discounts up to 5%. Discounts between 5% and 12% need the regional"
-            " sales director; anything above 12% needs the VP of Sales. Early-payment discounts written"
-            " into a contract do not count against these thresholds.",
-        ),
-        (
-            "Policy memo: cancellations and returns",
-            "Open orders can be cancelled without charge until they ship. Shipped orders may be returned"
-            " within 30 days for a credit note, less a 10% restocking fee for custom items. Cancelled"
-            " orders are excluded from revenue and from the overdue report.",
-        ),
-        (
-            f"Western region pricing update {year}",
-            f"From 1 March {year} the western region (Portland, Seattle, San Francisco, Sacramento, Los"
-            " Angeles, Phoenix) applies the new freight zone table. Customers in Portland and Seattle"
-            " keep free delivery above $2,500 per order. Northline Freight and Willamette Organics were"
-            " notified in February.",
-        ),
-        (
-            f"Quarter-end close schedule Q4 {year}",
-            f"Orders must be entered by 28 December {year} to count in Q4. Shipped orders are invoiced"
-            " on the day they ship. Finance closes the quarter on the fifth working day of January;"
-            " regional managers review open and overdue orders in the last week of December.",
-        ),
-        (
-            "Regional sales coverage",
-            "Five sales regions: west (Pacific coast and Phoenix), central (Denver, Chicago, Kansas City,"
-            " Omaha, St. Louis, Columbus), east (Boston to Pittsburgh and Baltimore), south (Atlanta,"
-            " Houston, Dallas, Miami, Nashville, Charlotte) and north (Minneapolis, Milwaukee, Detroit,"
-            " and the UK accounts in Leeds and Manchester). Each region has one finance lead.",
-        ),
-        (
-            "Policy memo: shipping cut-off times",
-            "Orders confirmed before 2 pm local time ship the same working day from the nearest"
-            " warehouse. Cold-chain orders (food and pharmacy customers) ship Monday to Wednesday only"
-            " so they never sit in a depot over a weekend.",
-        ),
+    return [
+        DocumentRow(title=t.format(year=year), text=x.format(year=year), account_code=None) for t, x in _POLICY_MEMOS
     ]
-    return [DocumentRow(title=t, text=x, account_code=None) for t, x in memos]
+
+
+# The customers whose account notes cite one of their orders, and the order's status to pick.
+_NOTE_ORDERS: tuple[tuple[str, str | None], ...] = (
+    ("Northline Logistics", "overdue"),
+    ("Kestrel Foods", None),
+    ("Coral Reef Hospitality", "overdue"),
+    ("Gateway Auto Parts", "overdue"),
+    ("Brightwater Dental", None),
+)
+
+# Account notes that cite no order or account code: (title, text, customer).
+_STANDING_ACCOUNT_NOTES = (
+    (
+        "Account note: Cascadia Timber Supply volume rebate",
+        "Cascadia Timber Supply (Seattle) passed its annual volume threshold in September, which"
+        " triggers the 3% rebate in their contract. Credit the rebate against the next invoice.",
+        "Cascadia Timber Supply",
+    ),
+    (
+        "Account note: Dearborn Precision Tooling audit",
+        "Dearborn Precision Tooling (Detroit) requires a supplier quality audit before renewal."
+        " Schedule it with their purchasing team at least 60 days before the renewal date.",
+        "Dearborn Precision Tooling",
+    ),
+    (
+        "Account note: Pennine Outdoor Gear seasonal orders",
+        "Pennine Outdoor Gear (Manchester) orders heavily in August and September ahead of the"
+        " winter season and very little in spring. Forecast their volume by season, not by month.",
+        "Pennine Outdoor Gear",
+    ),
+    (
+        "Account note: Hudson Vale Pharmacy delivery windows",
+        "Hudson Vale Pharmacy (New York) only accepts deliveries before 10 am. Pharmacy orders follow"
+        " the cold-chain shipping rule. They pay reliably within terms.",
+        "Hudson Vale Pharmacy",
+    ),
+    (
+        "Account note: Saltmarsh Energy Services credit review",
+        "Saltmarsh Energy Services (Houston) asked for a higher credit limit after two large orders"
+        " in the summer. Finance will review at renewal using twelve months of payment history.",
+        "Saltmarsh Energy Services",
+    ),
+    (
+        "Account note: Willamette Organics pricing",
+        "Willamette Organics (Portland) moved to the new western freight zone table in March and keeps"
+        " free delivery above $2,500 per order. They compare prices with Kestrel Foods' supplier.",
+        "Willamette Organics",
+    ),
+)
 
 
 def _account_notes(
@@ -344,12 +403,15 @@ def _account_notes(
         mine = mine or [o for o in orders if o.account_code == code[name]]
         return mine[-1 - rng.randrange(min(5, len(mine)))]
 
-    disputed = recent_order("Northline Logistics", "overdue")
-    kestrel = recent_order("Kestrel Foods")
-    coral = recent_order("Coral Reef Hospitality", "overdue")
-    gateway = recent_order("Gateway Auto Parts", "overdue")
-    brightwater = recent_order("Brightwater Dental")
-    notes = [
+    cited = {name: recent_order(name, status) for name, status in _NOTE_ORDERS}
+    notes = [*_order_notes(code, cited), *_STANDING_ACCOUNT_NOTES]
+    return [DocumentRow(title=t, text=x, account_code=code[n]) for t, x, n in notes]
+
+
+def _order_notes(code: dict[str, str], cited: dict[str, OrderRow]) -> list[tuple[str, str, str]]:
+    """The account notes that cite an account code, or the order picked for the customer (``cited``)."""
+    disputed, kestrel, coral, gateway, brightwater = (cited[name] for name, _ in _NOTE_ORDERS)
+    return [
         (
             "Account note: Northline Logistics invoice dispute",
             f"Northline Logistics (Leeds, {code['Northline Logistics']}) disputes invoice {disputed.number}"
@@ -395,44 +457,7 @@ def _account_notes(
             " until the balance is cleared.",
             "Gateway Auto Parts",
         ),
-        (
-            "Account note: Cascadia Timber Supply volume rebate",
-            "Cascadia Timber Supply (Seattle) passed its annual volume threshold in September, which"
-            " triggers the 3% rebate in their contract. Credit the rebate against the next invoice.",
-            "Cascadia Timber Supply",
-        ),
-        (
-            "Account note: Dearborn Precision Tooling audit",
-            "Dearborn Precision Tooling (Detroit) requires a supplier quality audit before renewal."
-            " Schedule it with their purchasing team at least 60 days before the renewal date.",
-            "Dearborn Precision Tooling",
-        ),
-        (
-            "Account note: Pennine Outdoor Gear seasonal orders",
-            "Pennine Outdoor Gear (Manchester) orders heavily in August and September ahead of the"
-            " winter season and very little in spring. Forecast their volume by season, not by month.",
-            "Pennine Outdoor Gear",
-        ),
-        (
-            "Account note: Hudson Vale Pharmacy delivery windows",
-            "Hudson Vale Pharmacy (New York) only accepts deliveries before 10 am. Pharmacy orders follow"
-            " the cold-chain shipping rule. They pay reliably within terms.",
-            "Hudson Vale Pharmacy",
-        ),
-        (
-            "Account note: Saltmarsh Energy Services credit review",
-            "Saltmarsh Energy Services (Houston) asked for a higher credit limit after two large orders"
-            " in the summer. Finance will review at renewal using twelve months of payment history.",
-            "Saltmarsh Energy Services",
-        ),
-        (
-            "Account note: Willamette Organics pricing",
-            "Willamette Organics (Portland) moved to the new western freight zone table in March and keeps"
-            " free delivery above $2,500 per order. They compare prices with Kestrel Foods' supplier.",
-            "Willamette Organics",
-        ),
     ]
-    return [DocumentRow(title=t, text=x, account_code=code[n]) for t, x, n in notes]
 
 
 def document_embedding_text(row_title: str, row_text: str) -> str:
@@ -586,7 +611,7 @@ DEMO_NOTES: dict[str, list[NoteSpec]] = {
 }
 
 
-def seed_notes(user, specs: list[NoteSpec]) -> int:
+def seed_notes(user: User, specs: list[NoteSpec]) -> int:
     """Write a demo user's notes through the memory store, with provenance (quote and date)."""
     from memory.rls import acting_user
     from memory.store import write_memory

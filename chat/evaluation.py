@@ -53,7 +53,7 @@ class Verdict:
 
 def check_for(case: dict[str, Any], checks: dict[str, Any], names: Names | None = None) -> tuple[Any, str]:
     """The case's check: its own, the checks file's, or read from its truth text (with why not)."""
-    check = case.get("check") or checks.get(case.get("id"))
+    check = case.get("check") or checks.get(str(case.get("id", "")))
     if check:
         return check, ""
     reading = read_truth(case, names)
@@ -222,10 +222,10 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         return Expected(texts=(str(getattr(Customer.objects.get(name=spec["customer"]), spec["field"])),))
     if kind in ("largest_order", "smallest_order"):
         by = "-amount" if kind == "largest_order" else "amount"
-        order = _orders(spec, today).order_by(by, "number").select_related("customer").first()
-        if order is None:
+        extreme = _orders(spec, today).order_by(by, "number").select_related("customer").first()
+        if extreme is None:
             return Expected(none_ok=True)
-        return Expected(numbers=(order.amount,), texts=(order.number,))
+        return Expected(numbers=(extreme.amount,), texts=(extreme.number,))
     if kind == "grouped":
         key = {
             "customer": "customer__name",
@@ -233,34 +233,38 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
             "segment": "customer__segment",
             "city": "customer__city",
         }
-        value = {"sum": Sum("amount"), "count": Count("id"), "avg": Avg("amount")}[spec["measure"]]
+        measure = {"sum": Sum("amount"), "count": Count("id"), "avg": Avg("amount")}[spec["measure"]]
         filters = {k: v for k, v in spec.items() if k not in ("group", "measure")}
-        rows = _orders(filters, today).values(key[spec["group"]]).annotate(v=value).order_by(key[spec["group"]])
+        rows = _orders(filters, today).values(key[spec["group"]]).annotate(v=measure).order_by(key[spec["group"]])
         names = tuple(str(r[key[spec["group"]]]) for r in rows)
         return Expected(names=names, numbers=tuple(Decimal(r["v"]).quantize(Decimal("0.01")) for r in rows))
+    return _renewal_or_customer_expected(kind, spec, today)
+
+
+def _renewal_or_customer_expected(kind: str, spec: Any, today: date) -> Expected:
     if kind == "count_renewals":
         start, end = period_bounds(spec["period"], today)
         n = sum(1 for c in _latest_contracts().values() if start <= c.renewal_date <= end and _in_places(c, spec))
         return Expected(numbers=(Decimal(n),))
     if kind == "renewals":
         start, end = period_bounds(spec["period"], today)
-        names = [
+        renewing = [
             c.customer.name
             for c in _latest_contracts().values()
             if start <= c.renewal_date <= end and _in_places(c, spec)
         ]
-        return Expected(names=tuple(sorted(names)), none_ok=True)
+        return Expected(names=tuple(sorted(renewing)), none_ok=True)
     if kind == "having":
         condition = Q(orders__status=spec["status"])
         if "period" in spec:
             condition &= Q(orders__ordered_on__range=period_bounds(spec["period"], today))
         places = {k: spec[k] for k in ("region", "segment", "city") if k in spec}
-        customers = (
+        counted = (
             Customer.objects.filter(**places)
             .annotate(n=Count("orders", filter=condition))
             .filter(n__gt=spec["more_than"])
         )
-        return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
+        return Expected(names=tuple(counted.values_list("name", flat=True)), none_ok=True)
     if kind == "peers":
         customer = Customer.objects.get(name=spec["customer"])
         same = {f: getattr(customer, f) for f in spec["same"]}

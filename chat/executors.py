@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Avg, Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import TruncMonth
@@ -19,6 +19,9 @@ from django.db.models.functions import TruncMonth
 from chat.corpus import Passage, search_documents
 from chat.models import Contract, Customer, Order, OrderStatus
 from chat.planner import Filters, QueryPlan
+
+if TYPE_CHECKING:
+    from chat.prompt import ToolCall
 
 MAX_ROWS = 200
 PASSAGES = 3
@@ -171,6 +174,7 @@ _GROUP_KEYS = {
 def _grouped(plan: QueryPlan) -> Ranking:
     orders, excluded = _revenue(plan, orders_for(plan.filters))
     measure = {"count": "count", "average": "average"}.get(plan.kind, plan.measure or "sum")
+    rows: QuerySet[Order, Any]
     if plan.group_by == "month":
         rows = orders.annotate(key=TruncMonth("ordered_on")).values("key")
     else:
@@ -259,7 +263,8 @@ def _customers(plan: QueryPlan) -> Result:
     if plan.terms:
         on_terms = current_contracts().filter(payment_terms__iexact=plan.terms).values("customer_id")
         customers = customers.filter(pk__in=on_terms)
-    columns, kinds = ("Customer", "City", "Region", "Segment"), ("text", "text", "text", "text")
+    columns: tuple[str, ...] = ("Customer", "City", "Region", "Segment")
+    kinds: tuple[str, ...] = ("text", "text", "text", "text")
     if plan.min_orders is not None:
         customers = customers.annotate(n=Count("orders", filter=_matching_orders(plan.filters))).filter(
             n__gt=plan.min_orders
@@ -279,11 +284,11 @@ def _customers(plan: QueryPlan) -> Result:
     order = ("-n", "name") if plan.min_orders is not None else ("-total", "name") if totalled else ("name",)
     values = ["name", "city", "region", "segment", *(["n"] if plan.min_orders is not None else [])]
     values += ["total"] if totalled else []
-    rows = tuple(
+    records = tuple(
         tuple(str(v).title() if k == "region" else v for k, v in zip(values, row, strict=True))
         for row in customers.order_by(*order).values_list(*values)[:MAX_ROWS]
     )
-    return RecordList(plan, "customer", columns, kinds, rows, customers.count())
+    return RecordList(plan, "customer", columns, kinds, records, customers.count())
 
 
 def _totalled_customers(plan: QueryPlan, customers: QuerySet[Customer]) -> QuerySet[Customer]:
@@ -445,7 +450,7 @@ def result_data(result: Result) -> dict[str, Any]:
     return {"error": result.message}
 
 
-def as_tool_call(result: Result):
+def as_tool_call(result: Result) -> ToolCall:
     """The result in the prompt's tool-call shape (name, the plan's arguments, the data)."""
     from chat.prompt import ToolCall
 

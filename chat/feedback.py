@@ -7,6 +7,9 @@ too: whether the next question stayed on the same focus (chapter 93's "follow-up
 
 from __future__ import annotations
 
+import uuid
+from typing import TYPE_CHECKING
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -15,10 +18,13 @@ from chat.models import Feedback, Turn
 from memory.epoch import hold_generation
 from memory.rls import acting_user
 
+if TYPE_CHECKING:
+    from atlas.types import User
+
 MAX_COMMENT_CHARS = 2000
 
 
-def give_feedback(user, turn_id: int, *, kind: str, comment: str = "") -> Feedback:
+def give_feedback(user: User, turn_id: int, *, kind: str, comment: str = "") -> Feedback:
     """Record the user's verdict on one of their answers (one per turn; a new verdict replaces it).
 
     Raises ``Turn.DoesNotExist`` for another user's turn (RLS hides it) and ``ValidationError``
@@ -49,7 +55,7 @@ def give_feedback(user, turn_id: int, *, kind: str, comment: str = "") -> Feedba
     return feedback
 
 
-def record_followup(session_id, previous_turn_id: int | None, *, stayed: bool) -> None:
+def record_followup(session_id: uuid.UUID, previous_turn_id: int | None, *, stayed: bool) -> None:
     """Mark whether the question after ``previous_turn_id`` stayed on the same focus."""
     if previous_turn_id is None:
         return

@@ -4,7 +4,10 @@ The corpus (Customer, Order, Contract, Document) is company data the assistant a
 the system of record. It holds no user content, so it has no ``user_id`` and no RLS.
 """
 
+from __future__ import annotations
+
 import uuid
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
@@ -13,7 +16,10 @@ from django.db import models
 from django.utils import timezone
 from pgvector.django import VectorField
 
-EMBEDDING_DIMENSIONS = 384
+from memory.models import EMBEDDING_DIMENSIONS  # the one embedding model's size, for documents too
+
+if TYPE_CHECKING:
+    from chat.prompt import Prompt
 
 
 # --- Corpus: the business data (owner: helper "corpus") ---------------------------------
@@ -148,6 +154,11 @@ class Turn(models.Model):
     followup = models.BooleanField(default=False)  # the next question stayed on the same focus
     gate_message = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
+
+    # Not stored: set by chat.turn on the instance it answers (bench_session, debugging and tests
+    # read the prompt; ``correction``: the question corrected the previous answer).
+    prompt: Prompt
+    correction: bool
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -23,7 +23,7 @@ from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Token
 
 from atlas.language import parse
 from atlas.vocabulary import MONTHS
@@ -199,7 +199,7 @@ def _order_number(text: str) -> str:
     return f"SO-{match.group(1)}" if match else ""
 
 
-def _negated(token) -> bool:
+def _negated(token: Token) -> bool:
     """A status word under negation: "not cancelled", "excluding paid", "non-cancelled"."""
     if any(child.dep_ == "neg" for child in token.children) or any(c.dep_ == "neg" for c in token.head.children):
         return token.head.lemma_ != "be" or any(c.dep_ == "neg" for c in token.children)
@@ -209,9 +209,9 @@ def _negated(token) -> bool:
 
 def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     text = " ".join(signals.words)
-    for phrase, status in vocab.STATUS_PHRASES.items():
+    for phrase, phrase_status in vocab.STATUS_PHRASES.items():
         if phrase in text:
-            signals.status = status
+            signals.status = phrase_status
             return
     for token in doc:
         word = token.lower_
@@ -365,7 +365,9 @@ def _read_people_and_opinions(doc: Doc, signals: Signals) -> None:
             signals.out_of_scope = (vocab.NO_FIELD_REASON, vocab.PEOPLE_TOPIC)
             return
         opinion = token.pos_ == "VERB" and lemma in vocab.OPINION_VERBS and "you" in subjects
-        opinion = opinion or (word == "should" and token.head.pos_ == "VERB" and _subjects_of(token.head) & {"we", "i"})
+        opinion = opinion or (
+            word == "should" and token.head.pos_ == "VERB" and bool(_subjects_of(token.head) & {"we", "i"})
+        )
         opinion = opinion or (token.pos_ == "NOUN" and lemma in vocab.OPINION_NOUNS)
         opinion = opinion or (token.pos_ == "ADJ" and word in vocab.OPINION_ADJECTIVES)
         if opinion:
@@ -373,7 +375,7 @@ def _read_people_and_opinions(doc: Doc, signals: Signals) -> None:
             return
 
 
-def _subjects_of(token) -> set[str]:
+def _subjects_of(token: Token) -> set[str]:
     return {c.lower_ for c in token.children if c.dep_ in ("nsubj", "nsubjpass")}
 
 
@@ -517,9 +519,7 @@ def _calendar_period(words: list[str], today: date) -> Period | None:
         if month is None and word == "may" and i and words[i - 1] in ("in", "of", "since", "during"):
             month = 5
         if month is not None and not (word == "march" and i + 1 < len(words) and words[i + 1] == "on"):
-            year = _year_near(words, i)
-            if year is None:
-                year = today.year if month <= today.month else today.year - 1
+            year = _year_near(words, i) or (today.year if month <= today.month else today.year - 1)
             return Period(f"{calendar.month_name[month]} {year}", date(year, month, 1), _month_end(year, month))
     for i, word in enumerate(words):
         if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):

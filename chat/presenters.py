@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 from django.utils import timezone
@@ -19,6 +19,9 @@ from atlas.sentences import NOTE_INFLUENCE
 from chat.blocks import Block
 from chat.models import Feedback, Turn
 from memory.models import ForgetReason, GateDecision, Kind, Memory
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 # The "Memory updated" line: the page asks for the turn's gate status this many times, a
 # second or so apart, while the turn is this fresh; it stops as soon as the gate decided.
@@ -68,7 +71,7 @@ class TurnView:
     next_poll: int
 
 
-def turn_views(user, turns: list[Turn], *, acted: dict[int, dict] | None = None, poll: int = 0) -> list[TurnView]:
+def turn_views(user: User, turns: list[Turn], *, acted: dict[int, dict] | None = None, poll: int = 0) -> list[TurnView]:
     """Each turn with its notes' current state, the memories written from it and its feedback.
 
     One query for all memories the page refers to (recalled or written from these turns), so
@@ -105,7 +108,7 @@ def turn_views(user, turns: list[Turn], *, acted: dict[int, dict] | None = None,
     return views
 
 
-def _memories(user, turns: list[Turn]) -> list[Memory]:
+def _memories(user: User, turns: list[Turn]) -> list[Memory]:
     if not turns:
         return []
     recalled_ids = {int(row["memory_id"]) for turn in turns for row in turn.recalled}
@@ -136,13 +139,13 @@ def _gate_pending(turn: Turn, updated: bool, decided: set[int], now: datetime, p
     return (now - turn.created_at).total_seconds() < GATE_POLL_WINDOW_SECONDS
 
 
-def _decided(user, turns: list[Turn], now: datetime) -> set[int]:
+def _decided(user: User, turns: list[Turn], now: datetime) -> set[int]:
     """Turns (answered in the poll window) the write gate has recorded a decision for: one query."""
     recent = [t.pk for t in turns if (now - t.created_at).total_seconds() < GATE_POLL_WINDOW_SECONDS]
     if not recent:
         return set()
     rows = GateDecision.objects.filter(user_id=user.pk, source_turn__in=recent).values_list("source_turn", flat=True)
-    return set(rows)
+    return {turn_id for turn_id in rows if turn_id is not None}
 
 
 def _when(value: Any) -> datetime | None:

@@ -14,9 +14,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memory.embeddings import MODEL_FILES
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 SYSTEM_PROMPT = """You are Atlas, an assistant that answers questions about this company's customers, \
 orders, contracts and documents.
@@ -67,7 +70,7 @@ MAX_ROWS_IN_PROMPT = 12
 
 
 @lru_cache(maxsize=1)
-def _tokenizer():
+def _tokenizer() -> Tokenizer:
     from tokenizers import Tokenizer
 
     tokenizer = Tokenizer.from_file(str(MODEL_FILES / "tokenizer.json"))

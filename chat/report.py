@@ -20,8 +20,10 @@ These are plain functions over all users' turns: callers run them inside
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils.html import escape
@@ -113,7 +115,7 @@ def holdout_report(*, since: datetime | None = None, until: datetime | None = No
     )
 
 
-def _arm(label: str, row: dict | None) -> Arm:
+def _arm(label: str, row: Mapping[str, Any] | None) -> Arm:
     row = row or {"turns": 0, "rated": 0, "helpful": 0, "followups": 0, "wrong_from_memory": 0}
     return Arm(
         label=label,
@@ -133,29 +135,25 @@ _LEFT, _RIGHT, _TOP, _BOTTOM = 48, 16, 36, 56
 ARM_COLOURS = {"With memory": "#2b6cb0", "Held out": "#a0aec0"}
 
 
+_PLOT_W = CHART_WIDTH - _LEFT - _RIGHT
+_PLOT_H = CHART_HEIGHT - _TOP - _BOTTOM
+
+
+def _y(value: float) -> float:
+    return _TOP + _PLOT_H * (1 - value)
+
+
 def render_chart_svg(report: HoldoutReport) -> SafeString:
     """Grouped bars (with memory / held out) per metric, with 95% CI whiskers; no JavaScript."""
-    plot_w = CHART_WIDTH - _LEFT - _RIGHT
-    plot_h = CHART_HEIGHT - _TOP - _BOTTOM
-
-    def y(value: float) -> float:
-        return _TOP + plot_h * (1 - value)
-
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" '
         f'width="{CHART_WIDTH}" height="{CHART_HEIGHT}" role="img" aria-labelledby="holdout-chart-title">',
         '<title id="holdout-chart-title">Eligible turns with memory against held out, '
         "rates with 95% confidence intervals</title>",
+        *_y_axis(),
     ]
-    for tick in (0, 0.25, 0.5, 0.75, 1.0):
-        ty = y(tick)
-        parts.append(f'<line x1="{_LEFT}" y1="{ty:.1f}" x2="{CHART_WIDTH - _RIGHT}" y2="{ty:.1f}" stroke="#e2e8f0" />')
-        parts.append(
-            f'<text x="{_LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end" font-size="11" fill="#4a5568">'
-            f"{int(tick * 100)}%</text>"
-        )
     metrics = report.metrics
-    group_w = plot_w / len(metrics)
+    group_w = _PLOT_W / len(metrics)
     bar_w = group_w * 0.3
     for index, metric in enumerate(metrics):
         gx = _LEFT + group_w * index
@@ -163,40 +161,63 @@ def render_chart_svg(report: HoldoutReport) -> SafeString:
             (0.17, metric.with_memory, "With memory"),
             (0.53, metric.held_out, "Held out"),
         ):
-            bx = gx + group_w * offset
-            cx = bx + bar_w / 2
-            if arm_rate.rate is None:
-                parts.append(
-                    f'<text x="{cx:.1f}" y="{y(0) - 4:.1f}" text-anchor="middle" font-size="11" '
-                    f'fill="#4a5568">no data</text>'
-                )
-                continue
-            top = y(arm_rate.rate)
-            parts.append(
-                f'<rect x="{bx:.1f}" y="{top:.1f}" width="{bar_w:.1f}" height="{y(0) - top:.1f}" '
-                f'fill="{ARM_COLOURS[label]}"><title>{escape(label)}: {escape(metric.label)} '
-                f"{arm_rate.percent} ({arm_rate.count}/{arm_rate.total}; 95% CI {arm_rate.interval})"
-                "</title></rect>"
-            )
-            low, high = y(arm_rate.low or 0.0), y(arm_rate.high or 0.0)
-            cap = bar_w * 0.2
-            parts.append(
-                f'<line x1="{cx:.1f}" y1="{low:.1f}" x2="{cx:.1f}" y2="{high:.1f}" stroke="#1a202c" '
-                f'stroke-width="1.5" class="ci" />'
-            )
-            for wy in (low, high):
-                parts.append(
-                    f'<line x1="{cx - cap:.1f}" y1="{wy:.1f}" x2="{cx + cap:.1f}" y2="{wy:.1f}" '
-                    f'stroke="#1a202c" stroke-width="1.5" />'
-                )
-            parts.append(
-                f'<text x="{cx:.1f}" y="{top - 6:.1f}" text-anchor="middle" font-size="10" fill="#1a202c">'
-                f"{arm_rate.percent}</text>"
-            )
+            parts.extend(_arm_bar(metric.label, label, arm_rate, x=gx + group_w * offset, width=bar_w))
         parts.append(
             f'<text x="{gx + group_w / 2:.1f}" y="{CHART_HEIGHT - _BOTTOM + 18}" text-anchor="middle" '
             f'font-size="12" fill="#1a202c">{escape(metric.label)}</text>'
         )
+    parts.extend(_legend())
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every text node is escaped (here and in the helpers)
+
+
+def _y_axis() -> list[str]:
+    """The horizontal grid lines with their percentages."""
+    parts = []
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        ty = _y(tick)
+        parts.append(f'<line x1="{_LEFT}" y1="{ty:.1f}" x2="{CHART_WIDTH - _RIGHT}" y2="{ty:.1f}" stroke="#e2e8f0" />')
+        parts.append(
+            f'<text x="{_LEFT - 6}" y="{ty + 4:.1f}" text-anchor="end" font-size="11" fill="#4a5568">'
+            f"{int(tick * 100)}%</text>"
+        )
+    return parts
+
+
+def _arm_bar(metric: str, label: str, arm_rate: Rate, *, x: float, width: float) -> list[str]:
+    """One arm's bar for one metric at ``x``: the bar, its CI whisker and its percentage, or "no data"."""
+    cx = x + width / 2
+    if arm_rate.rate is None:
+        return [
+            f'<text x="{cx:.1f}" y="{_y(0) - 4:.1f}" text-anchor="middle" font-size="11" fill="#4a5568">no data</text>'
+        ]
+    top = _y(arm_rate.rate)
+    parts = [
+        f'<rect x="{x:.1f}" y="{top:.1f}" width="{width:.1f}" height="{_y(0) - top:.1f}" '
+        f'fill="{ARM_COLOURS[label]}"><title>{escape(label)}: {escape(metric)} '
+        f"{arm_rate.percent} ({arm_rate.count}/{arm_rate.total}; 95% CI {arm_rate.interval})"
+        "</title></rect>"
+    ]
+    low, high = _y(arm_rate.low or 0.0), _y(arm_rate.high or 0.0)
+    cap = width * 0.2
+    parts.append(
+        f'<line x1="{cx:.1f}" y1="{low:.1f}" x2="{cx:.1f}" y2="{high:.1f}" stroke="#1a202c" '
+        f'stroke-width="1.5" class="ci" />'
+    )
+    for wy in (low, high):
+        parts.append(
+            f'<line x1="{cx - cap:.1f}" y1="{wy:.1f}" x2="{cx + cap:.1f}" y2="{wy:.1f}" '
+            f'stroke="#1a202c" stroke-width="1.5" />'
+        )
+    parts.append(
+        f'<text x="{cx:.1f}" y="{top - 6:.1f}" text-anchor="middle" font-size="10" fill="#1a202c">'
+        f"{arm_rate.percent}</text>"
+    )
+    return parts
+
+
+def _legend() -> list[str]:
+    parts = []
     for index, (label, colour) in enumerate(ARM_COLOURS.items()):
         lx = _LEFT + index * 140
         parts.append(f'<rect x="{lx}" y="10" width="12" height="12" fill="{colour}" />')
@@ -205,5 +226,4 @@ def render_chart_svg(report: HoldoutReport) -> SafeString:
         f'<text x="{CHART_WIDTH - _RIGHT}" y="{CHART_HEIGHT - 12}" text-anchor="end" font-size="10" '
         f'fill="#4a5568">Whiskers: 95% Wilson confidence interval</text>'
     )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # noqa: S308 - every text node above is escaped
+    return parts

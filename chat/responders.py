@@ -419,7 +419,7 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
         head = f"{which} {len(rows)} {group} by {_metric(ranking)} {scope}:{excluded}"
     else:
         head = f"{_metric(ranking).capitalize()} by {plan.group_by} {scope}:{excluded}"
-    table_rows = [(r.label, _rank_value(ranking, r.value, style), f"{r.orders:,}") for r in rows]
+    table_rows: list[tuple[str, ...]] = [(r.label, _rank_value(ranking, r.value, style), f"{r.orders:,}") for r in rows]
     header = (plan.group_by.capitalize() or "Status", _metric(ranking).capitalize(), "Orders")
     items = [f"{i}. {r.label}: {_rank_value(ranking, r.value, style)}" for i, r in enumerate(rows, 1)]
     return _shaped(head, header, table_rows, items, style, inline=[r.label for r in rows])

@@ -39,7 +39,8 @@ class RecalledNoteOutSerializer(serializers.Serializer):
 
 class ClarifyOptionSerializer(serializers.Serializer):
     id = serializers.CharField()
-    label = serializers.CharField()
+    # A field named "label" (the API's schema); the stubs type Field.label as a field's own caption.
+    label = serializers.CharField()  # type: ignore[assignment]
 
 
 class AnswerBlockSerializer(serializers.Serializer):

@@ -327,22 +327,8 @@ def update_from_question(
     resolution = Resolution(rewritten=text)
 
     # A reply to a clarifying question: resolve it, never silently pick one.
-    if state.pending:
-        pending = state.pending
-        picked = None
-        if option_id is not None:
-            picked = next((Candidate(**c) for c in pending["candidates"] if c["id"] == str(option_id)), None)
-        if picked is None:
-            picked = match_option(text, pending)
-        state.pending = None
-        if picked is not None:
-            state.focus = Focus(type="customer", id=picked.id, label=picked.name, confident=False)
-            resolution.picked = picked
-            resolution.focus_set = True
-            resolution.original_question = pending.get("question", "")
-            original = resolution.original_question or text
-            resolution.rewritten = f"{original} ({picked.name})"
-            return resolution
+    if state.pending and _resolve_pending(state, state.pending, text, option_id, resolution):
+        return resolution
 
     # Filters are the planner's: it reads them from the parse and the turn ages them
     # (decay_filters) once it knows which ones this question states.
@@ -355,45 +341,78 @@ def update_from_question(
 
     named = [m for m in mentions if m]
     if named:
-        first = named[0]
-        ids = {c.id for c in first}
-        if len(first) == 1:
-            chosen = first[0]
-            if state.focus is None or state.focus.id != chosen.id:
-                if state.focus is not None:
-                    resolution.focus_dropped = "other-entity"
-                state.focus = Focus(type="customer", id=chosen.id, label=chosen.name, confident=False)
-            resolution.focus_set = True
-        elif state.focus is not None and state.focus.id in ids:
-            # The name is ambiguous on its own, but the conversation already settled it.
-            resolution.focus_kept = True
-        else:
-            if state.focus is not None:
-                resolution.focus_dropped = "other-entity"
-                state.focus = None
-            options = [{"id": c.id, "label": c.option_label} for c in first]
-            name = _common_name(first)
-            state.pending = {"question": text, "candidates": [asdict(c) for c in first]}
-            resolution.clarify = {
-                "question": f'{_count_word(len(first))} customers match "{name}". Which one?',
-                "options": options,
-            }
-            return resolution
+        if _focus_from_name(state, text, named[0], resolution):
+            return resolution  # ambiguous: a clarifying question
     elif state.focus is not None:
-        if back or _FOLLOW_UP.search(text):
-            resolution.focus_kept = True
-        else:
-            rest = _strip_slot_phrases(text)
-            overlap = content_word_overlap(rest, " ".join(state.recent_questions + [state.focus.label]))
-            if overlap < FOCUS_OVERLAP_THRESHOLD:
-                resolution.focus_dropped = "topic-change"
-                state.focus = None
-            else:
-                resolution.focus_kept = True
+        _keep_or_drop_focus(state, state.focus, text, back, resolution)
 
     if back and state.focus is not None:
         resolution.rewritten = f"{text} ({state.focus.label})"
     return resolution
+
+
+def _resolve_pending(
+    state: SessionState, pending: dict[str, Any], text: str, option_id: str | None, resolution: Resolution
+) -> bool:
+    """Answer the pending clarifying question (cleared either way); True when a customer was picked."""
+    picked = None
+    if option_id is not None:
+        picked = next((Candidate(**c) for c in pending["candidates"] if c["id"] == str(option_id)), None)
+    if picked is None:
+        picked = match_option(text, pending)
+    state.pending = None
+    if picked is None:
+        return False
+    state.focus = Focus(type="customer", id=picked.id, label=picked.name, confident=False)
+    resolution.picked = picked
+    resolution.focus_set = True
+    resolution.original_question = pending.get("question", "")
+    original = resolution.original_question or text
+    resolution.rewritten = f"{original} ({picked.name})"
+    return True
+
+
+def _focus_from_name(state: SessionState, text: str, first: list[Candidate], resolution: Resolution) -> bool:
+    """The first customer name the question uses sets, keeps or questions the focus; True when
+    the name is ambiguous and the resolution now asks which customer."""
+    ids = {c.id for c in first}
+    if len(first) == 1:
+        chosen = first[0]
+        if state.focus is None or state.focus.id != chosen.id:
+            if state.focus is not None:
+                resolution.focus_dropped = "other-entity"
+            state.focus = Focus(type="customer", id=chosen.id, label=chosen.name, confident=False)
+        resolution.focus_set = True
+        return False
+    if state.focus is not None and state.focus.id in ids:
+        # The name is ambiguous on its own, but the conversation already settled it.
+        resolution.focus_kept = True
+        return False
+    if state.focus is not None:
+        resolution.focus_dropped = "other-entity"
+        state.focus = None
+    options = [{"id": c.id, "label": c.option_label} for c in first]
+    name = _common_name(first)
+    state.pending = {"question": text, "candidates": [asdict(c) for c in first]}
+    resolution.clarify = {
+        "question": f'{_count_word(len(first))} customers match "{name}". Which one?',
+        "options": options,
+    }
+    return True
+
+
+def _keep_or_drop_focus(state: SessionState, focus: Focus, text: str, back: bool, resolution: Resolution) -> None:
+    """No customer named: a follow-up keeps the focus, a change of topic drops it."""
+    if back or _FOLLOW_UP.search(text):
+        resolution.focus_kept = True
+        return
+    rest = _strip_slot_phrases(text)
+    overlap = content_word_overlap(rest, " ".join(state.recent_questions + [focus.label]))
+    if overlap < FOCUS_OVERLAP_THRESHOLD:
+        resolution.focus_dropped = "topic-change"
+        state.focus = None
+    else:
+        resolution.focus_kept = True
 
 
 def update_from_tool(state: SessionState, *, name: str, ok: bool, data: Any, args: dict[str, Any]) -> None:

@@ -49,7 +49,8 @@ def _customer_data(customer: Customer) -> dict:
     }
 
 
-def _candidate(customer) -> dict:
+def _candidate(customer: Customer | IndexEntry) -> dict:
+
     return {"id": customer.pk, "name": customer.name, "city": customer.city, "account_code": customer.account_code}
 
 

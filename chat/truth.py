@@ -17,10 +17,13 @@ reading carries no check and says why, and the case is counted as unjudged.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from chat.models import Customer, Order, OrderStatus
+
+Builder = Callable[[re.Match[str], dict[str, Any], str, dict[str, Any]], dict[str, Any]]
 
 # --- the truth language, as data ------------------------------------------------------------------
 
@@ -309,9 +312,9 @@ def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
         if m:
             _check_words(text)
             for words, kinds in KIND_WORDS:
-                found = words.search(text)
-                if found and kind not in kinds:
-                    raise Unreadable(f"{kind} does not take {found.group()!r}")
+                word = words.search(text)
+                if word and kind not in kinds:
+                    raise Unreadable(f"{kind} does not take {word.group()!r}")
             return BUILDERS[kind](m, spec, text, case)
     raise Unreadable(f"no reading for {truth!r}")
 
@@ -377,8 +380,8 @@ def _need(spec: dict[str, Any], key: str, kind: str) -> Any:
     return spec[key]
 
 
-def _orders(kind):
-    def build(m, spec, text, case):
+def _orders(kind: str) -> Builder:
+    def build(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
         return {kind: _only(spec, ORDER_FILTERS, kind)}
 
     return build
@@ -395,7 +398,7 @@ def _limit(text: str, case: dict[str, Any]) -> int | None:
     return None
 
 
-def _rank(m, spec, text, case):
+def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     group = re.search(r"^(?:the )?(?:top \d+ )?(customers?|regions?|segments?|city|cities)\b", text) or re.search(
         r"\b(customer|region|segment|city)s? (?:ranked|with the)\b", text
     )
@@ -421,8 +424,11 @@ def _rank(m, spec, text, case):
     return {"rank": check}
 
 
-def _grouped(m, spec, text, case):
-    group = re.search(r"\b(?:per|by|for each|grouped by) (region|segment|city|customer)\b", text)[1]
+def _grouped(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
+    grouping = re.search(r"\b(?:per|by|for each|grouped by) (region|segment|city|customer)\b", text)
+    if grouping is None:
+        raise Unreadable("grouped by what?")
+    group = grouping[1]
     measure = re.match(r"^(?:the )?(sum|total|count|number|mean|average)(?: amount)? of\b", text)
     if measure is None:
         raise Unreadable("grouped totals of what measure?")
@@ -430,53 +436,53 @@ def _grouped(m, spec, text, case):
     return {"grouped": {"group": group, "measure": name[measure[1]], **_only(spec, ORDER_FILTERS, "grouped")}}
 
 
-def _having(m, spec, text, case):
+def _having(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     check = {"status": _need(spec, "status", "having"), "more_than": int(m["n"]) + MORE_THAN[m["cmp"]]}
     return {"having": check | _only(spec, ("status", "region", "segment", "city", "period"), "having")}
 
 
-def _having_sum(m, spec, text, case):
+def _having_sum(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     check = {"more_than": m["n"], **_only(spec, ("status", "region", "segment", "city", "period", "revenue"), "having")}
     return {"having_sum": check}
 
 
-def _customers(kind):
-    def build(m, spec, text, case):
+def _customers(kind: str) -> Builder:
+    def build(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
         return {kind: _only(spec, ("region", "segment", "city", "terms"), kind)}
 
     return build
 
 
-def _contract_agg(m, spec, text, case):
+def _contract_agg(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     measure = "avg" if m["measure"] in ("mean", "average") else "sum"
     return {"contract_agg": {"measure": measure, **_only(spec, ("region", "segment", "city"), "contract_agg")}}
 
 
-def _contract(m, spec, text, case):
+def _contract(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     return {"contract": {"customer": _need(spec, "customer", "contract"), "field": CONTRACT_FIELDS[m["field"]]}}
 
 
-def _customer_field(m, spec, text, case):
+def _customer_field(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     customer = _need(spec, "customer", "a customer's field")
     return {"customer_field": {"customer": customer, "field": CUSTOMER_FIELDS[m["field"]]}}
 
 
-def _peers(m, spec, text, case):
+def _peers(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     same = [w.strip() for w in re.split(r",| and ", m["same"])]
     if not same or any(f not in ("segment", "region", "city") for f in same):
         raise Unreadable(f"the same {m['same']!r}?")
     return {"peers": {"customer": _need(spec, "customer", "peers"), "same": same}}
 
 
-def _renewals(kind):
-    def build(m, spec, text, case):
+def _renewals(kind: str) -> Builder:
+    def build(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
         _need(spec, "period", kind)
         return {kind: _only(spec, ("period", "region", "segment", "city"), kind)}
 
     return build
 
 
-def _order(m, spec, text, case):
+def _order(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     return {"order": _need(spec, "number", "an order lookup")}
 
 

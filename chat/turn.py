@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict, replace
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError, transaction
@@ -37,6 +37,11 @@ from chat.responders import NARROWED_RETRIEVAL, ResponderError, get_responder
 from memory.embeddings import EmbeddingError
 from memory.rls import acting_user
 
+if TYPE_CHECKING:
+    from atlas.types import User
+    from memory.gate.answers import Preview
+    from memory.recall import RecalledNote
+
 logger = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 2000
@@ -51,7 +56,7 @@ class TurnFailed(RuntimeError):
     """A turn could not be answered; nothing of it was saved."""
 
 
-def start_session(user, *, title: str = "") -> ChatSession:
+def start_session(user: User, *, title: str = "") -> ChatSession:
     from memory.epoch import hold_generation
 
     with acting_user(user.pk), transaction.atomic():
@@ -68,7 +73,7 @@ def clean_question(question: str) -> str:
     return text
 
 
-def ask(user, *, session: ChatSession | None, question: str, option_id: str | None = None) -> Turn:
+def ask(user: User, *, session: ChatSession | None, question: str, option_id: str | None = None) -> Turn:
     """Answer ``question`` in ``session`` (a new session when None) and save the turn.
 
     ``option_id`` answers a pending clarifying question with one of its options; typing the
@@ -96,7 +101,7 @@ def ask(user, *, session: ChatSession | None, question: str, option_id: str | No
         raise TurnFailed(f"Atlas could not compose an answer: {exc} Nothing was saved; try again.") from exc
 
 
-def _serialise(user, session: ChatSession | None, *, title: str) -> tuple[ChatSession, int]:
+def _serialise(user: User, session: ChatSession | None, *, title: str) -> tuple[ChatSession, int]:
     """First in the turn's transaction: the user's deletion generation, then the session row.
 
     A delete-everything waits for the turn or the turn waits and finds its session gone;
@@ -114,7 +119,7 @@ def _serialise(user, session: ChatSession | None, *, title: str) -> tuple[ChatSe
         raise TurnFailed("This conversation was deleted. Nothing was saved; start a new one.") from None
 
 
-def _ask(user, *, session: ChatSession | None, question: str, option_id: str | None) -> Turn:
+def _ask(user: User, *, session: ChatSession | None, question: str, option_id: str | None) -> Turn:
     with transaction.atomic():
         session, generation = _serialise(user, session, title=question)
         state = state_module.load_state(user.pk, session.pk)
@@ -176,7 +181,9 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
     turn.save(update_fields=["kind", "options", "answer", "blocks"])
 
 
-def _answer(user, turn: Turn, state, resolution, question: str) -> None:
+def _answer(
+    user: User, turn: Turn, state: state_module.SessionState, resolution: state_module.Resolution, question: str
+) -> None:
     from memory.recall import recall_as_acting_user
 
     shown = _gate_preview(user, question)
@@ -213,19 +220,7 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     results = tuple(execute(plan, today=timezone.localdate())) if plan is not None and not uses_tools else ()
     if quoted is not None:
         results = (quoted,)
-    prompt = prompt_module.assemble_prompt(
-        asked,
-        session_block=state_module.render_state(state),
-        recalled_block="",
-        tool_calls=[executors.as_tool_call(r) for r in results],
-        passages=[],
-        notes=used,
-        format=state.format,
-        focus_label=state.focus.label if state.focus else "",
-        filters=plan.filters.slots() if plan is not None else {},
-        results=results,
-        abstention=abstention,
-    )
+    prompt = _prompt(asked, state, plan, results, notes=used, abstention=abstention)
     answer = responder.respond(prompt)
     if uses_tools:
         results = answer.results
@@ -238,6 +233,40 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
     influences = dict(answer.influences)
     for memory_id in narrowed:
         influences[memory_id] = NARROWED_RETRIEVAL
+    turn.recalled = [_recalled_row(note, influences.get(note.memory_id, "in-context")) for note in used]
+    turn.eligible = eligible
+    turn.held_out = held_out
+    _save_answer(turn, answer_blocks, prompt, shown=shown)
+    turn.correction = correction is not None
+
+
+def _prompt(
+    asked: str,
+    state: state_module.SessionState,
+    plan: QueryPlan | None,
+    results: tuple[executors.Result, ...],
+    *,
+    notes: list[RecalledNote],
+    abstention: Abstention | None,
+) -> prompt_module.Prompt:
+    return prompt_module.assemble_prompt(
+        asked,
+        session_block=state_module.render_state(state),
+        recalled_block="",
+        tool_calls=[executors.as_tool_call(r) for r in results],
+        passages=[],
+        notes=notes,
+        format=state.format,
+        focus_label=state.focus.label if state.focus else "",
+        filters=plan.filters.slots() if plan is not None else {},
+        results=results,
+        abstention=abstention,
+    )
+
+
+def _save_answer(
+    turn: Turn, answer_blocks: list[blocks.Block], prompt: prompt_module.Prompt, *, shown: Preview | None
+) -> None:
     if shown is not None:
         # "Noted: you prefer ..." / "I won't keep that: ..." beside the answer (chat/views shows it
         # as the turn's gate line).
@@ -245,16 +274,14 @@ def _answer(user, turn: Turn, state, resolution, question: str) -> None:
         answer_blocks.append(blocks.summary(shown.message))
     turn.blocks = [b.as_dict() for b in answer_blocks]
     turn.answer = blocks.blocks_text(answer_blocks)
-    turn.recalled = [_recalled_row(note, influences.get(note.memory_id, "in-context")) for note in used]
-    turn.eligible = eligible
-    turn.held_out = held_out
     turn.prompt_tokens = prompt.tokens
     turn.save(update_fields=["answer", "gate_message", "blocks", "recalled", "eligible", "held_out", "prompt_tokens"])
     turn.prompt = prompt  # not stored: for bench_session and debugging
-    turn.correction = correction is not None
 
 
-def _plan(state, resolution, asked: str, *, correcting: bool) -> Planned:
+def _plan(
+    state: state_module.SessionState, resolution: state_module.Resolution, asked: str, *, correcting: bool
+) -> Planned:
     """Plan the question against the session: named customers, focus, the previous plan and
     the filters still alive; then age the filters (the ones stated restart)."""
     context = _context(state, resolution, asked)
@@ -268,7 +295,7 @@ def _plan(state, resolution, asked: str, *, correcting: bool) -> Planned:
     return planned
 
 
-def _context(state, resolution, asked: str) -> Context:
+def _context(state: state_module.SessionState, resolution: state_module.Resolution, asked: str) -> Context:
     groups = _group_mentions(tools.find_customer_mentions(asked))
     focus = state.focus
     named: list[CustomerRef] = []
@@ -287,7 +314,7 @@ def _context(state, resolution, asked: str) -> Context:
     )
 
 
-def _after_plan(state, plan: QueryPlan | None, planned: Planned) -> None:
+def _after_plan(state: state_module.SessionState, plan: QueryPlan | None, planned: Planned) -> None:
     """Tool results set focus confidently (chapter 92): one customer in the plan is the focus."""
     state.last_plan = plan.to_dict() if plan is not None else None
     if plan is not None and len(plan.filters.customers) == 1:
@@ -313,14 +340,14 @@ def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | No
     return executors.Quotes(QueryPlan("list", "documents", query=asked), tuple(close[:1]))
 
 
-def _gate_preview(user, question: str):
+def _gate_preview(user: User, question: str) -> Preview | None:
     """What the gate will do with this turn, as the answer's sentence (a pure read)."""
     from memory.gate import preview
 
     return preview(user, question)
 
 
-def _question_part(user, text: str) -> str:
+def _question_part(user: User, text: str) -> str:
     """The sentences of ``text`` that are not the acknowledged preference or secret, so "How
     many open orders ...? Going forward, amounts in thousands." plans the question only."""
     from atlas.language import parse
@@ -333,14 +360,14 @@ def _question_part(user, text: str) -> str:
     return " ".join(kept) or text
 
 
-def _answer_with_gate_sentence(turn: Turn, state, message: str) -> None:
+def _answer_with_gate_sentence(turn: Turn, state: state_module.SessionState, message: str) -> None:
     turn.answer = turn.gate_message = message
     turn.blocks = [blocks.summary(message).as_dict()]
     turn.save(update_fields=["answer", "gate_message", "blocks"])
     state.last_plan = None
 
 
-def _recalled_row(note, influence: str) -> dict[str, Any]:
+def _recalled_row(note: RecalledNote, influence: str) -> dict[str, Any]:
     row = asdict(note)
     for key in ("written_at", "source_at"):
         if row.get(key) is not None:
@@ -349,7 +376,7 @@ def _recalled_row(note, influence: str) -> dict[str, Any]:
     return row
 
 
-def _narrowed(planned: Planned, notes) -> tuple[QueryPlan | None, Abstention | None, list[int]]:
+def _narrowed(planned: Planned, notes: list[RecalledNote]) -> tuple[QueryPlan | None, Abstention | None, list[int]]:
     """The plan, narrowed by a recalled note when the question leaves the region open.
 
     "Covers the western sales region" narrows "show me the overdue orders" to the West, and
@@ -371,7 +398,7 @@ def _narrowed(planned: Planned, notes) -> tuple[QueryPlan | None, Abstention | N
     return plan, None, []
 
 
-def _retrieval_query(state, resolution) -> str:
+def _retrieval_query(state: state_module.SessionState, resolution: state_module.Resolution) -> str:
     """The question with "their" resolved: the focus's name appended when it is not in it."""
     query = resolution.rewritten
     if state.focus is not None and state.focus.label.lower() not in query.lower():

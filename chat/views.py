@@ -7,6 +7,9 @@ correct_memory), then render the partial that changed (htmx) or redirect (plain 
 
 from __future__ import annotations
 
+import uuid
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -31,6 +34,9 @@ from memory.selectors import is_paused, was_forgotten
 from memory.store import correct_memory, forget_memory
 from memory.surfaces import forget_reason_given, give_forget_reason, record_view
 
+if TYPE_CHECKING:
+    from atlas.types import AuthedHttpRequest
+
 SIDEBAR_SESSIONS = 30
 
 
@@ -40,11 +46,18 @@ def _turns(session: ChatSession | None) -> list[Turn]:
     return list(session.turns.prefetch_related("feedback"))
 
 
-def _session_url(session_id) -> str:
+def _session_url(session_id: uuid.UUID) -> str:
     return reverse("chat:session", args=[session_id])
 
 
-def _page(request, *, session: ChatSession | None, status: int = 200, ask_form=None, acted=None):
+def _page(
+    request: AuthedHttpRequest,
+    *,
+    session: ChatSession | None,
+    status: int = 200,
+    ask_form: AskForm | None = None,
+    acted: dict[int, dict] | None = None,
+) -> HttpResponse:
     sessions = ChatSession.objects.filter(user=request.user).only("id", "title", "updated_at")[:SIDEBAR_SESSIONS]
     turns = turn_views(request.user, _turns(session), acted=acted)
     context = {
@@ -60,12 +73,12 @@ def _page(request, *, session: ChatSession | None, status: int = 200, ask_form=N
 
 @login_required
 @require_GET
-def home(request):
+def home(request: AuthedHttpRequest) -> HttpResponse:
     """A new chat: the session is created with its first question."""
     return _page(request, session=None)
 
 
-def _just_forgotten(request, session: ChatSession) -> dict[int, dict]:
+def _just_forgotten(request: AuthedHttpRequest, session: ChatSession) -> dict[int, dict]:
     """After a plain (no-JavaScript) inline forget: reopen its panel with the reasons, once."""
     try:
         memory_id = int(request.GET.get("forgotten", ""))
@@ -79,14 +92,15 @@ def _just_forgotten(request, session: ChatSession) -> dict[int, dict]:
 
 @login_required
 @require_GET
-def conversation(request, session_id):
+def conversation(request: AuthedHttpRequest, session_id: uuid.UUID) -> HttpResponse:
     session = get_object_or_404(ChatSession, pk=session_id, user=request.user)
     return _page(request, session=session, acted=_just_forgotten(request, session))
 
 
 @login_required
 @require_POST
-def ask(request, session_id=None):
+def ask(request: AuthedHttpRequest, session_id: uuid.UUID | None = None) -> HttpResponse:
+
     session = get_object_or_404(ChatSession, pk=session_id, user=request.user) if session_id else None
     ask_url = request.path
     form = AskForm(request.POST)
@@ -122,13 +136,15 @@ def ask(request, session_id=None):
     return _page(request, session=session, status=status, ask_form=form)
 
 
-def _own_turn(request, turn_id: int) -> Turn:
+def _own_turn(request: AuthedHttpRequest, turn_id: int) -> Turn:
     return get_object_or_404(
         Turn.objects.select_related("session").prefetch_related("feedback"), pk=turn_id, user=request.user
     )
 
 
-def _turn_response(request, turn: Turn, partial: str, acted: dict, *, status: int = 200, message: str = ""):
+def _turn_response(
+    request: AuthedHttpRequest, turn: Turn, partial: str, acted: dict, *, status: int = 200, message: str = ""
+) -> HttpResponse:
     if request.htmx:
         view = turn_views(request.user, [turn], acted={turn.pk: acted})[0]
         return render(request, f"chat/conversation.html#{partial}", {"turn": view}, status=status)
@@ -141,7 +157,7 @@ def _turn_response(request, turn: Turn, partial: str, acted: dict, *, status: in
 
 @login_required
 @require_POST
-def feedback(request, turn_id: int):
+def feedback(request: AuthedHttpRequest, turn_id: int) -> HttpResponse:
     turn = _own_turn(request, turn_id)
     form = FeedbackForm(request.POST)
     if form.is_valid():
@@ -155,7 +171,7 @@ def feedback(request, turn_id: int):
     return _turn_response(request, turn, "feedback", {"feedback_form": form}, status=400)
 
 
-def _recalled_memory(request, turn: Turn, memory_id: int) -> Memory:
+def _recalled_memory(request: AuthedHttpRequest, turn: Turn, memory_id: int) -> Memory:
     """A note this turn used that the user still owns; anything else is a 404."""
     if memory_id not in turn.recalled_ids:
         raise Http404("That note was not used for this answer.")
@@ -164,7 +180,7 @@ def _recalled_memory(request, turn: Turn, memory_id: int) -> Memory:
 
 @login_required
 @require_POST
-def forget_note(request, turn_id: int, memory_id: int):
+def forget_note(request: AuthedHttpRequest, turn_id: int, memory_id: int) -> HttpResponse:
     turn = _own_turn(request, turn_id)
     if memory_id in turn.recalled_ids and was_forgotten(request.user, memory_id):
         pass  # a double submit: already gone, the panel says so again
@@ -178,7 +194,7 @@ def forget_note(request, turn_id: int, memory_id: int):
 
 @login_required
 @require_POST
-def forget_note_reason(request, turn_id: int, memory_id: int):
+def forget_note_reason(request: AuthedHttpRequest, turn_id: int, memory_id: int) -> HttpResponse:
     """The optional second click under an answer: why the note was forgotten (it already is)."""
     turn = _own_turn(request, turn_id)
     form = ForgetReasonForm(request.POST)
@@ -198,7 +214,7 @@ def forget_note_reason(request, turn_id: int, memory_id: int):
 
 @login_required
 @require_POST
-def notes_viewed(request, turn_id: int):
+def notes_viewed(request: AuthedHttpRequest, turn_id: int) -> HttpResponse:
     """The panel under an answer was opened (an htmx request on its toggle): counted, nothing shown."""
     turn = _own_turn(request, turn_id)
     record_view(request.user, surface=Surface.INLINE, notes=len(turn.recalled))
@@ -207,7 +223,7 @@ def notes_viewed(request, turn_id: int):
 
 @login_required
 @require_POST
-def correct_note(request, turn_id: int, memory_id: int):
+def correct_note(request: AuthedHttpRequest, turn_id: int, memory_id: int) -> HttpResponse:
     turn = _own_turn(request, turn_id)
     memory = _recalled_memory(request, turn, memory_id)
     form = CorrectForm(request.POST)
@@ -228,7 +244,7 @@ def correct_note(request, turn_id: int, memory_id: int):
 
 @login_required
 @require_GET
-def gate_status(request, turn_id: int):
+def gate_status(request: AuthedHttpRequest, turn_id: int) -> HttpResponse:
     """The turn's "Memory updated" lines (htmx polls this until the gate has decided)."""
     turn = _own_turn(request, turn_id)
     try:

@@ -9,19 +9,31 @@ through ``memory.store.forget_memory`` (delete + suppression + audit).
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpResponseBadRequest
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import URLPattern, path
 from django.utils import timezone
 
-from atlas.admin import ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view, guarded, object_pk, preview, rendered
+from atlas.admin import GuardedAdmin, ReadOnlyAdmin, StaffBypassAdmin, audit_staff_view, preview
 from memory import report, store
-from memory.models import AuditEvent, ForgetReason, GateDecision, Memory, Suppression, Surface, SurfaceEvent
+from memory.models import (
+    LIFECYCLE_COLUMNS,
+    NOTE_COLUMNS,
+    AuditEvent,
+    ForgetReason,
+    GateDecision,
+    Memory,
+    Suppression,
+    Surface,
+    SurfaceEvent,
+)
 from memory.rls import staff_bypass
 
 
@@ -29,14 +41,14 @@ class LiveFilter(admin.SimpleListFilter):
     title = "state"
     parameter_name = "state"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> list[tuple[str, str]]:
         return [("live", "Live"), ("superseded", "Superseded"), ("expired", "Expired")]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any] | None:
         from django.utils import timezone
 
         if self.value() == "live":
-            return queryset.live()
+            return queryset.live()  # type: ignore[attr-defined]  # Memory's LiveQuerySet; the filter is on its admin only
         if self.value() == "superseded":
             return queryset.filter(superseded_by__isnull=False)
         if self.value() == "expired":
@@ -63,29 +75,20 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     list_select_related = ["user"]
     date_hierarchy = "created_at"
     # The embedding and the search vector are never shown.
-    fields = [
+    fields: ClassVar[tuple[str, ...]] = (
         "user",
-        "kind",
-        "statement",
-        "author",
-        "confidence",
-        "scope",
-        "subject",
-        "gate",
+        *NOTE_COLUMNS,
         "gate_version",
-        "created_at",
-        "refreshed_at",
-        "expires_at",
-        "superseded_by",
+        *LIFECYCLE_COLUMNS,
         "source_session",
         "source_turn",
         "source_quote",
         "source_at",
-    ]
+    )
     readonly_fields = fields
     actions = ["forget_with_suppression"]
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Memory]:
         return super().get_queryset(request).defer("embedding", "search")
 
     @admin.display(description="statement")
@@ -96,26 +99,21 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     def quote_preview(self, memory: Memory) -> str:
         return preview(memory.source_quote)
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         if request.method == "GET":
             audit_staff_view(request, user_id=None, what="memory list")
         return super().changelist_view(request, extra_context)
 
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        if object_pk(object_id) is not None:
-            with self._bypass(request, "view"):
-                memory = Memory.objects.filter(pk=object_pk(object_id)).only("user_id", "kind").first()
-            if memory is not None:
-                audit_staff_view(
-                    request, user_id=memory.user_id, what="memory detail", kind=memory.kind, memory_id=memory.pk
-                )
-        return super().changeform_view(request, object_id, form_url, extra_context)
+    audit_fields = ("user_id", "kind")
 
-    def has_forget_permission(self, request) -> bool:
+    def audit_opened(self, request: HttpRequest, opened: Memory) -> None:
+        audit_staff_view(request, user_id=opened.user_id, what="memory detail", kind=opened.kind, memory_id=opened.pk)
+
+    def has_forget_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("memory.delete_memory")
 
     @admin.action(description="Forget (with suppression)", permissions=["forget"])
-    def forget_with_suppression(self, request, queryset):
+    def forget_with_suppression(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         forgotten = 0
         for memory in list(queryset.select_related("user").only("id", "user")):
             try:
@@ -138,7 +136,7 @@ class GateDecisionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     search_fields = ["statement", "source_quote", "user__username"]
     list_select_related = ["user"]
     date_hierarchy = "created_at"
-    readonly_fields = [
+    readonly_fields: ClassVar[tuple[str, ...]] = (
         "user",
         "rule",
         "kind",
@@ -151,20 +149,17 @@ class GateDecisionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         "memory",
         "gate_version",
         "created_at",
-    ]
+    )
     fields = readonly_fields
 
     @admin.display(description="statement")
     def statement_preview(self, decision: GateDecision) -> str:
         return preview(decision.statement or decision.source_quote)
 
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        if object_pk(object_id) is not None:
-            with self._bypass(request, "view"):
-                decision = GateDecision.objects.filter(pk=object_pk(object_id)).only("user_id", "kind").first()
-            if decision is not None:
-                audit_staff_view(request, user_id=decision.user_id, what=f"gate decision {decision.pk}")
-        return super().changeform_view(request, object_id, form_url, extra_context)
+    audit_fields = ("user_id",)
+
+    def audit_opened(self, request: HttpRequest, opened: GateDecision) -> None:
+        audit_staff_view(request, user_id=opened.user_id, what=f"gate decision {opened.pk}")
 
 
 @admin.register(Suppression)
@@ -173,28 +168,21 @@ class SuppressionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     list_filter = ["kind"]
     search_fields = ["user__username"]
     list_select_related = ["user"]
-    fields = ["user", "kind", "statement_hash", "content_hashes", "created_at", "expires_at"]
+    fields: ClassVar[tuple[str, ...]] = ("user", "kind", "statement_hash", "content_hashes", "created_at", "expires_at")
     readonly_fields = fields
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Suppression]:
         return super().get_queryset(request).defer("embedding")
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(ReadOnlyAdmin):
-    list_display = ["at", "action", "user_id", "actor_id", "kind", "memory_id", "reason"]
+class AuditEventAdmin(GuardedAdmin, ReadOnlyAdmin):
+    list_display: tuple[str, ...] = ("at", "action", "user_id", "actor_id", "kind", "memory_id", "reason")
     list_filter = ["action", "kind"]
     search_fields = ["=user_id", "=actor_id", "=memory_id", "reason"]
     date_hierarchy = "at"
     fields = list_display
     readonly_fields = fields
-
-    def changelist_view(self, request, extra_context=None):
-        return guarded(lambda: rendered(super(AuditEventAdmin, self).changelist_view(request, extra_context)))
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        object_pk(object_id)
-        return super().changeform_view(request, object_id, form_url, extra_context)
 
 
 def _unregister_task_admin() -> None:
@@ -226,8 +214,8 @@ class ReportPeriodForm(forms.Form):
     since = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(required=False, label="Until (excluded)", widget=forms.DateInput(attrs={"type": "date"}))
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if data.get("since") and data.get("until") and data["since"] >= data["until"]:
             raise forms.ValidationError("The start must be before the end.")
         return data
@@ -253,7 +241,7 @@ class SurfaceEventAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     search_fields = ["user__username", "=memory_id"]
     list_select_related = ["user"]
     date_hierarchy = "at"
-    fields = [
+    fields: ClassVar[tuple[str, ...]] = (
         "user",
         "action",
         "surface",
@@ -267,14 +255,14 @@ class SurfaceEventAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         "note_written_at",
         "note_age_days",
         "at",
-    ]
+    )
     readonly_fields = fields
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.surfaces_report_view)
         return [path("report/", view, name="memory_surfaceevent_report"), *super().get_urls()]
 
-    def surfaces_report_view(self, request):
+    def surfaces_report_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
         form = ReportPeriodForm(request.GET or None)

@@ -7,10 +7,11 @@ becomes the documented answer in atlas.api.exception_handler. Another user's ids
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.http import Http404, HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.request import Request
 from rest_framework.response import Response
 
 from atlas import sentences
@@ -28,6 +29,9 @@ from memory.serializers import (
     MemoryOutSerializer,
 )
 
+if TYPE_CHECKING:
+    from atlas.types import AuthedRequest
+
 
 class MemoryListView(UserAPIView):
     @extend_schema(
@@ -36,7 +40,7 @@ class MemoryListView(UserAPIView):
         responses=MemoryOutSerializer(many=True),
         summary="What Atlas remembers about you (live notes unless asked otherwise)",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthedRequest) -> Response:
         query = MemoryListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         memories = selectors.api_memories(request.user, **query.validated_data)
@@ -47,7 +51,7 @@ class MemoryListView(UserAPIView):
 
 class MemoryDetailView(UserAPIView):
     @extend_schema(operation_id="memories_retrieve", responses=MemoryOutSerializer)
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: AuthedRequest, pk: int) -> Response:
         return Response(MemoryOutSerializer(selectors.own_memory(request.user, pk)).data)
 
     @extend_schema(
@@ -60,7 +64,7 @@ class MemoryDetailView(UserAPIView):
             404: OpenApiResponse(description="Not found"),
         },
     )
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: AuthedRequest, pk: int) -> Response:
         query = ForgetMemoryQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         forgotten = store.forget_memory(request.user, pk, reason=query.validated_data["reason"], surface=Surface.API)
@@ -82,7 +86,7 @@ class MemoryCorrectView(UserAPIView):
             503: OpenApiResponse(description="The embedding model is unavailable; nothing was saved"),
         },
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: AuthedRequest, pk: int) -> Response:
         try:
             selectors.own_memory(request.user, pk)
             data = CorrectMemoryInSerializer(data=request.data)
@@ -105,7 +109,7 @@ class MemoryExportView(UserAPIView):
         summary="Export everything Atlas remembers about you (JSON, importable)",
         responses={(200, "application/json"): ExportOutSerializer},
     )
-    def get(self, request: Request) -> HttpResponse:
+    def get(self, request: AuthedRequest) -> HttpResponse:
         payload = store.export_memories(request.user, fmt="json")
         response = HttpResponse(payload, content_type="application/json")
         response["Content-Disposition"] = 'attachment; filename="atlas-memory.json"'
@@ -119,7 +123,7 @@ class MemoryDeleteEverythingView(UserAPIView):
         request=DeleteEverythingInSerializer,
         responses=DeleteEverythingOutSerializer,
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthedRequest) -> Response:
         data = DeleteEverythingInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         counts = store.delete_everything(request.user)
@@ -128,7 +132,7 @@ class MemoryDeleteEverythingView(UserAPIView):
 
 class MemoryControlView(UserAPIView):
     @extend_schema(operation_id="memory_control", responses=MemoryControlOutSerializer)
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthedRequest) -> Response:
         return Response(MemoryControlOutSerializer({"paused": selectors.is_paused(request.user)}).data)
 
 
@@ -136,7 +140,7 @@ class MemoryPauseView(UserAPIView):
     paused = True
 
     @extend_schema(request=None, responses=MemoryControlOutSerializer)
-    def post(self, request: Request) -> Response:
+    def post(self, request: AuthedRequest) -> Response:
         store.set_paused(request.user, paused=self.paused)
         return Response(MemoryControlOutSerializer({"paused": selectors.is_paused(request.user)}).data)
 

@@ -4,6 +4,10 @@ Every table that holds a user's memory content has Row Level Security on ``user_
 (migration ``0002_rls``); the app connects as a role RLS applies to (atlas/db.py).
 """
 
+from __future__ import annotations
+
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
@@ -26,11 +30,11 @@ class Author(models.TextChoices):
 
 
 class LiveQuerySet(models.QuerySet):
-    def live(self, *, now=None):
+    def live(self, *, now: datetime | None = None) -> LiveQuerySet:
         """Not superseded and not expired: the read-time half of expiry (write-rules chapter)."""
         return self.filter(superseded_by__isnull=True).unexpired(now=now)
 
-    def unexpired(self, *, now=None):
+    def unexpired(self, *, now: datetime | None = None) -> LiveQuerySet:
         now = now or timezone.now()
         return self.filter(models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now))
 
@@ -102,9 +106,14 @@ class Memory(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.statement}"
 
-    def is_live(self, *, now=None) -> bool:
+    def is_live(self, *, now: datetime | None = None) -> bool:
         now = now or timezone.now()
         return self.superseded_by_id is None and (self.expires_at is None or self.expires_at > now)
+
+
+# A note's columns as the admin and the API both show them, in this order (each adds its own).
+NOTE_COLUMNS = ("kind", "statement", "author", "confidence", "scope", "subject", "gate")
+LIFECYCLE_COLUMNS = ("created_at", "refreshed_at", "expires_at", "superseded_by")
 
 
 class Suppression(models.Model):

@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 from django.utils import timezone
@@ -40,6 +41,9 @@ from django.utils import timezone
 from memory.embeddings import EmbeddingError, embed_one
 from memory.models import EMBEDDING_DIMENSIONS
 from memory.rls import acting_user
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 logger = logging.getLogger(__name__)
 
@@ -180,7 +184,7 @@ def rank_memories(
     parameters so the measurement commands can sweep them with the production statement.
     """
     use_vector = question_embedding is not None
-    params = {
+    params: dict[str, Any] = {
         "user_id": user_id,
         "now": now,
         "question": question,
@@ -237,14 +241,15 @@ def rank_by_brute_force(
     rankable = [r for r in live if r[1] != "preference" or not bypass]
     best_keyword = max((r[7] for r in rankable if r[6]), default=0)
 
-    def score(row) -> float:
+    def score(row: tuple) -> float:
         keyword = row[7] / best_keyword if row[6] and best_keyword else 0.0
         return vector_weight * (row[5] if use_vector else 0.0) + keyword_weight * keyword
 
     scored = sorted(((score(r), r[0]) for r in rankable), key=lambda pair: (-pair[0], pair[1]))
     ranked = [(row_id, value) for value, row_id in scored if value > threshold][:cap]
     shown = sorted(preferences[:preference_bypass_below], key=lambda r: (-r[2].timestamp(), r[0])) if bypass else []
-    return ([(r[0], None) for r in shown] + ranked)[:cap]
+    out: list[tuple[int, float | None]] = [(r[0], None) for r in shown]
+    return (out + ranked)[:cap]
 
 
 def _question_vector(embedding: list[float] | None) -> str:
@@ -257,7 +262,7 @@ def _vector_literal(values: list[float]) -> str:
     return "[" + ",".join(f"{v:.7g}" for v in values) + "]"
 
 
-def recall_for_question(user, question: str, *, now=None) -> list[RecalledNote]:
+def recall_for_question(user: User, question: str, *, now: datetime | None = None) -> list[RecalledNote]:
     """The notes to put in front of the model for ``question``, each with why it was chosen.
 
     Returns [] while the user has paused memory: nothing is recalled (chapter 98); and []
@@ -267,7 +272,7 @@ def recall_for_question(user, question: str, *, now=None) -> list[RecalledNote]:
         return recall_as_acting_user(user, question, now=now)
 
 
-def recall_as_acting_user(user, question: str, *, now=None) -> list[RecalledNote]:
+def recall_as_acting_user(user: User, question: str, *, now: datetime | None = None) -> list[RecalledNote]:
     """:func:`recall_for_question` for a caller that already acts as ``user`` (the chat turn),
     without setting and restoring the acting user again. RLS still decides what it reads:
     acting as nobody or as someone else, it recalls nothing."""

@@ -19,6 +19,7 @@ all users' rows: callers run them inside ``memory.rls.staff_bypass`` (the admin 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -131,7 +132,7 @@ def _reasons(forgets: QuerySet) -> tuple[list[ReasonRow], int, int]:
     counts = dict(forgets.order_by().values_list("forget_reason").annotate(n=Count("id")))
     with_reason = sum(n for reason, n in counts.items() if reason)
     rows = [
-        ReasonRow(value, label, REASON_HEADINGS[value], rate(counts.get(value, 0), with_reason))
+        ReasonRow(value, label, REASON_HEADINGS[ForgetReason(value)], rate(counts.get(value, 0), with_reason))
         for value, label in ForgetReason.choices
     ]
     return rows, sum(counts.values()), counts.get("", 0)
@@ -227,7 +228,7 @@ def render_bars_svg(title: str, rows: list[tuple[str, Rate, bool]], *, chart_id:
     return mark_safe("".join(parts))  # noqa: S308 - every text node is escaped
 
 
-def _bar(index: int, label: str, share: Rate, highlight: bool, x) -> list[str]:
+def _bar(index: int, label: str, share: Rate, highlight: bool, x: Callable[[float], float]) -> list[str]:
     top = _TOP + _ROW_H * index
     mid = top + _ROW_H / 2
     parts = [

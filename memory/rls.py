@@ -45,7 +45,7 @@ class _Setting:
     def __enter__(self) -> None:
         self.previous = _set(self.name, self.value)
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         _set(self.name, self.previous)
 
 
@@ -83,7 +83,7 @@ def staff_bypass(*, actor_id: int | None, reason: str) -> Iterator[None]:
 # The staff bypass entry point (created by the first RLS migration, refreshed by later ones).
 # Grants live in atlas_staff_grant, owned by the owner role; the app role holds no privilege
 # on it (atlas.db.ensure_app_role revokes them), so it can neither forge nor erase a grant.
-BYPASS_SQL = [
+BYPASS_SQL: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS atlas_staff_grant (
         id bigserial PRIMARY KEY,
         xact xid8 NOT NULL,
@@ -109,7 +109,7 @@ BYPASS_SQL = [
             WHERE xact = pg_current_xact_id_if_assigned() AND ended_at IS NULL
         )
     $$""",
-]
+)
 BYPASS_TABLE = "atlas_staff_grant"
 
 # Who may see or write a row. Each part is evaluated once per statement (a scalar subquery

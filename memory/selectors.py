@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 
@@ -17,20 +18,23 @@ from atlas.sentences import KIND_SECTIONS
 from memory.models import AuditEvent, Kind, Memory, MemoryControl
 from memory.rls import acting_user
 
+if TYPE_CHECKING:
+    from atlas.types import User
 
-def live_memories(user, *, now: datetime | None = None) -> QuerySet[Memory]:
+
+def live_memories(user: User, *, now: datetime | None = None) -> QuerySet[Memory]:
     """The user's memories that are not superseded and not expired (read-time expiry), newest first."""
     return Memory.objects.filter(user_id=user.pk).live(now=now).order_by("-created_at", "-pk")
 
 
-def own_memory(user, memory_id: int, *, live: bool = False) -> Memory:
+def own_memory(user: User, memory_id: int, *, live: bool = False) -> Memory:
     """One of the user's memories (without its embedding); ``Memory.DoesNotExist`` otherwise."""
     rows = Memory.objects.live() if live else Memory.objects.all()
     return rows.defer("embedding").get(pk=memory_id, user_id=user.pk)
 
 
 def api_memories(
-    user,
+    user: User,
     *,
     include_superseded: bool = False,
     include_expired: bool = False,
@@ -94,18 +98,18 @@ def grouped_by_kind(memories: list[Memory]) -> list[KindGroup]:
     return [KindGroup(kind, tuple(by_kind[kind])) for kind in Kind if kind in by_kind]
 
 
-def export_rows(user) -> list[Memory]:
+def export_rows(user: User) -> list[Memory]:
     """Every row of the user's memory for an export, superseded and expired ones included, oldest first."""
     with acting_user(user.pk):
         return list(Memory.objects.filter(user_id=user.pk).defer("embedding").order_by("created_at", "pk"))
 
 
-def was_forgotten(user, memory_id: int) -> bool:
+def was_forgotten(user: User, memory_id: int) -> bool:
     """Did this user forget this memory? (A double-submitted "Forget this" is not an error.)"""
     return AuditEvent.objects.filter(user_id=user.pk, memory_id=memory_id, action=AuditEvent.Action.FORGOTTEN).exists()
 
 
-def is_paused(user) -> bool:
+def is_paused(user: User) -> bool:
     """While paused, nothing is written or recalled."""
     with acting_user(user.pk):
         return MemoryControl.objects.filter(user_id=user.pk, paused=True).exists()

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from memory.models import Author, ForgetReason, Kind, Memory
+from memory.models import LIFECYCLE_COLUMNS, NOTE_COLUMNS, Author, ForgetReason, Kind, Memory
 
 MAX_STATEMENT_CHARS = 500
 
@@ -22,22 +22,7 @@ class MemoryOutSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Memory
-        fields = [
-            "id",
-            "kind",
-            "statement",
-            "author",
-            "confidence",
-            "scope",
-            "subject",
-            "gate",
-            "created_at",
-            "refreshed_at",
-            "expires_at",
-            "superseded_by",
-            "is_live",
-            "provenance",
-        ]
+        fields = ["id", *NOTE_COLUMNS, *LIFECYCLE_COLUMNS, "is_live", "provenance"]
         read_only_fields = fields
 
     def get_is_live(self, memory: Memory) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -37,6 +38,9 @@ from memory.rls import acting_user
 from memory.selectors import export_rows, older_versions, was_forgotten
 from memory.suppression import suppress
 from memory.surfaces import clean_forget_reason, clean_surface, delete_user_events, record_correction, record_forget
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 MAX_STATEMENT_CHARS = 500
 EXPORT_FORMAT = "atlas-memory-export"
@@ -111,7 +115,7 @@ def refuse_unsafe(statement: str) -> None:
 
 
 def write_memory(
-    user,
+    user: User,
     *,
     kind: str,
     statement: str,
@@ -120,14 +124,14 @@ def write_memory(
     scope: str = "global",
     subject: str = "",
     value: str = "",
-    expires_at=None,
+    expires_at: datetime | None = None,
     gate: str = "",
     gate_version: str = "",
     source_session: str = "",
     source_turn: int | None = None,
     source_quote: str = "",
-    source_at=None,
-    created_at=None,
+    source_at: datetime | None = None,
+    created_at: datetime | None = None,
     embedding: list[float] | None = None,
 ) -> Memory:
     """Write one memory; its embedding is computed here, once, and never again.
@@ -201,7 +205,7 @@ def refresh_memory(memory: Memory, *, at: datetime, expires_at: datetime | None 
         _audit(memory.user_id, AuditEvent.Action.REFRESHED, kind=memory.kind, memory_id=memory.pk, reason=reason)
 
 
-def _get_own(user, memory_id: int, *, lock: bool = False) -> Memory:
+def _get_own(user: User, memory_id: int, *, lock: bool = False) -> Memory:
     """The user's memory, or ``MemoryGone`` when they forgot it, or ``DoesNotExist``.
 
     RLS already hides other users' rows; the user filter makes the intent explicit.
@@ -215,7 +219,7 @@ def _get_own(user, memory_id: int, *, lock: bool = False) -> Memory:
         raise
 
 
-def correct_memory(user, memory_id: int, *, statement: str, surface: str = Surface.PAGE) -> Memory:
+def correct_memory(user: User, memory_id: int, *, statement: str, surface: str = Surface.PAGE) -> Memory:
     """The user's correction: a new user-authored memory (confidence 1.0) that supersedes the old.
 
     Never an in-place edit, so provenance of both stays. User-authored notes have no
@@ -263,7 +267,7 @@ def correct_memory(user, memory_id: int, *, statement: str, surface: str = Surfa
     return new
 
 
-def forget_memory(user, memory_id: int, *, reason: str = "", surface: str = Surface.PAGE) -> bool:
+def forget_memory(user: User, memory_id: int, *, reason: str = "", surface: str = Surface.PAGE) -> bool:
     """Hard delete a memory (and the older versions it replaced) and suppress it for 365 days.
 
     The older versions go too: forgetting a correction must not bring back what it corrected.
@@ -297,7 +301,7 @@ def forget_memory(user, memory_id: int, *, reason: str = "", surface: str = Surf
     return True
 
 
-def delete_everything(user) -> dict[str, int]:
+def delete_everything(user: User) -> dict[str, int]:
     """Delete all of the user's memory content in one transaction: no soft delete.
 
     First the deletion generation advances (memory.epoch): that waits for any turn, gate run
@@ -358,7 +362,7 @@ def _provenance(memory: Memory) -> str:
     return "; ".join(parts)
 
 
-def export_memories(user, *, fmt: str) -> str:
+def export_memories(user: User, *, fmt: str) -> str:
     """Everything Atlas holds about the user's memory, as JSON (importable) or plain text.
 
     JSON has every field of every row, superseded and expired ones included, with
@@ -406,7 +410,7 @@ def export_memories(user, *, fmt: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _parse_when(value, field: str, index: int) -> datetime | None:
+def _parse_when(value: object, field: str, index: int) -> datetime | None:
     if value in (None, ""):
         return None
     parsed = parse_datetime(str(value)) if isinstance(value, str) else None
@@ -417,7 +421,7 @@ def _parse_when(value, field: str, index: int) -> datetime | None:
     return parsed
 
 
-def _import_row(raw, index: int) -> dict:
+def _import_row(raw: object, index: int) -> dict:
     """One exported row, checked like any other write (the gate's refusal policy included)."""
     if not isinstance(raw, dict):
         raise ValidationError(f"Memory {index + 1} is not an object.")
@@ -455,7 +459,7 @@ def _import_row(raw, index: int) -> dict:
     }
 
 
-def import_memories(user, payload: str) -> list[Memory]:
+def import_memories(user: User, payload: str) -> list[Memory]:
     """Load a JSON export back (the user's own data: no suppression check).
 
     Rows keep their fields and provenance; supersession links are remapped to the new ids;
@@ -493,7 +497,7 @@ def import_memories(user, payload: str) -> list[Memory]:
     return created
 
 
-def set_paused(user, *, paused: bool) -> None:
+def set_paused(user: User, *, paused: bool) -> None:
     with acting_user(user.pk), transaction.atomic():
         hold_generation(user.pk)  # creates the control row without racing a parallel first write
         MemoryControl.objects.filter(user_id=user.pk).update(paused=bool(paused), updated_at=timezone.now())

@@ -23,7 +23,9 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +34,9 @@ from memory.embeddings import cosine, embed_one
 from memory.gate.vocabulary import DIRECTIONS, SUBJECT_VALUES
 from memory.models import Memory, Suppression
 from memory.rls import acting_user
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 SUPPRESSION_DAYS = 365
 COSINE_THRESHOLD = 0.88  # chapter 98
@@ -155,11 +160,11 @@ def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
 
 
 def matching_suppression(
-    user,
+    user: User,
     *,
     kind: str,
     statement: str,
-    embedding=None,
+    embedding: Sequence[float] | None = None,
     now: datetime | None = None,
     subject: str = "",
     value: str = "",
@@ -197,6 +202,6 @@ def matching_suppression(
     return None
 
 
-def is_suppressed(user, **candidate) -> bool:
+def is_suppressed(user: User, **candidate: Any) -> bool:
     """Whether a candidate (``matching_suppression``'s keywords) repeats something the user forgot."""
     return matching_suppression(user, **candidate) is not None

@@ -12,12 +12,18 @@ the gate's code, so the record survives rewrites of the gate.
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import TYPE_CHECKING
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from memory.models import ForgetReason, GateDecision, Memory, Surface, SurfaceEvent
 from memory.rls import acting_user
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 # Admitted decisions that did not write the note they name: a refresh of an existing note,
 # and a forget request (which names none): the codes of memory.gate.reasons, as data.
@@ -60,7 +66,7 @@ def _writer(memory: Memory) -> tuple[str, str, str]:
     return (RULE_USER_CORRECTION if memory.gate == RULE_USER_CORRECTION else RULE_NONE), "", ""
 
 
-def _note_fields(memory: Memory, now) -> dict:
+def _note_fields(memory: Memory, now: datetime) -> dict:
     rule, rule_reason, gate_version = _writer(memory)
     return {
         "memory_id": memory.pk,
@@ -73,7 +79,9 @@ def _note_fields(memory: Memory, now) -> dict:
     }
 
 
-def record_forget(user, memory: Memory, *, surface: str, reason: str = "", now=None) -> SurfaceEvent:
+def record_forget(
+    user: User, memory: Memory, *, surface: str, reason: str = "", now: datetime | None = None
+) -> SurfaceEvent:
     """Record a forget; call it inside the forget's transaction, before the row is deleted."""
     now = now or timezone.now()
     fields = _note_fields(memory, now)
@@ -87,7 +95,7 @@ def record_forget(user, memory: Memory, *, surface: str, reason: str = "", now=N
     )
 
 
-def record_correction(user, old: Memory, *, surface: str, now=None) -> SurfaceEvent:
+def record_correction(user: User, old: Memory, *, surface: str, now: datetime | None = None) -> SurfaceEvent:
     """Record a correction of ``old`` (what wrote the corrected note, and where it was fixed)."""
     now = now or timezone.now()
     return SurfaceEvent.objects.create(
@@ -99,7 +107,7 @@ def record_correction(user, old: Memory, *, surface: str, now=None) -> SurfaceEv
     )
 
 
-def record_view(user, *, surface: str, notes: int) -> SurfaceEvent:
+def record_view(user: User, *, surface: str, notes: int) -> SurfaceEvent:
     """Record that the user looked at their notes: the page shown, or a panel opened under an answer."""
     with acting_user(user.pk):  # one INSERT: no transaction of its own
         return SurfaceEvent.objects.create(
@@ -107,7 +115,7 @@ def record_view(user, *, surface: str, notes: int) -> SurfaceEvent:
         )
 
 
-def give_forget_reason(user, memory_id: int, *, reason: str) -> SurfaceEvent:
+def give_forget_reason(user: User, memory_id: int, *, reason: str) -> SurfaceEvent:
     """The reason the user gives after forgetting a note, on that forget's record.
 
     ``SurfaceEvent.DoesNotExist`` when this user forgot no such note; a second answer
@@ -127,7 +135,7 @@ def give_forget_reason(user, memory_id: int, *, reason: str) -> SurfaceEvent:
     return event
 
 
-def forget_reason_given(user, memory_id: int) -> str:
+def forget_reason_given(user: User, memory_id: int) -> str:
     """The reason recorded for this user's forget of ``memory_id`` ("" when none or no forget)."""
     with acting_user(user.pk):
         event = (
@@ -139,6 +147,6 @@ def forget_reason_given(user, memory_id: int) -> str:
     return event or ""
 
 
-def delete_user_events(user) -> int:
+def delete_user_events(user: User) -> int:
     """Delete-everything's part: the user's records go too, so no aggregate counts them."""
     return SurfaceEvent.objects.filter(user_id=user.pk).delete()[0]

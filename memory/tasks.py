@@ -10,9 +10,12 @@ task, then the event waits for the "memory-gate-retry" schedule.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.dispatch import receiver
@@ -24,6 +27,9 @@ from memory.epoch import hold_generation
 from memory.events import TurnEvent, everything_deleted
 from memory.models import GateEvent
 from memory.rls import acting_user, staff_bypass
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +52,7 @@ def enqueue_gate(
     user_id: int,
     session_key: str,
     turn_id: int | None,
-    at,
+    at: datetime,
     text: str,
     filters: dict[str, str],
     feedback_kind: str = "",
@@ -191,7 +197,7 @@ def retry_gate_events(limit: int = 200) -> int:
                 GateEvent.objects.filter(pk=event_id).delete()
                 continue
             GateEvent.objects.filter(pk=event_id).update(next_attempt_at=now + backoff(attempts))
-            transaction.on_commit(lambda u=user_id, e=event_id: _queue(u, e))
+            transaction.on_commit(functools.partial(_queue, user_id, event_id))
     return len(due)
 
 
@@ -219,11 +225,11 @@ def purge_user_tasks(user_id: int) -> int:
 
 
 @receiver(everything_deleted)
-def purge_tasks_of_deleted_user(sender: object, *, user, counts: dict[str, int], **kwargs: object) -> None:
+def purge_tasks_of_deleted_user(sender: object, *, user: User, counts: dict[str, int], **kwargs: object) -> None:
     counts["queued_tasks"] = purge_user_tasks(user.pk)
 
 
-def _task_user(args) -> int | None:
+def _task_user(args: Sequence[Any]) -> int | None:
     try:
         first = args[0]
         return int(first["user_id"] if isinstance(first, dict) else first)

@@ -6,6 +6,10 @@ JavaScript it redirects back to the page with a message (chapter 98: the page ex
 "what does it know about me", export and delete everything).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -23,8 +27,11 @@ from memory import selectors, store, surfaces
 from memory.forms import CorrectForm, DeleteEverythingForm, ExportForm, ForgetReasonForm, PauseForm
 from memory.models import ForgetReason, Memory, Surface, SurfaceEvent
 
+if TYPE_CHECKING:
+    from atlas.types import AuthedHttpRequest
 
-def _just_forgotten(request) -> int | None:
+
+def _just_forgotten(request: AuthedHttpRequest) -> int | None:
     """The note a plain (no-JavaScript) forget just removed, while its reason is still open."""
     try:
         memory_id = int(request.GET.get("forgotten", ""))
@@ -37,7 +44,7 @@ def _just_forgotten(request) -> int | None:
 
 @login_required
 @require_GET
-def memory_page(request):
+def memory_page(request: AuthedHttpRequest) -> HttpResponse:
     memories = list(selectors.live_memories(request.user))
     surfaces.record_view(request.user, surface=Surface.PAGE, notes=len(memories))
     context = {
@@ -51,7 +58,7 @@ def memory_page(request):
 
 @login_required
 @require_POST
-def forget(request, pk: int):
+def forget(request: AuthedHttpRequest, pk: int) -> HttpResponse:
     try:
         memory = selectors.own_memory(request.user, pk)
     except Memory.DoesNotExist:
@@ -69,7 +76,7 @@ def forget(request, pk: int):
 
 @login_required
 @require_POST
-def forget_reason(request, pk: int):
+def forget_reason(request: AuthedHttpRequest, pk: int) -> HttpResponse:
     """The optional second click: why the note was forgotten (it already is)."""
     form = ForgetReasonForm(request.POST)
     if not form.is_valid():
@@ -88,7 +95,7 @@ def forget_reason(request, pk: int):
 
 @login_required
 @require_POST
-def correct(request, pk: int):
+def correct(request: AuthedHttpRequest, pk: int) -> HttpResponse:
     try:
         memory = selectors.own_memory(request.user, pk, live=True)
     except Memory.DoesNotExist:
@@ -114,7 +121,7 @@ def correct(request, pk: int):
 
 @login_required
 @require_POST
-def export(request):
+def export(request: AuthedHttpRequest) -> HttpResponse:
     form = ExportForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest("Choose an export format: json or text.")
@@ -129,7 +136,7 @@ def export(request):
 
 @login_required
 @require_POST
-def pause(request):
+def pause(request: AuthedHttpRequest) -> HttpResponse:
     form = PauseForm(request.POST)
     form.is_valid()  # a missing or false value means "resume": the form cannot be invalid.
     paused = bool(form.cleaned_data.get("paused"))
@@ -142,7 +149,7 @@ def pause(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def delete_everything(request):
+def delete_everything(request: AuthedHttpRequest) -> HttpResponse:
     """One confirmation step, then a hard delete (chapter 98: no soft delete)."""
     form = DeleteEverythingForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():

@@ -7,19 +7,29 @@ so django-axes counts failures per username and per address exactly as on the lo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from atlas.accounts import tokens
 from atlas.accounts.lockout import lockout_message
 from atlas.accounts.models import ApiToken
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rest_framework.permissions import _SupportsHasPermission
+
+    from atlas.types import AuthedRequest
 
 
 class TokenCreateInSerializer(serializers.Serializer):
@@ -48,18 +58,19 @@ class TokenListView(APIView):
     def _creating(self) -> bool:
         return getattr(getattr(self, "request", None), "method", "") == "POST"
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         return [ScopedRateThrottle()] if self._creating() else []
 
-    def get_authenticators(self):
+    def get_authenticators(self) -> list[BaseAuthentication]:
         # Creating authenticates by password (no session, so no CSRF); listing needs a login.
         return [] if self._creating() else super().get_authenticators()
 
-    def get_permissions(self):
+    def get_permissions(self) -> Sequence[_SupportsHasPermission]:
+
         return [AllowAny()] if self._creating() else super().get_permissions()
 
     @extend_schema(responses=TokenOutSerializer(many=True), summary="Your API tokens (never the tokens themselves)")
-    def get(self, request: Request) -> Response:
+    def get(self, request: AuthedRequest) -> Response:
         return Response(TokenOutSerializer(tokens.list_tokens(request.user), many=True).data)
 
     @extend_schema(
@@ -100,7 +111,7 @@ class TokenDetailView(APIView):
     @extend_schema(
         responses={204: None, 404: OpenApiResponse(description="Not one of your tokens")}, summary="Revoke a token"
     )
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: AuthedRequest, pk: int) -> Response:
         try:
             tokens.revoke_token(request.user, token_id=pk)
         except ApiToken.DoesNotExist:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -10,12 +11,18 @@ from knox.auth import TokenAuthentication
 
 from atlas.logcontext import set_log_user
 
+if TYPE_CHECKING:
+    from drf_spectacular.openapi import AutoSchema
+    from knox.models import AuthToken
+
+    from atlas.types import User
+
 # Recording every request would write a row per API call; once a minute is enough for the page.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 class PersonalTokenAuthentication(TokenAuthentication):
-    def validate_user(self, auth_token):
+    def validate_user(self, auth_token: AuthToken) -> tuple[User, AuthToken]:
         user, token = super().validate_user(auth_token)
         set_log_user(user.pk)
         now = timezone.now()
@@ -29,7 +36,7 @@ class PersonalTokenScheme(OpenApiAuthenticationExtension):
     target_class = "atlas.accounts.auth.PersonalTokenAuthentication"
     name = "personalToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "header",

@@ -17,7 +17,9 @@ def lockout_message() -> str:
     return LOCKED_OUT.format(minutes=minutes)
 
 
-def lockout_response(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: object = None
+) -> HttpResponse:
     message = lockout_message()
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": message}, status=429)

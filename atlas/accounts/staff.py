@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 
 REVIEWER_GROUP = "Memory reviewers"
@@ -31,7 +31,7 @@ def reviewer_group() -> Group:
 
 
 @transaction.atomic
-def make_staff_reviewer(login: tuple[str, str, str, str], *, reset_password: bool = True):
+def make_staff_reviewer(login: tuple[str, str, str, str], *, reset_password: bool = True) -> User:
     """Create or update a staff (not superuser) account in the reviewers' group."""
     username, first, last, password = login
     user, created = get_user_model().objects.get_or_create(

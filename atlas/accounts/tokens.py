@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 
 from atlas.accounts.models import ApiToken
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 # Lifetimes offered on the page and accepted by the API (days; None: until revoked).
 EXPIRY_CHOICES: dict[str, int | None] = {"30": 30, "90": 90, "365": 365, "never": None}
@@ -34,7 +38,7 @@ def clean_expiry(expiry: str | int | None) -> timedelta | None:
     return None if days is None else timedelta(days=days)
 
 
-def create_token(user, *, name: str, expiry: str | int | None = DEFAULT_EXPIRY) -> tuple[ApiToken, str]:
+def create_token(user: User, *, name: str, expiry: str | int | None = DEFAULT_EXPIRY) -> tuple[ApiToken, str]:
     """A new token for ``user``; the plain token is returned once and never stored."""
     clean_name, lifetime = clean_token_name(name), clean_expiry(expiry)
     with transaction.atomic():
@@ -44,11 +48,11 @@ def create_token(user, *, name: str, expiry: str | int | None = DEFAULT_EXPIRY) 
         return ApiToken.objects.create(user=user, expiry=lifetime, name=clean_name)
 
 
-def list_tokens(user) -> QuerySet[ApiToken]:
+def list_tokens(user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user).only("id", "name", "token_key", "created", "expiry", "last_used")
 
 
-def revoke_token(user, *, token_id: int) -> None:
+def revoke_token(user: User, *, token_id: int) -> None:
     """Delete one of ``user``'s tokens; another user's id is ``ApiToken.DoesNotExist``."""
     with transaction.atomic():
         deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()

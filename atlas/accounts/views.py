@@ -1,17 +1,31 @@
 """The personal API token page: create (shown once), list, revoke."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from atlas.accounts import tokens
 from atlas.accounts.models import ApiToken
 
+if TYPE_CHECKING:
+    from atlas.types import AuthedHttpRequest
 
-def _page(request, *, new_token: str = "", new_name: str = "", errors: list[str] | None = None, status: int = 200):
+
+def _page(
+    request: AuthedHttpRequest,
+    *,
+    new_token: str = "",
+    new_name: str = "",
+    errors: list[str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "tokens": tokens.list_tokens(request.user),
         "expiry_choices": list(tokens.EXPIRY_CHOICES),
@@ -28,7 +42,7 @@ def _page(request, *, new_token: str = "", new_name: str = "", errors: list[str]
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def token_page(request):
+def token_page(request: AuthedHttpRequest) -> HttpResponse:
     if request.method == "GET":
         return _page(request)
     try:
@@ -42,7 +56,7 @@ def token_page(request):
 
 @login_required
 @require_POST
-def revoke(request, pk: int):
+def revoke(request: AuthedHttpRequest, pk: int) -> HttpResponse:
     try:
         tokens.revoke_token(request.user, token_id=pk)
     except ApiToken.DoesNotExist:

@@ -9,7 +9,9 @@ admission and refusal. ``run_gate`` runs as a django-q2 task after the turn comm
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -27,6 +29,9 @@ from memory.rls import acting_user
 from memory.selectors import is_paused, live_memories
 from memory.store import forget_memory, refresh_memory, supersede_memory, write_memory
 from memory.suppression import content_hashes, is_suppressed, normalise
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 GATE_NAME = "rules"
 GATE_VERSION = "2.0"
@@ -55,7 +60,7 @@ class GateResult:
     forgotten: tuple[int, ...] = ()
 
 
-def find_duplicate(candidates: list[Memory], finding: Finding, vector) -> Memory | None:
+def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[float]) -> Memory | None:
     """A live memory of the same kind that says the same thing (same subject and value), or None."""
     wanted_norm = normalise(finding.statement)
     wanted_hashes = content_hashes(finding.statement)
@@ -91,7 +96,8 @@ def conflicting(candidates: list[Memory], finding: Finding, duplicate: Memory | 
 
 @dataclass
 class _Run:
-    user: object
+    user: User
+
     event: TurnEvent
     decisions: list[Decision] = field(default_factory=list)
     written: list[int] = field(default_factory=list)
@@ -104,7 +110,9 @@ class _Run:
         """A feedback event re-reads an older turn: its explicit requests were applied then."""
         return bool(self.event.feedback_kind)
 
-    def decide(self, finding: Finding, admitted: bool, reason: str, *, statement: str = "", memory_id=None) -> None:
+    def decide(
+        self, finding: Finding, admitted: bool, reason: str, *, statement: str = "", memory_id: int | None = None
+    ) -> None:
         quote = "" if reason == r.SECRET or finding.reason == r.SECRET else finding.quote
         GateDecision.objects.create(
             user_id=self.user.pk,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from spacy.tokens import Doc, Span, Token
 
@@ -59,7 +60,7 @@ class Finding:
     extra: dict = field(default_factory=dict)
 
 
-def _refuse(rule: str, reason: str, quote: str, *, kind: str = "", explicit: bool = False, **extra) -> Finding:
+def _refuse(rule: str, reason: str, quote: str, *, kind: str = "", explicit: bool = False, **extra: Any) -> Finding:
     keep = "" if reason == r.SECRET else quote
     return Finding(action="refuse", rule=rule, reason=reason, kind=kind, quote=keep, explicit=explicit, extra=extra)
 
@@ -135,8 +136,8 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
                 continue
             explicit_next = False
             found = analyse_explicit(content, clause, at=at, quote=quote)
-        elif _verdict(clause) and not correcting:
-            rest = clause.span.doc[_verdict(clause)[1] : clause.span.end]
+        elif (verdict := _verdict(clause)) and not correcting:
+            rest = clause.span.doc[verdict[1] : clause.span.end]
             correcting = True
             found = _chat_correction(rest, quote) if _words(rest) else None
         elif correcting:
@@ -197,7 +198,10 @@ def _chat_correction(span: Span, quote: str) -> Finding | None:
 
 
 def _forget(clause: Clause, quote: str) -> Finding | None:
-    start, end = clause.starts_with("forget")
+    opening = clause.starts_with("forget")
+    if opening is None:
+        return None
+    start, end = opening
     doc = clause.span.doc
     target = [t for t in doc[end : clause.span.end] if not t.is_space]
     while target and target[0].lower_ in ("that", "about", "the", "note", "memory", "what", "i", "said"):
@@ -486,7 +490,7 @@ def _negative_preference(clause: Clause, text: str) -> Finding | None:
                        value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
     stop = next((t for t in span if t.lemma_.lower() in vocab.REVERSAL_VERBS), None)
     after = span.doc[stop.i + 1] if stop is not None and stop.i + 1 < span.end else None
-    if after is None or after.tag_ != "VBG" or after.lemma_.lower() not in vocab.REQUEST_VERBS:
+    if stop is None or after is None or after.tag_ != "VBG" or after.lemma_.lower() not in vocab.REQUEST_VERBS:
         return None
     drop = set(range(span.start, stop.i + 1)) | _drop(span, clause.hits)
     subject, value = subjects.subject_value(text)

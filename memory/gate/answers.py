@@ -7,6 +7,8 @@ here (``run_gate`` does that after the turn is saved).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
@@ -18,6 +20,9 @@ from memory.models import Kind
 from memory.rls import acting_user
 from memory.selectors import is_paused, live_memories
 from memory.suppression import is_suppressed
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,7 @@ class Preview:
     standalone: bool = True
 
 
-def _forget_preview(user, finding: Finding, now) -> Preview:
+def _forget_preview(user: User, finding: Finding, now: datetime) -> Preview:
     matches, reason = match_for_forget(user, finding.statement, now=now)
     if reason == r.FORGET_NO_MATCH:
         message = "I couldn't find a note like that in what I remember about you; the memory page lists everything."
@@ -48,7 +53,7 @@ def _forget_preview(user, finding: Finding, now) -> Preview:
     return Preview("forget", True, reason, f"I've forgotten \u201c{memory.statement}\u201d.", [memory.pk])
 
 
-def _reversal_preview(user, finding: Finding, now) -> Preview | None:
+def _reversal_preview(user: User, finding: Finding, now: datetime) -> Preview | None:
     memory = match_preference(user, finding, now=now)
     if memory is None:
         return None
@@ -56,7 +61,7 @@ def _reversal_preview(user, finding: Finding, now) -> Preview | None:
     return Preview("forget", True, r.REVERSAL, message, [memory.pk])
 
 
-def _replaced(user, finding: Finding, now) -> list[str]:
+def _replaced(user: User, finding: Finding, now: datetime) -> list[str]:
     if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
         return []
     with acting_user(user.pk):
@@ -64,7 +69,7 @@ def _replaced(user, finding: Finding, now) -> list[str]:
         return [m.statement for m in rows if m.value != finding.value or not finding.value]
 
 
-def _remember_preview(user, finding: Finding, now) -> Preview:
+def _remember_preview(user: User, finding: Finding, now: datetime) -> Preview:
     if finding.action == "refuse":
         why = Refusal(finding.reason, finding.rule, finding.extra.get("what", "")).why
         return Preview("remember", False, finding.reason, f"I won't remember that: {why}.", [])
@@ -83,7 +88,7 @@ def _remember_preview(user, finding: Finding, now) -> Preview:
 ACKNOWLEDGED_REFUSALS = (r.SECRET, r.SENSITIVE)
 
 
-def _acknowledgement(user, finding: Finding, now) -> Preview | None:
+def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | None:
     """ "Noted: you prefer amounts in euros." only when the gate will write it (not paused, not
     forgotten before); "I won't keep that: ..." for a volunteered secret or health detail."""
     if finding.action == "refuse" and finding.reason in ACKNOWLEDGED_REFUSALS:
@@ -97,7 +102,7 @@ def _acknowledgement(user, finding: Finding, now) -> Preview | None:
     return Preview("remember", True, finding.reason, f"Noted: {finding.echo}.", [], False)
 
 
-def preview(user, text: str) -> Preview | None:
+def preview(user: User, text: str) -> Preview | None:
     """Whether ``text`` asks Atlas to remember, forget or change something, and what the answer
     says; otherwise the acknowledgement of a standing preference or a refused secret, if any."""
     now = timezone.now()

@@ -9,6 +9,8 @@ names ("my unit preference"), and the best must beat the next by a margin. A rev
 from __future__ import annotations
 
 import re
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from memory.embeddings import cosine, embed
 from memory.gate import reasons as r
@@ -16,6 +18,10 @@ from memory.gate.subjects import subject_value
 from memory.models import Kind, Memory
 from memory.rls import acting_user
 from memory.selectors import live_memories
+
+if TYPE_CHECKING:
+    from atlas.types import User
+    from memory.gate.analysis import Finding
 
 # The best match must score this well and beat the next by a margin.
 FORGET_MIN_SCORE = 0.42
@@ -41,7 +47,7 @@ def _as_statement(query: str) -> str:
     return found.group(1) if found else query
 
 
-def match_for_forget(user, query: str, *, now=None) -> tuple[list[Memory], str]:
+def match_for_forget(user: User, query: str, *, now: datetime | None = None) -> tuple[list[Memory], str]:
     """The live memory a "forget ..." request names: (memories, reason code)."""
     with acting_user(user.pk):
         live = list(live_memories(user, now=now))
@@ -68,7 +74,7 @@ def match_for_forget(user, query: str, *, now=None) -> tuple[list[Memory], str]:
     return [best], r.FORGET_REQUEST
 
 
-def match_preference(user, finding, *, now=None) -> Memory | None:
+def match_preference(user: User, finding: Finding, *, now: datetime | None = None) -> Memory | None:
     """The one live preference a reversal withdraws: same subject and value, else the forget match."""
     with acting_user(user.pk):
         live = list(live_memories(user, now=now).filter(kind=Kind.PREFERENCE))

@@ -216,9 +216,9 @@ def _own_preference(tokens: list[Token]) -> str:
         return "Prefers " + text_of(rest)
     for index, token in enumerate(tokens[1:4], start=1):
         if token.lower_ == "rather":
-            rest = text_of(tokens[index + 1 :])
-            rest = re.sub(r"\bthan\b", "rather than", rest) if "rather than" not in rest else rest
-            return "Prefers to " + rest
+            tail = text_of(tokens[index + 1 :])
+            tail = re.sub(r"\bthan\b", "rather than", tail) if "rather than" not in tail else tail
+            return "Prefers to " + tail
         form = _PREFERENCE_VERB_FORMS.get(token.lemma_.lower())
         if form == "Likes" and tokens[index - 1].lower_ in ("'d", "would"):
             form = "Wants"  # "I'd like X" asks for X

@@ -13,6 +13,8 @@ import signal
 import subprocess
 import sys
 import time
+from types import FrameType
+from typing import Any
 
 from django.core.management.base import BaseCommand
 
@@ -28,10 +30,10 @@ class Command(BaseCommand):
     # The supervisor must start while the database is down; qcluster runs the checks itself.
     requires_system_checks: list[str] = []
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         child: subprocess.Popen | None = None
 
-        def stop(signum, frame) -> None:
+        def stop(signum: int, frame: FrameType | None) -> None:
             if child is not None and child.poll() is None:
                 child.terminate()
                 child.wait(30)

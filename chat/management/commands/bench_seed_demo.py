@@ -12,9 +12,10 @@ import json
 import statistics
 import time
 from io import StringIO
+from typing import Any
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from chat.tools import clear_customer_index
@@ -44,11 +45,11 @@ def time_one_seed() -> float:
 class Command(BaseCommand):
     help = "Time seed_demo --reset-corpus (rolled back) and print the median over --runs."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--runs", type=int, default=3, help="how many timed loads (default 3)")
         parser.add_argument("--json", action="store_true", help="also print one JSON line")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         runs = options["runs"]
         if not 1 <= runs <= 20:
             raise CommandError("--runs must be between 1 and 20.")

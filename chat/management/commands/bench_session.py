@@ -17,9 +17,11 @@ import os
 import statistics
 import time
 import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 from django.db.models import Count
 from django.test.utils import override_settings
@@ -28,6 +30,10 @@ from chat.models import Customer
 from chat.prompt import replay_tokens
 from chat.state import clear_state
 from chat.turn import ask, start_session
+
+if TYPE_CHECKING:
+    from atlas.types import User
+    from chat.models import ChatSession
 
 # Targets from issue 12 (seed, chapter 92: 4,100 -> 4,420 bounded, 26,400 replayed).
 FLAT_WITHIN = 0.10  # turn 6 / turn 1 at most 1.10
@@ -55,7 +61,7 @@ class _Counter:
     def __init__(self) -> None:
         self.count = 0
 
-    def __call__(self, execute, sql, params, many, context):
+    def __call__(self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
         self.count += 1
         return execute(sql, params, many, context)
 
@@ -63,7 +69,7 @@ class _Counter:
 class Command(BaseCommand):
     help = "Prompt tokens per turn (bounded state vs replayed history) and server time per turn."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--turns", type=int, default=6)
         parser.add_argument("--repeat", type=int, default=5, help="sessions to time (tokens come from the first)")
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -71,7 +77,7 @@ class Command(BaseCommand):
             "--with-notes", default="alice", help="demo user whose notes the bench user gets ('' for none)"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         self.cpu: list[float] = []
         self.statements: list[int] = []
         turns = options["turns"]
@@ -88,7 +94,7 @@ class Command(BaseCommand):
         if customer is None:
             raise CommandError("No demo data: run `manage.py seed_demo` first.")
         self._warm_up(customer.name)
-        rows = []
+        rows: list[dict] = []
         # Memory on every eligible turn: a held-out turn (chapter 93's experiment) would drop its
         # notes from the prompt and make the bounded state look smaller than it is.
         with override_settings(ATLAS_HOLDOUT=False), transaction.atomic():
@@ -125,7 +131,7 @@ class Command(BaseCommand):
         for key, value in summary.items():
             self.stdout.write(f"{key}: {value}")
 
-    def _session(self, user, session, questions: list[str], timings: list[float]) -> list[dict]:
+    def _session(self, user: User, session: ChatSession, questions: list[str], timings: list[float]) -> list[dict]:
         rows = []
         history: list[tuple[str, str]] = []
         for number, question in enumerate(questions, start=1):

@@ -17,9 +17,10 @@ import statistics
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
@@ -45,13 +46,13 @@ def load_jsonl(path: Path) -> list[dict]:
 class Command(BaseCommand):
     help = "Ask each labelled case through the real turn and judge the answer against the database."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--checks", type=Path, help="JSON lines of {id, check} for cases without a check")
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
         parser.add_argument("--verbose", action="store_true", help="print every answer")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         cases = load_jsonl(options["file"])
         checks = {row["id"]: row["check"] for row in load_jsonl(options["checks"])} if options["checks"] else {}
         today = timezone.localdate()
@@ -78,7 +79,7 @@ class Command(BaseCommand):
             transaction.set_rollback(True)
         self._report(verdicts, timings, options)
 
-    def _report(self, verdicts: list[Verdict], timings: list[float], options) -> None:
+    def _report(self, verdicts: list[Verdict], timings: list[float], options: dict[str, Any]) -> None:
         total = len(verdicts) or 1
         shares = {v: round(sum(1 for x in verdicts if x.verdict == v) / total, 3) for v in VERDICTS}
         summary = {"cases": len(verdicts), **shares, "median_turn_ms": round(statistics.median(timings or [0]), 1)}

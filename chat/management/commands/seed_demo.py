@@ -1,7 +1,10 @@
+from __future__ import annotations
+
 import time
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from atlas.accounts.staff import make_staff_reviewer
@@ -26,7 +29,7 @@ class Command(BaseCommand):
         "corpus (customers, orders, contracts, documents). Each part is loaded only where it is missing."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--if-empty",
             action="store_true",
@@ -38,7 +41,7 @@ class Command(BaseCommand):
             help="Delete the corpus and load it again (same data: the generator is deterministic).",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
         User = get_user_model()
         names = [u[0] for u in DEMO_USERS] + [DEMO_STAFF[0]]

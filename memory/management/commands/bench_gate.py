@@ -18,9 +18,10 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 DEFAULT_FILES = ("../shared/benchmarks/gate/dev.jsonl", "../shared/benchmarks/gate/dev2.jsonl")
@@ -54,12 +55,12 @@ class _Rollback(Exception):
 class Command(BaseCommand):
     help = "Time the write gate per turn and measure its pipeline's load time and resident memory."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="*", default=list(DEFAULT_FILES))
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         from memory.embeddings import embed_one
 
         embed_one("warm up the embedder")  # the embedder is not the pipeline: load it first

@@ -14,10 +14,11 @@ import json
 import random
 import statistics
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -41,7 +42,7 @@ class _Rollback(Exception):
 class Command(BaseCommand):
     help = "Time the two-surfaces report over synthetic events (rolled back afterwards)."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--users", type=int, default=500)
         parser.add_argument("--events", type=int, default=100_000)
         parser.add_argument("--decisions", type=int, default=50_000)
@@ -49,7 +50,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=98)
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         figures: dict = {}
         try:
             with transaction.atomic(), staff_bypass(actor_id=None, reason="bench: surfaces report"):
@@ -67,7 +68,7 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps({p: {"median_ms": m, "max_ms": s} for p, (m, s) in figures.items()}))
 
-    def _run(self, options) -> dict[str, tuple[float, float]]:
+    def _run(self, options: dict[str, Any]) -> dict[str, tuple[float, float]]:
         rng = random.Random(options["seed"])
         now = timezone.now()
         stamp = int(now.timestamp())
@@ -99,7 +100,7 @@ class Command(BaseCommand):
         return figures
 
     @staticmethod
-    def _event(rng: random.Random, users: list, now) -> SurfaceEvent:
+    def _event(rng: random.Random, users: list, now: datetime) -> SurfaceEvent:
         at = now - timedelta(days=rng.uniform(0, 120))
         action = rng.choices(["viewed", "forgotten", "corrected"], weights=[80, 12, 8])[0]
         surface = rng.choices([Surface.INLINE, Surface.PAGE, Surface.API], weights=[85, 12, 3])[0]

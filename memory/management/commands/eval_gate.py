@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
@@ -22,19 +23,22 @@ from memory.gate.statements import lint
 from memory.rls import acting_user
 from memory.selectors import live_memories
 
+if TYPE_CHECKING:
+    from atlas.types import User
+
 
 class _Rollback(Exception):
     pass
 
 
-def _parse_at(value: str):
+def _parse_at(value: str) -> datetime:
     at = parse_datetime(value)
     if at is None:
         raise CommandError(f"Bad timestamp {value!r}.")
     return at
 
 
-def turn_event(user, number: int, turn: dict) -> TurnEvent:
+def turn_event(user: User, number: int, turn: dict) -> TurnEvent:
     """One labelled turn as the event the chat queues (benchmarks/gate/README.md)."""
     feedback = turn.get("feedback") or {}
     return TurnEvent(
@@ -49,7 +53,7 @@ def turn_event(user, number: int, turn: dict) -> TurnEvent:
     )
 
 
-def score_case(case: dict, memories: list, now) -> dict:
+def score_case(case: dict, memories: list, now: datetime) -> dict:
     """Match live memories to expected items (kind equal, every mention in the statement)."""
     expected = case.get("expect", [])
     unmatched = list(range(len(memories)))
@@ -109,7 +113,7 @@ def run_case(case: dict) -> dict:
 
 
 def _read(paths: list[str]) -> list[dict]:
-    cases = []
+    cases: list[dict] = []
     for path in paths:
         try:
             with open(path, encoding="utf-8") as handle:
@@ -152,11 +156,11 @@ def evaluate(*paths: str) -> dict:
 class Command(BaseCommand):
     help = "Replay write-gate cases (JSONL) through the gate and print precision, recall and expiry accuracy."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", metavar="file")
         parser.add_argument("--json", action="store_true", help="print one JSON object as the last line")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         report = evaluate(*options["files"])
         for result in report["results"]:
             ok = not result["false_positives"] and not result["missed"] and not result["expiry_errors"]

@@ -22,9 +22,10 @@ import uuid
 from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.utils.dateparse import parse_datetime
 
@@ -33,6 +34,9 @@ from memory.embeddings import embed
 from memory.models import AuditEvent, Kind, Memory, MemoryControl
 from memory.rls import acting_user
 from memory.store import delete_everything, write_memory
+
+if TYPE_CHECKING:
+    from atlas.types import User
 
 # Statements embedded per call to the model (it batches 32 at a time inside).
 EMBED_CHUNK = 512
@@ -50,10 +54,13 @@ def _when(value: str | None) -> datetime | None:
 class Loaded:
     """One case in the database: its user and which memory ids carry which keys."""
 
-    def __init__(self, case: dict, user) -> None:
+    def __init__(self, case: dict, user: User) -> None:
         self.case = case
         self.user = user
-        self.at = _when(case["at"])
+        at = _when(case["at"])
+        if at is None:
+            raise CommandError(f"case {case.get('id', '?')}: 'at' is required")
+        self.at: datetime = at
         self.keys_by_id: dict[int, list[str]] = defaultdict(list)
         self.kind_by_id: dict[int, str] = {}
         self.dead_keys: set[str] = set()  # superseded or expired at the case's `at`
@@ -63,7 +70,7 @@ class Command(BaseCommand):
     help = "Measure long-term recall on recall cases (recall@k, violations, noise)."
     requires_system_checks = []  # a measurement; it must not depend on unrelated URL or admin state
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--k", type=int, default=6)
         parser.add_argument("--json", action="store_true", help="print one JSON object as the last line")
@@ -76,7 +83,7 @@ class Command(BaseCommand):
             "(fusion:vector weight:keyword weight:threshold; threshold -1 = none)",
         )
 
-    def handle(self, *args, **opts) -> None:
+    def handle(self, *args: Any, **opts: Any) -> None:
         path: Path = opts["file"]
         if not path.exists():
             raise CommandError(f"{path} does not exist")
@@ -183,7 +190,7 @@ class Command(BaseCommand):
         return totals.result(), run_rows
 
     @staticmethod
-    def _keys_for(item: Loaded, memory_id: int):
+    def _keys_for(item: Loaded, memory_id: int) -> str | list[str]:
         keys = item.keys_by_id.get(memory_id, [])
         return keys[0] if len(keys) == 1 else keys
 
@@ -191,10 +198,10 @@ class Command(BaseCommand):
         """Re-rank with other knobs (same SQL). Query embeddings are computed once, in batch."""
         queries = [(item, query) for item in loaded for query in item.case["queries"]]
         vectors = embed([query["q"] for _, query in queries])
-        settings = []
+        settings: list[tuple[str, float, float, float]] = []
         for spec in grid.split(","):
-            fusion, w_vec, w_kw, threshold = spec.split(":")
-            settings.append((fusion, float(w_vec), float(w_kw), float(threshold)))
+            name, vec, kw, cut = spec.split(":")
+            settings.append((name, float(vec), float(kw), float(cut)))
         rows = []
         for fusion, w_vec, w_kw, threshold in settings:
             totals = Totals(k)

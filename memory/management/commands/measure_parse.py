@@ -11,8 +11,10 @@ verbs, memory.gate.pipeline.speech_act).
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
+from spacy.tokens import Doc, Token
 
 from memory.gate import vocabulary as vocab
 
@@ -45,7 +47,7 @@ IMPERATIVES = (
 )
 
 
-def _first_verb(doc):
+def _first_verb(doc: Doc) -> Token | None:
     words = [t for t in doc if t.lower_ not in vocab.POLITENESS and not t.is_punct]
     standing = {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()}
     while words and words[0].lower_ in standing:
@@ -56,10 +58,10 @@ def _first_verb(doc):
 class Command(BaseCommand):
     help = "Measure how the language pipeline parses lowercase chat imperatives."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         from atlas.language import parse
         from memory.gate.pipeline import speech_act
 
