@@ -192,20 +192,7 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         value = sum(limits, Decimal(0)) / (len(limits) if spec["measure"] == "avg" else 1) if limits else Decimal(0)
         return Expected(numbers=(value.quantize(Decimal("0.01")),))
     if kind == "having_sum":
-        condition = Q()
-        if "status" in spec:
-            condition &= Q(orders__status=spec["status"])
-        if spec.get("revenue"):
-            condition &= ~Q(orders__status="cancelled")
-        if "period" in spec:
-            condition &= Q(orders__ordered_on__range=period_bounds(spec["period"], today))
-        places = {k: spec[k] for k in ("region", "segment", "city") if k in spec}
-        customers = (
-            Customer.objects.filter(**places)
-            .annotate(total=Sum("orders__amount", filter=condition))
-            .filter(total__gt=Decimal(str(spec["more_than"])))
-        )
-        return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
+        return _customers_past(spec, today, total=Sum("orders__amount", filter=_order_condition(spec, today)))
     if kind == "order":
         order = Order.objects.select_related("customer").get(number=spec)
         return Expected(numbers=(order.amount,), names=(order.customer.name,))
@@ -255,22 +242,32 @@ def _renewal_or_customer_expected(kind: str, spec: Any, today: date) -> Expected
         ]
         return Expected(names=tuple(sorted(renewing)), none_ok=True)
     if kind == "having":
-        condition = Q(orders__status=spec["status"])
-        if "period" in spec:
-            condition &= Q(orders__ordered_on__range=period_bounds(spec["period"], today))
-        places = {k: spec[k] for k in ("region", "segment", "city") if k in spec}
-        counted = (
-            Customer.objects.filter(**places)
-            .annotate(n=Count("orders", filter=condition))
-            .filter(n__gt=spec["more_than"])
-        )
-        return Expected(names=tuple(counted.values_list("name", flat=True)), none_ok=True)
+        return _customers_past(spec, today, total=Count("orders", filter=_order_condition(spec, today)))
     if kind == "peers":
         customer = Customer.objects.get(name=spec["customer"])
         same = {f: getattr(customer, f) for f in spec["same"]}
         others = Customer.objects.filter(**same).exclude(pk=customer.pk).values_list("name", flat=True)
         return Expected(names=tuple(others), texts=tuple(str(v) for v in same.values()))
     raise ValueError(f"Unknown check {kind!r}")
+
+
+def _order_condition(spec: dict[str, Any], today: date) -> Q:
+    """The orders a customer's count or total takes in: status, revenue (non-cancelled), period."""
+    condition = Q()
+    if "status" in spec:
+        condition &= Q(orders__status=spec["status"])
+    if spec.get("revenue"):
+        condition &= ~Q(orders__status="cancelled")
+    if "period" in spec:
+        condition &= Q(orders__ordered_on__range=period_bounds(spec["period"], today))
+    return condition
+
+
+def _customers_past(spec: dict[str, Any], today: date, *, total: Count | Sum) -> Expected:
+    """Customers (in the spec's places) whose count or total of orders is above ``more_than``."""
+    places = {k: spec[k] for k in ("region", "segment", "city") if k in spec}
+    past = Customer.objects.filter(**places).annotate(v=total).filter(v__gt=Decimal(str(spec["more_than"])))
+    return Expected(names=tuple(past.values_list("name", flat=True)), none_ok=True)
 
 
 # --- judging -------------------------------------------------------------------------------------
