@@ -122,26 +122,32 @@ def execute(plan: QueryPlan, *, today: date) -> list[Result]:
 
 
 def orders_for(filters: Filters) -> QuerySet[Order]:
-    orders = Order.objects.all()
+    orders = Order.objects.filter(_order_condition(filters), **_place_lookups(filters, "customer__"))
     if filters.customers:
         orders = orders.filter(customer_id__in=[c.id for c in filters.customers])
-    if filters.region:
-        orders = orders.filter(customer__region=filters.region)
-    if filters.city:
-        orders = orders.filter(customer__city__iexact=filters.city)
-    if filters.segment:
-        orders = orders.filter(customer__segment=filters.segment)
-    if filters.status:
-        orders = orders.filter(status=filters.status)
-    if filters.exclude_status:
-        orders = orders.exclude(status=filters.exclude_status)
-    if filters.period is not None:
-        orders = orders.filter(ordered_on__range=(filters.period.start, filters.period.end))
-    if filters.min_amount is not None:
-        orders = orders.filter(amount__gt=filters.min_amount)
-    if filters.max_amount is not None:
-        orders = orders.filter(amount__lt=filters.max_amount)
     return orders
+
+
+def _place_lookups(filters: Filters, prefix: str = "") -> dict[str, str]:
+    """The customer's region, city and segment the filters name (``prefix`` reaches the customer)."""
+    lookups = {"region": filters.region, "city__iexact": filters.city, "segment": filters.segment}
+    return {f"{prefix}{lookup}": value for lookup, value in lookups.items() if value}
+
+
+def _order_condition(filters: Filters, prefix: str = "") -> Q:
+    """The order's status, period and amount bounds the filters name (``prefix`` reaches the order)."""
+    condition = Q()
+    if filters.status:
+        condition &= Q(**{f"{prefix}status": filters.status})
+    if filters.exclude_status:
+        condition &= ~Q(**{f"{prefix}status": filters.exclude_status})
+    if filters.period is not None:
+        condition &= Q(**{f"{prefix}ordered_on__range": (filters.period.start, filters.period.end)})
+    if filters.min_amount is not None:
+        condition &= Q(**{f"{prefix}amount__gt": filters.min_amount})
+    if filters.max_amount is not None:
+        condition &= Q(**{f"{prefix}amount__lt": filters.max_amount})
+    return condition
 
 
 def _revenue(plan: QueryPlan, orders: QuerySet[Order]) -> tuple[QuerySet[Order], bool]:
@@ -233,27 +239,11 @@ def _order_list(plan: QueryPlan, *, by_amount: bool = False) -> RecordList:
 
 
 def customers_for(filters: Filters) -> QuerySet[Customer]:
-    customers = Customer.objects.all()
-    if filters.region:
-        customers = customers.filter(region=filters.region)
-    if filters.city:
-        customers = customers.filter(city__iexact=filters.city)
-    if filters.segment:
-        customers = customers.filter(segment=filters.segment)
-    return customers
+    return Customer.objects.filter(**_place_lookups(filters))
 
 
 def _matching_orders(filters: Filters) -> Q:
-    condition = Q()
-    if filters.status:
-        condition &= Q(orders__status=filters.status)
-    if filters.exclude_status:
-        condition &= ~Q(orders__status=filters.exclude_status)
-    if filters.period is not None:
-        condition &= Q(orders__ordered_on__range=(filters.period.start, filters.period.end))
-    if filters.min_amount is not None:
-        condition &= Q(orders__amount__gt=filters.min_amount)
-    return condition
+    return _order_condition(filters, "orders__")
 
 
 def _customers(plan: QueryPlan) -> Result:
