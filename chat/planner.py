@@ -360,6 +360,9 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     kept, in question order, for the abstention that names the first one."""
     for token in doc:
         word, lemma = token.lower_.replace("’", "'"), token.lemma_.lower()
+        if word in vocab.ALWAYS_UNREAD:
+            signals.unread.append(word)
+            continue
         if token.pos_ not in vocab.CHECKED_POS or word in name_words or token.like_num or not word[:1].isalpha():
             continue
         ranked = lemma in vocab.RANKED_VERBS and token.i > 0 and _is_rank_word(signals.words, token.i - 1)

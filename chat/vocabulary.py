@@ -314,11 +314,14 @@ HARMLESS_VERBS = frozenset(
         "like", "display", "name", "look", "pull", "bring", "come", "go", "let", "help", "mean",
         "order", "buy", "purchase", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
         "renew", "expire", "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
-        "extend", "tie", "hold", "count", "sum", "total", "combine", "rank", "break",
+        "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
         "share",
         "contract", "account",
     }
 )  # fmt: skip
+# Words never accounted for, whatever their tag (spaCy tags "why" as a conjunction): the
+# records hold what happened, never the reasons.
+ALWAYS_UNREAD = frozenset({"why"})
 # Verbs that, right after a ranking word, only say "ranked" ("the best performing region",
 # "our top selling customers"): the ranking reads them. Anywhere else they are unread.
 RANKED_VERBS = frozenset({"perform", "sell"})
