@@ -159,6 +159,7 @@ class Signals:
     place_words: set[str] = field(default_factory=set)  # words naming a city or segment filter
     name_words: set[str] = field(default_factory=set)  # words of the customer names used ("bayou city")
     unknown: list[str] = field(default_factory=list)  # nouns outside the vocabulary
+    unread: list[str] = field(default_factory=list)  # verbs, adjectives and adverbs no slot reads
     out_of_scope: tuple[str, str] | None = None  # (reason, word)
     negated: str = ""  # a negation the plan cannot express ("customers that haven't ordered")
     fmt: str = ""
@@ -187,6 +188,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     signals.period, signals.future = read_period(words, today=today)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
+    _read_other_words(doc, signals, name_words)
     _read_people_and_opinions(doc, signals)
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
@@ -352,6 +354,22 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             signals.unknown.append(word)
 
 
+def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
+    """Verbs, adjectives and adverbs that no slot reads and the vocabulary does not know as
+    harmless ("why", "drop", "profitable"): the plan would silently ignore them, so they are
+    kept, in question order, for the abstention that names the first one."""
+    for token in doc:
+        word, lemma = token.lower_.replace("’", "'"), token.lemma_.lower()
+        if word in vocab.ALWAYS_UNREAD:
+            signals.unread.append(word)
+            continue
+        if token.pos_ not in vocab.CHECKED_POS or word in name_words or token.like_num or not word[:1].isalpha():
+            continue
+        ranked = lemma in vocab.RANKED_VERBS and token.i > 0 and _is_rank_word(signals.words, token.i - 1)
+        if not ranked and not _known_word(word, lemma, signals.place_words):
+            signals.unread.append(word)
+
+
 def _read_people_and_opinions(doc: Doc, signals: Signals) -> None:
     """Questions the records cannot hold an answer to, by their grammar rather than a noun:
     a person ("who runs Saguaro Solar?") or a judgement ("do you think ... is reliable?",
@@ -407,6 +425,50 @@ def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
         return True  # "$20k" is an amount, not a noun Atlas does not know
     return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
+
+
+# Words of the other parts of speech a slot reads (statuses, regions, measures, rankings,
+# periods, comparisons, fields, formats) or the vocabulary knows to be harmless.
+_KNOWN_OTHER_WORDS = frozenset(
+    set(vocab.STATUS_WORDS)
+    | set(vocab.REGION_WORDS)
+    | set(vocab.CUSTOMER_FIELDS)
+    | set(vocab.CONTRACT_FIELDS)
+    | set(vocab.GROUP_WORDS)
+    | set(vocab.FORMAT_WORDS)
+    | vocab.COUNT_WORDS
+    | vocab.SUM_WORDS
+    | vocab.AVERAGE_WORDS
+    | vocab.TOP_WORDS
+    | vocab.BOTTOM_WORDS
+    | vocab.LIST_WORDS
+    | vocab.COMPARE_WORDS
+    | vocab.MONEY_WORDS
+    | set(vocab.SUBJECT_WORDS)
+    | vocab.REVENUE_WORDS
+    | vocab.TOTAL_VERBS
+    | vocab.RANK_WORDS
+    | vocab.MORE_THAN
+    | vocab.LESS_THAN
+    | vocab.PERIOD_PAST
+    | vocab.PERIOD_CURRENT
+    | vocab.PERIOD_FUTURE
+    | vocab.PERIOD_BEFORE
+    | set(vocab.ORDINALS)
+    | set(vocab.NUMBER_WORDS)
+    | {"monthly"}
+    | vocab.HARMLESS_VERBS
+    | vocab.HARMLESS_ADJECTIVES
+    | vocab.HARMLESS_ADVERBS
+)
+
+
+def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
+    """A verb, adjective or adverb the plan accounts for; a word of a city or segment counts only
+    where it named the filter ("New York", not "new customers")."""
+    if word in _KNOWN_OTHER_WORDS or lemma in _KNOWN_OTHER_WORDS:
+        return True
+    return word.startswith("so-") or bool(re.fullmatch(r"q[1-4]", word)) or word.replace(".", "") in place_words
 
 
 # --- periods -------------------------------------------------------------------------------------
@@ -605,7 +667,15 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
     unknown = [w for w in signals.unknown if w not in ("else", "other", "others")]
     if unknown and not documents:
         return Abstention(vocab.NO_PLAN_REASON, unknown[0])
+    unread = _first_unread(signals)
+    if unread and not documents:
+        return Abstention(vocab.UNREAD_WORD_REASON, unread)
     return None
+
+
+def _first_unread(signals: Signals) -> str:
+    """The first verb, adjective or adverb of the question no slot reads ("" when every one is)."""
+    return signals.unread[0] if signals.unread else ""
 
 
 # Measures a follow-up may change on a plan over orders ("And how many overdue?" after a total).
@@ -623,7 +693,7 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     if measure:
         last = context.last_plan
         return (
-            lead
+            (lead or _refers_to_last(signals))
             and measure in _SWAPPABLE_MEASURES
             and last is not None
             and last.subject == "orders"
@@ -636,6 +706,12 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         if w.isalnum() and w not in {"and", "what", "about", "how", "the", "in", "for", "same", "as", "a", "then"}
     ]
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
+
+
+def _refers_to_last(signals: Signals) -> bool:
+    """ "What's their total value?" after "How many overdue orders does X have?": a pronoun for
+    the orders just counted, so the new measure is over the same orders (filters included)."""
+    return bool(set(signals.words) & vocab.BACK_REFERENCES)
 
 
 def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Abstention:

@@ -46,6 +46,10 @@ ABSTENTIONS = {
     vocab.OPINION_REASON: "I can't answer that: it asks for an opinion, and I only report what the records hold.",
     vocab.UNKNOWN_CUSTOMER_REASON: "I can't answer that: no customer called \u201c{topic}\u201d is on record.",
     vocab.NEEDS_CUSTOMER_REASON: "I can't look up a {topic} without a customer: which customer do you mean?",
+    vocab.UNREAD_WORD_REASON: (
+        "I can't answer that: I don't know how to read \u201c{topic}\u201d in this question, and an answer "
+        "that ignored it would answer a different question."
+    ),
 }
 
 

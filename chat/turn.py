@@ -206,7 +206,7 @@ def _answer(
     plan, abstention, narrowed = _narrowed(planned, used)
     if plan is not None and plan.subject == "documents":
         plan = replace(plan, query=retrieval)  # the text recall embedded: one vector per turn
-    if shown is not None and abstention is not None and abstention.reason == vocab.NO_PLAN_REASON:
+    if shown is not None and abstention is not None and abstention.reason in vocab.NO_PLAN_REASONS:
         # "From now on, amounts in euros" asks nothing of the records: the acknowledgement is the answer.
         _answer_with_gate_sentence(turn, state, shown.message)
         return
@@ -326,7 +326,7 @@ def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | No
     """A document question in other words: when no plan fits, no customer is named and the
     best passage is this close to the question, the answer quotes it (threshold measured by
     scripts/measure_passage_threshold.py; forecasts, other topics and missing fields never)."""
-    if abstention.reason != vocab.NO_PLAN_REASON or tools.find_customer_mentions(asked):
+    if abstention.reason not in vocab.NO_PLAN_REASONS or tools.find_customer_mentions(asked):
         return None
     if abstention.topic in vocab.MEASURE_TOPICS:
         return None  # a figure was asked for: a passage about the topic would answer another question

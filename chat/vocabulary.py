@@ -159,6 +159,10 @@ FIELD_LABELS: dict[str, str] = {
     "signed_on": "signing date",
 }
 
+# Pronouns that point back at what the previous question was about: with a count, total or
+# average of their own they ask it of the same orders ("What's their total value?").
+BACK_REFERENCES = frozenset({"their", "they", "them", "those", "these"})
+
 # A follow-up that moves the carried period back one unit: "and the month before?".
 PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
 
@@ -295,6 +299,51 @@ UNSUPPORTED_MEASURES = frozenset(
 # ranking) no plan computes: a policy passage is never the answer to one.
 MEASURE_TOPICS = frozenset({"how many", "sum", "average", "rank", "compare"}) | UNSUPPORTED_MEASURES
 
+# --- every word accounted for --------------------------------------------------------------------
+
+# A plan is answered only if every content word of the question is read by a slot or known to be
+# harmless. Nouns are checked against the vocabulary above (``NEUTRAL_NOUNS`` and the slot words);
+# these are the other parts of speech (spaCy's universal tags) whose words must be accounted for.
+CHECKED_POS = frozenset({"VERB", "ADJ", "ADV"})
+
+# Verbs (lemmas) that carry no slot and change nothing a plan computes: asking, showing, having,
+# and the verbs of ordering, paying, renewing and being located that the subjects already imply.
+HARMLESS_VERBS = frozenset(
+    {
+        "be", "have", "do", "show", "list", "give", "tell", "need", "want", "see", "find", "get", "know",
+        "like", "display", "name", "look", "pull", "bring", "come", "go", "let", "help", "mean",
+        "order", "buy", "purchase", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
+        "renew", "expire", "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
+        "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
+        "share",
+        "contract", "account",
+    }
+)  # fmt: skip
+# Words never accounted for, whatever their tag (spaCy tags "why" as a conjunction): the
+# records hold what happened, never the reasons.
+ALWAYS_UNREAD = frozenset({"why"})
+# Verbs that, right after a ranking word, only say "ranked" ("the best performing region",
+# "our top selling customers"): the ranking reads them. Anywhere else they are unread.
+RANKED_VERBS = frozenset({"perform", "sell"})
+# Adjectives a plan reads through another slot (statuses, regions, rankings, periods are read
+# there) or that change nothing: "the full list", "the whole year", "the overall average".
+HARMLESS_ADJECTIVES = frozenset(
+    {
+        "all", "whole", "entire", "full", "complete", "overall", "single", "individual", "exact", "due",
+        "many", "much", "more", "most", "less", "least", "few", "other", "same", "else", "own", "net",
+        "mid", "market", "latest",
+    }
+)  # fmt: skip
+# Adverbs that ask (how, when, where) or only soften or time-stamp what is asked.
+HARMLESS_ADVERBS = frozenset(
+    {
+        "how", "when", "where", "there", "here", "now", "right", "currently", "still", "so", "far", "ever",
+        "at", "in", "on", "up", "down", "out", "before", "else", "already", "also", "too", "just", "only",
+        "again", "then", "please", "altogether", "together", "overall", "exactly", "roughly", "approximately",
+        "about", "around", "once", "back", "first", "last", "next", "today", "yet", "as", "all", "instead",
+    }
+)  # fmt: skip
+
 FORECAST_REASON = "forecast"
 OUTSIDE_REASON = "outside"
 NO_FIELD_REASON = "no-field"
@@ -302,6 +351,9 @@ OPINION_REASON = "opinion"
 NO_PLAN_REASON = "no-plan"
 UNKNOWN_CUSTOMER_REASON = "unknown-customer"
 NEEDS_CUSTOMER_REASON = "needs-customer"
+UNREAD_WORD_REASON = "unread-word"  # a content word no slot reads and the vocabulary does not know
+# Abstentions that say no plan fits the question (a close policy passage may still answer it).
+NO_PLAN_REASONS = frozenset({NO_PLAN_REASON, UNREAD_WORD_REASON})
 
 
 # --- the corpus half ---------------------------------------------------------------------------

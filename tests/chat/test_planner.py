@@ -400,3 +400,41 @@ def test_a_question_asking_for_a_figure_is_never_answered_with_a_policy_passage(
 def test_a_figure_no_plan_computes_is_abstained_on_instead_of_answering_a_nearby_question(corpus, question, reason):
     result = plan(question).result
     assert isinstance(result, Abstention) and result.reason == reason
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("Which of our customers are the most profitable?", "profitable"),  # an adjective no slot reads
+        ("Why are Kestrel Foods' orders up this year?", "why"),  # a reason is asked for
+        ("How many orders did Harborview Marine return this year?", "return"),  # a verb no status names
+        ("Show the open orders we quietly wrote off", "quietly"),  # the first unread word is named
+        ("List our new customers in the South", "new"),  # "new" of New York counts only as the city
+    ],
+)
+def test_a_word_no_slot_reads_abstains_and_names_the_word(corpus, question, word):
+    assert plan(question).result == Abstention(vocab.UNREAD_WORD_REASON, word)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # harmless verbs and adverbs, a city whose words are an adjective elsewhere, a ranking verb
+        ("Could you tell me how many customers are currently based in New York?", ("count", "customers")),
+        ("What do Piedmont Textiles' overdue orders add up to altogether?", ("sum", "orders")),
+        ("Which city is the best performing one this quarter?", ("rank", "orders")),
+    ],
+)
+def test_words_a_slot_reads_or_that_change_nothing_still_answer(corpus, question, expected):
+    result = plan(question).result
+    assert not isinstance(result, Abstention) and (result.kind, result.subject) == expected
+
+
+@pytest.mark.django_db
+def test_a_pronoun_follow_up_totals_the_same_orders_it_counted(corpus):
+    planned = plan("And what is the value of those?", last_plan=LAST, carried={"status": "open"})
+    result = planned.result
+    assert planned.follow_up and (result.kind, result.filters.status) == ("sum", "open")
+    assert [c.name for c in result.filters.customers] == ["Bayou City Fabrication"]

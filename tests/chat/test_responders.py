@@ -204,6 +204,7 @@ def test_a_note_about_another_customer_or_agreeing_with_the_contract_is_not_a_co
         vocab.NO_PLAN_REASON,
         vocab.UNKNOWN_CUSTOMER_REASON,
         vocab.NEEDS_CUSTOMER_REASON,
+        vocab.UNREAD_WORD_REASON,
     ],
 )
 def test_every_abstention_says_what_atlas_can_answer_and_asserts_no_figure(reason):
@@ -216,3 +217,8 @@ def test_every_abstention_says_what_atlas_can_answer_and_asserts_no_figure(reaso
 def test_the_offline_responder_is_the_default(settings):
     settings.ATLAS_LLM_BASE_URL = ""
     assert isinstance(get_responder(), OfflineResponder)
+
+
+def test_an_unread_word_abstention_names_the_word_atlas_did_not_read():
+    result = answer(abstention=Abstention(vocab.UNREAD_WORD_REASON, "profitable"))
+    assert "\u201cprofitable\u201d" in result.text
