@@ -23,6 +23,8 @@ from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from atlas import sentences
+
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 30
@@ -54,12 +56,20 @@ BAD_VALUE = Failure(
     "That request can't be read",
     "The request holds a value Atlas cannot store or search for (too large, or not valid). Nothing was changed.",
 )
+TURN_DOWN = Failure(503, "turn_unavailable", "Atlas could not answer", sentences.TURN_UNAVAILABLE)
 NUL_IN_QUERY = Failure(
     400,
     "invalid_query",
     "That address can't be read",
     "The address holds a NUL character, which Atlas does not accept. Nothing was changed.",
 )
+
+
+class Unavailable(RuntimeError):
+    """An operation that failed for a passing reason and saved nothing (a chat turn whose model
+    or database failed mid-way); its message is for the page, ``failure`` for the API."""
+
+    failure: Failure = TURN_DOWN
 
 
 def classify(exc: BaseException | None) -> Failure | None:
@@ -72,6 +82,8 @@ def classify(exc: BaseException | None) -> Failure | None:
         return EMBEDDER_DOWN
     if isinstance(exc, DataError | OverflowError):
         return BAD_VALUE
+    if isinstance(exc, Unavailable):
+        return exc.failure
     return None
 
 

@@ -12,7 +12,6 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from atlas import sentences
 from atlas.api import UserAPIView
 from atlas.logcontext import log_step
 from chat import feedback as chat_feedback
@@ -75,18 +74,12 @@ class SessionTurnsView(UserAPIView):
         session = own_session(request, pk)
         data = AskInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            with log_step("turn"):
-                turn = chat_turn.ask(
-                    request.user,
-                    session=session,
-                    question=data.validated_data["question"],
-                    option_id=data.validated_data.get("option_id") or None,
-                )
-        except chat_turn.TurnFailed:
-            return Response(
-                {"detail": sentences.TURN_UNAVAILABLE},
-                status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        with log_step("turn"):  # TurnFailed is the API's 503 turn_unavailable (atlas.api.exception_handler)
+            turn = chat_turn.ask(
+                request.user,
+                session=session,
+                question=data.validated_data["question"],
+                option_id=data.validated_data.get("option_id") or None,
             )
         return Response(TurnOutSerializer(turn).data, status=status.HTTP_201_CREATED)
 

@@ -23,6 +23,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from atlas.logcontext import set_log_turn
+from atlas.middleware import Unavailable
 from atlas.text import has_visible_text
 from chat import blocks, corrections, executors, holdout, tools
 from chat import prompt as prompt_module
@@ -52,8 +53,8 @@ PASSAGE_ANSWER_SIMILARITY = 0.60
 PASSAGES_PER_TURN = 12
 
 
-class TurnFailed(RuntimeError):
-    """A turn could not be answered; nothing of it was saved."""
+class TurnFailed(Unavailable):
+    """A turn could not be answered; nothing of it was saved (the API answers 503 turn_unavailable)."""
 
 
 def start_session(user: User, *, title: str = "") -> ChatSession:

@@ -9,6 +9,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
+from atlas.sentences import TURN_UNAVAILABLE
 from chat.llm import OpenAICompatibleResponder
 from chat.models import Order
 from chat.responders import ResponderError, get_responder
@@ -104,6 +105,20 @@ def test_an_endpoint_failure_saves_nothing_and_says_so(corpus, make_user, model)
     user = make_user()
     with pytest.raises(TurnFailed, match="answered 500"):
         ask(user, session=None, question="How many open orders has Hudson Vale Pharmacy got?")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_through_the_api_an_endpoint_failure_is_a_503_that_saves_nothing(corpus, make_user, client_for, model):
+    model.status = 500
+    user = make_user()
+    client = client_for(user)
+    session_id = client.post("/api/sessions/").json()["id"]
+    response = client.post(
+        f"/api/sessions/{session_id}/turns/", {"question": "How many open orders has Hudson Vale Pharmacy got?"}
+    )
+    assert response.status_code == 503 and response["Retry-After"]
+    assert response.json() == {"detail": TURN_UNAVAILABLE, "code": "turn_unavailable"}
+    assert client.get(f"/api/sessions/{session_id}/turns/").json()["count"] == 0
 
 
 def test_the_model_path_is_used_only_when_configured(settings):
