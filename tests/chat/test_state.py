@@ -164,6 +164,26 @@ def test_picking_an_option_resolves_the_clarification(reply, option_id, picked):
     assert state.focus.label == picked
 
 
+@pytest.mark.parametrize("reply", ["Portland or Leeds, I'm not sure", "ACCT-10442 or ACCT-20817"])
+def test_a_reply_that_fits_several_options_asks_again_and_picks_none(reply):
+    state = SessionState()
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    again = ask(state, reply)
+    assert again.picked is None and state.focus is None
+    assert again.clarify == {
+        "question": "Two of them match that. Which one?",
+        "options": [
+            {"id": "1", "label": "Northline Freight — Portland, acct ACCT-10442"},
+            {"id": "2", "label": "Northline Logistics — Leeds, acct ACCT-20817"},
+        ],
+    }
+    # The question stays open: the next, unambiguous reply answers the original question.
+    picked = ask(state, "The one in Leeds")
+    assert picked.picked.name == "Northline Logistics"
+    assert picked.original_question == "What are Northline's payment terms?"
+    assert picked.rewritten == "What are Northline's payment terms? (Northline Logistics)"
+
+
 def test_a_reply_that_matches_no_option_picks_nothing():
     state = SessionState()
     ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
