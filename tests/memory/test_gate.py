@@ -393,6 +393,21 @@ def test_restatement_refreshes_instead_of_copying(make_user):
 
 
 @pytest.mark.django_db
+def test_restating_an_open_ended_situation_extends_its_expiry(make_user):
+    user = make_user()
+    run_gate(_event(user, "I'm on parental leave for a while."))
+    [memory] = _live(user)
+    assert memory.expires_at == AT + timedelta(days=30)
+    later = AT + timedelta(days=5)
+    result = run_gate(_event(user, "I'm on parental leave for a while.", session="b", at=later))
+    assert result.refreshed == (memory.pk,) and result.written == ()
+    # Still there 32 days after the first mention: the clock starts again at the restatement.
+    [kept] = _live(user, AT + timedelta(days=32))
+    assert kept.pk == memory.pk and kept.expires_at == later + timedelta(days=30)
+    assert _live(user, later + timedelta(days=31)) == []
+
+
+@pytest.mark.django_db
 def test_new_preference_on_the_same_subject_supersedes(make_user):
     user = make_user()
     run_gate(_event(user, "From now on answer in German."))
@@ -466,6 +481,25 @@ def test_forget_in_conversation_removes_and_suppresses(make_user):
     assert "metric" in left.statement and len(result.forgotten) == 1
     run_gate(_event(user, "Forget my unit preference.", session="c", turn=4))
     assert _live(user) == []
+
+
+@pytest.mark.django_db
+def test_an_ambiguous_forget_asks_which_note_and_deletes_none(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Iberian distributors."))
+    run_gate(_event(user, "Remember that I handle the Nordic distributors.", turn=2))
+    answer = preview(user, "Forget that I handle the distributors.")
+    assert (answer.action, answer.admitted, answer.reason) == ("forget", False, rules.FORGET_AMBIGUOUS)
+    assert answer.message.startswith("More than one note could match that (")
+    assert "Handles the Iberian distributors." in answer.message and "Handles the Nordic distributors." in answer.message
+    assert answer.message.endswith("Which one should I forget? You can also remove it on the memory page.")
+    result = run_gate(_event(user, "Forget that I handle the distributors.", session="b", turn=3))
+    assert result.forgotten == () and len(_live(user)) == 2
+    assert (_decisions(user)[-1].admitted, _decisions(user)[-1].reason) == (False, rules.FORGET_AMBIGUOUS)
+    # Naming one of them settles it.
+    result = run_gate(_event(user, "Forget that I handle the Nordic distributors.", session="b", turn=4))
+    [left] = _live(user)
+    assert "Iberian" in left.statement and len(result.forgotten) == 1
 
 
 @pytest.mark.django_db
