@@ -109,6 +109,8 @@ GROUP_WORDS: dict[str, str] = {
 NUMBER_WORDS = SHARED_NUMBER_WORDS
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
+# A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
+AMOUNT_SCALES = {"k": 1000, "thousand": 1000, "m": 1_000_000, "million": 1_000_000}
 
 # Fields a single record has: (subject, field) by the words that ask for it.
 CUSTOMER_FIELDS: dict[str, str] = {
