@@ -8,7 +8,8 @@ import uuid
 
 import psycopg
 import pytest
-from django.db import connection, connections
+from django.conf import settings
+from django.db import connection
 from psycopg import sql
 
 from atlas import db as atlas_db
@@ -67,11 +68,8 @@ def test_the_first_start_on_a_data_folder_bootstraps_once(django_db_setup, tmp_p
 
 def test_ensure_app_role_creates_the_role_with_table_rights_but_no_truncate(django_db_setup, django_db_blocker):
     name = f"atlas_web_{uuid.uuid4().hex[:8]}"
-    owner = connections.create_connection("default")
-    owner.settings_dict.update(connection.settings_dict["TEST"] and {"NAME": connection.settings_dict["NAME"]})
-    from django.conf import settings
-
-    owner.settings_dict.update(settings.ATLAS_DB_OWNER)
+    # A second connection to the test database as the owner (a copy: the default one is untouched).
+    owner = type(connection)({**connection.settings_dict, **settings.ATLAS_DB_OWNER}, alias="bootstrap_owner")
     try:
         with django_db_blocker.unblock():
             atlas_db.ensure_app_role(owner, app_user=name, app_password="pw-" + name)
@@ -83,6 +81,7 @@ def test_ensure_app_role_creates_the_role_with_table_rights_but_no_truncate(djan
                     [name, name, name],
                 )
                 assert cur.fetchone() == (True, False, False)
+        assert connection.settings_dict["USER"] != settings.ATLAS_DB_OWNER["USER"]
     finally:
         owner.close()
         with superuser(connection.settings_dict["NAME"]) as conn:
