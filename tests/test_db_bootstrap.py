@@ -9,7 +9,7 @@ import uuid
 import psycopg
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from psycopg import sql
 
 from atlas import db as atlas_db
@@ -69,7 +69,7 @@ def test_the_first_start_on_a_data_folder_bootstraps_once(django_db_setup, tmp_p
 def test_ensure_app_role_creates_the_role_with_table_rights_but_no_truncate(django_db_setup, django_db_blocker):
     name = f"atlas_web_{uuid.uuid4().hex[:8]}"
     # A second connection to the test database as the owner (a copy: the default one is untouched).
-    owner = type(connection)({**connection.settings_dict, **settings.ATLAS_DB_OWNER}, alias="default")
+    owner = type(connections["default"])({**connection.settings_dict, **settings.ATLAS_DB_OWNER}, alias="default")
     try:
         with django_db_blocker.unblock():
             atlas_db.ensure_app_role(owner, app_user=name, app_password="pw-" + name)
