@@ -64,6 +64,7 @@ def shape(result):
         ),
         ("Number of customers in the East", ("count", "customers", "", "", None, (), "east", "", "", "", "")),
         ("How many late orders are there?", ("count", "orders", "", "", None, (), "", "", "", "overdue", "")),
+        ("How many orders in the West?", ("count", "orders", "", "", None, (), "west", "", "", "", "")),
         ("What do shipped orders add up to in total?", ("sum", "orders", "", "", None, (), "", "", "", "shipped", "")),
         ("Mean order value in Chicago", ("average", "orders", "", "", None, (), "", "Chicago", "", "", "")),
         ("Ten largest accounts by spend in 2025", ("rank", "orders", "customer", "", 10, (), "", "", "", "", "2025")),

@@ -59,6 +59,9 @@ def day(year, month, dd):
         ("I'm in Madrid next month.", DEC_20, day(2027, 2, 1), None),
         # Durations count from the turn and end at midnight.
         ("I'm on leave for a couple of weeks.", TUESDAY, day(2026, 4, 1), None),
+        ("I'm on leave for a  couple of weeks.", TUESDAY, day(2026, 4, 1), None),  # typed with two spaces
+        ("I'm on secondment for two months.", TUESDAY, day(2026, 5, 17), None),
+        ("I'm offline for the next day.", TUESDAY, day(2026, 3, 19), None),
         ("I'm on secondment for the next month.", TUESDAY, day(2026, 4, 17), None),
         ("I'm on leave for the rest of the month.", TUESDAY, day(2026, 4, 1), None),
         # The day itself.
