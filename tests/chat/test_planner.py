@@ -88,6 +88,7 @@ def shape(result):
         ),
         ("Contracts renewing next month", ("list", "contracts", "", "", None, (), "", "", "", "", "next month")),
         ("List all contracts", ("list", "contracts", "", "", None, (), "", "", "", "", "")),
+        ("What region are the customers in?", ("list", "customers", "", "", None, (), "", "", "", "", "")),
         ("How many contracts renew this year?", ("count", "contracts", "", "", None, (), "", "", "", "", "this year")),
         ("Number of customers per region", ("count", "customers", "region", "", None, (), "", "", "", "", "")),
         ("Monthly revenue in the West", ("sum", "orders", "month", "", None, (), "west", "", "", "", "")),
@@ -153,6 +154,8 @@ def test_each_abstention_kind(corpus, question, reason):
 def test_negation_excludes_a_status_instead_of_selecting_it(corpus):
     result = plan("Total of orders in the North that are not cancelled").result
     assert (result.filters.status, result.filters.exclude_status, result.filters.region) == ("", "cancelled", "north")
+    result = plan("Orders in the North, exclude cancelled ones").result
+    assert (result.kind, result.filters.status, result.filters.exclude_status) == ("list", "", "cancelled")
 
 
 @pytest.mark.django_db
@@ -161,6 +164,9 @@ def test_thresholds_on_amounts_and_on_order_counts(corpus):
     assert big.filters.min_amount == 25000 and big.filters.period.label == "last year"
     many = plan("Customers with more than 4 open orders").result
     assert (many.kind, many.subject, many.min_orders, many.filters.status) == ("list", "customers", 4, "open")
+    # "At least two" is more than one, and "least" here ranks nothing.
+    two = plan("Customers with at least two open orders").result
+    assert (two.kind, two.subject, two.min_orders, two.filters.status) == ("list", "customers", 1, "open")
 
 
 @pytest.mark.parametrize(
