@@ -540,9 +540,7 @@ def test_paused_memory_writes_nothing(make_user):
     assert _live(user) == [] and _decisions(user)[-1].reason == rules.PAUSED
     answer = preview(user, "Remember that I cover the Alps region.")
     assert (answer.admitted, answer.reason) == (False, rules.PAUSED)
-    assert answer.message == (
-        "I won't remember that: your memory is paused; you can resume it on the memory page."
-    )
+    assert answer.message == ("I won't remember that: your memory is paused; you can resume it on the memory page.")
 
 
 @pytest.mark.parametrize(
@@ -643,9 +641,7 @@ def test_a_reversal_with_nothing_to_withdraw_is_refused_with_its_reason(make_use
     user = make_user()
     result = run_gate(_event(user, "Don't answer in French any more."))
     assert result.forgotten == () and result.written == () and _live(user) == []
-    assert [(d.admitted, d.reason, d.source_quote) for d in _decisions(user)] == [
-        (False, rules.REVERSAL_NO_MATCH, "")
-    ]
+    assert [(d.admitted, d.reason, d.source_quote) for d in _decisions(user)] == [(False, rules.REVERSAL_NO_MATCH, "")]
 
 
 @pytest.mark.django_db
