@@ -539,7 +539,7 @@ def test_paused_memory_writes_nothing(make_user):
     run_gate(_event(user, "Always show amounts in euros."))
     assert _live(user) == [] and _decisions(user)[-1].reason == rules.PAUSED
     answer = preview(user, "Remember that I cover the Alps region.")
-    assert (answer.admitted, answer.reason) == (False, rules.PAUSED)
+    assert (answer.action, answer.admitted, answer.reason) == ("remember", False, rules.PAUSED)
     assert answer.message == ("I won't remember that: your memory is paused; you can resume it on the memory page.")
 
 
