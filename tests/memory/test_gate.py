@@ -283,6 +283,8 @@ def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
         ("Prefers dates as DD/MM/YYYY.", "date_format", "DMY"),
         ("Prefers answers in Dutch.", "language", "Dutch"),
         ("Please call me Jo from now on.", "address", "Jo"),
+        ("Forget my currency preference.", "currency", ""),  # a subject named without a value
+        ("Handles the Iberian distributors.", "", ""),
     ],
 )
 def test_subject_and_value_of_preferences(text, subject, value):
@@ -395,6 +397,17 @@ def test_restatement_refreshes_instead_of_copying(make_user):
     assert memory.refreshed_at == later
     with acting_user(user.pk):
         assert AuditEvent.objects.filter(memory_id=memory.pk, action="refreshed").exists()
+
+
+@pytest.mark.django_db
+def test_a_paraphrase_of_a_note_refreshes_it_instead_of_copying(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Iberian distributors."))
+    later = AT + timedelta(days=1)
+    result = run_gate(_event(user, "Note that I manage the Iberian distributors.", session="b", at=later))
+    [memory] = _live(user, later)
+    assert result.refreshed == (memory.pk,) and result.written == ()
+    assert (memory.statement, memory.subject) == ("Handles the Iberian distributors.", "coverage")
 
 
 @pytest.mark.django_db
