@@ -121,8 +121,8 @@ def report() -> int:
     killed = sum(r[2] for r in rows)
     estimate, low, high = stratified(rows)
     print(f"checked: {checked}, killed {killed} (unweighted {killed / checked:.3f})")
-    print(f"kill rate: {estimate:.3f} (95% interval {low:.3f}-{high:.3f}, weighted by mutants per module; target")
-    print(f"  {TARGET:.2f})")
+    print(f"kill rate: {estimate:.3f} (95% interval {low:.3f}-{high:.3f}; modules weighted by their mutants)")
+    print(f"target: {TARGET:.2f}")
     survivors = sorted((status, name) for name, status in status_by_mutant.items() if status in NOT_KILLED)
     print(f"survivors ({len(survivors)}; `mutmut show NAME` prints the diff):")
     for status, name in survivors:
