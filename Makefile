@@ -80,6 +80,15 @@ mutation: venv
 	ATLAS_PGDATA=$(CURDIR)/.atlas/pgdata ATLAS_TEST_DB_SUFFIX=mutation $(VENV)/bin/mutmut run --max-children 1 $$names
 	$(PY) scripts/mutation_report.py report
 
+# Line coverage of the gate package, the planner and atlas/db.py over their test files (not in
+# `make test`): one table for the gate package, one for the planner and atlas/db.py.
+COV_TESTS ?= tests/memory/test_gate.py tests/memory/test_timex.py tests/memory/test_eval_gate.py \
+	tests/chat/test_planner.py tests/test_db_bootstrap.py tests/test_database_url.py tests/memory/test_rls.py
+coverage: venv
+	$(PY) -m pytest -q -p no:randomly $(COV_TESTS) --cov=memory.gate --cov=chat.planner --cov=atlas.db --cov-report=
+	$(PY) -m coverage report --show-missing --include='memory/gate/*'
+	$(PY) -m coverage report --show-missing --include='chat/planner.py,atlas/db.py'
+
 # How long seed_demo takes to load the corpus (median of 3, rolled back).
 bench-seed: db
 	$(PY) manage.py bench_seed_demo --runs 3

@@ -89,7 +89,7 @@ def test_the_loose_match_needs_the_same_kind(make_user):
 
 
 def test_a_forgotten_preference_is_recognised_in_other_words_by_its_subject_and_value(make_user):
-    """"Prefers amounts in euros" forgotten: "Wants figures in EUR" (same subject and value) stays
+    """ "Prefers amounts in euros" forgotten: "Wants figures in EUR" (same subject and value) stays
     forgotten; another currency, or the same words on a note of another kind, do not."""
     user = make_user()
     memory = make_memory(user, "Prefers amounts in euros", subject="currency", value="EUR")
