@@ -206,7 +206,7 @@ def _negated(token: Token) -> bool:
     if any(child.dep_ == "neg" for child in token.children) or any(c.dep_ == "neg" for c in token.head.children):
         return token.head.lemma_ != "be" or any(c.dep_ == "neg" for c in token.children)
     before = [t.lower_ for t in token.doc[max(token.i - 2, 0) : token.i]]
-    return any(w in ("not", "non", "excluding", "except", "without", "exclude", "minus") for w in before)
+    return any(w in vocab.NEGATION_WORDS for w in before)
 
 
 def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
@@ -296,10 +296,11 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
         if value is not None and (prev in ("top", "bottom") or (i + 1 < len(words) and _is_rank_word(words, i + 1))):
             signals.limit = max(1, min(value, MAX_LIMIT))
             continue
-        comparison = _comparison(prev, prev2, words[i - 3] if i > 2 else "")
+        comparison = _comparison(prev, prev2, words[i - 3] if i > 2 else "") or _between(words, i)
         if not comparison:
             continue
-        is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word
+        scale = vocab.AMOUNT_SCALES.get(words[i + 1], 1) if i + 1 < len(words) else 1
+        is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word or scale > 1
         after = words[i + 1 : i + 4]
         at_least = prev == "least" or (prev == "$" and prev2 == "least")
         if not is_money and value is not None and any(w in ("order", "orders") for w in after):
@@ -307,6 +308,7 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
                 signals.min_orders = value - 1 if at_least else value  # "at least 3" is more than 2
             continue
         amount = _money(word)
+        amount = amount * scale if amount is not None else None
         if amount is None or (value is not None and value < 100 and not is_money):
             continue
         if comparison == "more":
@@ -318,6 +320,16 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
 def _is_rank_word(words: list[str], i: int) -> bool:
     ranked = vocab.TOP_WORDS | vocab.BOTTOM_WORDS
     return words[i] in ranked or (i + 1 < len(words) and words[i] in ("most", "least") and words[i + 1] in ranked)
+
+
+def _between(words: list[str], i: int) -> str:
+    """ "between $1,000 and $5,000": the first amount is the lower bound, the second the upper."""
+    before = [w for w in words[max(0, i - 5) : i] if w != "$"]
+    if before[-1:] == ["between"]:
+        return "more"
+    if len(before) >= 3 and before[-1] == "and" and before[-3] == "between":
+        return "less"
+    return ""
 
 
 def _comparison(prev: str, prev2: str, prev3: str = "") -> str:
@@ -457,6 +469,7 @@ _KNOWN_OTHER_WORDS = frozenset(
     | set(vocab.ORDINALS)
     | set(vocab.NUMBER_WORDS)
     | {"monthly"}
+    | vocab.NEGATION_WORDS  # read by the status slot: "exclude cancelled ones"
     | vocab.HARMLESS_VERBS
     | vocab.HARMLESS_ADJECTIVES
     | vocab.HARMLESS_ADVERBS

@@ -294,21 +294,21 @@ def _decay_filters(state: SessionState, restated: dict[str, str]) -> None:
         state.filters[key] = {"value": value, "turns_left": FILTER_TURNS}
 
 
-def match_option(question: str, pending: dict[str, Any]) -> Candidate | None:
-    """The option a reply picks: its id, its account code, its city, or its full label."""
+def matching_options(question: str, pending: dict[str, Any]) -> list[Candidate]:
+    """The options a reply names: by id, full label, account code or city (several: ambiguous)."""
     text = question.strip().lower()
     options = [Candidate(**c) for c in pending.get("candidates", [])]
     for option in options:
         if text in (option.id.lower(), f"customer:{option.id}".lower(), option.option_label.lower()):
-            return option
-    hits = [o for o in options if o.account_code and o.account_code.lower() in text]
-    if len(hits) == 1:
-        return hits[0]
+            return [option]
+    by_code = [o for o in options if o.account_code and o.account_code.lower() in text]
+    if len(by_code) == 1:
+        return by_code
     words = set(_WORD.findall(text))
-    hits = [o for o in options if o.city and set(_WORD.findall(o.city.lower())) <= words]
-    if len(hits) == 1:
-        return hits[0]
-    return None
+    by_city = [o for o in options if o.city and set(_WORD.findall(o.city.lower())) <= words]
+    if len(by_city) == 1:
+        return by_city
+    return by_code if len(by_code) > 1 else by_city
 
 
 def update_from_question(
@@ -354,12 +354,22 @@ def update_from_question(
 def _resolve_pending(
     state: SessionState, pending: dict[str, Any], text: str, option_id: str | None, resolution: Resolution
 ) -> bool:
-    """Answer the pending clarifying question (cleared either way); True when a customer was picked."""
+    """Answer the pending clarifying question; True when a customer was picked or the question is
+    asked again among the options the reply fits (kept pending then), False when it was dropped."""
     picked = None
     if option_id is not None:
         picked = next((Candidate(**c) for c in pending["candidates"] if c["id"] == str(option_id)), None)
     if picked is None:
-        picked = match_option(text, pending)
+        hits = matching_options(text, pending)
+        if len(hits) > 1:
+            # The reply fits several options: ask again among those, never take the first.
+            state.pending = {**pending, "candidates": [asdict(c) for c in hits]}
+            resolution.clarify = {
+                "question": f"{_count_word(len(hits))} of them match that. Which one?",
+                "options": [{"id": c.id, "label": c.option_label} for c in hits],
+            }
+            return True
+        picked = hits[0] if hits else None
     state.pending = None
     if picked is None:
         return False

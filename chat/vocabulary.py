@@ -125,6 +125,8 @@ GROUP_WORDS: dict[str, str] = {
 NUMBER_WORDS = SHARED_NUMBER_WORDS
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
+# A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
+AMOUNT_SCALES = {"k": 1000, "thousand": 1000, "m": 1_000_000, "million": 1_000_000}
 
 # Fields a single record has: (subject, field) by the words that ask for it.
 CUSTOMER_FIELDS: dict[str, str] = {
@@ -308,6 +310,8 @@ CHECKED_POS = frozenset({"VERB", "ADJ", "ADV"})
 
 # Verbs (lemmas) that carry no slot and change nothing a plan computes: asking, showing, having,
 # and the verbs of ordering, paying, renewing and being located that the subjects already imply.
+# Words before a status that exclude it: "not cancelled", "excluding paid", "exclude cancelled ones".
+NEGATION_WORDS = frozenset({"not", "non", "excluding", "except", "without", "exclude", "minus"})
 HARMLESS_VERBS = frozenset(
     {
         "be", "have", "do", "show", "list", "give", "tell", "need", "want", "see", "find", "get", "know",

@@ -1,11 +1,14 @@
 """Delete everything leaves no row of the user's content in any table, and nobody else's is touched."""
 
+import pytest
 from django.apps import apps
-from django.db import connection
+from django.db import connection, transaction
 
 from chat.feedback import give_feedback
 from chat.turn import ask, start_session
-from memory.rls import staff_bypass
+from memory.epoch import DeletedMeanwhile, hold_generation
+from memory.models import MemoryControl
+from memory.rls import acting_user, staff_bypass
 from memory.store import delete_everything, write_memory
 
 # The audit log (ids and counts) and the memory switch with the deletion generation hold no content.
@@ -53,3 +56,20 @@ def test_delete_everything_leaves_zero_rows_of_the_users_content(
     assert {table: n for table, n in after.items() if n} == {}
     bobs = _rows_per_table(bob.pk)
     assert bobs["memory_memory"] >= 2 and bobs["chat_turn"] >= 2
+
+
+def test_work_started_before_a_deletion_is_refused_after_it(make_user):
+    """A gate run queued before "delete everything" carries the old generation: it must write nothing."""
+    user, other = make_user(), make_user()
+    with acting_user(user.pk), transaction.atomic():
+        before = hold_generation(user.pk)
+    with acting_user(other.pk), transaction.atomic():
+        others = hold_generation(other.pk)
+    delete_everything(user)
+    with acting_user(user.pk), transaction.atomic():
+        with pytest.raises(DeletedMeanwhile):
+            hold_generation(user.pk, expected=before)
+        assert hold_generation(user.pk) == before + 1
+        assert MemoryControl.objects.get(user_id=user.pk).deleted_at is not None
+    with acting_user(other.pk), transaction.atomic():
+        assert hold_generation(other.pk, expected=others) == others  # nobody else's work is stale

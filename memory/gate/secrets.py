@@ -112,7 +112,7 @@ def _has_value(after: list[str], *, lead: bool) -> bool:
             return True
         if lead and bare and bare not in _NOT_VALUES:
             return True
-        if bare in _VALUE_LEAD:
+        if bare in _VALUE_LEAD or bare.rstrip(":") in _VALUE_LEAD:  # "is 7741", "is: 7741"
             lead = True
     return False
 

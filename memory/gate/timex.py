@@ -106,7 +106,7 @@ class TimeSpan:
 
 _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|year|quarter)\b", re.I), "end_of"),
-    (re.compile(rf"\b{_UNTIL}\s+(next\s+)?{_WEEKDAY_RE}\b", re.I), "until_weekday"),
+    (re.compile(rf"\b{_UNTIL}\s+(next\s+)?{_WEEKDAY_RE}(\s+(?:of\s+)?next\s+week)?\b", re.I), "until_weekday"),
     (
         re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_RE}\b", re.I),
         "until_day_month",
@@ -166,7 +166,8 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
             return _end_of_month(at, (3 - at.month % 3) % 3)
         return _end_of_day(at.replace(month=12, day=31))
     if name == "until_weekday":
-        target = _next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0]))
+        # "until next Friday" and "until Friday next week" name the same day.
+        target = _next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0] or groups[2]))
         if re.match(r"back", match.group(0), re.I):
             return _day_start(target)
         return _end_of_day(target)
@@ -187,11 +188,11 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
             return None
     if name == "until_month":
         month = _MONTHS[groups[0].lower().rstrip(".")]
+        if month == at.month:
+            return _end_of_month(at)  # "until March" said in March: until March ends
         start = _date_in_future(at, month, 1)
         if start is None:
             return None
-        if start.month == at.month and start.year == at.year:
-            return _end_of_month(at)
         return _day_start(start)
     return _resolve_relative(name, match, at)
 

@@ -64,6 +64,7 @@ def shape(result):
         ),
         ("Number of customers in the East", ("count", "customers", "", "", None, (), "east", "", "", "", "")),
         ("How many late orders are there?", ("count", "orders", "", "", None, (), "", "", "", "overdue", "")),
+        ("How many orders in the West?", ("count", "orders", "", "", None, (), "west", "", "", "", "")),
         ("What do shipped orders add up to in total?", ("sum", "orders", "", "", None, (), "", "", "", "shipped", "")),
         ("Mean order value in Chicago", ("average", "orders", "", "", None, (), "", "Chicago", "", "", "")),
         ("Ten largest accounts by spend in 2025", ("rank", "orders", "customer", "", 10, (), "", "", "", "", "2025")),
@@ -86,10 +87,47 @@ def shape(result):
             ),
         ),
         ("Contracts renewing next month", ("list", "contracts", "", "", None, (), "", "", "", "", "next month")),
+        ("List all contracts", ("list", "contracts", "", "", None, (), "", "", "", "", "")),
+        ("What region are the customers in?", ("list", "customers", "", "", None, (), "", "", "", "", "")),
+        ("How many contracts renew this year?", ("count", "contracts", "", "", None, (), "", "", "", "", "this year")),
+        ("Number of customers per region", ("count", "customers", "region", "", None, (), "", "", "", "", "")),
+        ("Monthly revenue in the West", ("sum", "orders", "month", "", None, (), "west", "", "", "", "")),
+        ("Total orders by segment", ("sum", "orders", "segment", "", None, (), "", "", "", "", "")),
+        ("Orders placed today", ("list", "orders", "", "", None, (), "", "", "", "", "today")),
+        ("Smallest order in March", ("rank", "orders", "", "", 1, (), "", "", "", "", "March 2026")),
+        ("Show documents about returns", ("list", "documents", "", "", None, (), "", "", "", "", "")),
+        (
+            "Other customers in the same region as Kestrel Foods",
+            ("list", "customers", "", "region", None, ("Kestrel Foods",), "", "", "", "", ""),
+        ),
     ],
 )
 def test_each_plan_kind(corpus, question, expected):
-    assert shape(plan(question).result) == expected
+    result = plan(question).result
+    assert shape(result) == expected
+    # The plan is kept in the session state for the follow-up: it survives the round trip.
+    assert QueryPlan.from_dict(result.to_dict()) == result
+
+
+@pytest.mark.django_db
+def test_smallest_ranks_ascending_and_largest_descending(corpus):
+    assert plan("Smallest order in March").result.order == "asc"
+    assert plan("Biggest order in March").result.order == "desc"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "low", "high"),
+    [
+        ("Orders between $1,000 and $5,000", 1000, 5000),
+        ("Orders over $5m", 5_000_000, None),
+        ("Orders over $5 million", 5_000_000, None),
+        ("Orders under $2k", None, 2000),
+    ],
+)
+def test_amount_ranges_and_scale_words(corpus, question, low, high):
+    filters = plan(question).result.filters
+    assert (filters.min_amount, filters.max_amount) == (low, high)
 
 
 @pytest.mark.django_db
@@ -104,6 +142,7 @@ def test_each_plan_kind(corpus, question, expected):
         ("How many staff does Saguaro Solar employ?", vocab.NO_FIELD_REASON),
         ("Which customers are in Narnia?", vocab.NO_PLAN_REASON),
         ("What's the credit limit?", vocab.NEEDS_CUSTOMER_REASON),
+        ("Compare Kestrel Foods sales this year", vocab.NO_PLAN_REASON),  # a comparison needs two customers
     ],
 )
 def test_each_abstention_kind(corpus, question, reason):
@@ -115,6 +154,8 @@ def test_each_abstention_kind(corpus, question, reason):
 def test_negation_excludes_a_status_instead_of_selecting_it(corpus):
     result = plan("Total of orders in the North that are not cancelled").result
     assert (result.filters.status, result.filters.exclude_status, result.filters.region) == ("", "cancelled", "north")
+    result = plan("Orders in the North, exclude cancelled ones").result
+    assert (result.kind, result.filters.status, result.filters.exclude_status) == ("list", "", "cancelled")
 
 
 @pytest.mark.django_db
@@ -123,6 +164,9 @@ def test_thresholds_on_amounts_and_on_order_counts(corpus):
     assert big.filters.min_amount == 25000 and big.filters.period.label == "last year"
     many = plan("Customers with more than 4 open orders").result
     assert (many.kind, many.subject, many.min_orders, many.filters.status) == ("list", "customers", 4, "open")
+    # "At least two" is more than one, and "least" here ranks nothing.
+    two = plan("Customers with at least two open orders").result
+    assert (two.kind, two.subject, two.min_orders, two.filters.status) == ("list", "customers", 1, "open")
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from chat.state import (
     SessionState,
     carried_filters,
     decay_filters,
+    detect_filters,
     gate_filters,
     load_state,
     remember_question,
@@ -164,6 +165,26 @@ def test_picking_an_option_resolves_the_clarification(reply, option_id, picked):
     assert state.focus.label == picked
 
 
+@pytest.mark.parametrize("reply", ["Portland or Leeds, I'm not sure", "ACCT-10442 or ACCT-20817"])
+def test_a_reply_that_fits_several_options_asks_again_and_picks_none(reply):
+    state = SessionState()
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    again = ask(state, reply)
+    assert again.picked is None and state.focus is None
+    assert again.clarify == {
+        "question": "Two of them match that. Which one?",
+        "options": [
+            {"id": "1", "label": "Northline Freight — Portland, acct ACCT-10442"},
+            {"id": "2", "label": "Northline Logistics — Leeds, acct ACCT-20817"},
+        ],
+    }
+    # The question stays open: the next, unambiguous reply answers the original question.
+    picked = ask(state, "The one in Leeds")
+    assert picked.picked.name == "Northline Logistics"
+    assert picked.original_question == "What are Northline's payment terms?"
+    assert picked.rewritten == "What are Northline's payment terms? (Northline Logistics)"
+
+
 def test_a_reply_that_matches_no_option_picks_nothing():
     state = SessionState()
     ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
@@ -205,3 +226,28 @@ def test_state_lives_in_the_cache_and_delete_everything_clears_it(make_user):
     assert cache.get(state_key(user.pk, "s1")) is not None
     delete_everything(user)
     assert load_state(user.pk, "s1").focus is None
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Covers the western sales region.", {"region": "west"}),
+        (
+            "Overdue orders in the East region last quarter",
+            {"region": "east", "period": "last quarter", "status": "overdue"},
+        ),
+        ("Unpaid invoices for the previous month", {"period": "last month", "status": "overdue"}),
+        ("Orders in Leeds", {}),
+    ],
+)
+def test_the_filters_a_note_or_question_names(text, found):
+    """What a region note narrows a question to (chat.turn reads a note's region this way)."""
+    assert detect_filters(text) == found
+
+
+def test_the_state_survives_its_round_trip_through_the_cache_format():
+    state = SessionState(focus=Focus("customer", "3", "Kestrel Foods", True), format="short")
+    state.filters = {"period": {"value": "last quarter", "turns_left": 1}}
+    state.recent_questions = ["Show me Kestrel Foods orders"]
+    state.last_turn_id, state.last_focus_id = 9, "3"
+    assert SessionState.from_dict(state.to_dict()) == state

@@ -65,6 +65,22 @@ def test_an_ambiguous_name_gets_one_clarifying_question_and_the_pick_answers_it(
 
 
 @pytest.mark.django_db
+def test_a_reply_naming_both_options_is_asked_again_not_answered_for_the_first(corpus, user):
+    session = start_session(user)
+    ask(user, session=session, question="What are Northline's payment terms?")
+    again = ask(user, session=session, question="Either Portland or Leeds")
+    assert again.kind == Turn.Kind.CLARIFY
+    assert again.answer == (
+        "Two of them match that. Which one?\n"
+        "- Northline Freight — Portland, acct ACCT-10442\n"
+        "- Northline Logistics — Leeds, acct ACCT-20817"
+    )
+    assert load_state(user.pk, session.pk).focus is None
+    picked = ask(user, session=session, question="Leeds")
+    assert "Northline Logistics pays on net 60" in picked.answer
+
+
+@pytest.mark.django_db
 def test_picking_by_option_id(corpus, user):
     session = start_session(user)
     clarify = ask(user, session=session, question="Northline credit limit?")

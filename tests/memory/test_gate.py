@@ -221,6 +221,7 @@ def test_venting_in_feedback_has_its_own_reason():
 def test_the_lint_catches_a_garbled_statement():
     assert lint("Prefers answers answers short.") == ["a word twice in a row: answers"]
     assert lint("Prefers answers short.") == []
+    assert lint("I prefer my answers in euros.") == ["first or second person: i, my"]
 
 
 def test_a_correction_typed_into_the_chat_keeps_the_users_words():
@@ -283,6 +284,8 @@ def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
         ("Prefers dates as DD/MM/YYYY.", "date_format", "DMY"),
         ("Prefers answers in Dutch.", "language", "Dutch"),
         ("Please call me Jo from now on.", "address", "Jo"),
+        ("Forget my currency preference.", "currency", ""),  # a subject named without a value
+        ("Handles the Iberian distributors.", "", ""),
     ],
 )
 def test_subject_and_value_of_preferences(text, subject, value):
@@ -300,6 +303,8 @@ def test_subject_and_value_of_preferences(text, subject, value):
         ("the safe code is 0451", "safe code"),
         ("vpn login is j.smith / Marlin#2026", "login"),
         ("Our Q3 target is 4.5 million", ""),
+        ('my password is: "Osprey".', "password"),  # a colon and quotes around the value
+        ("my new password is: expired", ""),
     ],
 )
 def test_secret_checks(text, expected):
@@ -373,11 +378,13 @@ def test_refusals_are_recorded_and_nothing_is_written(make_user):
     user = make_user()
     run_gate(_event(user, "Why do the Orion orders always ship late?"))
     run_gate(_event(user, "Remember my password is Heron!2290", turn=2))
+    run_gate(_event(user, 'Remember that my password is: "Osprey".', turn=3))
     assert _live(user) == []
     reasons = [(d.admitted, d.reason) for d in _decisions(user)]
-    assert reasons == [(False, rules.QUESTION), (False, rules.SECRET)]
+    assert reasons == [(False, rules.QUESTION), (False, rules.SECRET), (False, rules.SECRET)]
     # The secret itself is not copied into the decision log.
     assert all("Heron" not in d.source_quote + d.statement for d in _decisions(user))
+    assert all("Osprey" not in d.source_quote + d.statement for d in _decisions(user))
 
 
 @pytest.mark.django_db
@@ -391,6 +398,32 @@ def test_restatement_refreshes_instead_of_copying(make_user):
     assert memory.refreshed_at == later
     with acting_user(user.pk):
         assert AuditEvent.objects.filter(memory_id=memory.pk, action="refreshed").exists()
+
+
+@pytest.mark.django_db
+def test_a_paraphrase_of_a_note_refreshes_it_instead_of_copying(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Iberian distributors."))
+    later = AT + timedelta(days=1)
+    result = run_gate(_event(user, "Note that I manage the Iberian distributors.", session="b", at=later))
+    [memory] = _live(user, later)
+    assert result.refreshed == (memory.pk,) and result.written == ()
+    assert (memory.statement, memory.subject) == ("Handles the Iberian distributors.", "coverage")
+
+
+@pytest.mark.django_db
+def test_restating_an_open_ended_situation_extends_its_expiry(make_user):
+    user = make_user()
+    run_gate(_event(user, "I'm on parental leave for a while."))
+    [memory] = _live(user)
+    assert memory.expires_at == AT + timedelta(days=30)
+    later = AT + timedelta(days=5)
+    result = run_gate(_event(user, "I'm on parental leave for a while.", session="b", at=later))
+    assert result.refreshed == (memory.pk,) and result.written == ()
+    # Still there 32 days after the first mention: the clock starts again at the restatement.
+    [kept] = _live(user, AT + timedelta(days=32))
+    assert kept.pk == memory.pk and kept.expires_at == later + timedelta(days=30)
+    assert _live(user, later + timedelta(days=31)) == []
 
 
 @pytest.mark.django_db
@@ -470,11 +503,35 @@ def test_forget_in_conversation_removes_and_suppresses(make_user):
 
 
 @pytest.mark.django_db
+def test_an_ambiguous_forget_asks_which_note_and_deletes_none(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Iberian distributors."))
+    run_gate(_event(user, "Remember that I handle the Nordic distributors.", turn=2))
+    answer = preview(user, "Forget that I handle the distributors.")
+    assert (answer.action, answer.admitted, answer.reason) == ("forget", False, rules.FORGET_AMBIGUOUS)
+    assert answer.message.startswith("More than one note could match that (")
+    assert (
+        "Handles the Iberian distributors." in answer.message and "Handles the Nordic distributors." in answer.message
+    )
+    assert answer.message.endswith("Which one should I forget? You can also remove it on the memory page.")
+    result = run_gate(_event(user, "Forget that I handle the distributors.", session="b", turn=3))
+    assert result.forgotten == () and len(_live(user)) == 2
+    assert (_decisions(user)[-1].admitted, _decisions(user)[-1].reason) == (False, rules.FORGET_AMBIGUOUS)
+    # Naming one of them settles it.
+    result = run_gate(_event(user, "Forget that I handle the Nordic distributors.", session="b", turn=4))
+    [left] = _live(user)
+    assert "Iberian" in left.statement and len(result.forgotten) == 1
+
+
+@pytest.mark.django_db
 def test_forget_with_no_match_says_so(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I handle the Iberian distributors."))
     answer = preview(user, "Forget my date format preference.")
     assert not answer.admitted and answer.reason == rules.FORGET_NO_MATCH
+    assert answer.message == (
+        "I couldn't find a note like that in what I remember about you; the memory page lists everything."
+    )
     run_gate(_event(user, "Forget my date format preference.", turn=2))
     assert len(_live(user)) == 1
 
@@ -495,7 +552,9 @@ def test_paused_memory_writes_nothing(make_user):
     set_paused(user, paused=True)
     run_gate(_event(user, "Always show amounts in euros."))
     assert _live(user) == [] and _decisions(user)[-1].reason == rules.PAUSED
-    assert preview(user, "Remember that I cover the Alps region.").reason == rules.PAUSED
+    answer = preview(user, "Remember that I cover the Alps region.")
+    assert (answer.action, answer.admitted, answer.reason) == ("remember", False, rules.PAUSED)
+    assert answer.message == ("I won't remember that: your memory is paused; you can resume it on the memory page.")
 
 
 @pytest.mark.parametrize(
@@ -578,6 +637,25 @@ def test_a_reversal_forgets_the_preference_through_the_store(make_user):
     # Forgotten through the store: suppressed, so the rules do not bring it back.
     run_gate(_event(user, "Always add a pie chart.", session="c", turn=3))
     assert _live(user) == [] and _decisions(user)[-1].reason == rules.SUPPRESSED
+
+
+@pytest.mark.django_db
+def test_a_reversal_naming_no_subject_withdraws_the_preference_it_matches(make_user):
+    user = make_user()
+    run_gate(_event(user, "Always use abbreviations for states."))
+    run_gate(_event(user, "From now on, amounts in euros.", turn=2))
+    result = run_gate(_event(user, "Stop the abbreviations for states.", session="b", turn=3))
+    [left] = _live(user)
+    assert "euros" in left.statement and len(result.forgotten) == 1
+    assert _decisions(user)[-1].reason == rules.REVERSAL
+
+
+@pytest.mark.django_db
+def test_a_reversal_with_nothing_to_withdraw_is_refused_with_its_reason(make_user):
+    user = make_user()
+    result = run_gate(_event(user, "Don't answer in French any more."))
+    assert result.forgotten == () and result.written == () and _live(user) == []
+    assert [(d.admitted, d.reason, d.source_quote) for d in _decisions(user)] == [(False, rules.REVERSAL_NO_MATCH, "")]
 
 
 @pytest.mark.django_db

@@ -4,7 +4,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from memory.models import AuditEvent, Memory, Observation
-from memory.rls import acting_user, staff_bypass
+from memory.rls import acting_user, set_acting_user, staff_bypass
 from tests.factories import make_memory
 
 pytestmark = pytest.mark.django_db
@@ -218,3 +218,14 @@ def _rows(sql: str) -> list:
     with connection.cursor() as cur:
         cur.execute(sql)
         return [row[0] for row in cur.fetchall()]
+
+
+def test_switching_the_acting_user_inside_a_block_shows_the_new_users_rows_and_is_restored(alice_and_bob):
+    """The API authenticates inside the request's block and switches to the signed-in user."""
+    alice, bob = alice_and_bob
+    with acting_user(None):
+        set_acting_user(bob.pk)
+        assert set(Memory.objects.values_list("user_id", flat=True)) == {bob.pk}
+        set_acting_user(alice.pk)
+        assert set(Memory.objects.values_list("user_id", flat=True)) == {alice.pk}
+    assert _count("SELECT count(*) FROM memory_memory") == 0  # restored: no acting user

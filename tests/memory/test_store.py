@@ -224,6 +224,11 @@ def test_text_export_groups_notes_by_kind_with_dates_and_provenance(make_user):
     assert f'from what you said on {said:%Y-%m-%d}: "use metric please"' in text
     assert "conversation s-9" in text
     assert "Replaced or expired" in text and "replaced;" in text
+    # Who wrote each note: the rules ("Atlas") or the user's own correction ("you").
+    [metric] = [line for line in text.splitlines() if "use metric please" in line]
+    assert "by Atlas;" in metric
+    bullets = text.splitlines()[text.splitlines().index("- Prefers answers as bullet points") + 1]
+    assert "by you" in bullets
     assert audit_actions(user)[-1] == "exported"
 
 

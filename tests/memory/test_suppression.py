@@ -87,3 +87,15 @@ def test_the_loose_match_needs_the_same_kind(make_user):
     forget(user, "Prefers metric units", kind="preference")
     assert is_suppressed(user, kind="preference", statement="Wants measurements in metric")
     assert not is_suppressed(user, kind="context", statement="Wants measurements in metric")
+
+
+def test_a_forgotten_preference_is_recognised_in_other_words_by_its_subject_and_value(make_user):
+    """ "Prefers amounts in euros" forgotten: "Wants figures in EUR" (same subject and value) stays
+    forgotten; another currency, or the same words on a note of another kind, do not."""
+    user = make_user()
+    memory = make_memory(user, "Prefers amounts in euros", subject="currency", value="EUR")
+    forget_memory(user, memory.pk)
+    same = {"statement": "Wants figures in EUR", "subject": "currency"}
+    assert is_suppressed(user, kind="preference", value="EUR", **same)
+    assert not is_suppressed(user, kind="preference", value="USD", **same)
+    assert not is_suppressed(user, kind="context", value="EUR", **same)

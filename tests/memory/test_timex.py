@@ -1,0 +1,91 @@
+"""Time expressions: when a stated situation ends, from the words and the turn's timestamp.
+
+Every expected end is worked out by hand from a calendar (an end is midnight after the last
+day; "back on Monday" ends as Monday starts), never from the resolver's own helpers.
+"""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memory.gate.timex import parse_expiry
+
+TUESDAY = datetime(2026, 3, 17, 14, 30, tzinfo=UTC)  # Tuesday 17 March 2026
+MONDAY = datetime(2026, 3, 16, 9, 0, tzinfo=UTC)
+THURSDAY = datetime(2026, 3, 19, 9, 0, tzinfo=UTC)
+SATURDAY = datetime(2026, 3, 21, 10, 0, tzinfo=UTC)
+MAY_2 = datetime(2026, 5, 2, 12, 0, tzinfo=UTC)
+NOV_5 = datetime(2026, 11, 5, 12, 0, tzinfo=UTC)
+DEC_20 = datetime(2026, 12, 20, 12, 0, tzinfo=UTC)
+JAN_31 = datetime(2027, 1, 31, 12, 0, tzinfo=UTC)
+
+
+def day(year, month, dd):
+    return datetime(year, month, dd, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "expires", "phrase"),
+    [
+        # Quarters: the quarter the turn falls in, whichever month of it.
+        ("I'm covering the Benelux desk until the end of the quarter.", TUESDAY, day(2026, 4, 1), None),
+        ("I'm covering the Benelux desk until the end of the quarter.", MAY_2, day(2026, 7, 1), None),
+        ("I'm covering the Benelux desk until the end of the quarter.", NOV_5, day(2027, 1, 1), None),
+        # Year end.
+        ("I'm on the audit project until the end of the year.", TUESDAY, day(2027, 1, 1), None),
+        # "Back on Monday": away until Monday starts; said on Tuesday, that is next week's Monday.
+        ("I'm out, back on Monday.", TUESDAY, day(2026, 3, 23), "back on Monday"),
+        ("I'm out of the office until Tuesday.", TUESDAY, day(2026, 3, 25), None),  # said on a Tuesday: next one
+        # "Next Friday" said early in the week is the Friday of the following week.
+        ("I'm travelling until next Friday.", MONDAY, day(2026, 3, 28), None),
+        ("I'm travelling until next Friday.", SATURDAY, day(2026, 3, 28), None),
+        ("I'm working from home until Friday next week.", THURSDAY, day(2026, 3, 28), "until Friday next week"),
+        # A month: until it starts; the current month: until it ends.
+        ("I'm on leave until May.", TUESDAY, day(2026, 5, 1), "until May"),
+        ("I'm on leave until March.", TUESDAY, day(2026, 4, 1), None),
+        ("I'm on leave until early June.", TUESDAY, day(2026, 6, 1), None),
+        # A day of the month: this month if still ahead, else next month.
+        ("I'm in Oslo until the 20th.", TUESDAY, day(2026, 3, 21), "until the 20th"),
+        ("I'm in Oslo until the 15th.", TUESDAY, day(2026, 4, 16), None),
+        ("I'm in Oslo until the 5th.", DEC_20, day(2027, 1, 6), None),
+        # A date already past this year is next year's.
+        ("I'm seconded to Leeds until 2 March.", TUESDAY, day(2027, 3, 3), None),
+        ("I'm seconded to Leeds until April 2nd.", TUESDAY, day(2026, 4, 3), None),
+        # Weekends end when the week does.
+        ("I'm at the cottage over the weekend.", TUESDAY, day(2026, 3, 23), None),
+        ("I'm at the cottage this weekend.", SATURDAY, day(2026, 3, 23), None),
+        # Next month, across a year end too.
+        ("I'm in Madrid next month.", TUESDAY, day(2026, 5, 1), None),
+        ("I'm in Madrid next month.", DEC_20, day(2027, 2, 1), None),
+        # Durations count from the turn and end at midnight.
+        ("I'm on leave for a couple of weeks.", TUESDAY, day(2026, 4, 1), None),
+        ("I'm on leave for a  couple of weeks.", TUESDAY, day(2026, 4, 1), None),  # typed with two spaces
+        ("I'm on secondment for two months.", TUESDAY, day(2026, 5, 17), None),
+        ("I'm offline for the next day.", TUESDAY, day(2026, 3, 19), None),
+        ("I'm on secondment for the next month.", TUESDAY, day(2026, 4, 17), None),
+        ("I'm on leave for the rest of the month.", TUESDAY, day(2026, 4, 1), None),
+        # The day itself.
+        ("I'm in the Leeds office until tonight.", TUESDAY, day(2026, 3, 18), None),
+        ("I'm offline this afternoon.", TUESDAY, day(2026, 3, 18), None),
+        ("I'm in Hamburg on Friday.", TUESDAY, day(2026, 3, 21), None),
+    ],
+)
+def test_stated_ends(text, at, expires, phrase):
+    span = parse_expiry(text, at)
+    assert span.stated and span.expires_at == expires
+    if phrase:
+        assert span.phrase == phrase
+
+
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        ("I'm on leave for a while.", TUESDAY),
+        ("I'm in Oslo until 29 February.", TUESDAY),  # 2026 and 2027 have no 29 February
+        ("I'm in Oslo until the 30th.", JAN_31),  # February has no 30th
+    ],
+)
+def test_no_real_end_gets_the_thirty_day_default(text, at):
+    span = parse_expiry(text, at)
+    assert not span.stated and span.phrase == ""
+    assert span.expires_at == at + timedelta(days=30)
