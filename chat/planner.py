@@ -135,6 +135,10 @@ class QueryPlan:
 class Abstention:
     reason: str  # a vocabulary.*_REASON code
     topic: str = ""  # the word that decided it ("weather", "employees")
+    # The question asked for a figure (a count, total, average, ranking or comparison): a policy
+    # passage about its topic is never the answer ("the average delivery time" is not the
+    # shipping memo). A hint for the answer, not part of what the abstention is.
+    figure: bool = field(default=False, compare=False)
 
 
 @dataclass
@@ -162,6 +166,8 @@ class Signals:
     unread: list[str] = field(default_factory=list)  # verbs, adjectives and adverbs no slot reads
     out_of_scope: tuple[str, str] | None = None  # (reason, word)
     negated: str = ""  # a negation the plan cannot express ("customers that haven't ordered")
+    second_status: str = ""  # a word naming a second, different status ("delivered late")
+    counted: str = ""  # the noun "how many" counts ("orders", "days")
     fmt: str = ""
 
     def has_slot(self) -> bool:
@@ -190,10 +196,22 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_nouns(doc, signals, name_words)
     _read_other_words(doc, signals, name_words)
     _read_people_and_opinions(doc, signals)
+    signals.counted = _counted_noun(doc, name_words)
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
     return signals
+
+
+def _counted_noun(doc: Doc, name_words: set[str]) -> str:
+    """The noun "how many" counts: "how many days ..." counts days, "how many overdue orders"
+    orders ("" when "many" stands alone: "how many are overdue?")."""
+    for token in doc:
+        if token.lower_ == "many" and token.i and doc[token.i - 1].lower_ == "how":
+            head = token.head
+            if head.pos_ in ("NOUN", "PROPN") and head.lower_ not in name_words:
+                return head.lower_
+    return ""
 
 
 def _order_number(text: str) -> str:
@@ -222,10 +240,16 @@ def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if word in ("ship", "deliver", "cancel") and token.pos_ not in ("VERB", "ADJ"):
             continue
+        if token.tag_ in ("JJR", "JJS", "RBR", "RBS"):
+            continue  # "the latest contract" (lemma "late") names no status
         if _negated(token):
             signals.exclude_status = status
+        elif signals.status and status != signals.status:
+            # An order has one status: "delivered late", "open or overdue" name two, and a plan
+            # that kept the first would answer another question.
+            signals.second_status = signals.second_status or token.text
         else:
-            signals.status = signals.status or status
+            signals.status = status
 
 
 def _read_negation(doc: Doc, signals: Signals) -> None:
@@ -378,8 +402,24 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         if token.pos_ not in vocab.CHECKED_POS or word in name_words or token.like_num or not word[:1].isalpha():
             continue
         ranked = lemma in vocab.RANKED_VERBS and token.i > 0 and _is_rank_word(signals.words, token.i - 1)
-        if not ranked and not _known_word(word, lemma, signals.place_words):
+        if ranked or word in vocab.FILLER_ADVERBS or _on_the_asking(token):
+            continue
+        if not _known_word(word, lemma, signals.place_words):
             signals.unread.append(word)
+
+
+def _on_the_asking(token: Token) -> bool:
+    """A manner word ("quickly", "real quick") on the asking itself: its first head that is not
+    another manner word is the question's "be", a verb of showing or telling, or "question", or
+    the manner words head the whole question ("Real quick, how many ...?" parses as "quick" ...)."""
+    if token.lower_ not in vocab.MANNER_ADVERBS:
+        return False
+    head = token
+    while head.lower_ in vocab.MANNER_ADVERBS and head.head.i != head.i:
+        head = head.head
+    if head.lower_ in vocab.MANNER_ADVERBS:
+        return head.dep_ == "ROOT"
+    return head.lemma_.lower() in vocab.ASKING_HEADS
 
 
 def _read_people_and_opinions(doc: Doc, signals: Signals) -> None:
@@ -638,6 +678,8 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     fmt = signals.fmt
     abstain = _abstention(signals, context)
     if abstain is not None:
+        if abstain.reason in vocab.NO_PLAN_REASONS and _measure(signals):
+            abstain = replace(abstain, figure=True)
         return Planned(abstain, stated, fmt=fmt)
     if signals.order_number:
         return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
@@ -672,6 +714,12 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         return Abstention(vocab.FORECAST_REASON, "future")
     if signals.negated:
         return Abstention(vocab.NO_PLAN_REASON, signals.negated)
+    if signals.second_status:
+        return Abstention(vocab.UNREAD_WORD_REASON, signals.second_status)
+    if _average_of_counts(signals) and not documents:
+        return Abstention(vocab.NO_PLAN_REASON, "average")  # "the average number of orders per customer"
+    if signals.counted and not documents and not _countable(signals.counted):
+        return Abstention(vocab.NO_PLAN_REASON, "how many")  # "how many days ...": not a count of records
     unsupported = [w for w in (*signals.lemmas, *signals.words) if w in vocab.UNSUPPORTED_MEASURES]
     if unsupported and not documents:
         return Abstention(vocab.NO_PLAN_REASON, unsupported[0])
@@ -684,6 +732,22 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
     if unread and not documents:
         return Abstention(vocab.UNREAD_WORD_REASON, unread)
     return None
+
+
+def _average_of_counts(signals: Signals) -> bool:
+    """An average and a count asked together ("the average number of days", "the average order
+    count per region"): an average of counts, which no plan computes."""
+    counted = "how many" in " ".join(signals.words) or any(
+        lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] != "to")
+        for i, lemma in enumerate(signals.lemmas)
+    )
+    return counted and _averaged(signals)
+
+
+def _countable(noun: str) -> bool:
+    """A noun "how many" may count: the records' own (orders, customers, contracts) or "ones"."""
+    known = {*vocab.SUBJECT_WORDS, *vocab.STATUS_WORDS, "one"}  # "how many cancellations": cancelled orders
+    return noun in known or noun.rstrip("s") in known
 
 
 def _first_unread(signals: Signals) -> str:
@@ -817,7 +881,8 @@ def _measure(signals: Signals) -> str:
     if ranked:
         return "rank"
     valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in zip(signals.words, signals.words[1:], strict=False))
-    if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued:
+    added = any(a == "add" and b == "up" for a, b in zip(signals.lemmas, signals.words[1:], strict=False))
+    if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or added:
         return "sum"  # the word too: "combined" is lemmatised to "combine"
     return ""
 
@@ -1019,6 +1084,17 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     return _rank_plan(signals, filters, group, words)
 
 
+def _names_the_period(words: list[str], i: int) -> bool:
+    """The unit of a period phrase: "month" in "last month", "this month", "the past 3 months"."""
+    if words[i].rstrip("s") not in vocab.PERIOD_UNITS:
+        return False
+    directions = vocab.PERIOD_PAST | vocab.PERIOD_CURRENT | vocab.PERIOD_FUTURE
+    before = words[i - 1] if i else ""
+    if before and _number(before) is not None and i > 1:
+        before = words[i - 2]
+    return before in directions
+
+
 def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) -> QueryPlan | Abstention:
     words = words - signals.place_words
     order = "asc" if words & vocab.BOTTOM_WORDS and not words & vocab.TOP_WORDS else "desc"
@@ -1027,9 +1103,11 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     if not group:
         # The first grouping noun the question uses, unless it names a stated filter
         # ("the largest customer in the South region" ranks customers, not regions).
-        for word in signals.words:
+        for i, word in enumerate(signals.words):
             if word in signals.name_words:
                 continue  # "Bayou City Fabrication" names a customer, not a grouping
+            if _names_the_period(signals.words, i):
+                continue  # "the biggest order last month" ranks orders, not months
             key = vocab.GROUP_WORDS.get(word) or vocab.GROUP_WORDS.get(word.rstrip("s"))
             if key and key != "status" and not stated.get(key):
                 group = key

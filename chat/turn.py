@@ -329,7 +329,7 @@ def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | No
     scripts/measure_passage_threshold.py; forecasts, other topics and missing fields never)."""
     if abstention.reason not in vocab.NO_PLAN_REASONS or tools.find_customer_mentions(asked):
         return None
-    if abstention.topic in vocab.MEASURE_TOPICS:
+    if abstention.figure or abstention.topic in vocab.MEASURE_TOPICS:
         return None  # a figure was asked for: a passage about the topic would answer another question
     close = [
         p

@@ -283,7 +283,7 @@ NEUTRAL_NOUNS = frozenset(
         "us", "we", "company", "side", "book", "books", "money", "dollar", "spending", "code", "acct",
         "deal", "activity", "bit", "way", "phone", "form", "format", "point", "bullet", "version", "window",
         "line", "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand",
-        "mind", "coast", "please", "thanks",
+        "mind", "coast", "please", "thanks", "question",
         "biggest", "largest", "kind", "type", "level", "people", "who", "what", "q1", "q2", "q3", "q4",
     }
 )  # fmt: skip
@@ -321,6 +321,7 @@ HARMLESS_VERBS = frozenset(
         "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
         "share",
         "contract", "account",
+        "wonder", "ask", "curious", "interested",
     }
 )  # fmt: skip
 # Words never accounted for, whatever their tag (spaCy tags "why" as a conjunction): the
@@ -347,6 +348,19 @@ HARMLESS_ADVERBS = frozenset(
         "about", "around", "once", "back", "first", "last", "next", "today", "yet", "as", "all", "instead",
     }
 )  # fmt: skip
+# Politeness and filler: they colour how a question is put, never what it asks, wherever they stand
+# ("Honestly, how many ...", "could you kindly list ...", "which orders are actually overdue?").
+FILLER_ADVERBS = frozenset(
+    {"honestly", "actually", "basically", "kindly", "frankly", "perhaps", "maybe", "possibly", "really", "anyway"}
+)
+# How the answer should come ("quickly", "real quick", "simply list"): harmless only on the asking
+# itself, the question's "be" or a verb of showing or telling ("Just quickly, how many ... are
+# there?", "Show me the open orders quickly") or the noun "question" ("Quick question: ...").
+# On any other verb they describe the records ("customers who pay quickly") and stay unread.
+MANNER_ADVERBS = frozenset({"quickly", "quick", "real", "simply", "clearly", "shortly"})
+ASKING_HEADS = frozenset(
+    {"be", "show", "tell", "give", "list", "display", "name", "pull", "let", "help", "find", "question"}
+)
 
 FORECAST_REASON = "forecast"
 OUTSIDE_REASON = "outside"

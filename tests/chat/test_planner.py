@@ -482,3 +482,71 @@ def test_a_pronoun_follow_up_totals_the_same_orders_it_counted(corpus):
     result = planned.result
     assert planned.follow_up and (result.kind, result.filters.status) == ("sum", "open")
     assert [c.name for c in result.filters.customers] == ["Bayou City Fabrication"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # filler and politeness, anywhere in the question
+        ("Honestly, which customers are in Omaha?", ("list", "customers")),
+        ("Could you kindly tell me how many shipped orders Saguaro Solar has?", ("count", "orders")),
+        ("I was wondering what Cumberland Studios' overdue orders add up to", ("sum", "orders")),
+        # a manner word on the asking itself: the question's "be", a verb of showing, "question"
+        ("Real quick, how many contracts renew next quarter?", ("count", "contracts")),
+        ("Show me the paid orders for Aire Valley Brewing quickly", ("list", "orders")),
+        ("Quick question: how many clients are in the North?", ("count", "customers")),
+    ],
+)
+def test_filler_and_a_manner_word_on_the_asking_change_nothing(corpus, question, expected):
+    result = plan(question).result
+    assert not isinstance(result, Abstention) and (result.kind, result.subject) == expected
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("Which clients pay their invoices quickly?", "quickly"),  # how the customers pay: not in the records
+        ("Which orders were shipped quickly in October?", "quickly"),
+        ("Which orders got delivered late in the West?", "late"),  # shipped and overdue at once
+        ("How many orders are either open or overdue?", "overdue"),  # the plan would keep only "open"
+    ],
+)
+def test_a_manner_word_on_the_records_or_a_second_status_is_never_dropped(corpus, question, word):
+    assert plan(question).result == Abstention(vocab.UNREAD_WORD_REASON, word)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the mean number of orders a customer places?",  # an average of counts
+        "How many days does Tamarack Software get to settle an invoice?",  # counts days, not records
+    ],
+)
+def test_a_count_of_something_other_than_records_abstains_and_gets_no_passage(corpus, question):
+    from chat import turn
+
+    result = plan(question).result
+    assert isinstance(result, Abstention) and result.reason == vocab.NO_PLAN_REASON
+    assert turn._passage_answer(question, result) is None
+
+
+@pytest.mark.django_db
+def test_an_unknown_measure_of_orders_is_not_answered_with_a_policy_passage(corpus):
+    from chat import turn
+
+    question = "What is the average shipping delay on cold-chain orders?"
+    result = plan(question).result
+    assert isinstance(result, Abstention) and result.figure
+    assert turn._passage_answer(question, result) is None
+    assert turn._passage_answer(question, Abstention(result.reason, result.topic)) is not None
+
+
+@pytest.mark.django_db
+def test_the_largest_order_of_a_period_ranks_orders_not_months(corpus):
+    result = plan("Which was the single biggest order this quarter?").result
+    assert (result.kind, result.group_by, result.limit) == ("rank", "", 1)
+    assert result.filters.period.label == "this quarter"
+    assert plan("Which month this year had the biggest sales?").result.group_by == "month"
