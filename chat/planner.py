@@ -449,39 +449,9 @@ def _subjects_of(token: Token) -> set[str]:
     return {c.lower_ for c in token.children if c.dep_ in ("nsubj", "nsubjpass")}
 
 
-_KNOWN_NOUNS = frozenset(
-    vocab.NEUTRAL_NOUNS
-    | set(vocab.STATUS_WORDS)
-    | set(vocab.REGION_WORDS)
-    | set(vocab.CUSTOMER_FIELDS)
-    | set(vocab.CONTRACT_FIELDS)
-    | set(vocab.GROUP_WORDS)
-    | set(vocab.FORMAT_WORDS)
-    | vocab.COUNT_WORDS
-    | vocab.SUM_WORDS
-    | vocab.AVERAGE_WORDS
-    | vocab.TOP_WORDS
-    | vocab.BOTTOM_WORDS
-    | vocab.LIST_WORDS
-    | vocab.COMPARE_WORDS
-    | vocab.MONEY_WORDS
-    | vocab.PERIOD_UNITS
-    | set(_MONTHS)
-)
-
-
-def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
-    known = _KNOWN_NOUNS
-    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
-        return True
-    if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
-        return True  # "$20k" is an amount, not a noun Atlas does not know
-    return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
-
-
-# Words of the other parts of speech a slot reads (statuses, regions, measures, rankings,
-# periods, comparisons, fields, formats) or the vocabulary knows to be harmless.
-_KNOWN_OTHER_WORDS = frozenset(
+# The words the slots read, whatever their part of speech: statuses, regions, fields, groups,
+# formats, measures, rankings, lists, comparisons, money.
+_SLOT_WORDS = frozenset(
     set(vocab.STATUS_WORDS)
     | set(vocab.REGION_WORDS)
     | set(vocab.CUSTOMER_FIELDS)
@@ -496,6 +466,24 @@ _KNOWN_OTHER_WORDS = frozenset(
     | vocab.LIST_WORDS
     | vocab.COMPARE_WORDS
     | vocab.MONEY_WORDS
+)
+
+_KNOWN_NOUNS = frozenset(vocab.NEUTRAL_NOUNS | _SLOT_WORDS | vocab.PERIOD_UNITS | set(_MONTHS))
+
+
+def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
+    known = _KNOWN_NOUNS
+    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
+        return True
+    if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
+        return True  # "$20k" is an amount, not a noun Atlas does not know
+    return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
+
+
+# Words of the other parts of speech a slot reads (statuses, regions, measures, rankings,
+# periods, comparisons, fields, formats) or the vocabulary knows to be harmless.
+_KNOWN_OTHER_WORDS = frozenset(
+    _SLOT_WORDS
     | set(vocab.SUBJECT_WORDS)
     | vocab.REVENUE_WORDS
     | vocab.TOTAL_VERBS
