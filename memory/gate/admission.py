@@ -20,6 +20,7 @@ from django.utils import timezone
 from memory.embeddings import cosine, embed
 from memory.events import TurnEvent
 from memory.gate import reasons as r
+from memory.gate import statements
 from memory.gate.analysis import Finding, analyse_turn
 from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.secrets import secret_kind
@@ -257,8 +258,13 @@ def _forget_one(run: _Run, finding: Finding, memory: Memory, reason: str) -> Non
 def _reverse(run: _Run, finding: Finding) -> None:
     """ "Stop answering in French": forget the matching preference through the store."""
     memory = match_preference(run.user, finding, now=run.event.at)
-    if memory is None and finding.extra.get("fallback") is not None:
-        _admit(run, finding.extra["fallback"])  # nothing to withdraw: a standing "does not want"
+    fallback = finding.extra.get("fallback")
+    agrees = memory is not None and statements.is_negative(memory.statement)
+    if fallback is not None and (memory is None or agrees):
+        # Nothing to withdraw, or the matching note already says "does not want" ("Never give me
+        # pie charts", then "Stop giving me pie charts"): a standing "does not want", which
+        # refreshes that note rather than forgetting it.
+        _admit(run, fallback)
         return
     if memory is None:
         run.decide(replace(finding, quote=""), False, r.REVERSAL_NO_MATCH)

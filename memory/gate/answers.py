@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 
 from memory.gate import reasons as r
+from memory.gate import statements
 from memory.gate.analysis import Finding, analyse_turn
 from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.policy import Refusal
@@ -57,6 +58,9 @@ def _reversal_preview(user: User, finding: Finding, now: datetime) -> Preview | 
     memory = match_preference(user, finding, now=now)
     if memory is None:
         return None
+    fallback = finding.extra.get("fallback")
+    if fallback is not None and statements.is_negative(memory.statement):
+        return _acknowledgement(user, fallback, now)  # it agrees with the note: nothing is dropped
     message = f"Done: I've dropped your preference \u201c{memory.statement}\u201d and won't apply it any more."
     return Preview("forget", True, r.REVERSAL, message, [memory.pk])
 

@@ -113,6 +113,14 @@ def _codes_upper(text: str) -> str:
     return re.sub(r"\b[a-z]{3}\b", lambda m: _CURRENCY_CODES.get(m.group(), m.group()), text)
 
 
+NEGATIVE_OPENINGS = ("Does not want ",)
+
+
+def is_negative(statement: str) -> bool:
+    """A standing "does not want" preference (the statements this module writes for "never ...")."""
+    return statement.startswith(NEGATIVE_OPENINGS)
+
+
 def finish(text: str) -> str:
     return sentence(_codes_upper(swap_pronouns(text)))
 

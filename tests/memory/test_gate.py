@@ -651,6 +651,18 @@ def test_a_reversal_naming_no_subject_withdraws_the_preference_it_matches(make_u
 
 
 @pytest.mark.django_db
+def test_stopping_what_a_note_already_refuses_keeps_the_note(make_user):
+    user = make_user()
+    run_gate(_event(user, "Never show me bar charts."))
+    [memory] = _live(user)
+    assert memory.statement.startswith("Does not want")
+    shown = preview(user, "Please stop sending me bar charts.")
+    assert shown is None or "dropped" not in shown.message
+    result = run_gate(_event(user, "Please stop sending me bar charts.", session="b", turn=2))
+    assert result.forgotten == () and [m.pk for m in _live(user)] == [memory.pk]
+
+
+@pytest.mark.django_db
 def test_a_reversal_with_nothing_to_withdraw_is_refused_with_its_reason(make_user):
     user = make_user()
     result = run_gate(_event(user, "Don't answer in French any more."))
