@@ -302,7 +302,9 @@ def _peers(plan: QueryPlan) -> Result:
     if customer is None:
         return Missing(plan, f"{ref.name} is no longer on record.")
     same = {f: getattr(customer, f) for f in plan.peers}
-    others = Customer.objects.filter(**same).exclude(pk=customer.pk).order_by("name")
+    # A place the question states narrows the peers too: "who else in the West shares it?"
+    others = Customer.objects.filter(**same).filter(**_place_lookups(plan.filters))
+    others = others.exclude(pk=customer.pk).order_by("name")
     rows = tuple((c.name, c.city, c.region.title(), c.segment) for c in others)
     anchor = {"customer": customer.name, **{f: (v.title() if f == "region" else v) for f, v in same.items()}}
     return RecordList(

@@ -322,6 +322,8 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             continue
         comparison = _comparison(prev, prev2, words[i - 3] if i > 2 else "") or _between(words, i)
         if not comparison:
+            if value is not None and _counts_ranked_groups(words, i):
+                signals.limit = max(1, min(value, MAX_LIMIT))  # "which 3 customers spent the most"
             continue
         scale = vocab.AMOUNT_SCALES.get(words[i + 1], 1) if i + 1 < len(words) else 1
         is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word or scale > 1
@@ -339,6 +341,19 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             signals.min_amount = amount
         else:
             signals.max_amount = amount
+
+
+def _counts_ranked_groups(words: list[str], i: int) -> bool:
+    """A number right before a plural grouping noun in a ranking question: "which 3 customers
+    spent the most", "the 2 regions with the highest sales" (the number of places)."""
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    if i and (words[i - 1] in ("our", "all") or (i > 1 and words[i - 2] == "of")):
+        return False  # "which of our 5 regions sold the most": how many there are, not the places
+    group = vocab.GROUP_WORDS.get(nxt) if nxt.endswith("s") else None
+    group = group or (vocab.GROUP_WORDS.get(nxt[:-1]) if nxt.endswith("s") else None)
+    if group in (None, "status", "month"):
+        return False
+    return any(_is_rank_word(words, j) for j in range(len(words)))
 
 
 def _is_rank_word(words: list[str], i: int) -> bool:
@@ -379,6 +394,12 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             verb_use = key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and token.pos_ not in ("NOUN", "PROPN")
             if key == "project" and token.pos_ == "VERB":
                 verb_use = False
+            nxt = doc[token.i + 1].lower_ if token.i + 1 < len(doc) else ""
+            if key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and nxt in vocab.OBJECT_PRONOUNS:
+                # "who else in the West shares it?": a verb with its object, which spaCy may tag a noun
+                if lemma in vocab.HARMLESS_VERBS:
+                    continue
+                verb_use = True
             if not verb_use and not (key == "expect" and "renew" in signals.lemmas):
                 topic = vocab.OUT_OF_SCOPE_TOPICS.get(key, token.text)
                 signals.out_of_scope = signals.out_of_scope or (vocab.OUT_OF_SCOPE[key], topic)
@@ -983,7 +1004,9 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     if measure:
         return _measured_plan(measure, signals, filters)
     group = _group_by(signals)
-    if group and (subjects or words & vocab.MONEY_WORDS):
+    listed = set(subjects) <= {"customers"} and not (words | set(signals.lemmas)) & vocab.MONEY_WORDS
+    if group and (subjects or words & vocab.MONEY_WORDS) and not listed:
+        # "every account in the North", "customers by region": customers listed, not order totals
         return QueryPlan("sum", "orders", filters, group_by=group)
     if field_asked is not None and (customers or field_asked[0] == "contracts" and "contracts" not in subjects):
         if not customers:
@@ -1115,7 +1138,23 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     limit = signals.limit or (1 if singular or "who" in words else DEFAULT_TOP)
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
-    by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) or _ranked_by_count(signals)
+    by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)
+    by_count = by_count or _ranked_by_count(signals)
     return QueryPlan(
         "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
     )
+
+
+def _bought_the_most(signals: Signals) -> bool:
+    """ "Which customer buys the most from us?": a buying verb ranked by "most" with no counted
+    noun after it asks who spends the most (value); "bought the most orders" still counts."""
+    if not (set(signals.lemmas) | set(signals.words)) & vocab.TOTAL_VERBS:
+        return False
+    words = signals.words
+    for i, word in enumerate(words[:-1]):
+        if word in ("most", "fewest", "least") and not (i and words[i - 1] == "at"):
+            nxt = words[i + 1]
+            if vocab.SUBJECT_WORDS.get(nxt) == "orders" or vocab.SUBJECT_WORDS.get(nxt.rstrip("s")) == "orders":
+                return False
+            return True
+    return False

@@ -518,9 +518,14 @@ def _peer_blocks(result: RecordList, style: Style) -> list[B.Block]:
         f"{anchor[f]} {'region' if f == 'region' else f if f != 'segment' else 'segment'}" for f in fields
     )
     own = f"{anchor['customer']} is in the {described}."
+    filters = result.plan.filters
+    places = [f"in {filters.city}" if filters.city else ""]
+    places += [f"in the {filters.region.title()} region" if filters.region else ""]
+    places += [f"in the {filters.segment} segment" if filters.segment else ""]
+    where = "".join(" " + p for p in places if p)
     if not result.rows:
-        return [B.summary(own + " No other customer shares that.")]
-    head = f"{own} Other customers with the same {' and '.join(fields)}:"
+        return [B.summary(own + f" No other customer{where} shares that.")]
+    head = f"{own} Other customers{where} with the same {' and '.join(fields)}:"
     items = [f"{r[0]} ({r[1]})" for r in result.rows]
     rows = [tuple(str(v) for v in r) for r in result.rows]
     return _shaped(head, result.columns, rows, items, style, inline=[r[0] for r in result.rows], every=True)

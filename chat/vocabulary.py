@@ -267,10 +267,12 @@ OPINION_ADJECTIVES = frozenset(
 )
 
 # How the answer names a topic whose word would read badly there ("who manages ...").
-OUT_OF_SCOPE_TOPICS: dict[str, str] = {"manage": "account managers"}
+OUT_OF_SCOPE_TOPICS: dict[str, str] = {"manage": "account managers", "found": "founders"}
 
 # Entries above that are out of scope only as nouns ("share price", not "customers that share a segment").
 OUT_OF_SCOPE_NOUNS_ONLY = frozenset({"share", "stock", "price", "project", "capital", "rating", "estimate"})
+# Words that, right after one of those, make it a verb with an object ("shares it", "shares that segment").
+OBJECT_PRONOUNS = frozenset({"it", "that", "this", "them", "those", "these"})
 
 # Nouns a question about the records may carry without changing what is asked.
 NEUTRAL_NOUNS = frozenset(

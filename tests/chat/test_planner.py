@@ -550,3 +550,58 @@ def test_the_largest_order_of_a_period_ranks_orders_not_months(corpus):
     assert (result.kind, result.group_by, result.limit) == ("rank", "", 1)
     assert result.filters.period.label == "this quarter"
     assert plan("Which month this year had the biggest sales?").result.group_by == "month"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which 3 customers spent the most with us last month?", ("customer", 3, "")),
+        ("Which 2 regions had the highest sales this year?", ("region", 2, "")),
+        ("Which customer in the South buys the most from us?", ("customer", 1, "")),
+        ("Which customer bought the most orders last year?", ("customer", 1, "count")),
+    ],
+)
+def test_a_number_before_the_ranked_noun_is_the_places_and_buying_the_most_is_by_value(corpus, question, expected):
+    result = plan(question).result
+    assert result.kind == "rank" and (result.group_by, result.limit, result.measure) == expected
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "region", "city"),
+    [("Show me every account in the North region", "north", ""), ("List each client in Denver", "", "Denver")],
+)
+def test_every_customer_somewhere_lists_the_customers_not_their_order_totals(corpus, question, region, city):
+    result = plan(question).result
+    assert (result.kind, result.subject, result.group_by) == ("list", "customers", "")
+    assert (result.filters.region, result.filters.city) == (region, city)
+    assert plan("Total sales for each customer in the East").result.group_by == "customer"
+
+
+@pytest.mark.django_db
+def test_who_founded_a_customer_abstains_naming_founders(corpus):
+    assert plan("Who founded Magnolia Home Health?").result == Abstention(vocab.NO_FIELD_REASON, "founders")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which segment is Redwood Analytics in, and who else in the West shares it?",
+        "What segment is Redwood Analytics in, and who else in the West is in that segment?",
+    ],
+)
+def test_peers_in_a_stated_region_are_only_that_regions(corpus, question):
+    from chat.executors import execute
+    from chat.models import Customer
+
+    result = plan(question).result
+    assert (result.kind, result.peers, result.filters.region) == ("list", ("segment",), "west")
+    (listed,) = execute(result, today=TODAY)
+    expected = set(
+        Customer.objects.filter(region="west", segment="small business")
+        .exclude(name="Redwood Analytics")
+        .values_list("name", flat=True)
+    )
+    assert {row[0] for row in listed.rows} == expected
