@@ -107,6 +107,7 @@ eval: db
 	$(PY) manage.py eval_answers tests/fixtures/answer_blind2_cases.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/answer_blind3_cases.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/answer_blind4_cases.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/answer_blind5_cases.jsonl
 
 eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6

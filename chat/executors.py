@@ -192,9 +192,14 @@ def _grouped(plan: QueryPlan) -> Ranking:
     else:
         direction = "" if plan.order == "asc" else "-"
         rows = rows.order_by(f"{direction}value", "key")
+    picked: list[dict[str, Any]] = [dict(r) for r in rows]  # one row per group: a few dozen at most
     if plan.limit:
-        rows = rows[: plan.limit]
-    out = [RankRow(_group_label(plan.group_by, r["key"]), _rounded(r["value"]), r["n"]) for r in rows]
+        everything, picked = picked, picked[: plan.limit]
+        # A tie at the last place asked for is kept whole: "who has the most open orders" names
+        # every customer with that many, never one of them picked by name order.
+        while picked and len(picked) < len(everything) and everything[len(picked)]["value"] == picked[-1]["value"]:
+            picked.append(everything[len(picked)])
+    out = [RankRow(_group_label(plan.group_by, r["key"]), _rounded(r["value"]), r["n"]) for r in picked]
     if plan.kind == "compare":
         present = {r.label for r in out}
         out += [RankRow(c.name, Decimal("0.00"), 0) for c in plan.filters.customers if c.name not in present]

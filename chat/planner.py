@@ -361,6 +361,15 @@ def _is_rank_word(words: list[str], i: int) -> bool:
     return words[i] in ranked or (i + 1 < len(words) and words[i] in ("most", "least") and words[i + 1] in ranked)
 
 
+def _ranked_after(words: list[str], i: int) -> bool:
+    """ "Which 2 regions sold the most?", "which segment performed best?": a ranking word right
+    after the verb (or after its "the") says "ranked", as "top selling" does before it."""
+    j = i + 1
+    if j < len(words) and words[j] == "the":
+        j += 1
+    return j < len(words) and _is_rank_word(words, j)
+
+
 def _between(words: list[str], i: int) -> str:
     """ "between $1,000 and $5,000": the first amount is the lower bound, the second the upper."""
     before = [w for w in words[max(0, i - 5) : i] if w != "$"]
@@ -422,7 +431,10 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if token.pos_ not in vocab.CHECKED_POS or word in name_words or token.like_num or not word[:1].isalpha():
             continue
-        ranked = lemma in vocab.RANKED_VERBS and token.i > 0 and _is_rank_word(signals.words, token.i - 1)
+        before = token.i - 2 if token.i > 1 and signals.words[token.i - 1] == "-" else token.i - 1  # "best-selling"
+        ranked = lemma in vocab.RANKED_VERBS and (
+            (before >= 0 and _is_rank_word(signals.words, before)) or _ranked_after(signals.words, token.i)
+        )
         if ranked or word in vocab.FILLER_ADVERBS or _on_the_asking(token):
             continue
         if not _known_word(word, lemma, signals.place_words):
@@ -978,7 +990,8 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     if "documents" in subjects and not measure:
         return QueryPlan("list", "documents", filters, query=text)
     others = words & {"else", "other", "others"} or ("customers" in subjects and words & {"share", "shares", "sharing"})
-    if customers and others and words & {"same", "share", "that", "shares", "sharing"}:
+    # "who else is in that segment", "who else is there" (the place just asked about)
+    if customers and others and words & {"same", "share", "that", "shares", "sharing", "there"}:
         peers = tuple(f for f in ("segment", "region", "city") if f in words)
         if peers:
             return QueryPlan("list", "customers", filters, field=peers[0], peers=peers)
@@ -1049,6 +1062,11 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
         return QueryPlan("list", "customers", filters, min_orders=signals.min_orders)
     if "contracts" in subjects:
         return QueryPlan("list", "contracts", filters)
+    asks_who = "customers" in subjects or "who" in signals.words
+    if asks_who and "orders" in subjects and "have" in lemmas and filters.status and not filters.customers:
+        # "Which customers have overdue orders?", "who has open orders in Houston?": the customers
+        # with at least one such order, not every order
+        return QueryPlan("list", "customers", filters, min_orders=0)
     if "customers" in subjects and "orders" not in subjects:
         if filters.customers and not signals.has_slot():
             # "the Kestrel Foods account": that customer's record, never the whole customer list
@@ -1060,6 +1078,12 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
         return QueryPlan("list", "orders", filters)
     if filters.customers:
         return QueryPlan("lookup", "customers", filters)
+    placed_only = (filters.region or filters.city or filters.segment) and not (
+        filters.status or filters.exclude_status or filters.period or filters.min_amount or filters.max_amount
+    )
+    if "who" in signals.words and not subjects and placed_only:
+        # "Who do we have in Boston?": people asked after by place are the customers there, not orders
+        return QueryPlan("list", "customers", filters)
     if signals.has_slot() and context.last_plan is None:
         return QueryPlan("list", "orders", filters)
     return Abstention(vocab.NO_PLAN_REASON, "")
@@ -1148,13 +1172,13 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
 def _bought_the_most(signals: Signals) -> bool:
     """ "Which customer buys the most from us?": a buying verb ranked by "most" with no counted
     noun after it asks who spends the most (value); "bought the most orders" still counts."""
-    if not (set(signals.lemmas) | set(signals.words)) & vocab.TOTAL_VERBS:
-        return False
+    if not (set(signals.lemmas) | set(signals.words)) & (vocab.TOTAL_VERBS | {"ordered"}):
+        return False  # "who ordered the most": the verb, which buys as "bought" does
     words = signals.words
     for i, word in enumerate(words[:-1]):
         if word in ("most", "fewest", "least") and not (i and words[i - 1] == "at"):
-            nxt = words[i + 1]
-            if vocab.SUBJECT_WORDS.get(nxt) == "orders" or vocab.SUBJECT_WORDS.get(nxt.rstrip("s")) == "orders":
-                return False
+            for nxt in words[i + 1 : i + 3]:  # "the most orders", "the most overdue orders"
+                if vocab.SUBJECT_WORDS.get(nxt) == "orders" or vocab.SUBJECT_WORDS.get(nxt.rstrip("s")) == "orders":
+                    return False
             return True
     return False

@@ -413,7 +413,12 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
     if plan.kind == "rank" and plan.limit == 1:
         top = rows[0]
         word = "lowest" if plan.order == "asc" else "highest"
-        sentence = f"{top.label} had the {word} {_metric(ranking)} {scope}: {_rank_value(ranking, top.value, style)}."
+        if len(rows) > 1:  # a tie for first place: every one of them, and the value they share
+            names = ", ".join(r.label for r in rows[:-1]) + f" and {rows[-1].label}"
+            value = _rank_value(ranking, top.value, style)
+            return [B.summary(f"{names} tied for the {word} {_metric(ranking)} {scope}: {value} each.{excluded}")]
+        label = top.label[:1].upper() + top.label[1:]  # "Enterprise had ...": a sentence starts capitalised
+        sentence = f"{label} had the {word} {_metric(ranking)} {scope}: {_rank_value(ranking, top.value, style)}."
         return [B.summary(sentence + excluded)]
     if plan.kind == "compare":
         lead = "; ".join(f"{r.label} {_rank_value(ranking, r.value, style)}" for r in rows)
@@ -421,11 +426,17 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
     elif plan.kind == "rank":
         which = "Bottom" if plan.order == "asc" else "Top"
         head = f"{which} {len(rows)} {group} by {_metric(ranking)} {scope}:{excluded}"
+        if plan.limit and len(rows) > plan.limit:  # a tie at the last place asked for
+            tie = f"with a tie reaching place {plan.limit}, so {len(rows)} are shown"
+            head = f"{which} {plan.limit} {group} by {_metric(ranking)} {scope}, {tie}:{excluded}"
     else:
         head = f"{_metric(ranking).capitalize()} by {plan.group_by} {scope}:{excluded}"
     table_rows: list[tuple[str, ...]] = [(r.label, _rank_value(ranking, r.value, style), f"{r.orders:,}") for r in rows]
     header = (plan.group_by.capitalize() or "Status", _metric(ranking).capitalize(), "Orders")
-    items = [f"{i}. {r.label}: {_rank_value(ranking, r.value, style)}" for i, r in enumerate(rows, 1)]
+    places = list(range(1, len(rows) + 1))
+    if plan.kind == "rank":  # tied values share a place: 1, 2, 2, 4
+        places = [next(j for j, o in enumerate(rows, 1) if o.value == r.value) for r in rows]
+    items = [f"{p}. {r.label}: {_rank_value(ranking, r.value, style)}" for p, r in zip(places, rows, strict=True)]
     return _shaped(head, header, table_rows, items, style, inline=[r.label for r in rows])
 
 
@@ -514,10 +525,11 @@ def _order_list_blocks(result: RecordList, style: Style) -> list[B.Block]:
 def _peer_blocks(result: RecordList, style: Style) -> list[B.Block]:
     anchor = result.anchor
     fields = [f for f in result.plan.peers]
-    described = ", ".join(
-        f"{anchor[f]} {'region' if f == 'region' else f if f != 'segment' else 'segment'}" for f in fields
-    )
-    own = f"{anchor['customer']} is in the {described}."
+    # "in the mid-market segment, East region", and a city without "the": "in Phoenix"
+    described = ", ".join(f"{anchor[f]} {f}" for f in fields if f != "city")
+    places_of = [f"in the {described}"] if described else []
+    places_of += [f"in {anchor['city']}"] if "city" in fields else []
+    own = f"{anchor['customer']} is {', '.join(places_of)}."
     filters = result.plan.filters
     places = [f"in {filters.city}" if filters.city else ""]
     places += [f"in the {filters.region.title()} region" if filters.region else ""]

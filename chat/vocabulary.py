@@ -329,8 +329,9 @@ HARMLESS_VERBS = frozenset(
 # Words never accounted for, whatever their tag (spaCy tags "why" as a conjunction): the
 # records hold what happened, never the reasons.
 ALWAYS_UNREAD = frozenset({"why"})
-# Verbs that, right after a ranking word, only say "ranked" ("the best performing region",
-# "our top selling customers"): the ranking reads them. Anywhere else they are unread.
+# Verbs that, right after a ranking word or right before one, only say "ranked" ("the best
+# performing region", "our top selling customers", "which region sold the most"): the ranking
+# reads them. Anywhere else they are unread.
 RANKED_VERBS = frozenset({"perform", "sell"})
 # Adjectives a plan reads through another slot (statuses, regions, rankings, periods are read
 # there) or that change nothing: "the full list", "the whole year", "the overall average".

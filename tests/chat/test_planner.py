@@ -605,3 +605,63 @@ def test_peers_in_a_stated_region_are_only_that_regions(corpus, question):
         .values_list("name", flat=True)
     )
     assert {row[0] for row in listed.rows} == expected
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which 2 regions sold the most last quarter?", ("region", 2, "")),
+        ("What's our best-selling segment this year?", ("segment", 1, "")),
+        ("Who ordered the most in Seattle last year?", ("customer", 1, "")),
+        ("Which customer ordered the most overdue orders?", ("customer", 1, "count")),
+    ],
+)
+def test_selling_or_ordering_the_most_ranks_by_value_unless_orders_are_counted(corpus, question, expected):
+    result = plan(question).result
+    assert result.kind == "rank" and (result.group_by, result.limit, result.measure) == expected
+
+
+@pytest.mark.django_db
+def test_who_is_somewhere_lists_the_customers_and_who_has_orders_of_a_status_too(corpus):
+    from chat.executors import execute
+    from chat.models import Order
+
+    result = plan("Who do we have in Boston?").result
+    assert (result.kind, result.subject, result.filters.city) == ("list", "customers", "Boston")
+    result = plan("Who has overdue orders in Houston?").result
+    assert (result.kind, result.subject, result.min_orders, result.filters.status) == (
+        "list",
+        "customers",
+        0,
+        "overdue",
+    )
+    (listed,) = execute(result, today=TODAY)
+    expected = set(
+        Order.objects.filter(status="overdue", customer__city="Houston").values_list("customer__name", flat=True)
+    )
+    assert {row[0] for row in listed.rows} == expected
+
+
+@pytest.mark.django_db
+def test_who_else_is_there_lists_the_peers_in_that_city(corpus):
+    result = plan("Which city is Harborview Marine in, and who else is there?").result
+    assert (result.kind, result.peers) == ("list", ("city",))
+
+
+@pytest.mark.django_db
+def test_a_tie_for_first_place_names_every_customer_tied(corpus):
+    from django.db.models import Count
+
+    from chat.executors import execute
+    from chat.models import Order
+    from chat.responders import Style, render_result
+
+    counts = Order.objects.filter(status="open").values("customer__name").annotate(n=Count("id"))
+    most = max(c["n"] for c in counts)
+    tied = {c["customer__name"] for c in counts if c["n"] == most}
+    assert len(tied) > 1  # the demo corpus has a tie here; the test is about it
+    (ranking,) = execute(plan("Who has the most open orders?").result, today=TODAY)
+    assert {r.label for r in ranking.rows} == tied
+    (summary,) = render_result(ranking, Style())
+    assert "tied for the highest" in summary.text and all(name in summary.text for name in tied)
