@@ -305,6 +305,9 @@ def test_subject_and_value_of_preferences(text, subject, value):
         ("Our Q3 target is 4.5 million", ""),
         ('my password is: "Osprey".', "password"),  # a colon and quotes around the value
         ("my new password is: expired", ""),
+        ("My password\u2019s hunter2", "password"),  # a curly apostrophe, as phones type it
+        ("use sk-live-8f7e6d5c4b3a2918 for the staging calls", "credential"),  # a key no plugin knows
+        ("deploy with qmzpvrtk4821lnwx today", "credential"),  # letters and four digits, no name
     ],
 )
 def test_secret_checks(text, expected):
