@@ -14,7 +14,7 @@ from memory.gate import reasons as rules
 from memory.gate.analysis import analyse_turn
 from memory.gate.rules import RULES
 from memory.gate.secrets import secret_kind
-from memory.gate.statements import lint
+from memory.gate.statements import echo, lint
 from memory.gate.subjects import subject_value
 from memory.models import AuditEvent, GateDecision, Memory, Observation
 from memory.recall import recall_for_question
@@ -703,7 +703,25 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("Please call me Jo from now on, not Joanna.", "Wants to be called Jo, not Joanna."),
         ("Note that I look after the Adriatic resellers.", "Looks after the Adriatic resellers."),
         ("Just so you know, I'm the buyer for the Baltics.", "Is the buyer for the Baltics."),
+        ("Switch my currency to NZD.", "Prefers NZD."),  # the new value, not the old one
+        ("Always show me the renewal date.", "Wants the renewal date included."),
+        ("Always keep it under 200 words.", "Prefers answers under 200 words."),
     ],
 )
 def test_statements_are_generated_from_the_parse(text, statement):
     assert [f.statement for f in _analyse(text) if f.action == "write"] == [statement]
+
+
+@pytest.mark.parametrize(
+    ("statement", "said_back"),
+    [
+        ("Fixes the billing exports.", "you fix the billing exports"),
+        ("Carries the Baltic accounts.", "you carry the Baltic accounts"),
+        ("Usually works from home on Fridays.", "you usually work from home on Fridays"),
+        ("Does not want pie charts.", "you don't want pie charts"),
+        ("Is the buyer for the Baltics.", "you are the buyer for the Baltics"),
+        ("Prefers their figures in euros.", "you prefer your figures in euros"),
+    ],
+)
+def test_a_note_is_said_back_in_the_second_person(statement, said_back):
+    assert echo(statement) == said_back
