@@ -88,9 +88,10 @@ ADMITTED = [
     ("I'm visiting Toronto next week.", "write", "situation", rules.SITUATION_DATED, ["Toronto"]),
     ("I'm on annual leave for three weeks.", "write", "situation", rules.SITUATION_DATED, ["leave"]),
     ("I'm away on a sabbatical, my team lead covers.", "write", "situation", rules.SITUATION_DEFAULT, ["sabbatical"]),
-    ("Could you break it down by month in a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, []),
-    ("Give me that in bullet points.", "observe", "preference", rules.SINGLE_OCCURRENCE, []),
-    ("Could you make that a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, []),
+    # An occurrence carries the note it becomes once repeated in three sessions.
+    ("Could you break it down by month in a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
+    ("Give me that in bullet points.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["bullet points"]),
+    ("Could you make that a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
     ("Every time you show revenue, use a chart.", "write", "preference", rules.STANDING_PREFERENCE, ["chart"]),
     ("Whenever I ask about revenue, include the margin.", "write", "preference", rules.STANDING_PREFERENCE, ["margin"]),
     (
@@ -270,7 +271,7 @@ def test_statements_read_as_the_users_own(text):
 )
 def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
     finding = _analyse(text)[0]
-    assert finding.kind == "situation"
+    assert (finding.kind, finding.rule) == ("situation", "situation")  # the rule staff filter decisions by
     assert finding.expires_at == expires
 
 
