@@ -92,6 +92,7 @@ ADMITTED = [
     ("Could you break it down by month in a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
     ("Give me that in bullet points.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["bullet points"]),
     ("Could you make that a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
+    ("Do it as a table from now on.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
     ("Every time you show revenue, use a chart.", "write", "preference", rules.STANDING_PREFERENCE, ["chart"]),
     ("Whenever I ask about revenue, include the margin.", "write", "preference", rules.STANDING_PREFERENCE, ["margin"]),
     (
@@ -136,6 +137,7 @@ def test_candidate_rules(text, action, kind, reason, words):
 REFUSED = [
     ("Why does Halvorsen Ltd always order in bulk?", rules.QUESTION),
     ("How come the dashboard never shows returns?", rules.QUESTION),
+    ("Shall we always round to whole numbers", rules.QUESTION),  # a question without its mark
     ("My finance director always wants tables.", rules.NOT_ABOUT_USER),
     ("Remember that my boss prefers short answers.", rules.NOT_ABOUT_USER),
     ("Our financial year closes at the end of March.", rules.CORPUS_FACT),
@@ -707,6 +709,8 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("Switch my currency to NZD.", "Prefers NZD."),  # the new value, not the old one
         ("Always show me the renewal date.", "Wants the renewal date included."),
         ("Always keep it under 200 words.", "Prefers answers under 200 words."),
+        ("I work with the Nordic team, so always show amounts in euros.", "Prefers amounts in euros."),
+        ("Highlight overdue invoices in red from now on.", "Wants Atlas to highlight overdue invoices in red."),
     ],
 )
 def test_statements_are_generated_from_the_parse(text, statement):
