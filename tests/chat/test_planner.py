@@ -242,6 +242,23 @@ def test_the_quarter_before_a_quarter_is_named_by_its_number(corpus):
 
 
 @pytest.mark.django_db
+def test_a_status_and_a_region_alone_list_the_orders_they_filter(corpus):
+    assert shape(plan("Anything overdue in the North?").result) == (
+        "list",
+        "orders",
+        "",
+        "",
+        None,
+        (),
+        "north",
+        "",
+        "",
+        "overdue",
+        "",
+    )
+
+
+@pytest.mark.django_db
 def test_the_month_before_without_a_period_to_move_back_abstains_rather_than_repeat_the_figure(corpus):
     planned = plan("And the month before?", last_plan=LAST, carried={"status": "open"})
     assert planned.follow_up and shape(planned.result) == ("abstain", vocab.NO_PLAN_REASON)
