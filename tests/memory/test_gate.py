@@ -530,6 +530,23 @@ def test_an_ambiguous_forget_asks_which_note_and_deletes_none(make_user):
 
 
 @pytest.mark.django_db
+def test_forgetting_another_region_deletes_nothing(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Iberian distributors."))
+    result = run_gate(_event(user, "Forget that I handle the Nordic resellers.", session="b", turn=2))
+    assert result.forgotten == () and [m.statement for m in _live(user)] == ["Handles the Iberian distributors."]
+    assert _decisions(user)[-1].reason == rules.FORGET_NO_MATCH
+
+
+@pytest.mark.django_db
+def test_a_forget_is_matched_against_the_notes_live_when_it_was_said(make_user):
+    user = make_user()
+    run_gate(_event(user, "I'm in Singapore until Thursday for the trade fair."))  # until 20 March
+    result = run_gate(_event(user, "Forget that I'm in Singapore.", session="b", turn=2, at=AT + timedelta(days=1)))
+    assert len(result.forgotten) == 1 and _live(user) == []
+
+
+@pytest.mark.django_db
 def test_forget_with_no_match_says_so(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I handle the Iberian distributors."))
@@ -654,6 +671,32 @@ def test_a_reversal_naming_no_subject_withdraws_the_preference_it_matches(make_u
     [left] = _live(user)
     assert "euros" in left.statement and len(result.forgotten) == 1
     assert _decisions(user)[-1].reason == rules.REVERSAL
+
+
+@pytest.mark.django_db
+def test_a_reversal_of_a_value_not_held_keeps_the_other_value(make_user):
+    user = make_user()
+    run_gate(_event(user, "Always give me answers as bullet points."))
+    [bullets] = _live(user)
+    result = run_gate(_event(user, "No more tables please.", session="b", turn=2))
+    # Nothing to withdraw: the "does not want" is kept beside the bullet points, not instead of them.
+    assert result.forgotten == () and result.superseded == ()
+    assert sorted(m.statement for m in _live(user)) == ["Does not want tables.", bullets.statement]
+
+
+@pytest.mark.django_db
+def test_a_reversal_withdraws_the_preference_with_its_subject_and_value_whatever_its_wording(make_user):
+    user = make_user()
+    note = write_memory(
+        user,
+        kind="preference",
+        statement="Likes rows and columns with a header line.",
+        author="user",
+        subject="answer_format",
+        value="table",
+    )
+    result = run_gate(_event(user, "No more tables please.", session="b", turn=2))
+    assert result.forgotten == (note.pk,) and _live(user) == []
 
 
 @pytest.mark.django_db
