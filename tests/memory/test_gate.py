@@ -613,6 +613,17 @@ def test_preview_phrases_the_answer(make_user, text, admitted, reason, message):
 
 
 @pytest.mark.django_db
+def test_a_volunteered_preference_is_acknowledged_unless_it_was_forgotten(make_user):
+    user = make_user()
+    noted = preview(user, "Always show amounts in euros.")
+    assert (noted.admitted, noted.message) == (True, "Noted: you prefer amounts in euros.")
+    [memory] = run_gate(_event(user, "Always show amounts in euros.")).written
+    forget_memory(user, memory)
+    # Forgotten by subject and value: the same wish in other words is not acknowledged either.
+    assert preview(user, "From now on, quote every figure in euros.") is None
+
+
+@pytest.mark.django_db
 def test_preview_ignores_ordinary_questions(make_user):
     assert preview(make_user(), "Which customers are overdue?") is None
 
