@@ -617,10 +617,11 @@ def test_a_volunteered_preference_is_acknowledged_unless_it_was_forgotten(make_u
     user = make_user()
     noted = preview(user, "Always show amounts in euros.")
     assert (noted.admitted, noted.message) == (True, "Noted: you prefer amounts in euros.")
+    assert preview(user, "Going forward, I'd like all totals in EUR.").message == "Noted: you want all totals in EUR."
     [memory] = run_gate(_event(user, "Always show amounts in euros.")).written
     forget_memory(user, memory)
     # Forgotten by subject and value: the same wish in other words is not acknowledged either.
-    assert preview(user, "From now on, quote every figure in euros.") is None
+    assert preview(user, "Going forward, I'd like all totals in EUR.") is None
 
 
 @pytest.mark.django_db
