@@ -651,6 +651,16 @@ def test_an_update_replaces_the_note_on_the_same_subject(make_user):
 
 
 @pytest.mark.django_db
+def test_a_forgotten_office_does_not_block_the_next_one(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I work out of the Graz office."))
+    [graz] = _live(user)
+    forget_memory(user, graz.pk)
+    run_gate(_event(user, "Remember that I work out of the Linz office.", session="b", turn=2))
+    assert [m.statement for m in _live(user)] == ["Works out of the Linz office."]
+
+
+@pytest.mark.django_db
 def test_switching_a_value_supersedes_the_old_preference(make_user):
     user = make_user()
     run_gate(_event(user, "From now on show amounts in Swiss francs."))
