@@ -88,10 +88,15 @@ def conflicting(candidates: list[Memory], finding: Finding, duplicate: Memory | 
         return []
     if finding.kind == Kind.CONTEXT and not (finding.supersedes or finding.subject in SINGLE_VALUED_CONTEXT):
         return []
+    # "Does not want tables" replaces a preference for tables, not one for bullet points.
+    negative = finding.extra.get("negative", False)
     return [
         m
         for m in candidates
-        if m.kind == finding.kind and m.subject == finding.subject and not (duplicate and m.pk == duplicate.pk)
+        if m.kind == finding.kind
+        and m.subject == finding.subject
+        and not (duplicate and m.pk == duplicate.pk)
+        and not (negative and m.value != finding.value)
     ]
 
 

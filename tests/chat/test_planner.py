@@ -123,6 +123,7 @@ def test_smallest_ranks_ascending_and_largest_descending(corpus):
         ("Orders over $5m", 5_000_000, None),
         ("Orders over $5 million", 5_000_000, None),
         ("Orders under $2k", None, 2000),
+        ("Orders over $50", 50, None),  # a small dollar amount is still money, not a count
     ],
 )
 def test_amount_ranges_and_scale_words(corpus, question, low, high):
@@ -180,6 +181,8 @@ def test_thresholds_on_amounts_and_on_order_counts(corpus):
         ("within the next 30 days", "the next 30 days", TODAY, date(2026, 12, 31)),
         ("by the end of this quarter", "from today until the end of this quarter", TODAY, date(2026, 12, 31)),
         ("year to date", "this year", date(2026, 1, 1), date(2026, 12, 31)),
+        ("next month", "next month", date(2027, 1, 1), date(2027, 1, 31)),
+        ("last quarter", "last quarter", date(2026, 7, 1), date(2026, 9, 30)),
     ],
 )
 def test_periods(words, label, start, end):
@@ -226,6 +229,33 @@ def test_follow_ups_keep_the_plan_and_swap_only_the_slot_they_state(corpus, ques
     assert planned.follow_up and (result.kind, result.subject) == ("count", "orders")
     period = result.filters.period.label if result.filters.period and expected[2] else ""
     assert (result.filters.customers[0].name, result.filters.status, period) == expected
+
+
+@pytest.mark.django_db
+def test_the_quarter_before_a_quarter_is_named_by_its_number(corpus):
+    last_quarter = QueryPlan(
+        "count", "orders", Filters(status="open", period=Period("last quarter", date(2026, 7, 1), date(2026, 9, 30)))
+    )
+    carried = {"status": "open", "period": "last quarter|2026-07-01|2026-09-30"}
+    period = plan("And the quarter before?", last_plan=last_quarter, carried=carried).result.filters.period
+    assert (period.label, period.start, period.end) == ("Q2 2026", date(2026, 4, 1), date(2026, 6, 30))
+
+
+@pytest.mark.django_db
+def test_a_status_and_a_region_alone_list_the_orders_they_filter(corpus):
+    assert shape(plan("Anything overdue in the North?").result) == (
+        "list",
+        "orders",
+        "",
+        "",
+        None,
+        (),
+        "north",
+        "",
+        "",
+        "overdue",
+        "",
+    )
 
 
 @pytest.mark.django_db

@@ -1,5 +1,7 @@
 """Session state (chapter 92): slots from text and tools, decay, clarification, the cache."""
 
+from datetime import timedelta
+
 import pytest
 
 from chat.state import (
@@ -8,6 +10,7 @@ from chat.state import (
     Focus,
     SessionState,
     carried_filters,
+    content_word_overlap,
     decay_filters,
     detect_filters,
     gate_filters,
@@ -23,6 +26,7 @@ from chat.state import (
 KESTREL = Candidate(id="3", name="Kestrel Foods", city="Sacramento", account_code="ACCT-31206")
 FREIGHT = Candidate(id="1", name="Northline Freight", city="Portland", account_code="ACCT-10442")
 LOGISTICS = Candidate(id="2", name="Northline Logistics", city="Leeds", account_code="ACCT-20817")
+MARINE = Candidate(id="4", name="Northline Marine", city="Seattle", account_code="ACCT-40975")
 
 
 def ask(state, question, mentions=(), **kwargs):
@@ -38,6 +42,16 @@ def test_named_customer_sets_focus_tentatively_and_a_lookup_confirms_it():
     assert state.focus == Focus(type="customer", id="3", label="Kestrel Foods", confident=False)
     update_from_tool(state, name="lookup_customer", ok=True, data={"id": 3, "name": "Kestrel Foods"}, args={})
     assert state.focus.confident
+
+
+def test_a_period_the_order_tool_was_called_with_becomes_the_period_filter():
+    state = SessionState()
+    update_from_tool(state, name="list_orders", ok=True, data=[], args={"period": "last month"})
+    assert state.filters["period"] == {"value": "last month", "turns_left": FILTER_TURNS}
+
+
+def test_a_singular_and_its_plural_are_the_same_word_for_a_topic_change():
+    assert content_word_overlap("Which order shipped late?", "Kestrel Foods orders that shipped late") == 1.0
 
 
 def test_failed_lookup_changes_nothing():
@@ -147,6 +161,11 @@ def test_ambiguous_name_asks_once_and_never_picks():
     assert state.focus is None
 
 
+def test_three_matching_customers_are_counted_in_words():
+    resolution = ask(SessionState(), "What are Northline's payment terms?", [[FREIGHT, LOGISTICS, MARINE]])
+    assert resolution.clarify["question"] == 'Three customers match "Northline". Which one?'
+
+
 @pytest.mark.parametrize(
     ("reply", "option_id", "picked"),
     [
@@ -215,6 +234,8 @@ def test_render_state_is_the_compact_session_block():
 @pytest.mark.django_db
 def test_state_lives_in_the_cache_and_delete_everything_clears_it(make_user):
     from django.core.cache import cache
+    from django.db import connection
+    from django.utils import timezone
 
     from memory.store import delete_everything
 
@@ -224,6 +245,12 @@ def test_state_lives_in_the_cache_and_delete_everything_clears_it(make_user):
     assert state_key(user.pk, "s1") == f"atlas:state:{user.pk}:s1"
     assert load_state(user.pk, "s1").focus.label == "Kestrel Foods"
     assert cache.get(state_key(user.pk, "s1")) is not None
+    with connection.cursor() as cursor:  # kept for an hour, not the cache's five-minute default
+        cursor.execute(
+            "SELECT expires FROM atlas_cache WHERE cache_key = %s", [cache.make_key(state_key(user.pk, "s1"))]
+        )
+        (expires,) = cursor.fetchone()
+    assert timedelta(minutes=59) < expires - timezone.now() <= timedelta(hours=1)
     delete_everything(user)
     assert load_state(user.pk, "s1").focus is None
 

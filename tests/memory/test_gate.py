@@ -14,7 +14,7 @@ from memory.gate import reasons as rules
 from memory.gate.analysis import analyse_turn
 from memory.gate.rules import RULES
 from memory.gate.secrets import secret_kind
-from memory.gate.statements import lint
+from memory.gate.statements import echo, lint
 from memory.gate.subjects import subject_value
 from memory.models import AuditEvent, GateDecision, Memory, Observation
 from memory.recall import recall_for_question
@@ -88,9 +88,11 @@ ADMITTED = [
     ("I'm visiting Toronto next week.", "write", "situation", rules.SITUATION_DATED, ["Toronto"]),
     ("I'm on annual leave for three weeks.", "write", "situation", rules.SITUATION_DATED, ["leave"]),
     ("I'm away on a sabbatical, my team lead covers.", "write", "situation", rules.SITUATION_DEFAULT, ["sabbatical"]),
-    ("Could you break it down by month in a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, []),
-    ("Give me that in bullet points.", "observe", "preference", rules.SINGLE_OCCURRENCE, []),
-    ("Could you make that a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, []),
+    # An occurrence carries the note it becomes once repeated in three sessions.
+    ("Could you break it down by month in a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
+    ("Give me that in bullet points.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["bullet points"]),
+    ("Could you make that a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
+    ("Do it as a table from now on.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
     ("Every time you show revenue, use a chart.", "write", "preference", rules.STANDING_PREFERENCE, ["chart"]),
     ("Whenever I ask about revenue, include the margin.", "write", "preference", rules.STANDING_PREFERENCE, ["margin"]),
     (
@@ -135,6 +137,7 @@ def test_candidate_rules(text, action, kind, reason, words):
 REFUSED = [
     ("Why does Halvorsen Ltd always order in bulk?", rules.QUESTION),
     ("How come the dashboard never shows returns?", rules.QUESTION),
+    ("Shall we always round to whole numbers", rules.QUESTION),  # a question without its mark
     ("My finance director always wants tables.", rules.NOT_ABOUT_USER),
     ("Remember that my boss prefers short answers.", rules.NOT_ABOUT_USER),
     ("Our financial year closes at the end of March.", rules.CORPUS_FACT),
@@ -270,7 +273,7 @@ def test_statements_read_as_the_users_own(text):
 )
 def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
     finding = _analyse(text)[0]
-    assert finding.kind == "situation"
+    assert (finding.kind, finding.rule) == ("situation", "situation")  # the rule staff filter decisions by
     assert finding.expires_at == expires
 
 
@@ -305,6 +308,9 @@ def test_subject_and_value_of_preferences(text, subject, value):
         ("Our Q3 target is 4.5 million", ""),
         ('my password is: "Osprey".', "password"),  # a colon and quotes around the value
         ("my new password is: expired", ""),
+        ("My password\u2019s hunter2", "password"),  # a curly apostrophe, as phones type it
+        ("use sk-live-8f7e6d5c4b3a2918 for the staging calls", "credential"),  # a key no plugin knows
+        ("deploy with qmzpvrtk4821lnwx today", "credential"),  # letters and four digits, no name
     ],
 )
 def test_secret_checks(text, expected):
@@ -524,6 +530,23 @@ def test_an_ambiguous_forget_asks_which_note_and_deletes_none(make_user):
 
 
 @pytest.mark.django_db
+def test_forgetting_another_region_deletes_nothing(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Iberian distributors."))
+    result = run_gate(_event(user, "Forget that I handle the Nordic resellers.", session="b", turn=2))
+    assert result.forgotten == () and [m.statement for m in _live(user)] == ["Handles the Iberian distributors."]
+    assert _decisions(user)[-1].reason == rules.FORGET_NO_MATCH
+
+
+@pytest.mark.django_db
+def test_a_forget_is_matched_against_the_notes_live_when_it_was_said(make_user):
+    user = make_user()
+    run_gate(_event(user, "I'm in Singapore until Thursday for the trade fair."))  # until 20 March
+    result = run_gate(_event(user, "Forget that I'm in Singapore.", session="b", turn=2, at=AT + timedelta(days=1)))
+    assert len(result.forgotten) == 1 and _live(user) == []
+
+
+@pytest.mark.django_db
 def test_forget_with_no_match_says_so(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I handle the Iberian distributors."))
@@ -590,6 +613,18 @@ def test_preview_phrases_the_answer(make_user, text, admitted, reason, message):
 
 
 @pytest.mark.django_db
+def test_a_volunteered_preference_is_acknowledged_unless_it_was_forgotten(make_user):
+    user = make_user()
+    noted = preview(user, "Always show amounts in euros.")
+    assert (noted.admitted, noted.message) == (True, "Noted: you prefer amounts in euros.")
+    assert preview(user, "Going forward, I'd like all totals in EUR.").message == "Noted: you want all totals in EUR."
+    [memory] = run_gate(_event(user, "Always show amounts in euros.")).written
+    forget_memory(user, memory)
+    # Forgotten by subject and value: the same wish in other words is not acknowledged either.
+    assert preview(user, "Going forward, I'd like all totals in EUR.") is None
+
+
+@pytest.mark.django_db
 def test_preview_ignores_ordinary_questions(make_user):
     assert preview(make_user(), "Which customers are overdue?") is None
 
@@ -613,6 +648,16 @@ def test_an_update_replaces_the_note_on_the_same_subject(make_user):
     [memory] = _live(user, later)
     assert "Linz" in memory.statement and len(result.superseded) == 1
     assert (memory.subject, memory.author) == ("office", "user")
+
+
+@pytest.mark.django_db
+def test_a_forgotten_office_does_not_block_the_next_one(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I work out of the Graz office."))
+    [graz] = _live(user)
+    forget_memory(user, graz.pk)
+    run_gate(_event(user, "Remember that I work out of the Linz office.", session="b", turn=2))
+    assert [m.statement for m in _live(user)] == ["Works out of the Linz office."]
 
 
 @pytest.mark.django_db
@@ -660,6 +705,32 @@ def test_stopping_what_a_note_already_refuses_keeps_the_note(make_user):
     assert shown is None or "dropped" not in shown.message
     result = run_gate(_event(user, "Please stop sending me bar charts.", session="b", turn=2))
     assert result.forgotten == () and [m.pk for m in _live(user)] == [memory.pk]
+
+
+@pytest.mark.django_db
+def test_a_reversal_of_a_value_not_held_keeps_the_other_value(make_user):
+    user = make_user()
+    run_gate(_event(user, "Always give me answers as bullet points."))
+    [bullets] = _live(user)
+    result = run_gate(_event(user, "No more tables please.", session="b", turn=2))
+    # Nothing to withdraw: the "does not want" is kept beside the bullet points, not instead of them.
+    assert result.forgotten == () and result.superseded == ()
+    assert sorted(m.statement for m in _live(user)) == ["Does not want tables.", bullets.statement]
+
+
+@pytest.mark.django_db
+def test_a_reversal_withdraws_the_preference_with_its_subject_and_value_whatever_its_wording(make_user):
+    user = make_user()
+    note = write_memory(
+        user,
+        kind="preference",
+        statement="Likes rows and columns with a header line.",
+        author="user",
+        subject="answer_format",
+        value="table",
+    )
+    result = run_gate(_event(user, "No more tables please.", session="b", turn=2))
+    assert result.forgotten == (note.pk,) and _live(user) == []
 
 
 @pytest.mark.django_db
@@ -712,7 +783,27 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("Please call me Jo from now on, not Joanna.", "Wants to be called Jo, not Joanna."),
         ("Note that I look after the Adriatic resellers.", "Looks after the Adriatic resellers."),
         ("Just so you know, I'm the buyer for the Baltics.", "Is the buyer for the Baltics."),
+        ("Switch my currency to NZD.", "Prefers NZD."),  # the new value, not the old one
+        ("Always show me the renewal date.", "Wants the renewal date included."),
+        ("Always keep it under 200 words.", "Prefers answers under 200 words."),
+        ("I work with the Nordic team, so always show amounts in euros.", "Prefers amounts in euros."),
+        ("Highlight overdue invoices in red from now on.", "Wants Atlas to highlight overdue invoices in red."),
     ],
 )
 def test_statements_are_generated_from_the_parse(text, statement):
     assert [f.statement for f in _analyse(text) if f.action == "write"] == [statement]
+
+
+@pytest.mark.parametrize(
+    ("statement", "said_back"),
+    [
+        ("Fixes the billing exports.", "you fix the billing exports"),
+        ("Carries the Baltic accounts.", "you carry the Baltic accounts"),
+        ("Usually works from home on Fridays.", "you usually work from home on Fridays"),
+        ("Does not want pie charts.", "you don't want pie charts"),
+        ("Is the buyer for the Baltics.", "you are the buyer for the Baltics"),
+        ("Prefers their figures in euros.", "you prefer your figures in euros"),
+    ],
+)
+def test_a_note_is_said_back_in_the_second_person(statement, said_back):
+    assert echo(statement) == said_back

@@ -233,8 +233,15 @@ def test_text_export_groups_notes_by_kind_with_dates_and_provenance(make_user):
 
 
 def test_export_refuses_an_unknown_format(make_user):
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError) as error:
         export_memories(make_user(), fmt="xml")
+    assert list(error.value.message_dict) == ["fmt"]  # the form shows it beside the format choice
+
+
+def test_a_confidence_that_is_not_a_number_is_refused_in_words(make_user):
+    with pytest.raises(ValidationError) as error:
+        write_memory(make_user(), kind="preference", statement="Prefers metric units", confidence="high")
+    assert error.value.message_dict == {"confidence": ["Confidence must be a number between 0 and 1."]}
 
 
 def test_export_round_trip_after_delete_everything(make_user):
@@ -246,7 +253,7 @@ def test_export_round_trip_after_delete_everything(make_user):
     make_memory(
         user, "Travelling to Lyon", kind="situation", expires_at=timezone.now() + timedelta(days=30), gate="situation"
     )
-    old = make_memory(user, "Covers Benelux", kind="context")
+    old = make_memory(user, "Covers Benelux", kind="context", scope="answers about distributors")
     correct_memory(user, old.pk, statement="Covers Benelux and France")
     exported = json.loads(export_memories(user, fmt="json"))
 
@@ -272,6 +279,15 @@ def test_export_round_trip_after_delete_everything(make_user):
     assert comparable(again) == comparable(exported)
     assert live_statements(user) == ["Covers Benelux and France", "Prefers metric units", "Travelling to Lyon"]
     assert import_memories(user, json.dumps(exported)) == []  # importing twice adds nothing
+    with acting_user(user.pk):
+        assert Memory.objects.get(statement="Covers Benelux").scope == "answers about distributors"
+
+
+def test_an_imported_row_without_a_scope_is_global(make_user):
+    user = make_user()
+    row = {"kind": "preference", "statement": "Prefers metric units", "author": "user"}
+    [memory] = import_memories(user, json.dumps({"format": "atlas-memory-export", "version": 1, "memories": [row]}))
+    assert memory.scope == "global"
 
 
 @pytest.mark.parametrize("payload", ["not json", "[]", '{"format": "other", "memories": []}'])
