@@ -257,7 +257,8 @@ def about_user(tokens: list[Token]) -> str:
         if token.pos_ in ("ADV",) and index < 2 and token.lower_ not in ("not", "n't"):
             words.append(token.lower_)
             continue
-        words.append(third_person(token.text))
+        past = token.tag_ in ("VBD", "VBN") and token.lower_ not in _IRREGULAR_THIRD
+        words.append(token.lower_ if past else third_person(token.text))  # "I visited" -> "Visited"
         words.append(text_of(rest[index + 1 :]))
         break
     return finish(" ".join(w for w in words if w))

@@ -695,6 +695,19 @@ def test_a_reversal_naming_no_subject_withdraws_the_preference_it_matches(make_u
     assert _decisions(user)[-1].reason == rules.REVERSAL
 
 
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("Remember that I visited the Leeds depot last week.", "Visited the Leeds depot last week."),
+        ("Remember that I signed the Halden renewal myself.", "Signed the Halden renewal themselves."),
+        ("Remember that I cover the Andean distributors.", "Covers the Andean distributors."),
+    ],
+)
+def test_a_note_about_the_user_keeps_the_tense_they_said_it_in(text, statement):
+    [finding] = [f for f in _analyse(text) if f.action == "write"]
+    assert finding.statement == statement
+
+
 @pytest.mark.django_db
 def test_stopping_what_a_note_already_refuses_keeps_the_note(make_user):
     user = make_user()
