@@ -89,7 +89,7 @@ def conflicting(candidates: list[Memory], finding: Finding, duplicate: Memory | 
     if finding.kind == Kind.CONTEXT and not (finding.supersedes or finding.subject in SINGLE_VALUED_CONTEXT):
         return []
     # "Does not want tables" replaces a preference for tables, not one for bullet points.
-    negative = finding.extra.get("negative", False)
+    negative = statements.is_negative(finding.statement)
     return [
         m
         for m in candidates

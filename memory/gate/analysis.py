@@ -487,8 +487,7 @@ def _negative_preference(clause: Clause, text: str) -> Finding | None:
         statement = statements.finish("Does not want " + statements.text_of(words[2:]))
         subject, value = subjects.subject_value(text)
         return Finding("write", "preference", r.STANDING_PREFERENCE, "preference", statement, subject=subject,
-                       value=value, quote=text, echo=statements.echo(statement), confidence=0.95,
-                       extra={"negative": True})  # fmt: skip
+                       value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
     stop = next((t for t in span if t.lemma_.lower() in vocab.REVERSAL_VERBS), None)
     after = span.doc[stop.i + 1] if stop is not None and stop.i + 1 < span.end else None
     if stop is None or after is None or after.tag_ != "VBG" or after.lemma_.lower() not in vocab.REQUEST_VERBS:
@@ -499,8 +498,7 @@ def _negative_preference(clause: Clause, text: str) -> Finding | None:
     if not statement:
         return None
     return Finding("write", "preference", r.STANDING_PREFERENCE, "preference", statement, subject=subject,
-                   value=value, quote=text, echo=statements.echo(statement), confidence=0.95,
-                   extra={"negative": True})  # fmt: skip
+                   value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
 
 
 def _update_context(clause: Clause, text: str) -> Finding | None:
