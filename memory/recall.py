@@ -236,7 +236,7 @@ def rank_by_brute_force(
         )
         rows = cur.fetchall()
     live = [r for r in rows if r[3] is None and (r[4] is None or r[4] > now)]
-    preferences = sorted((r for r in live if r[1] == "preference"), key=lambda r: (r[2], r[0]), reverse=True)
+    preferences = [r for r in live if r[1] == "preference"]
     bypass = len(preferences) < preference_bypass_below
     rankable = [r for r in live if r[1] != "preference" or not bypass]
     best_keyword = max((r[7] for r in rankable if r[6]), default=0)
@@ -247,7 +247,8 @@ def rank_by_brute_force(
 
     scored = sorted(((score(r), r[0]) for r in rankable), key=lambda pair: (-pair[0], pair[1]))
     ranked = [(row_id, value) for value, row_id in scored if value > threshold][:cap]
-    shown = sorted(preferences[:preference_bypass_below], key=lambda r: (-r[2].timestamp(), r[0])) if bypass else []
+    # Under the bypass every live preference is shown, newest first.
+    shown = sorted(preferences, key=lambda r: (-r[2].timestamp(), r[0])) if bypass else []
     out: list[tuple[int, float | None]] = [(r[0], None) for r in shown]
     return (out + ranked)[:cap]
 

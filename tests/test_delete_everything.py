@@ -7,7 +7,7 @@ from django.db import connection, transaction
 from chat.feedback import give_feedback
 from chat.turn import ask, start_session
 from memory.epoch import DeletedMeanwhile, hold_generation
-from memory.models import MemoryControl
+from memory.models import AuditEvent, MemoryControl
 from memory.rls import acting_user, staff_bypass
 from memory.store import delete_everything, write_memory
 
@@ -50,8 +50,21 @@ def test_delete_everything_leaves_zero_rows_of_the_users_content(
     assert before["memory_memory"] >= 4  # two written here, the remembered depot, the correction
     assert before["chat_turn"] >= 2 and before["memory_gatedecision"] >= 2
 
-    delete_everything(alice)
+    counts = delete_everything(alice)
 
+    # What was deleted is counted per kind, and the audit entry (staff's only trace) says so.
+    tables = {
+        "memories": "memory_memory",
+        "gate_decisions": "memory_gatedecision",
+        "gate_events": "memory_gateevent",
+        "observations": "memory_observation",
+        "suppressions": "memory_suppression",
+    }
+    assert {name: counts[name] for name in tables} == {name: before[table] for name, table in tables.items()}
+    with staff_bypass(actor_id=None, reason="test: read the audit"):
+        [entry] = AuditEvent.objects.filter(user_id=alice.pk, action=AuditEvent.Action.DELETED_ALL)
+    assert f"gate_decisions={before['memory_gatedecision']}" in entry.reason.split(", ")
+    assert f"memories={before['memory_memory']}" in entry.reason.split(", ")
     after = _rows_per_table(alice.pk)
     assert {table: n for table, n in after.items() if n} == {}
     bobs = _rows_per_table(bob.pk)

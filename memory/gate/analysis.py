@@ -528,6 +528,8 @@ def _format_request(clause: Clause) -> Finding | None:
     """A request for a shape of answer without a standing phrase: one occurrence, counted."""
     if clause.act == "question" and speech_act(clause.span) != "request":
         return None
+    if _is_negative(content_tokens(clause.span)):
+        return None  # "Don't show charts" is never an occurrence of asking for a chart
     subject, value = subjects.subject_value(clause.text)
     if subject not in _FORMAT_SUBJECTS or not value:
         return None

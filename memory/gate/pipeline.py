@@ -100,7 +100,8 @@ def _starts_clause(tokens: list[Token]) -> bool:
         first = words[1]
     if first.lower_ in _CLAUSE_OPENERS:
         return True
-    if first.lemma_.lower() in vocab.REQUEST_VERBS and first.lower_ not in {"order", "list"}:
+    # A request verb opens a clause, unless it is a noun ("order") or a participle ("broken down").
+    if first.lemma_.lower() in vocab.REQUEST_VERBS and first.lower_ not in {"order", "list"} and first.tag_ != "VBN":
         return True
     ids = {t.i for t in tokens}
     return any(t.dep_ in ("nsubj", "nsubjpass", "expl") and t.head.i in ids and t.head.i != t.i for t in words)
@@ -169,14 +170,14 @@ def speech_act(span: Span) -> str:
         return "statement"
     first = tokens[0]
     second = tokens[1].lower_ if len(tokens) > 1 else ""
-    if first.lower_ in _POLITE_REQUEST and second == "you":
-        return "request"
     third = tokens[2].lower_ if len(tokens) > 2 else ""
+    if first.lower_ in _POLITE_REQUEST and second == "you" or (first.lower_, second, third) == ("do", "you", "mind"):
+        return "request"  # "would you ...?", "do you mind using euros?"
     if first.lower_ in _POLITE_REQUEST | {"may"} and second in ("i", "we") and third in ("get", "have", "see"):
         return "request"  # "could we have those as a numbered list?"
     if span.text.rstrip().endswith("?") or first.lower_ in QUESTION_WORDS:
         return "question"
-    if first.pos_ == "AUX" and first.lower_ not in {"do", "don't"} and second in {"i", "you", "we", "it", "they"}:
+    if first.pos_ == "AUX" and first.lower_ != "don't" and second in {"i", "you", "we", "it", "they"}:
         return "question"
     if first.lower_ in {"never", "don't", "always", "do", "just", "only"} or _is_imperative_verb(first):
         return "imperative"

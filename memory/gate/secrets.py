@@ -56,17 +56,6 @@ def _plugins() -> tuple:
     return tuple(found)
 
 
-def _password_shaped(token: str) -> bool:
-    """Upper and lower case letters, digits and at least 8 characters: "Qw3rty!2026"."""
-    token = token.strip(".,;:!?)(\"'")
-    return (
-        len(token) >= 8
-        and any(c.islower() for c in token)
-        and any(c.isupper() for c in token)
-        and any(c.isdigit() for c in token)
-    )
-
-
 def _key_shaped(token: str) -> bool:
     """A long run of letters and digits ("sk-live-8f7e6d5c4b3a2918"): a key or token, whatever its prefix."""
     token = token.strip(".,;:!?)(\"'")
@@ -108,7 +97,7 @@ def _named(text: str) -> str:
 def _has_value(after: list[str], *, lead: bool) -> bool:
     for token in after:
         bare = token.strip(".,;!?)(\"'").lower()
-        if any(c.isdigit() for c in token) or _password_shaped(token):
+        if any(c.isdigit() for c in token):  # "Qw3rty!2026", "7741"
             return True
         if lead and bare and bare not in _NOT_VALUES:
             return True

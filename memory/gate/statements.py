@@ -199,9 +199,11 @@ def _object_and_modifier(tokens: list[Token], lemma: str) -> tuple[str, str]:
     split = len(tokens)
     seen_noun = False
     for index, token in enumerate(tokens):
-        # A hyphenated word ("quarter-on-quarter") or a possessive ("customer's") stays whole.
-        spaced = index > 0 and bool(tokens[index - 1].whitespace_) and token.tag_ != "POS"
-        modifier = token.pos_ in ("ADP", "ADV", "PART", "SCONJ") or token.tag_ in ("JJS", "RBS") or token.text == ","
+        # A hyphenated word ("quarter-on-quarter") or a possessive ("customer's") stays whole;
+        # a comma is typed against the word before it and still ends the object.
+        comma = token.text == ","
+        spaced = index > 0 and (bool(tokens[index - 1].whitespace_) or comma) and token.tag_ != "POS"
+        modifier = token.pos_ in ("ADP", "ADV", "PART", "SCONJ") or token.tag_ in ("JJS", "RBS") or comma
         if seen_noun and spaced and modifier:
             split = index
             break

@@ -286,6 +286,7 @@ def test_a_follow_up_with_its_own_measure_keeps_the_customer_and_changes_the_mea
     [
         ("Which client placed the largest number of orders last year?", ("customer", 1, "count")),
         ("Rank the segments by number of orders", ("segment", 5, "count")),
+        ("Rank the regions by the number of orders", ("region", 5, "count")),
         ("Rank regions by revenue this year", ("region", 5, "")),
         ("Who were the 4 biggest spenders last quarter?", ("customer", 4, "")),
     ],
@@ -302,6 +303,9 @@ def test_rankings_by_count_and_by_value(corpus, question, expected):
         ("What is the value of all open orders in the West?", "sum", "open"),
         ("What's the combined value of Heartland Grain Cooperative's overdue orders?", "sum", "overdue"),
         ("How many cancellations were there this year?", "count", "cancelled"),
+        # Orders counted, though customers are named too.
+        ("How many orders do enterprise customers have?", "count", ""),
+        ("How many customer orders are overdue?", "count", "overdue"),
     ],
 )
 def test_totals_and_counts_in_other_words(corpus, question, kind, status):
@@ -607,6 +611,12 @@ def test_every_customer_somewhere_lists_the_customers_not_their_order_totals(cor
     assert (result.kind, result.subject, result.group_by) == ("list", "customers", "")
     assert (result.filters.region, result.filters.city) == (region, city)
     assert plan("Total sales for each customer in the East").result.group_by == "customer"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("question", ["Project our revenue.", "Can you project the revenue of the enterprise segment?"])
+def test_project_as_a_verb_is_a_forecast_not_an_unread_word(corpus, question):
+    assert plan(question).result.reason == vocab.FORECAST_REASON
 
 
 @pytest.mark.django_db

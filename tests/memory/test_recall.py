@@ -95,6 +95,39 @@ def test_preferences_are_always_included_and_count_toward_the_cap(make_user):
     assert all(n.reason == "ranked" for n in notes[2:])
 
 
+def test_a_recalled_preference_carries_its_subject_and_value(make_user):
+    # The responder reads what a preference is about from the note, not from its wording.
+    user = make_user()
+    remember(user, "Wants every figure in euros.", kind="preference", subject="currency", value="EUR")
+    remember(user, "Covers the Leeds depot.")
+    [note] = [
+        n for n in recall_for_question(user, "What did the Leeds depot sell?", now=NOW) if n.reason == "preference"
+    ]
+    assert (note.subject, note.value) == ("currency", "EUR")
+
+
+def test_a_failed_question_embedding_falls_back_to_keywords_and_logs_no_question(make_user, monkeypatch, caplog):
+    # The embedding model failing mid-turn (an outside boundary) degrades recall to the
+    # keyword rank; the operator gets the error with its traceback, never the user's words.
+    from memory import recall
+    from memory.embeddings import EmbeddingError
+
+    user = make_user()
+    account = remember(user, "Owns the Harbor Tools account (ACCT-20417).")
+    remember(user, "Presents the churn numbers to the board every quarter.")
+
+    def refuse(text):
+        raise EmbeddingError("the embedding model is not loaded")
+
+    monkeypatch.setattr(recall, "embed_one", refuse)
+    with caplog.at_level("WARNING", logger="memory.recall"):
+        notes = recall_for_question(user, "Any news on ACCT-20417?", now=NOW)
+    assert ids(notes) == [account.pk]
+    [record] = [r for r in caplog.records if r.name == "memory.recall"]
+    assert record.exc_info and record.exc_info[0] is EmbeddingError
+    assert "ACCT-20417" not in caplog.text
+
+
 def test_preferences_compete_in_ranking_once_there_are_ten(make_user):
     user = make_user()
     for i in range(10):

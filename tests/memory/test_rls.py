@@ -229,3 +229,61 @@ def test_switching_the_acting_user_inside_a_block_shows_the_new_users_rows_and_i
         set_acting_user(alice.pk)
         assert set(Memory.objects.values_list("user_id", flat=True)) == {alice.pk}
     assert _count("SELECT count(*) FROM memory_memory") == 0  # restored: no acting user
+
+
+def _execute(cur, sql) -> None:
+    for statement in [sql] if isinstance(sql, str) else sql:
+        cur.execute(statement)
+
+
+def _policy(cur, table: str) -> tuple[bool, bool, str | None]:
+    cur.execute(
+        "SELECT c.relrowsecurity, c.relforcerowsecurity, p.qual FROM pg_class c"
+        " LEFT JOIN pg_policies p ON p.tablename = c.relname AND p.policyname = c.relname || '_owner'"
+        " WHERE c.relname = %s",
+        [table],
+    )
+    return cur.fetchone()
+
+
+def _visible_after_inserting_for_users_1_and_2(cur, table: str) -> list[int]:
+    """Acting as user 1 (as the owner role, under FORCE): the own row goes in, user 2's is refused."""
+    cur.execute("SELECT set_config('app.user_id', '1', true)")
+    cur.execute(f"INSERT INTO {table} (user_id) VALUES (1)")  # noqa: S608 (a test table name)
+    with pytest.raises(DatabaseError), transaction.atomic():
+        cur.execute(f"INSERT INTO {table} (user_id) VALUES (2)")  # noqa: S608
+    cur.execute(f"SELECT user_id FROM {table}")  # noqa: S608
+    return [row[0] for row in cur.fetchall()]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rls_migration_operations_apply_the_forced_policy_and_reverse_cleanly():
+    """The operations the migrations are built from (memory.rls), run on a scratch table as
+    the owner: RLS forced on the owner too, the per-statement policy, and every step reversible."""
+    from atlas.db import as_owner
+    from memory.rls import policy_once_per_statement, rls_operations
+
+    table = "rls_probe"
+    with as_owner(connection), transaction.atomic(), connection.cursor() as cur:
+        cur.execute(f"CREATE TABLE {table} (id bigserial PRIMARY KEY, user_id bigint NOT NULL)")
+        put_under_rls = rls_operations(table)
+        once_per_statement = policy_once_per_statement(table)
+        assert all(op.reversible for op in put_under_rls + once_per_statement)
+        for op in put_under_rls:
+            _execute(cur, op.sql)
+        forced, force_owner, qual = _policy(cur, table)
+        assert (forced, force_owner) == (True, True) and "atlas_bypass_active" in qual
+        assert _visible_after_inserting_for_users_1_and_2(cur, table) == [1]
+        # Back to the per-row expression the first migrations wrote, and forward again.
+        for op in reversed(once_per_statement):
+            if op.reverse_sql != op.noop:
+                _execute(cur, op.reverse_sql)
+        assert "app.bypass_rls" in _policy(cur, table)[2]
+        for op in once_per_statement:
+            _execute(cur, op.sql)
+        assert "atlas_bypass_active" in _policy(cur, table)[2]
+        for op in reversed(put_under_rls):
+            if op.reverse_sql != op.noop:
+                _execute(cur, op.reverse_sql)
+        assert _policy(cur, table) == (False, False, None)
+        transaction.set_rollback(True)

@@ -184,7 +184,11 @@ def test_a_rule_never_supersedes_what_the_user_wrote(make_user):
     with pytest.raises(ValidationError):
         supersede_memory(users_note, rule_note)
     assert live_statements(user) == ["Prefers imperial units", "Prefers metric units"]
-    supersede_memory(rule_note, make_memory(user, "Prefers SI units", author="user"))
+    si = make_memory(user, "Prefers SI units", author="user")
+    supersede_memory(rule_note, si)
+    assert rule_note.superseded_by == si  # the caller's copy says what replaced it, as the row does
+    with acting_user(user.pk):
+        assert Memory.objects.get(pk=rule_note.pk).superseded_by_id == si.pk
     older_rule = make_memory(user, "Prefers answers as tables")
     supersede_memory(older_rule, make_memory(user, "Prefers answers as bullet points"))
     assert live_statements(user) == ["Prefers SI units", "Prefers answers as bullet points", "Prefers metric units"]
@@ -223,6 +227,9 @@ def test_text_export_groups_notes_by_kind_with_dates_and_provenance(make_user):
     assert "Covers the western region" in text.split("Context")[1]
     assert f'from what you said on {said:%Y-%m-%d}: "use metric please"' in text
     assert "conversation s-9" in text
+    # A quote whose date is unknown (an imported note) is given without a date.
+    make_memory(user, "Prefers dates as YYYY-MM-DD", source_quote="ISO dates please")
+    assert 'from what you said: "ISO dates please"' in export_memories(user, fmt="text")
     assert "Replaced or expired" in text and "replaced;" in text
     # Who wrote each note: the rules ("Atlas") or the user's own correction ("you").
     [metric] = [line for line in text.splitlines() if "use metric please" in line]

@@ -36,6 +36,11 @@ def forget(user, statement: str, *, kind: str = "preference") -> None:
         ("Prefers amounts in euros", "Prefers amounts in dollars", "preference", False),
         ("Covers the western region", "Covers the eastern region", "context", False),
         ("Prefers short answers", "Prefers answers as a table", "preference", False),
+        # "n't" and "not" are one negation; a number glued to its unit is still that number.
+        ("Does not want charts in answers", "Doesn't want charts in answers", "preference", True),
+        ("Doesn't want charts in answers", "Wants charts in answers", "preference", False),
+        ("Flags shipments over 20 kg", "Flags shipments over 20kg", "context", True),
+        ("Flags shipments over 20kg", "Flags shipments over 30kg", "context", False),
     ],
 )
 def test_suppression_matches_paraphrases_not_the_one_word_that_differs(
