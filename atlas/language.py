@@ -19,7 +19,7 @@ import hashlib
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -70,7 +70,25 @@ def _load() -> Language:
     path = pipeline_path()
     if pipeline_digest(path) != PIPELINE_SHA256:
         raise ImproperlyConfigured(f"{path} does not match the pinned sha256; refusing to load it.")
-    return spacy.load(path, exclude=list(EXCLUDED_COMPONENTS))
+    language = spacy.load(path, exclude=list(EXCLUDED_COMPONENTS))
+    _add_capital_contractions(language)
+    return language
+
+
+def _add_capital_contractions(language: Language) -> None:
+    """The tokenizer's own contractions, typed in capitals: "I'M", "DON'T", "CAN'T" split as
+    "I'm", "don't" and "can't" do (the English exceptions list only some capital forms, so a
+    shouted "REMEMBER THAT I'M THE BUYER" parsed "I'M" as one noun)."""
+    from spacy.attrs import ORTH  # type: ignore[import-not-found]  # a Cython module without stubs
+
+    tokenizer: Any = language.tokenizer  # spaCy's Cython Tokenizer (typed as a plain callable)
+    rules = tokenizer.rules or {}
+    capitals = {
+        text.upper(): [{**piece, ORTH: piece[ORTH].upper()} for piece in pieces]
+        for text, pieces in rules.items()
+        if ("'" in text or "’" in text) and text.upper() not in rules
+    }
+    tokenizer.rules = {**rules, **capitals}
 
 
 def nlp() -> Language:

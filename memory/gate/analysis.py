@@ -116,8 +116,16 @@ def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_c
         rule = "explicit" if explicit else refusal.rule
         findings.append(_refuse(rule, refusal.reason, text, explicit=explicit, what=refusal.what))
         return findings
-    findings.extend(_analyse_clauses(clauses(doc, hits), at=at, quote=text))
+    findings.extend(_legible(f) for f in _analyse_clauses(clauses(doc, hits), at=at, quote=text))
     return findings
+
+
+def _legible(finding: Finding) -> Finding:
+    """A note Atlas words itself must pass the statement lint; a garbled one is refused, never
+    stored (a correction keeps the user's own words and is not linted)."""
+    if finding.action != "write" or finding.kind == "correction" or not statements.lint(finding.statement):
+        return finding
+    return _refuse(finding.rule, r.GARBLED, finding.quote, kind=finding.kind, explicit=finding.explicit)
 
 
 def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[Finding]:

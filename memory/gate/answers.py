@@ -118,7 +118,7 @@ def preview(user: User, text: str) -> Preview | None:
             shown = _reversal_preview(user, finding, now)
             if shown is not None:
                 return shown
-        elif finding.explicit or (finding.reason == r.UPDATE and finding.action == "write"):
+        elif finding.explicit:  # "remember that ...", and an update ("switch my currency to NZD")
             return _remember_preview(user, finding, now)
         elif acknowledged is None:
             acknowledged = _acknowledgement(user, finding, now)

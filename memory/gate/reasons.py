@@ -40,6 +40,7 @@ FORGET_NO_MATCH = "forget_no_match"
 FORGET_AMBIGUOUS = "forget_ambiguous"
 REVERSAL_NO_MATCH = "reversal_no_match"
 NOTHING_TO_REMEMBER = "nothing_to_remember"
+GARBLED = "statement_unclear"
 
 # How many separate sessions make a repeated signal evidence (chapters 93 and 98).
 MIN_SESSIONS = 3
@@ -60,6 +61,7 @@ WHY: dict[str, str] = {
     INFERENCE: "it would be a guess about you (a mood or a skill), and Atlas never stores guesses",
     SESSION_ONLY: "it sounds like it's just for now, so I'll apply it here without keeping a note",
     NOTHING_TO_REMEMBER: "I couldn't tell what you wanted me to remember",
+    GARBLED: "I couldn't put it into a clear note; saying it in one short sentence helps",
     PAUSED: "your memory is paused; you can resume it on the memory page",
     VENTING: "it says the answer was bad but not what is right, so there is nothing to correct",
     NOT_CHECKABLE: "it doesn't state a figure, date or name I could check",

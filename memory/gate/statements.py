@@ -308,6 +308,9 @@ def lint(statement: str) -> list[str]:
             problems.append(f"trigger phrase: {phrase}")
     if "?" in statement:
         problems.append("question mark")
+    heads = "|".join(re.escape(head) for head in vocab.STATEMENT_HEADS)
+    if re.match(rf"(?:{heads})(?: atlas to)? (?:they|they're|he|she)\b", lowered):
+        problems.append("a clause where the object should be")
     repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})
     if repeated:
         problems.append("a word twice in a row: " + ", ".join(repeated))

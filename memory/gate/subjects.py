@@ -62,11 +62,10 @@ def _addressed_as(text: str) -> str:
 def context_subject(text: str) -> str:
     """What a note about the user's work is about ("office", "coverage", ...), or ""."""
     lowered = text.lower()
+    # In the vocabulary's order: "coverage" comes last, so "I run the Porto office" is "office".
     for subject, words in CONTEXT_SUBJECTS.items():
-        if subject != "coverage" and any(_pattern(word).search(lowered) for word in words):
+        if any(_pattern(word).search(lowered) for word in words):
             return subject
-    if any(_pattern(word).search(lowered) for word in CONTEXT_SUBJECTS["coverage"]):
-        return "coverage"
     return ""
 
 

@@ -837,7 +837,8 @@ SUBJECT_ORDER: tuple[str, ...] = (
 )
 # Context subjects: a later statement on a single-valued subject replaces the earlier one
 # ("I've moved to the Porto office"); a multi-valued one ("I cover ...") only with an update
-# marker ("I cover Wales now, not Scotland").
+# marker ("I cover Wales now, not Scotland"). The first subject named wins, so "coverage"
+# (its verbs go with every other subject) stays last.
 CONTEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
     "reporting_line": ("report to", "reports to"),
     "office": ("office", "branch", "site", "location", "base", "hub"),
@@ -868,4 +869,7 @@ OBSERVED_STATEMENTS: dict[tuple[str, str], str] = {
 # Words a stored statement must not contain (the write-rules chapter's recognisability test).
 STATEMENT_BANNED_WORDS: tuple[str, ...] = (*FIRST_PERSON, "your", "please")
 STATEMENT_BANNED_PHRASES: tuple[str, ...] = ("remember", "from now on", "going forward", "keep in mind", "note that")
+# A statement's opening verb takes an object, never a clause with its own subject
+# ("Does not want they want charts" is a garbled parse).
+STATEMENT_HEADS: tuple[str, ...] = ("prefers", "wants", "likes", "needs", "dislikes", "does not want")
 MAX_STATEMENT_WORDS = 25

@@ -303,6 +303,12 @@ def test_import_refuses_what_is_not_an_export(make_user, payload):
         import_memories(make_user(), payload)
 
 
+def test_import_names_the_row_that_is_not_a_memory(make_user):
+    payload = json.dumps({"format": "atlas-memory-export", "memories": [["Prefers metric units"]]})
+    with pytest.raises(ValidationError, match="Memory 1 is not an object"):
+        import_memories(make_user(), payload)
+
+
 def test_import_refuses_a_bad_row_and_writes_nothing(make_user):
     user = make_user()
     payload = {
