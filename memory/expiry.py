@@ -8,7 +8,7 @@ maintenance path across users, so it runs under the explicit, audited RLS bypass
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -18,6 +18,24 @@ from memory.rls import staff_bypass
 from memory.selectors import older_versions
 
 SCHEDULE_NAME = "memory-expiry-sweep"
+
+
+def ensure_schedule(**_: object) -> None:
+    """The daily sweep's django-q2 schedule, kept after every ``migrate`` and ``flush`` (the
+    post_migrate signal): a flush empties the table the migration filled. An existing schedule
+    is left as it is."""
+    from django_q.models import Schedule
+
+    tomorrow = timezone.now().date() + timedelta(days=1)
+    Schedule.objects.get_or_create(
+        name=SCHEDULE_NAME,
+        defaults={
+            "func": "memory.tasks.sweep_expired",
+            "schedule_type": Schedule.DAILY,
+            "repeats": -1,
+            "next_run": datetime.combine(tomorrow, time(3, 0), tzinfo=UTC),
+        },
+    )
 
 
 def sweep_expired(*, now: datetime | None = None) -> int:

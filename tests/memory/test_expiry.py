@@ -90,3 +90,13 @@ def test_the_scheduled_task_runs_the_sweep(make_user):
     make_memory(user, "Preparing the board pack", kind="situation", expires_at=timezone.now() - timedelta(days=1))
     assert sweep_task() == 1
     assert statements(user) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sweep_stays_scheduled_after_the_tables_are_flushed():
+    # A flush (what a transactional test ends with) empties the table the migration filled;
+    # the post_migrate signal puts the schedule back, so a kept database never loses it.
+    from django.core.management import call_command
+
+    call_command("flush", "--noinput", verbosity=0)
+    assert Schedule.objects.filter(name="memory-expiry-sweep", func="memory.tasks.sweep_expired").count() == 1
