@@ -400,3 +400,24 @@ def test_hybrid_finds_the_account_code_that_vector_ranking_misses(make_user):
         by_vector = rank_memories(user.pk, question=question, question_embedding=vector, now=NOW, keyword_weight=0.0)
     assert target.pk not in [row[0] for row in by_vector]
     assert ids(recall_for_question(user, question, now=NOW))[0] == target.pk
+
+
+def test_preferences_newest_first_then_the_ranked_notes_in_the_statement_and_the_reference(make_user):
+    # Under the bypass (fewer than ten preferences) both preferences lead, newest first, and
+    # are not ranked again although the question points at them; the rest rank as usual.
+    user = make_user()
+    notes = basis_notes(user, 3)
+    code = remember(user, "Owns the account ACCT-20417.", embedding=basis(5)).pk
+    older = remember(user, "Prefers amounts in euros.", kind="preference", embedding=basis(3)).pk
+    newer = remember(
+        user, "Prefers short answers.", kind="preference", embedding=basis(4), created_at=NOW - timedelta(days=5)
+    ).pk
+    components = [0.60, 0.50, 0.30, 0.35, 0.35, 0.10]
+    expected = [(newer, None), (older, None), (notes[0], 0.42), (code, 0.37), (notes[1], 0.35), (notes[2], 0.21)]
+    with acting_user(user.pk):
+        kwargs = {"question": "ACCT-20417", "question_embedding": question_vector(components), "now": NOW}
+        statement = [(row[0], row[10]) for row in rank_memories(user.pk, **kwargs)]
+        reference = rank_by_brute_force(user.pk, **{**RULES, **kwargs})
+    for got in (statement, reference):
+        assert [row_id for row_id, _ in got] == [row_id for row_id, _ in expected]
+        assert [None if s is None else pytest.approx(float(s), abs=2e-3) for _, s in got] == [s for _, s in expected]
