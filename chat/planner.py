@@ -785,11 +785,13 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     or a lead ("and ...") with only a count, total or average over the same orders."""
     lowered = " ".join(signals.words)
     lead = lowered.startswith(_FOLLOW_UP_LEADS)
-    if signals.subjects or _field(signals, context):
+    last = context.last_plan
+    # "And net 60?" after customers on net 30: the terms swap, though "net" also names a field.
+    swaps_terms = bool(payment_terms(signals)) and last is not None and bool(last.terms)
+    if signals.subjects or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
     if measure:
-        last = context.last_plan
         return (
             (lead or _refers_to_last(signals))
             and measure in _SWAPPABLE_MEASURES
@@ -1024,8 +1026,11 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     if field_asked is not None and (customers or field_asked[0] == "contracts" and "contracts" not in subjects):
         if not customers:
             return Abstention(vocab.NEEDS_CUSTOMER_REASON, vocab.FIELD_LABELS[field_asked[1]])
-        if field_asked[0] == "customers" and "customers" in subjects and not context.named:
-            return QueryPlan("list", "customers", filters)
+        plural = not _singular(signals, ("customer", "client", "account"))
+        if field_asked[0] == "customers" and "customers" in subjects and not context.named and plural:
+            # "Which cities are those customers in?": the customers listed, not the one in focus
+            # ("Which city is that customer in?" asks for the focus's city).
+            return QueryPlan("list", "customers", replace(filters, customers=()))
         return QueryPlan("lookup", field_asked[0], filters, field=field_asked[1])
     return _listing_plan(signals, filters, context)
 
