@@ -508,6 +508,8 @@ def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
     if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
         return True
+    if _TERMS.fullmatch(word):
+        return True  # "net-30" names payment terms
     if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
         return True  # "$20k" is an amount, not a noun Atlas does not know
     return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
@@ -542,7 +544,9 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
     where it named the filter ("New York", not "new customers")."""
     if word in _KNOWN_OTHER_WORDS or lemma in _KNOWN_OTHER_WORDS:
         return True
-    return word.startswith("so-") or bool(re.fullmatch(r"q[1-4]", word)) or word.replace(".", "") in place_words
+    if word.startswith("so-") or re.fullmatch(r"q[1-4]", word) or _TERMS.fullmatch(word):
+        return True  # an order number, a quarter, payment terms ("net-30")
+    return word.replace(".", "") in place_words
 
 
 # --- periods -------------------------------------------------------------------------------------
@@ -785,13 +789,14 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     or a lead ("and ...") with only a count, total or average over the same orders."""
     lowered = " ".join(signals.words)
     lead = lowered.startswith(_FOLLOW_UP_LEADS)
-    last = context.last_plan
-    # "And net 60?" after customers on net 30: the terms swap, though "net" also names a field.
-    swaps_terms = bool(payment_terms(signals)) and last is not None and bool(last.terms)
+    # "And net 60?" after customers on net 30: the terms swap (or abstain on a plan without
+    # terms), though "net" also names a contract's field ("Kestrel Foods on net 30?" asks it).
+    swaps_terms = bool(payment_terms(signals)) and not context.named
     if signals.subjects or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
     if measure:
+        last = context.last_plan
         return (
             (lead or _refers_to_last(signals))
             and measure in _SWAPPABLE_MEASURES

@@ -44,6 +44,7 @@ def shape(result):
     ("question", "expected"),
     [
         ("Bring up SO-87123", ("lookup", "orders", "", "", None, (), "", "", "", "", "")),
+        ("Show SO-87123 details", ("lookup", "orders", "", "", None, (), "", "", "", "", "")),  # tagged a verb
         (
             "Tell me about Kestrel Foods",
             ("lookup", "customers", "", "", None, ("Kestrel Foods",), "", "", "", "", ""),
@@ -103,6 +104,9 @@ def shape(result):
         # a threshold on each customer's total (min_total) survives the session round trip
         ("Clients who spent more than $100k in 2025", ("list", "customers", "", "", None, (), "", "", "", "", "2025")),
         ("Orders placed yesterday", ("list", "orders", "", "", None, (), "", "", "", "", "yesterday")),
+        ("Sales in the West this year", ("sum", "orders", "", "", None, (), "west", "", "", "", "this year")),
+        # an upper bound on the amount survives the session round trip
+        ("Orders under $2k in the East", ("list", "orders", "", "", None, (), "east", "", "", "", "")),
     ],
 )
 def test_each_plan_kind(corpus, question, expected):
@@ -770,3 +774,42 @@ def test_a_follow_up_lead_with_its_own_subject_starts_a_fresh_plan(corpus):
     result = planned.result
     assert not planned.follow_up and (result.kind, result.subject, result.filters.customers) == ("list", "orders", ())
     assert (result.filters.status, result.filters.region) == ("cancelled", "east")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "kind", "region"),
+    [
+        ("Which customers are on net-30?", "list", ""),
+        ("Show the net-30 clients in the West", "list", "west"),
+        ("How many clients are on net30 terms?", "count", ""),
+        ("Which net-30 ones are in the West?", "list", "west"),  # tagged an adjective
+    ],
+)
+def test_payment_terms_written_as_one_word_are_read(corpus, question, kind, region):
+    result = plan(question).result
+    assert (result.kind, result.subject, result.terms, result.filters.region) == (kind, "customers", "net 30", region)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("question", ["And net 30?", "and net-30?"])
+def test_payment_terms_after_a_plan_without_terms_abstain(corpus, question):
+    # Orders of customers on given terms: no plan computes them, and the West is not to be dropped.
+    last = QueryPlan("list", "orders", Filters(region="west"))
+    planned = plan(question, last_plan=last, carried={"region": "west"})
+    assert planned.follow_up and planned.result == Abstention("no-plan", "payment terms")
+
+
+@pytest.mark.django_db
+def test_a_forecast_abstention_keeps_the_filters_it_stated(corpus):
+    planned = plan("How many orders will the West send us next month?")
+    assert planned.result == Abstention("forecast", "future")
+    assert planned.stated == {"region": "west", "period": "next month|2027-01-01|2027-01-31"}
+
+
+@pytest.mark.django_db
+def test_a_pronoun_or_a_bare_same_leans_on_the_previous_plan_without_a_lead(corpus):
+    planned = plan("What is their total value?", last_plan=LAST, carried={"status": "open"})
+    assert planned.follow_up and (planned.result.kind, planned.result.filters.status) == ("sum", "open")
+    planned = plan("The same?", last_plan=LAST, carried={"status": "open"})
+    assert planned.follow_up and (planned.result.kind, planned.result.filters.status) == ("count", "open")
