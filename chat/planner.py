@@ -508,6 +508,8 @@ def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
     if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
         return True
+    if _TERMS.fullmatch(word):
+        return True  # "net-30" names payment terms
     if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
         return True  # "$20k" is an amount, not a noun Atlas does not know
     return word.replace(".", "") in corpus_words or word in ("mid", "market", "acct")
@@ -542,7 +544,9 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
     where it named the filter ("New York", not "new customers")."""
     if word in _KNOWN_OTHER_WORDS or lemma in _KNOWN_OTHER_WORDS:
         return True
-    return word.startswith("so-") or bool(re.fullmatch(r"q[1-4]", word)) or word.replace(".", "") in place_words
+    if word.startswith("so-") or re.fullmatch(r"q[1-4]", word) or _TERMS.fullmatch(word):
+        return True  # an order number, a quarter, payment terms ("net-30")
+    return word.replace(".", "") in place_words
 
 
 # --- periods -------------------------------------------------------------------------------------
@@ -785,7 +789,10 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     or a lead ("and ...") with only a count, total or average over the same orders."""
     lowered = " ".join(signals.words)
     lead = lowered.startswith(_FOLLOW_UP_LEADS)
-    if signals.subjects or _field(signals, context):
+    # "And net 60?" after customers on net 30: the terms swap (or abstain on a plan without
+    # terms), though "net" also names a contract's field ("Kestrel Foods on net 30?" asks it).
+    swaps_terms = bool(payment_terms(signals)) and not context.named
+    if signals.subjects or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
     if measure:
@@ -1024,8 +1031,11 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     if field_asked is not None and (customers or field_asked[0] == "contracts" and "contracts" not in subjects):
         if not customers:
             return Abstention(vocab.NEEDS_CUSTOMER_REASON, vocab.FIELD_LABELS[field_asked[1]])
-        if field_asked[0] == "customers" and "customers" in subjects and not context.named:
-            return QueryPlan("list", "customers", filters)
+        plural = not _singular(signals, ("customer", "client", "account"))
+        if field_asked[0] == "customers" and "customers" in subjects and not context.named and plural:
+            # "Which cities are those customers in?": the customers listed, not the one in focus
+            # ("Which city is that customer in?" asks for the focus's city).
+            return QueryPlan("list", "customers", replace(filters, customers=()))
         return QueryPlan("lookup", field_asked[0], filters, field=field_asked[1])
     return _listing_plan(signals, filters, context)
 

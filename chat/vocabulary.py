@@ -279,6 +279,7 @@ NEUTRAL_NOUNS = frozenset(
     {
         "size", "value", "amount", "total", "sum", "number", "count", "average", "detail", "table", "list",
         "date", "time", "period", "day", "week", "month", "quarter", "year", "ytd", "end", "start", "today",
+        "yesterday",
         "status", "region", "segment", "city", "area", "territory", "name", "term", "terms", "limit", "credit",
         "payment", "record", "data", "figure", "breakdown", "rank", "ranking", "top", "bottom", "lot", "one",
         "ones", "thing", "anything", "everything", "info", "information", "overview", "summary", "history",
@@ -349,6 +350,7 @@ HARMLESS_ADVERBS = frozenset(
         "at", "in", "on", "up", "down", "out", "before", "else", "already", "also", "too", "just", "only",
         "again", "then", "please", "altogether", "together", "overall", "exactly", "roughly", "approximately",
         "about", "around", "once", "back", "first", "last", "next", "today", "yet", "as", "all", "instead",
+        "yesterday",
     }
 )  # fmt: skip
 # Politeness and filler: they colour how a question is put, never what it asks, wherever they stand

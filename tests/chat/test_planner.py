@@ -44,6 +44,7 @@ def shape(result):
     ("question", "expected"),
     [
         ("Bring up SO-87123", ("lookup", "orders", "", "", None, (), "", "", "", "", "")),
+        ("Show SO-87123 details", ("lookup", "orders", "", "", None, (), "", "", "", "", "")),  # tagged a verb
         (
             "Tell me about Kestrel Foods",
             ("lookup", "customers", "", "", None, ("Kestrel Foods",), "", "", "", "", ""),
@@ -100,6 +101,12 @@ def shape(result):
             "Other customers in the same region as Kestrel Foods",
             ("list", "customers", "", "region", None, ("Kestrel Foods",), "", "", "", "", ""),
         ),
+        # a threshold on each customer's total (min_total) survives the session round trip
+        ("Clients who spent more than $100k in 2025", ("list", "customers", "", "", None, (), "", "", "", "", "2025")),
+        ("Orders placed yesterday", ("list", "orders", "", "", None, (), "", "", "", "", "yesterday")),
+        ("Sales in the West this year", ("sum", "orders", "", "", None, (), "west", "", "", "", "this year")),
+        # an upper bound on the amount survives the session round trip
+        ("Orders under $2k in the East", ("list", "orders", "", "", None, (), "east", "", "", "", "")),
     ],
 )
 def test_each_plan_kind(corpus, question, expected):
@@ -183,6 +190,8 @@ def test_thresholds_on_amounts_and_on_order_counts(corpus):
         ("year to date", "this year", date(2026, 1, 1), date(2026, 12, 31)),
         ("next month", "next month", date(2027, 1, 1), date(2027, 1, 31)),
         ("last quarter", "last quarter", date(2026, 7, 1), date(2026, 9, 30)),
+        ("over the past 2 years", "the last 2 years", date(2024, 12, 2), TODAY),
+        ("yesterday", "yesterday", date(2026, 11, 30), date(2026, 11, 30)),
     ],
 )
 def test_periods(words, label, start, end):
@@ -289,6 +298,7 @@ def test_a_follow_up_with_its_own_measure_keeps_the_customer_and_changes_the_mea
         ("Rank the regions by the number of orders", ("region", 5, "count")),
         ("Rank regions by revenue this year", ("region", 5, "")),
         ("Who were the 4 biggest spenders last quarter?", ("customer", 4, "")),
+        ("Last month, which customer spent the most?", ("customer", 1, "")),  # the period first
     ],
 )
 def test_rankings_by_count_and_by_value(corpus, question, expected):
@@ -473,6 +483,7 @@ def test_a_question_asking_for_a_figure_is_never_answered_with_a_policy_passage(
         ("Which client's orders grew fastest in 2026?", vocab.NO_PLAN_REASON),
         ("Yearly sales for Harborview Marine", vocab.NO_PLAN_REASON),
         ("Will Tamarack Software likely renew?", vocab.FORECAST_REASON),
+        ("Which segment has the biggest customers?", vocab.NO_PLAN_REASON),  # biggest by what?
     ],
 )
 def test_a_figure_no_plan_computes_is_abstained_on_instead_of_answering_a_nearby_question(corpus, question, reason):
@@ -630,6 +641,7 @@ def test_who_founded_a_customer_abstains_naming_founders(corpus):
     [
         "Which segment is Redwood Analytics in, and who else in the West shares it?",
         "What segment is Redwood Analytics in, and who else in the West is in that segment?",
+        "Which segment is Redwood Analytics in, and who else in the West shares it",  # "it" the last word
     ],
 )
 def test_peers_in_a_stated_region_are_only_that_regions(corpus, question):
@@ -705,3 +717,99 @@ def test_a_tie_for_first_place_names_every_customer_tied(corpus):
     assert {r.label for r in ranking.rows} == tied
     (summary,) = render_result(ranking, Style())
     assert "tied for the highest" in summary.text and all(name in summary.text for name in tied)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("How many do we have in the West?", "how many"),  # counts nothing the records hold
+        ("average credit limit of clients with late orders", "average"),  # contracts hold no order status
+    ],
+)
+def test_an_abstention_on_a_figure_names_the_figure(corpus, question, topic):
+    assert plan(question).result == Abstention("no-plan", topic)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "field"),
+    [
+        ("Which city is that customer in?", "city"),
+        ("What segment is this client in?", "segment"),
+        ("Which region is that account in?", "region"),
+    ],
+)
+def test_a_field_of_that_customer_is_the_focus_customers_field(corpus, question, field):
+    result = plan(question, focus=CustomerRef(1, "Kestrel Foods"), refers_back=True).result
+    assert (result.kind, result.subject, result.field) == ("lookup", "customers", field)
+    assert [c.name for c in result.filters.customers] == ["Kestrel Foods"]
+
+
+@pytest.mark.django_db
+def test_a_field_of_those_customers_lists_the_customers_not_the_focus(corpus):
+    result = plan(
+        "Which cities are those enterprise customers in?", focus=CustomerRef(1, "Kestrel Foods"), refers_back=True
+    )
+    result = result.result
+    assert (result.kind, result.subject, result.field, result.filters.customers) == ("list", "customers", "", ())
+    assert result.filters.segment == "enterprise"
+
+
+@pytest.mark.django_db
+def test_a_payment_terms_follow_up_swaps_the_terms_and_keeps_the_region(corpus):
+    last = QueryPlan("list", "customers", Filters(region="west"), terms="net 30")
+    planned = plan("And net 60?", last_plan=last, carried={"region": "west"})
+    result = planned.result
+    assert planned.follow_up and (result.kind, result.subject, result.terms) == ("list", "customers", "net 60")
+    assert result.filters.region == "west"
+    # Asking for the terms themselves is no swap: whose terms, the list does not say.
+    planned = plan("And what are their payment terms?", last_plan=last, carried={"region": "west"})
+    assert not planned.follow_up and planned.result == Abstention("needs-customer", "payment terms")
+
+
+@pytest.mark.django_db
+def test_a_follow_up_lead_with_its_own_subject_starts_a_fresh_plan(corpus):
+    planned = plan("Now list the cancelled orders in the East", last_plan=LAST, carried={"status": "open"})
+    result = planned.result
+    assert not planned.follow_up and (result.kind, result.subject, result.filters.customers) == ("list", "orders", ())
+    assert (result.filters.status, result.filters.region) == ("cancelled", "east")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "kind", "terms", "region"),
+    [
+        ("Which customers are on net-30?", "list", "net 30", ""),
+        ("Show the net-30 clients in the West", "list", "net 30", "west"),
+        ("How many clients are on net30 terms?", "count", "net 30", ""),
+        ("Which net-15 ones are in the West?", "list", "net 15", "west"),  # tagged an adjective
+    ],
+)
+def test_payment_terms_written_as_one_word_are_read(corpus, question, kind, terms, region):
+    result = plan(question).result
+    assert (result.kind, result.subject, result.terms, result.filters.region) == (kind, "customers", terms, region)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("question", ["And net 30?", "and net-30?"])
+def test_payment_terms_after_a_plan_without_terms_abstain(corpus, question):
+    # Orders of customers on given terms: no plan computes them, and the West is not to be dropped.
+    last = QueryPlan("list", "orders", Filters(region="west"))
+    planned = plan(question, last_plan=last, carried={"region": "west"})
+    assert planned.follow_up and planned.result == Abstention("no-plan", "payment terms")
+
+
+@pytest.mark.django_db
+def test_a_forecast_abstention_keeps_the_filters_it_stated(corpus):
+    planned = plan("How many orders will the West send us next month?")
+    assert planned.result == Abstention("forecast", "future")
+    assert planned.stated == {"region": "west", "period": "next month|2027-01-01|2027-01-31"}
+
+
+@pytest.mark.django_db
+def test_a_pronoun_or_a_bare_same_leans_on_the_previous_plan_without_a_lead(corpus):
+    planned = plan("What is their total value?", last_plan=LAST, carried={"status": "open"})
+    assert planned.follow_up and (planned.result.kind, planned.result.filters.status) == ("sum", "open")
+    planned = plan("The same?", last_plan=LAST, carried={"status": "open"})
+    assert planned.follow_up and (planned.result.kind, planned.result.filters.status) == ("count", "open")
