@@ -139,7 +139,7 @@ def _scope(span: Span, drop: set[int]) -> tuple[str, set[int]]:
             words = [t for t in span.doc[token.i : stop] if not t.is_punct]
             if token.lower_ == "for" and not any(w.lower_ == "about" for w in words):
                 continue
-            taken = {t.i for t in span.doc[token.i : stop + (1 if end is not None else 0)]}
+            taken = {t.i for t in span.doc[token.i : stop]}  # the comma after it goes as leading punctuation
             about = next((w for w in words if w.lower_ == "about"), None)
             if about is not None:
                 return " in answers about " + text_of([w for w in words if w.i > about.i]), taken

@@ -130,6 +130,7 @@ ADMITTED = [
         rules.STANDING_PREFERENCE,
         ["order number"],
     ),
+    ("Could we have those as a numbered list?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["numbered"]),
     ("Delete the note about Benelux.", "forget", "", rules.FORGET_REQUEST, ["Benelux"]),
     ("Please forget my currency preference.", "forget", "", rules.FORGET_REQUEST, ["currency"]),
 ]
@@ -153,6 +154,7 @@ REFUSED = [
     ("How come the dashboard never shows returns?", rules.QUESTION),
     ("Shall we always round to whole numbers", rules.QUESTION),  # a question without its mark
     ("Do you always give totals in euros from now on", rules.QUESTION),
+    ("The dashboard always shows returns.", rules.CORPUS_FACT),
     ("Never would I want charts.", rules.GARBLED),  # no clean note comes out of the parse
     ("My finance director always wants tables.", rules.NOT_ABOUT_USER),
     ("Remember that my boss prefers short answers.", rules.NOT_ABOUT_USER),
@@ -411,6 +413,7 @@ def test_refusals_are_recorded_and_nothing_is_written(make_user):
     assert _live(user) == []
     reasons = [(d.admitted, d.reason) for d in _decisions(user)]
     assert reasons == [(False, rules.QUESTION), (False, rules.SECRET), (False, rules.SECRET)]
+    assert _decisions(user)[0].rule == "preference"  # the rule staff filter decisions by
     # The secret itself is not copied into the decision log.
     assert all("Heron" not in d.source_quote + d.statement for d in _decisions(user))
     assert all("Osprey" not in d.source_quote + d.statement for d in _decisions(user))
@@ -831,6 +834,10 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("I want amounts in thousands of euros from now on.", "Wants amounts in thousands of euros."),
         ("by default list invoices newest first", "Wants invoices listed newest first."),
         ("Always list invoices, newest first.", "Wants invoices listed, newest first."),
+        (
+            "Each time I ask about renewals, include the notice period.",
+            "Wants the notice period included in answers about renewals.",
+        ),
         ("Always round to one decimal.", "Wants figures rounded to one decimal."),
         (
             "Whenever I ask about renewals, include the notice period.",
