@@ -334,6 +334,8 @@ def test_subject_and_value_of_preferences(text, subject, value):
         ("deploy with qmzpvrtk4821lnwx today", "credential"),  # letters and four digits, no name
         ("the Leeds upload takes (qmzpvrtk4821lnwx).", "credential"),  # the same, in brackets
         ("the wifi password:osprey", "password"),  # a colon right after the name, no space
+        ("deploy with abcd123456789012 today", "credential"),  # four letters are enough
+        ("the number on file is 536-90-4399", "government id"),  # a valid US social security number
     ],
 )
 def test_secret_checks(text, expected):
@@ -834,6 +836,7 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("I want amounts in thousands of euros from now on.", "Wants amounts in thousands of euros."),
         ("by default list invoices newest first", "Wants invoices listed newest first."),
         ("Always list invoices, newest first.", "Wants invoices listed, newest first."),
+        ("I'm travelling so back on Monday.", "Is travelling until Sunday 22 March 2026."),  # the "so" goes
         (
             "Each time I ask about renewals, include the notice period.",
             "Wants the notice period included in answers about renewals.",
@@ -909,10 +912,11 @@ def test_forgetting_a_filter_habit_picks_the_filter_note_not_a_note_sharing_its_
 
     user = make_user()
     habit = write_memory(
-        user, kind="context", statement="Usually filters by region: west.", subject="filter_region", value="west"
+        user, kind="context", statement="Usually filters by status: overdue.", subject="filter_status", value="overdue"
     )
-    write_memory(user, kind="context", statement="Covers the western sales region.", author="user")
-    matches, reason = match_for_forget(user, "Forget my usual region filter.", now=AT)
+    write_memory(user, kind="context", statement="Reports the order status to Dana.", author="user")
+    # The filter the note is about is named: that note, not the one that also says "status".
+    matches, reason = match_for_forget(user, "Forget the status thing.", now=AT)
     assert (reason, [m.pk for m in matches]) == (rules.FORGET_REQUEST, [habit.pk])
 
 
@@ -926,3 +930,11 @@ def test_a_second_clause_with_its_own_i_is_a_note_of_its_own():
 def test_asking_not_to_get_a_format_is_no_occurrence_of_asking_for_it(text):
     # Three sessions of "don't show charts" must never add up to "Prefers answers with a chart."
     assert [f for f in _analyse(text) if f.action == "observe"] == []
+
+
+@pytest.mark.parametrize("noise", ["\x07", "\x1b", "\u0378", "\u200b"])
+def test_invisible_characters_never_reach_a_note(noise):
+    # A control character, an unassigned code point or a zero-width space pasted into a message.
+    [finding] = _analyse(f"Remember that I cover the Leeds{noise} depot.")
+    assert finding.statement == "Covers the Leeds depot."
+    assert noise not in finding.quote

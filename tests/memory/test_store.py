@@ -380,3 +380,32 @@ def test_delete_everything_leaves_nothing_of_the_user_and_spares_others(make_use
     assert "memories=3" in event.reason
     assert _queued_for(alice) == 0 and _queued_for(bob) == 1
     assert heard and heard[-1]["user"] == alice
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forget_that_waits_on_another_finds_the_note_gone_and_suppresses_it_once(make_user):
+    import threading
+
+    from django.db import connections, transaction
+
+    user = make_user()
+    memory = make_memory(user, "Prefers metric units")
+    second: dict[str, object] = {}
+
+    def forget_too() -> None:
+        try:
+            second["result"] = forget_memory(user, memory.pk)
+        finally:
+            connections.close_all()
+
+    with acting_user(user.pk), transaction.atomic():
+        Memory.objects.select_for_update().get(pk=memory.pk)  # the first forget holds the row
+        thread = threading.Thread(target=forget_too)
+        thread.start()
+        thread.join(timeout=1.5)  # the second reads the row meanwhile, or waits for it
+        assert forget_memory(user, memory.pk) is True
+    thread.join(timeout=30)
+    assert second == {"result": False}  # "already forgotten", not a second forget
+    with staff_bypass(actor_id=None, reason="test: count"):
+        assert Suppression.objects.filter(user_id=user.pk).count() == 1
+        assert AuditEvent.objects.filter(user_id=user.pk, action=AuditEvent.Action.FORGOTTEN).count() == 1

@@ -41,6 +41,8 @@ def forget(user, statement: str, *, kind: str = "preference") -> None:
         ("Doesn't want charts in answers", "Wants charts in answers", "preference", False),
         ("Flags shipments over 20 kg", "Flags shipments over 20kg", "context", True),
         ("Flags shipments over 20kg", "Flags shipments over 30kg", "context", False),
+        # Acronyms that spell common words are still names.
+        ("Sends the US report on Fridays", "Sends the IT report on Fridays", "context", False),
     ],
 )
 def test_suppression_matches_paraphrases_not_the_one_word_that_differs(
