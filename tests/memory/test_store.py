@@ -374,3 +374,59 @@ def test_delete_everything_leaves_nothing_of_the_user_and_spares_others(make_use
     assert "memories=3" in event.reason
     assert _queued_for(alice) == 0 and _queued_for(bob) == 1
     assert heard and heard[-1]["user"] == alice
+
+
+def test_a_confidence_out_of_range_is_refused_in_words(make_user):
+    with pytest.raises(ValidationError) as error:
+        write_memory(make_user(), kind="preference", statement="Prefers metric units", confidence=1.5)
+    assert error.value.message_dict == {"confidence": ["Confidence must be between 0 and 1."]}
+
+
+def test_supersede_audits_the_kind_of_the_replaced_note(make_user):
+    user = make_user()
+    old = make_memory(user, "Covers Benelux", kind="context")
+    new = make_memory(user, "Covers Benelux and France", kind="context")
+    supersede_memory(old, new)
+    event = AuditEvent.objects.get(user_id=user.pk, action="superseded")
+    assert (event.kind, event.memory_id, event.reason) == ("context", old.pk, f"by {new.pk}")
+
+
+def test_forget_blanks_the_statement_in_the_gate_log(make_user):
+    user = make_user()
+    memory = make_memory(user, "Reports go to Dana Whitfield", kind="context")
+    with acting_user(user.pk):
+        GateDecision.objects.create(
+            user=user,
+            rule="explicit",
+            admitted=True,
+            reason="explicit_request",
+            memory=memory,
+            statement=memory.statement,
+        )
+    forget_memory(user, memory.pk)
+    with acting_user(user.pk):
+        assert list(GateDecision.objects.filter(user=user).values_list("statement", flat=True)) == [""]
+
+
+def test_an_imported_row_keeps_its_subject_value_and_confidence(make_user):
+    user = make_user()
+    row = {
+        "kind": "preference",
+        "statement": "Prefers amounts in euros",
+        "author": "rule",
+        "subject": "currency",
+        "value": "EUR",
+        "confidence": 0.6,
+    }
+    [memory] = import_memories(user, json.dumps({"format": "atlas-memory-export", "version": 1, "memories": [row]}))
+    assert (memory.subject, memory.value, memory.confidence) == ("currency", "EUR", 0.6)
+
+
+def test_an_import_names_the_row_with_a_bad_date(make_user):
+    user = make_user()
+    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user", "created_at": "last Tuesday"}]
+    payload = json.dumps({"format": "atlas-memory-export", "version": 1, "memories": rows})
+    with pytest.raises(ValidationError) as error:
+        import_memories(user, payload)
+    assert error.value.messages == ["Memory 1: created_at is not a date and time."]
+    assert live_statements(user) == []
