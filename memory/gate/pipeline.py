@@ -178,7 +178,9 @@ def speech_act(span: Span) -> str:
         return "question"
     if first.pos_ == "AUX" and first.lower_ != "don't" and second in {"i", "you", "we", "it", "they"}:
         return "question"
-    if first.lower_ in {"never", "don't", "always", "do", "just", "only"} or _is_imperative_verb(first):
+    if first.lower_ in {"never", "don't", "always", "just", "only"} or _is_imperative_verb(
+        first
+    ):  # "do" is a request verb
         return "imperative"
     return "statement"
 

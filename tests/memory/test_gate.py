@@ -107,6 +107,11 @@ ADMITTED = [
     ("Give me that in bullet points.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["bullet points"]),
     ("Could you make that a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
     ("Can I get the totals as a table?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
+    # A polite "can you" before the trigger, and a trigger at the end of the turn.
+    ("Can you remember that I cover the Nordic accounts?", "write", "context", rules.EXPLICIT_REQUEST, ["Nordic"]),
+    ("Can you forget my currency preference?", "forget", "", rules.FORGET_REQUEST, ["currency"]),
+    ("I look after the Nordic accounts, just so you know.", "write", "context", rules.EXPLICIT_REQUEST, ["Nordic"]),
+    ("I look after the Baltic accounts, so remember.", "write", "context", rules.EXPLICIT_REQUEST, ["Baltic"]),
     ("Do it as a table from now on.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
     ("Every time you show revenue, use a chart.", "write", "preference", rules.STANDING_PREFERENCE, ["chart"]),
     ("Whenever I ask about revenue, include the margin.", "write", "preference", rules.STANDING_PREFERENCE, ["margin"]),
@@ -841,6 +846,7 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("Going forward, can you show amounts in euros?", "Prefers amounts in euros."),
         ("From now on, would you mind listing invoices oldest first?", "Wants invoices listed oldest first."),
         ("Do you mind using tables from now on?", "Prefers tables."),
+        ("From now on I'd rather see charts than tables.", "Prefers to see charts rather than tables."),
     ],
 )
 def test_statements_are_generated_from_the_parse(text, statement):
@@ -856,6 +862,7 @@ def test_statements_are_generated_from_the_parse(text, statement):
         ("Does not want pie charts.", "you don't want pie charts"),
         ("Is the buyer for the Baltics.", "you are the buyer for the Baltics"),
         ("Prefers their figures in euros.", "you prefer your figures in euros"),
+        ("Publishes the Nordic sales report.", "you publish the Nordic sales report"),
     ],
 )
 def test_a_note_is_said_back_in_the_second_person(statement, said_back):
@@ -948,3 +955,25 @@ def test_a_refused_or_paused_turn_is_logged_as_not_admitted(make_user):
         ("preference", False, rules.PAUSED, "Always show amounts in euros."),
     ]
     assert _live(user) == []
+
+
+@pytest.mark.django_db
+def test_what_the_user_asked_to_remember_is_written_with_full_confidence(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I'm in Lisbon until Thursday."))
+    run_gate(_event(user, "I'm in Oslo until Friday.", turn=2))
+    notes = {m.statement: (m.author, m.confidence) for m in _live(user)}
+    assert notes == {
+        "Is in Lisbon until Thursday 19 March 2026.": ("user", 1.0),
+        "Is in Oslo until Friday 20 March 2026.": ("rule", 0.85),
+    }
+
+
+@pytest.mark.django_db
+def test_a_long_turn_keeps_its_first_2000_characters_as_the_quote(make_user):
+    user = make_user()
+    text = "Remember that I cover the Nordic accounts. " + "What did Orion order in March and why? " * 60
+    run_gate(_event(user, text))
+    [memory] = _live(user)
+    assert memory.statement == "Covers the Nordic accounts."
+    assert len(text) > 2000 and memory.source_quote == text[:2000]

@@ -430,3 +430,17 @@ def test_an_import_names_the_row_with_a_bad_date(make_user):
         import_memories(user, payload)
     assert error.value.messages == ["Memory 1: created_at is not a date and time."]
     assert live_statements(user) == []
+
+
+def test_a_note_written_without_a_subject_has_none(make_user):
+    memory = write_memory(make_user(), kind="context", statement="Covers the western region")
+    assert (memory.subject, memory.value, memory.scope, memory.confidence) == ("", "", "global", 1.0)
+
+
+def test_an_import_names_the_row_with_a_bad_turn_number(make_user):
+    user = make_user()
+    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user", "source_turn": "seven"}]
+    payload = json.dumps({"format": "atlas-memory-export", "version": 1, "memories": rows})
+    with pytest.raises(ValidationError) as error:
+        import_memories(user, payload)
+    assert error.value.messages == ["Memory 1: source_turn must be a whole number."]
