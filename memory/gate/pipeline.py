@@ -178,9 +178,8 @@ def speech_act(span: Span) -> str:
         return "question"
     if first.pos_ == "AUX" and first.lower_ != "don't" and second in {"i", "you", "we", "it", "they"}:
         return "question"
-    if first.lower_ in {"never", "don't", "always", "just", "only"} or _is_imperative_verb(
-        first
-    ):  # "do" is a request verb
+    # "Do use tables" needs no word of its own here: "do" is a request verb.
+    if first.lower_ in {"never", "don't", "always", "just", "only"} or _is_imperative_verb(first):
         return "imperative"
     return "statement"
 
