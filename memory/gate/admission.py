@@ -217,7 +217,7 @@ def _repeated(run: _Run, finding: Finding) -> None:
     if sessions < r.MIN_SESSIONS or not finding.statement:
         run.decide(finding, False, r.SINGLE_OCCURRENCE, statement=finding.statement)
         return
-    _admit(run, replace(finding, action="write", reason=r.REPEATED_SESSIONS))
+    _admit(run, replace(finding, reason=r.REPEATED_SESSIONS))
 
 
 def filter_findings(filters: dict[str, str], text: str) -> list[Finding]:

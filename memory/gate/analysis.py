@@ -334,10 +334,16 @@ def _drop(span: Span, hits: dict[str, list[tuple[int, int]]]) -> set[int]:
         for start, end in hits.get(name, []):
             drop.update(i for i in range(start, end) if span.doc[i].lower_ not in ("never", "do", "n't", "not"))
     drop.update(t.i for t in span if t.lower_ in vocab.POLITENESS)
-    tokens = content_tokens(span)
-    if len(tokens) > 2 and tokens[0].lower_ in ("can", "could", "would", "will") and tokens[1].lower_ == "you":
+    # "Can you ...", also after a standing phrase ("From now on, could you ...").
+    tokens = [t for t in content_tokens(span) if t.i not in drop and not t.is_punct]
+    words = [t.lower_ for t in tokens[:3]]
+    if (
+        len(words) == 3
+        and words[1] == "you"
+        and (words[0] in ("can", "could", "would", "will") or words[::2] == ["do", "mind"])
+    ):
         drop.update({tokens[0].i, tokens[1].i})
-        if tokens[2].lower_ == "mind":
+        if words[2] == "mind":
             drop.add(tokens[2].i)
     return drop
 
@@ -407,7 +413,12 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
 
 
 def _with_core_act(clause: Clause) -> Clause:
-    """The clause's act once standing and one-off phrases are set aside ("Just this once, give ...")."""
+    """The clause's act once standing and one-off phrases are set aside ("Just this once, give ...",
+    "From now on, could you list ...?" is a request, not a question)."""
+    if clause.act == "question":
+        lead = clause.starts_with("standing") or clause.starts_with("one_off")
+        rest = clause.span.doc[lead[1] : clause.span.end] if lead else None
+        return replace(clause, act="request") if rest and speech_act(rest) == "request" else clause
     if clause.act not in ("statement",):
         return clause
     core = _core(clause.span, _drop(clause.span, clause.hits))

@@ -5,7 +5,7 @@ clause with its own subject or request starts after a comma, a dash, a colon or 
 semicolon ("use euros, and remember that I cover Benelux" is two findings; "Whenever I ask
 about X, include Y" is one). Each clause gets its speech act (question, request,
 imperative, statement), its grammatical subject (the user, the assistant, another person,
-the company) and whether it is negated.
+the company).
 
 The small English model parses lowercase chat imperatives badly: at the start of a
 sentence "show amounts in gbp" comes out as a noun subject and "round to whole numbers" as
@@ -42,7 +42,6 @@ class Clause:
     span: Span
     act: str  # question | request | imperative | statement
     subject: str  # user | assistant | other | company | thing | none
-    negated: bool
     hits: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
 
     @property
@@ -179,7 +178,8 @@ def speech_act(span: Span) -> str:
         return "question"
     if first.pos_ == "AUX" and first.lower_ != "don't" and second in {"i", "you", "we", "it", "they"}:
         return "question"
-    if first.lower_ in {"never", "don't", "always", "do", "just", "only"} or _is_imperative_verb(first):
+    # "Do use tables" needs no word of its own here: "do" is a request verb.
+    if first.lower_ in {"never", "don't", "always", "just", "only"} or _is_imperative_verb(first):
         return "imperative"
     return "statement"
 
@@ -218,10 +218,6 @@ def _who(token: Token) -> str:
     return "thing"
 
 
-def is_negated(span: Span) -> bool:
-    return any(t.dep_ == "neg" or t.lower_ in ("never", "no") for t in span)
-
-
 def clauses(doc: Doc, hits: dict[str, list[tuple[int, int]]]) -> list[Clause]:
     """The turn's clauses in order, each with the rule rows that matched inside it."""
     out: list[Clause] = []
@@ -236,7 +232,6 @@ def clauses(doc: Doc, hits: dict[str, list[tuple[int, int]]]) -> list[Clause]:
                     span=span,
                     act=speech_act(span),
                     subject=grammatical_subject(span),
-                    negated=is_negated(span),
                     hits=inside,
                 )
             )

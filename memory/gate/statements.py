@@ -39,6 +39,8 @@ VERB_TEMPLATES: dict[str, str] = {
 NEGATIVE_TEMPLATES: dict[str, str] = {
     **{verb: "Does not want {obj} {mod}" for verb in vocab.DELIVERY_VERBS},
     "answer": "Does not want answers {obj} {mod}",
+    "reply": "Does not want answers {obj} {mod}",
+    "respond": "Does not want answers {obj} {mod}",
     "include": "Does not want {obj} included {mod}",
     "add": "Does not want {obj} included {mod}",
     "mention": "Does not want {obj} mentioned {mod}",
@@ -55,6 +57,8 @@ _PREFERENCE_VERB_FORMS = {
     "love": "Likes",
     "hate": "Dislikes",
     "dislike": "Dislikes",
+    "expect": "Expects",
+    "insist": "Insists",
 }
 _OBJECT_PRONOUNS = {"it", "that", "this", "them", "things", "everything"}
 _DATIVES = {"me", "us"}
@@ -169,7 +173,7 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     own = _own_preference(tokens)
     if own:
         return finish(own + scope)
-    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "no", "you", "would", "mind"):
+    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "no", "you", "mind"):
         tokens = tokens[1:]
     if not tokens:
         return ""
@@ -224,7 +228,8 @@ def _own_preference(tokens: list[Token]) -> str:
     if words[:2] == ["my", "preference"]:
         rest = [t for t in tokens[2:] if t.lower_ not in ("is", "for")]
         return "Prefers " + text_of(rest)
-    for index, token in enumerate(tokens[1:4], start=1):
+    # "I prefer X", "I think I'd prefer X", "I, as the account lead, would prefer X".
+    for index, token in enumerate(tokens[1:], start=1):
         if token.lower_ == "rather":
             tail = text_of(tokens[index + 1 :])
             tail = re.sub(r"\bthan\b", "rather than", tail) if "rather than" not in tail else tail
@@ -309,7 +314,7 @@ def lint(statement: str) -> list[str]:
     if "?" in statement:
         problems.append("question mark")
     heads = "|".join(re.escape(head) for head in vocab.STATEMENT_HEADS)
-    if re.match(rf"(?:{heads})(?: atlas to)? (?:they|they're|he|she)\b", lowered):
+    if re.match(rf"(?:{heads})(?: atlas to| would| do| did)? (?:they|they're|he|she)\b", lowered):
         problems.append("a clause where the object should be")
     repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})
     if repeated:

@@ -409,3 +409,73 @@ def test_a_forget_that_waits_on_another_finds_the_note_gone_and_suppresses_it_on
     with staff_bypass(actor_id=None, reason="test: count"):
         assert Suppression.objects.filter(user_id=user.pk).count() == 1
         assert AuditEvent.objects.filter(user_id=user.pk, action=AuditEvent.Action.FORGOTTEN).count() == 1
+
+
+def test_a_confidence_out_of_range_is_refused_in_words(make_user):
+    with pytest.raises(ValidationError) as error:
+        write_memory(make_user(), kind="preference", statement="Prefers metric units", confidence=1.5)
+    assert error.value.message_dict == {"confidence": ["Confidence must be between 0 and 1."]}
+
+
+def test_supersede_audits_the_kind_of_the_replaced_note(make_user):
+    user = make_user()
+    old = make_memory(user, "Covers Benelux", kind="context")
+    new = make_memory(user, "Covers Benelux and France", kind="context")
+    supersede_memory(old, new)
+    event = AuditEvent.objects.get(user_id=user.pk, action="superseded")
+    assert (event.kind, event.memory_id, event.reason) == ("context", old.pk, f"by {new.pk}")
+
+
+def test_forget_blanks_the_statement_in_the_gate_log(make_user):
+    user = make_user()
+    memory = make_memory(user, "Reports go to Dana Whitfield", kind="context")
+    with acting_user(user.pk):
+        GateDecision.objects.create(
+            user=user,
+            rule="explicit",
+            admitted=True,
+            reason="explicit_request",
+            memory=memory,
+            statement=memory.statement,
+        )
+    forget_memory(user, memory.pk)
+    with acting_user(user.pk):
+        assert list(GateDecision.objects.filter(user=user).values_list("statement", flat=True)) == [""]
+
+
+def test_an_imported_row_keeps_its_subject_value_and_confidence(make_user):
+    user = make_user()
+    row = {
+        "kind": "preference",
+        "statement": "Prefers amounts in euros",
+        "author": "rule",
+        "subject": "currency",
+        "value": "EUR",
+        "confidence": 0.6,
+    }
+    [memory] = import_memories(user, json.dumps({"format": "atlas-memory-export", "version": 1, "memories": [row]}))
+    assert (memory.subject, memory.value, memory.confidence) == ("currency", "EUR", 0.6)
+
+
+def test_an_import_names_the_row_with_a_bad_date(make_user):
+    user = make_user()
+    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user", "created_at": "last Tuesday"}]
+    payload = json.dumps({"format": "atlas-memory-export", "version": 1, "memories": rows})
+    with pytest.raises(ValidationError) as error:
+        import_memories(user, payload)
+    assert error.value.messages == ["Memory 1: created_at is not a date and time."]
+    assert live_statements(user) == []
+
+
+def test_a_note_written_without_a_subject_has_none(make_user):
+    memory = write_memory(make_user(), kind="context", statement="Covers the western region")
+    assert (memory.subject, memory.value, memory.scope, memory.confidence) == ("", "", "global", 1.0)
+
+
+def test_an_import_names_the_row_with_a_bad_turn_number(make_user):
+    user = make_user()
+    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user", "source_turn": "seven"}]
+    payload = json.dumps({"format": "atlas-memory-export", "version": 1, "memories": rows})
+    with pytest.raises(ValidationError) as error:
+        import_memories(user, payload)
+    assert error.value.messages == ["Memory 1: source_turn must be a whole number."]
