@@ -26,6 +26,7 @@ from memory.gate import vocabulary as vocab
 _SEPARATORS = {";", "-", "–", "—", ":", "--"}
 QUESTION_WORDS = {"what", "why", "how", "when", "where", "who", "whom", "whose", "which", "if", "whether"}
 _POLITE_REQUEST = {"can", "could", "would", "will"}
+_PRONOUN_SUBJECTS = {"i", "you", "we", "it", "they"}
 _SUBORDINATORS = {"whenever", "when", "if", "unless", "for", "every", "each", "while", "because", "since"}
 _STANDING_WORDS = {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()} - _SUBORDINATORS
 _LEADING_SKIP = set(vocab.POLITENESS) | {w for w in vocab.DISCOURSE_OPENERS if " " not in w}
@@ -174,9 +175,11 @@ def speech_act(span: Span) -> str:
         return "request"  # "would you ...?", "do you mind using euros?"
     if first.lower_ in _POLITE_REQUEST | {"may"} and second in ("i", "we") and third in ("get", "have", "see"):
         return "request"  # "could we have those as a numbered list?"
-    if span.text.rstrip().endswith("?") or first.lower_ in QUESTION_WORDS:
+    # "When I ask about sales, ..." opens a condition, not a question ("When do we ...?").
+    condition = first.lower_ in _SUBORDINATORS and second in _PRONOUN_SUBJECTS
+    if span.text.rstrip().endswith("?") or first.lower_ in QUESTION_WORDS and not condition:
         return "question"
-    if first.pos_ == "AUX" and first.lower_ != "don't" and second in {"i", "you", "we", "it", "they"}:
+    if first.pos_ == "AUX" and first.lower_ != "don't" and second in _PRONOUN_SUBJECTS:
         return "question"
     # "Do use tables" needs no word of its own here: "do" is a request verb.
     if first.lower_ in {"never", "don't", "always", "just", "only"} or _is_imperative_verb(first):

@@ -846,6 +846,7 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("by default list invoices newest first", "Wants invoices listed newest first."),
         ("Always list invoices, newest first.", "Wants invoices listed, newest first."),
         ("I'm travelling so back on Monday.", "Is travelling until Sunday 22 March 2026."),  # the "so" goes
+        ("When I ask about sales, always show a chart.", "Prefers a chart in answers about sales."),  # no question
         (
             "Each time I ask about renewals, include the notice period.",
             "Wants the notice period included in answers about renewals.",
