@@ -99,7 +99,6 @@ class Resolution:
     """What the question did to the state, and what retrieval should use."""
 
     rewritten: str
-    focus_set: bool = False  # the question named the focus (tentative)
     focus_kept: bool = False  # a follow-up kept the previous focus
     focus_dropped: str = ""  # why focus was dropped: "other-entity" | "topic-change" | ""
     filters_set: dict[str, str] = field(default_factory=dict)
@@ -375,7 +374,6 @@ def _resolve_pending(
         return False
     state.focus = Focus(type="customer", id=picked.id, label=picked.name, confident=False)
     resolution.picked = picked
-    resolution.focus_set = True
     resolution.original_question = pending.get("question", "")
     original = resolution.original_question or text
     resolution.rewritten = f"{original} ({picked.name})"
@@ -392,7 +390,6 @@ def _focus_from_name(state: SessionState, text: str, first: list[Candidate], res
             if state.focus is not None:
                 resolution.focus_dropped = "other-entity"
             state.focus = Focus(type="customer", id=chosen.id, label=chosen.name, confident=False)
-        resolution.focus_set = True
         return False
     if state.focus is not None and state.focus.id in ids:
         # The name is ambiguous on its own, but the conversation already settled it.

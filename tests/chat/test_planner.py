@@ -192,6 +192,7 @@ def test_thresholds_on_amounts_and_on_order_counts(corpus):
         ("last quarter", "last quarter", date(2026, 7, 1), date(2026, 9, 30)),
         ("over the past 2 years", "the last 2 years", date(2024, 12, 2), TODAY),
         ("yesterday", "yesterday", date(2026, 11, 30), date(2026, 11, 30)),
+        ("on the previous day", "last day", date(2026, 11, 30), date(2026, 11, 30)),
     ],
 )
 def test_periods(words, label, start, end):
@@ -296,6 +297,8 @@ def test_a_follow_up_with_its_own_measure_keeps_the_customer_and_changes_the_mea
         ("Which client placed the largest number of orders last year?", ("customer", 1, "count")),
         ("Rank the segments by number of orders", ("segment", 5, "count")),
         ("Rank the regions by the number of orders", ("region", 5, "count")),
+        ("Which month had the most orders?", ("month", 1, "count")),  # one month: the question is singular
+        ("In the city of Denver, who is the biggest customer?", ("customer", 1, "")),  # "city" is the filter
         ("Rank regions by revenue this year", ("region", 5, "")),
         ("Who were the 4 biggest spenders last quarter?", ("customer", 4, "")),
         ("Last month, which customer spent the most?", ("customer", 1, "")),  # the period first

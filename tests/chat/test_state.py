@@ -166,6 +166,17 @@ def test_three_matching_customers_are_counted_in_words():
     assert resolution.clarify["question"] == 'Three customers match "Northline". Which one?'
 
 
+@pytest.mark.parametrize(("count", "said"), [(4, "Four"), (5, "Five"), (6, "6")])
+def test_more_matching_customers_are_counted_in_words_up_to_five_then_in_figures(count, said):
+    cities = ["Portland", "Leeds", "Seattle", "Denver", "Austin", "Tampa"]
+    similar = [
+        Candidate(id=str(n), name=f"Northline {city}", city=city, account_code=f"ACCT-5000{n}")
+        for n, city in enumerate(cities[:count], start=1)
+    ]
+    resolution = ask(SessionState(), "What are Northline's payment terms?", [similar])
+    assert resolution.clarify["question"] == f'{said} customers match "Northline". Which one?'
+
+
 @pytest.mark.parametrize(
     ("reply", "option_id", "picked"),
     [

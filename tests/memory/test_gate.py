@@ -297,6 +297,7 @@ def test_statements_read_as_the_users_own(text):
         ("I'm on leave for a while.", AT + timedelta(days=30)),
         ("I'm in Oslo today and tomorrow.", datetime(2026, 3, 19, tzinfo=UTC)),
         ("I'M IN OSLO UNTIL FRIDAY.", datetime(2026, 3, 21, tzinfo=UTC)),
+        ("I'm out of the office until tomorrow.", datetime(2026, 3, 19, tzinfo=UTC)),
     ],
 )
 def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
@@ -847,6 +848,7 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("Always list invoices, newest first.", "Wants invoices listed, newest first."),
         ("I'm travelling so back on Monday.", "Is travelling until Sunday 22 March 2026."),  # the "so" goes
         ("When I ask about sales, always show a chart.", "Prefers a chart in answers about sales."),  # no question
+        ("From now on use tables, I was asked to share them with finance.", "Prefers tables."),  # a clause of its own
         (
             "Each time I ask about renewals, include the notice period.",
             "Wants the notice period included in answers about renewals.",
