@@ -502,6 +502,7 @@ def test_a_figure_no_plan_computes_is_abstained_on_instead_of_answering_a_nearby
         ("Why are Kestrel Foods' orders up this year?", "why"),  # a reason is asked for
         ("How many orders did Harborview Marine return this year?", "return"),  # a verb no status names
         ("Show the open orders we quietly wrote off", "quietly"),  # the first unread word is named
+        ("Honestly, which customers stopped ordering this year?", "stopped"),  # read on after a filler word
         ("List our new customers in the South", "new"),  # "new" of New York counts only as the city
     ],
 )
