@@ -39,7 +39,6 @@ from django.db import connection
 from django.utils import timezone
 
 from memory.embeddings import EmbeddingError, embed_one
-from memory.models import EMBEDDING_DIMENSIONS
 from memory.rls import acting_user
 
 if TYPE_CHECKING:
@@ -253,10 +252,10 @@ def rank_by_brute_force(
     return (out + ranked)[:cap]
 
 
-def _question_vector(embedding: list[float] | None) -> str:
-    """The question's vector as a literal; without an embedding, a unit vector the statement
-    ignores (``use_vector`` is false) so the parameter still parses."""
-    return _vector_literal(embedding if embedding is not None else [1.0] + [0.0] * (EMBEDDING_DIMENSIONS - 1))
+def _question_vector(embedding: list[float] | None) -> str | None:
+    """The question's vector as a literal; NULL without an embedding (``use_vector`` is false,
+    so the statement reads no cosine)."""
+    return None if embedding is None else _vector_literal(embedding)
 
 
 def _vector_literal(values: list[float]) -> str:

@@ -311,6 +311,7 @@ def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
     [
         ("Prefers answers in metric units.", "units", "metric"),
         ("Prefers amounts in euros.", "currency", "EUR"),
+        ("Show every amount in £.", "currency", "GBP"),  # a symbol on its own
         ("switch my currency to NZD", "currency", "NZD"),
         ("Prefers short bullet points instead of tables.", "answer_format", "bullets"),
         ("Prefers dates as DD/MM/YYYY.", "date_format", "DMY"),
@@ -369,6 +370,8 @@ def test_secret_checks(text, expected):
 def test_one_refusal_policy_for_every_write_path(text, reason):
     refusal = refusal_for(text)
     assert (refusal.reason if refusal else None) == reason
+    if reason == rules.SENSITIVE:
+        assert refusal.rule == "special_category"  # the rule staff filter the decision log by
     if refusal:
         assert refusal.message.startswith("Atlas won't store this: ")
 
@@ -849,6 +852,7 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("I'm travelling so back on Monday.", "Is travelling until Sunday 22 March 2026."),  # the "so" goes
         ("When I ask about sales, always show a chart.", "Prefers a chart in answers about sales."),  # no question
         ("From now on use tables, I was asked to share them with finance.", "Prefers tables."),  # a clause of its own
+        ("Until Friday I'm in Oslo.", "Is in Oslo until Friday 20 March 2026."),  # the end said first
         (
             "Each time I ask about renewals, include the notice period.",
             "Wants the notice period included in answers about renewals.",
@@ -897,6 +901,7 @@ def test_statements_are_generated_from_the_parse(text, statement):
     ("statement", "said_back"),
     [
         ("Fixes the billing exports.", "you fix the billing exports"),
+        ("Never works late on Fridays.", "you never work late on Fridays"),
         ("Carries the Baltic accounts.", "you carry the Baltic accounts"),
         ("Usually works from home on Fridays.", "you usually work from home on Fridays"),
         ("Does not want pie charts.", "you don't want pie charts"),
@@ -1081,3 +1086,44 @@ def test_a_long_turn_keeps_its_first_2000_characters_as_the_quote(make_user):
     [memory] = _live(user)
     assert memory.statement == "Covers the Nordic accounts."
     assert len(text) > 2000 and memory.source_quote == text[:2000]
+
+
+@pytest.mark.django_db
+def test_an_update_says_what_it_replaces_and_nothing_when_it_is_already_so(make_user):
+    user = make_user()
+    write_memory(user, kind="preference", statement="Prefers amounts in euros.", subject="currency", value="EUR")
+    answer = preview(user, "Switch my currency to NZD.")
+    assert (
+        answer.message == "Updated: I'll remember that you prefer NZD, replacing \u201cPrefers amounts in euros.\u201d."
+    )
+    other = make_user()
+    write_memory(other, kind="preference", statement="Prefers NZD.", subject="currency", value="NZD")
+    assert preview(other, "Switch my currency to NZD.").message == "I'll remember that you prefer NZD."
+
+
+@pytest.mark.django_db
+def test_a_forgotten_preference_said_again_in_other_words_is_not_relearned(make_user):
+    # The gate recognises it by its subject and value ("currency" = "EUR"), whatever the words.
+    user = make_user()
+    note = write_memory(user, kind="preference", statement="Prefers amounts in euros.", subject="currency", value="EUR")
+    forget_memory(user, note.pk)
+    run_gate(_event(user, "Going forward, quote every figure in EUR."))
+    assert _live(user) == []
+    assert _decisions(user)[-1].reason == rules.SUPPRESSED
+
+
+@pytest.mark.django_db
+def test_a_turn_timestamp_without_a_zone_is_read_in_the_apps_zone(make_user):
+    user = make_user()
+    run_gate(_event(user, "I'm in Oslo until Friday.", at=AT.replace(tzinfo=None)))
+    [memory] = _live(user)
+    assert memory.expires_at == datetime(2026, 3, 21, tzinfo=UTC)
+
+
+@pytest.mark.django_db
+def test_each_occurrence_of_a_habit_is_kept_with_its_question_turn_and_time(make_user):
+    user = make_user()
+    run_gate(_event(user, "Overdue invoices?", session="o1", turn=4, filters={"status": "overdue"}))
+    with acting_user(user.pk):
+        [seen] = Observation.objects.filter(user_id=user.pk)
+    assert (seen.signal, seen.quote, seen.turn, seen.at) == ("filter:status=overdue", "Overdue invoices?", 4, AT)

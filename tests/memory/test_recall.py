@@ -98,12 +98,30 @@ def test_preferences_are_always_included_and_count_toward_the_cap(make_user):
 def test_a_recalled_preference_carries_its_subject_and_value(make_user):
     # The responder reads what a preference is about from the note, not from its wording.
     user = make_user()
-    remember(user, "Wants every figure in euros.", kind="preference", subject="currency", value="EUR")
+    said = NOW - timedelta(days=40)
+    remember(
+        user,
+        "Wants every figure in euros.",
+        kind="preference",
+        subject="currency",
+        value="EUR",
+        source_quote="euros from now on please",
+        source_session="s-4",
+        source_turn=3,
+        source_at=said,
+    )
     remember(user, "Covers the Leeds depot.")
     [note] = [
         n for n in recall_for_question(user, "What did the Leeds depot sell?", now=NOW) if n.reason == "preference"
     ]
     assert (note.subject, note.value) == ("currency", "EUR")
+    # Its provenance, for the "Used N notes" panel: the quote, where and when it was said.
+    assert (note.source_quote, note.source_session, note.source_turn, note.source_at) == (
+        "euros from now on please",
+        "s-4",
+        3,
+        said,
+    )
 
 
 def test_a_failed_question_embedding_falls_back_to_keywords_and_logs_no_question(make_user, monkeypatch, caplog):
@@ -125,6 +143,7 @@ def test_a_failed_question_embedding_falls_back_to_keywords_and_logs_no_question
     assert ids(notes) == [account.pk]
     [record] = [r for r in caplog.records if r.name == "memory.recall"]
     assert record.exc_info and record.exc_info[0] is EmbeddingError
+    assert record.getMessage() == "recall: question embedding failed; using keyword rank only"
     assert "ACCT-20417" not in caplog.text
 
 
@@ -375,7 +394,9 @@ def test_keyword_recall_alone_scores_the_best_match_three_tenths(analyst):
     user, memories = analyst
     with acting_user(user.pk):
         rows = rank_memories(user.pk, question="ACCT-20417", question_embedding=None, now=NOW)
+        reference = rank_by_brute_force(user.pk, question="ACCT-20417", question_embedding=None, now=NOW, **RULES)
     assert [(row[0], float(row[10])) for row in rows] == [(memories["account"].pk, pytest.approx(0.3, abs=1e-6))]
+    assert reference == [(memories["account"].pk, pytest.approx(0.3, abs=1e-6))]
 
 
 def test_hybrid_finds_the_account_code_that_vector_ranking_misses(make_user):
