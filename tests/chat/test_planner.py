@@ -817,3 +817,18 @@ def test_a_pronoun_or_a_bare_same_leans_on_the_previous_plan_without_a_lead(corp
     assert planned.follow_up and (planned.result.kind, planned.result.filters.status) == ("sum", "open")
     planned = plan("The same?", last_plan=LAST, carried={"status": "open"})
     assert planned.follow_up and (planned.result.kind, planned.result.filters.status) == ("count", "open")
+
+
+@pytest.mark.django_db
+def test_a_period_carried_from_a_renewals_question_is_not_a_period_of_orders(corpus):
+    renewals = Period("next quarter", date(2027, 1, 1), date(2027, 3, 31))
+    last = QueryPlan("lookup", "contracts", Filters(customers=(CustomerRef(1, "Kestrel Foods"),), period=renewals))
+    planned = plan("And the overdue ones?", last_plan=last, carried={})
+    assert planned.follow_up and planned.result.filters.period is None
+
+
+@pytest.mark.django_db
+def test_a_bare_measure_with_no_lead_or_pronoun_starts_afresh(corpus):
+    # "What is the average?" names neither the last orders ("their", "those") nor leads with "and".
+    assert not plan("What is the average?", last_plan=LAST).follow_up
+    assert plan("And the average?", last_plan=LAST).follow_up

@@ -505,6 +505,7 @@ def test_filter_in_three_sessions_becomes_context_once(make_user):
     assert (memory.subject, memory.value) == ("filter_status", "overdue")
     assert _decisions(user)[-1].reason == rules.REPEATED_SESSIONS
     assert memory.source_quote == "And now?"  # the question that made it a third session
+    assert {d.rule for d in _decisions(user)} == {"repeated_filter"}  # the rule staff filter decisions by
     run_gate(_event(user, "Again", session="m4", turn=6, filters={"status": "overdue"}))
     assert len(_live(user)) == 1
 
@@ -853,6 +854,7 @@ def test_a_prompt_injection_note_never_reaches_recall(make_user):
         ("When I ask about sales, always show a chart.", "Prefers a chart in answers about sales."),  # no question
         ("From now on use tables, I was asked to share them with finance.", "Prefers tables."),  # a clause of its own
         ("Until Friday I'm in Oslo.", "Is in Oslo until Friday 20 March 2026."),  # the end said first
+        ("Always list customers, order totals last.", "Wants customers listed, order totals last."),  # "order": a noun
         (
             "Each time I ask about renewals, include the notice period.",
             "Wants the notice period included in answers about renewals.",
@@ -1127,3 +1129,29 @@ def test_each_occurrence_of_a_habit_is_kept_with_its_question_turn_and_time(make
     with acting_user(user.pk):
         [seen] = Observation.objects.filter(user_id=user.pk)
     assert (seen.signal, seen.quote, seen.turn, seen.at) == ("filter:status=overdue", "Overdue invoices?", 4, AT)
+
+
+@pytest.mark.django_db
+def test_a_filter_without_a_value_is_no_occurrence(make_user):
+    user = make_user()
+    run_gate(_event(user, "Which orders?", session="e1", filters={"status": "", "region": "west"}))
+    with acting_user(user.pk):
+        assert list(Observation.objects.filter(user_id=user.pk).values_list("signal", flat=True)) == [
+            "filter:region=west"
+        ]
+
+
+@pytest.mark.django_db
+def test_a_reversal_withdraws_the_preference_live_when_it_was_said(make_user):
+    # Read at the turn's time: a note live then is withdrawn, though it has expired since.
+    user = make_user()
+    note = write_memory(
+        user,
+        kind="preference",
+        statement="Prefers answers as tables.",
+        subject="answer_format",
+        value="table",
+        expires_at=AT + timedelta(days=10),
+    )
+    result = run_gate(_event(user, "No more tables please."))
+    assert result.forgotten == (note.pk,)

@@ -479,3 +479,9 @@ def test_an_import_names_the_row_with_a_bad_turn_number(make_user):
     with pytest.raises(ValidationError) as error:
         import_memories(user, payload)
     assert error.value.messages == ["Memory 1: source_turn must be a whole number."]
+
+
+def test_a_note_is_never_superseded_by_another_users(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    with pytest.raises(ValidationError, match="only be superseded by one of the same user"):
+        supersede_memory(make_memory(alice, "Prefers metric units"), make_memory(bob, "Prefers imperial units"))
