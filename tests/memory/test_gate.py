@@ -138,6 +138,14 @@ ADMITTED = [
     ),
     ("Could we have those as a numbered list?", "observe", "preference", rules.SINGLE_OCCURRENCE, ["numbered"]),
     ("Delete the note about Benelux.", "forget", "", rules.FORGET_REQUEST, ["Benelux"]),
+    # A role word before a colon inside a sentence is no role prefix.
+    (
+        "Remember that I look after one system: the Leeds billing.",
+        "write",
+        "context",
+        rules.EXPLICIT_REQUEST,
+        ["system"],
+    ),
     ("Please forget my currency preference.", "forget", "", rules.FORGET_REQUEST, ["currency"]),
 ]
 
@@ -160,6 +168,7 @@ REFUSED = [
     ("How come the dashboard never shows returns?", rules.QUESTION),
     ("Shall we always round to whole numbers", rules.QUESTION),  # a question without its mark
     ("Do you always give totals in euros from now on", rules.QUESTION),
+    ("Should I always get totals in euros from now on", rules.QUESTION),
     ("The dashboard always shows returns.", rules.CORPUS_FACT),
     ("Never would I want charts.", rules.GARBLED),  # no clean note comes out of the parse
     ("My finance director always wants tables.", rules.NOT_ABOUT_USER),
@@ -345,6 +354,8 @@ def test_subject_and_value_of_preferences(text, subject, value):
         ("the wifi password:osprey", "password"),  # a colon right after the name, no space
         ("deploy with abcd123456789012 today", "credential"),  # four letters are enough
         ("the number on file is 536-90-4399", "government id"),  # a valid US social security number
+        ("the old card 4222222222222 is on file", "card number"),  # thirteen digits, Luhn-valid
+        ("Owns the account ACCT-20417.", ""),  # an account code is short: no key
     ],
 )
 def test_secret_checks(text, expected):
