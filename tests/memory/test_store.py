@@ -457,28 +457,26 @@ def test_an_imported_row_keeps_its_subject_value_and_confidence(make_user):
     assert (memory.subject, memory.value, memory.confidence) == ("currency", "EUR", 0.6)
 
 
-def test_an_import_names_the_row_with_a_bad_date(make_user):
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("created_at", "last Tuesday", "Memory 1: created_at is not a date and time."),
+        ("source_turn", "seven", "Memory 1: source_turn must be a whole number."),
+    ],
+)
+def test_an_import_names_the_row_and_the_field_that_is_wrong(make_user, field, value, message):
     user = make_user()
-    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user", "created_at": "last Tuesday"}]
+    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user", field: value}]
     payload = json.dumps({"format": "atlas-memory-export", "version": 1, "memories": rows})
     with pytest.raises(ValidationError) as error:
         import_memories(user, payload)
-    assert error.value.messages == ["Memory 1: created_at is not a date and time."]
+    assert error.value.messages == [message]
     assert live_statements(user) == []
 
 
 def test_a_note_written_without_a_subject_has_none(make_user):
     memory = write_memory(make_user(), kind="context", statement="Covers the western region")
     assert (memory.subject, memory.value, memory.scope, memory.confidence) == ("", "", "global", 1.0)
-
-
-def test_an_import_names_the_row_with_a_bad_turn_number(make_user):
-    user = make_user()
-    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user", "source_turn": "seven"}]
-    payload = json.dumps({"format": "atlas-memory-export", "version": 1, "memories": rows})
-    with pytest.raises(ValidationError) as error:
-        import_memories(user, payload)
-    assert error.value.messages == ["Memory 1: source_turn must be a whole number."]
 
 
 def test_a_note_is_never_superseded_by_another_users(make_user):
