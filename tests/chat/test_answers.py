@@ -24,8 +24,6 @@ from chat.truth import load_names, read_truth
 from chat.turn import ask, start_session
 from memory.rls import acting_user
 
-OWN_CASES = Path(__file__).resolve().parents[1] / "fixtures" / "answer_own_cases.jsonl"
-
 
 @pytest.fixture
 def user(make_user):
@@ -199,19 +197,29 @@ def test_the_judge_marks_a_different_figure_wrong_and_a_figure_in_an_abstention_
 
 
 @pytest.mark.django_db
-def test_eval_answers_on_our_own_cases_has_no_wrong_answer(corpus, tmp_path):
-    # Every third case (kinds and wordings are spread through the file), to keep the suite's
-    # time; `make eval` runs all of them.
-    lines = [line for line in OWN_CASES.read_text(encoding="utf-8").splitlines() if line.strip()]
-    sample = tmp_path / "own_cases_sample.jsonl"
-    sample.write_text("\n".join(lines[::3]) + "\n", encoding="utf-8")
+@pytest.mark.parametrize(
+    "cases",
+    [
+        "answer_own_cases.jsonl",
+        "answer_blind_cases.jsonl",
+        "answer_blind2_cases.jsonl",
+        "answer_blind3_cases.jsonl",
+        "answer_blind4_cases.jsonl",
+        "answer_blind5_cases.jsonl",
+    ],
+)
+def test_eval_answers_on_our_own_and_blind_cases_has_no_wrong_answer(corpus, cases):
+    # Every case, each judged by its truth text (chat/truth.py, independent of the planner):
+    # a regression in the planner shows here as a wrong or abstained answer.
+    path = FIXTURES / cases
+    count = sum(1 for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
     out = StringIO()
-    call_command("eval_answers", str(sample), json=True, stdout=out)
+    call_command("eval_answers", str(path), json=True, stdout=out)
     report = json.loads(out.getvalue())
-    assert report["summary"]["cases"] == len(lines[::3]) >= 90
-    wrong = [c for c in report["cases"] if c["verdict"] != "correct"]
+    assert report["summary"]["cases"] == count >= 40
+    wrong = [c for c in report["cases"] if c["verdict"] == "wrong"]
     assert report["summary"]["wrong"] == 0, wrong
-    assert report["summary"]["correct"] >= 0.95
+    assert report["summary"]["correct"] >= 0.99, [c for c in report["cases"] if c["verdict"] != "correct"]
     with acting_user(0):
         assert not Turn.objects.exists()  # the evaluation leaves nothing behind
 
