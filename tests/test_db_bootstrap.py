@@ -126,3 +126,18 @@ def test_an_unreadable_handle_file_does_not_stop_the_start(tmp_path, content):
 def test_no_handle_file_is_left_alone(tmp_path):
     atlas_db._forget_dead_handles(tmp_path)
     assert not (tmp_path / ".handle_pids.json").exists()
+
+
+def test_a_setting_postgres_does_not_have_is_a_clear_error(django_db_setup):
+    with pytest.raises(RuntimeError, match="PostgreSQL has no setting 'atlas_no_such_setting'"):
+        atlas_db._apply_server_settings(connection.settings_dict["HOST"], {"atlas_no_such_setting": "1"})
+
+
+def test_with_database_url_no_embedded_server_is_started(tmp_path, settings):
+    # DATABASE_URL names the database: no embedded settings, and start_database leaves it alone.
+    assert atlas_db.embedded_settings(tmp_path, {"DATABASE_URL": "postgres://db.example/atlas"}) is None
+    assert atlas_db.embedded_settings(tmp_path, {"DATABASE_URL": "  "})["pgdata"] == tmp_path / ".atlas" / "pgdata"
+    settings.ATLAS_EMBEDDED_PG = None
+    host = settings.DATABASES["default"]["HOST"]
+    assert atlas_db.start_database() is None
+    assert settings.DATABASES["default"]["HOST"] == host
