@@ -79,6 +79,7 @@ mutation: venv
 	if [ -z "$$names" ] && [ -n "$(MUTANTS_SAMPLE)" ]; then \
 	  names=$$($(PY) scripts/mutation_report.py sample --per-module $(MUTANTS_SAMPLE) --seed $(MUTATION_SEED)) || exit 1; \
 	fi; \
+	ATLAS_PGDATA=$(CURDIR)/.atlas/pgdata ATLAS_TEST_DB_SUFFIX=mutation $(PY) scripts/mutation_report.py reset && \
 	ATLAS_PGDATA=$(CURDIR)/.atlas/pgdata ATLAS_TEST_DB_SUFFIX=mutation $(VENV)/bin/mutmut run --max-children 1 $$names
 	$(PY) scripts/mutation_report.py report
 

@@ -130,6 +130,27 @@ def report() -> int:
     return 0 if estimate >= TARGET else 1
 
 
+def reset_database() -> None:
+    """Drop the kept test database (``ATLAS_TEST_DB_SUFFIX``): a run stopped mid-test leaves
+    committed rows behind (a transactional test flushes only when it finishes), and the next
+    run's first test pass would fail on them. The test set-up creates it again."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atlas.settings")
+    import django
+
+    django.setup()
+    from django.db import connection
+    from psycopg import sql
+
+    from atlas.db import as_owner, start_database
+
+    start_database()
+    suffix = os.environ.get("ATLAS_TEST_DB_SUFFIX", "mutation")
+    name = (connection.settings_dict["TEST"]["NAME"] or "test_" + connection.settings_dict["NAME"]) + "_" + suffix
+    with as_owner(connection), connection.cursor() as cur:
+        cur.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)).as_string(None))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command")
@@ -137,9 +158,13 @@ def main() -> int:
     pick.add_argument("--per-module", type=int, required=True)
     pick.add_argument("--seed", type=int, default=17)
     sub.add_parser("report", help="the kill rate of the last run (the default)")
+    sub.add_parser("reset", help="drop the kept test database before a run")
     args = parser.parse_args()
     if args.command == "sample":
         print(" ".join(sample(args.per_module, args.seed)))
+        return 0
+    if args.command == "reset":
+        reset_database()
         return 0
     return report()
 
