@@ -79,6 +79,8 @@ def test_log_lines_carry_request_user_turn_and_step_not_text(alice, caplog):
 def test_log_lines_written_during_a_turn_name_the_turn(alice):
     from chat.turn import ask
 
+    before = logging.LogRecord("chat.turn", logging.WARNING, __file__, 1, "earlier", None, None)
+    ContextFilter().filter(before)  # whatever an earlier test on this thread left
     with log_step("turn", user_id=alice.pk):
         turn = ask(alice, session=None, question="Remember that I cover the Nordic accounts")
         record = logging.LogRecord("chat.turn", logging.WARNING, __file__, 1, "slow step", None, None)
@@ -87,4 +89,4 @@ def test_log_lines_written_during_a_turn_name_the_turn(alice):
     assert "Nordic" not in record.getMessage()
     after = logging.LogRecord("chat.turn", logging.WARNING, __file__, 1, "later", None, None)
     ContextFilter().filter(after)
-    assert after.turn_id == "-"  # the next request on this thread names no turn
+    assert after.turn_id == before.turn_id != str(turn.pk)  # the block ends with the turn it started

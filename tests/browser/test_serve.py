@@ -39,8 +39,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def served():
+def _serve():
+    """A production server (`make serve`'s command) on its own data folder, stopped after."""
     # Not under /tmp/pytest-of-*: those are 0700, and the embedded server may run as its own user.
     (ROOT / ".atlas").mkdir(exist_ok=True)
     data = Path(tempfile.mkdtemp(prefix="serve-test-", dir=ROOT / ".atlas"))
@@ -80,13 +80,24 @@ def served():
         proc.wait(30)
         pytest.fail("make serve did not become healthy in 180 s:\n" + (data / "serve.log").read_text())
     yield {"url": url, "proc": proc, "data": data}
-    if proc.poll() is None:  # a test failed before the SIGTERM test: stop it the same way
+    if proc.poll() is None:  # not stopped by the SIGTERM test: stop it the same way
         proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
     shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def served():
+    yield from _serve()
+
+
+@pytest.fixture
+def served_to_stop():
+    """Its own server: the SIGTERM test stops it, whatever order the tests run in."""
+    yield from _serve()
 
 
 def test_every_page_works_with_debug_off(served, browser):
@@ -143,7 +154,8 @@ def is_gone(process: psutil.Process) -> bool:
         return True
 
 
-def test_sigterm_stops_every_process_within_seconds_and_postgres_last(served):
+def test_sigterm_stops_every_process_within_seconds_and_postgres_last(served_to_stop):
+    served = served_to_stop
     proc = served["proc"]
     postmaster = int((served["data"] / "pgdata" / "postmaster.pid").read_text().split()[0])
     tree = [p for p in psutil.Process(proc.pid).children(recursive=True) if p.pid != postmaster]
