@@ -99,7 +99,6 @@ class Resolution:
     """What the question did to the state, and what retrieval should use."""
 
     rewritten: str
-    focus_kept: bool = False  # a follow-up kept the previous focus
     focus_dropped: str = ""  # why focus was dropped: "other-entity" | "topic-change" | ""
     filters_set: dict[str, str] = field(default_factory=dict)
     format_set: str = ""
@@ -392,9 +391,7 @@ def _focus_from_name(state: SessionState, text: str, first: list[Candidate], res
             state.focus = Focus(type="customer", id=chosen.id, label=chosen.name, confident=False)
         return False
     if state.focus is not None and state.focus.id in ids:
-        # The name is ambiguous on its own, but the conversation already settled it.
-        resolution.focus_kept = True
-        return False
+        return False  # the name is ambiguous on its own, but the conversation already settled it
     if state.focus is not None:
         resolution.focus_dropped = "other-entity"
         state.focus = None
@@ -411,15 +408,12 @@ def _focus_from_name(state: SessionState, text: str, first: list[Candidate], res
 def _keep_or_drop_focus(state: SessionState, focus: Focus, text: str, back: bool, resolution: Resolution) -> None:
     """No customer named: a follow-up keeps the focus, a change of topic drops it."""
     if back or _FOLLOW_UP.search(text):
-        resolution.focus_kept = True
         return
     rest = _strip_slot_phrases(text)
     overlap = content_word_overlap(rest, " ".join(state.recent_questions + [focus.label]))
     if overlap < FOCUS_OVERLAP_THRESHOLD:
         resolution.focus_dropped = "topic-change"
         state.focus = None
-    else:
-        resolution.focus_kept = True
 
 
 def update_from_tool(state: SessionState, *, name: str, ok: bool, data: Any, args: dict[str, Any]) -> None:

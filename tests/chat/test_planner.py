@@ -823,7 +823,8 @@ def test_a_pronoun_or_a_bare_same_leans_on_the_previous_plan_without_a_lead(corp
 def test_a_period_carried_from_a_renewals_question_is_not_a_period_of_orders(corpus):
     renewals = Period("next quarter", date(2027, 1, 1), date(2027, 3, 31))
     last = QueryPlan("lookup", "contracts", Filters(customers=(CustomerRef(1, "Kestrel Foods"),), period=renewals))
-    planned = plan("And the overdue ones?", last_plan=last, carried={})
+    # The period is still alive in the session (carried), but it was a period of renewals.
+    planned = plan("And the overdue ones?", last_plan=last, carried=last.filters.slots())
     assert planned.follow_up and planned.result.filters.period is None
 
 

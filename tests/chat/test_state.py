@@ -64,7 +64,7 @@ def test_their_refers_back_to_the_focus():
     state = SessionState()
     ask(state, "Show me Kestrel Foods orders", [[KESTREL]])
     resolution = ask(state, "What are their payment terms?")
-    assert resolution.refers_back and resolution.focus_kept
+    assert resolution.refers_back and resolution.focus_dropped == ""
     assert state.focus.label == "Kestrel Foods"
     assert "Kestrel Foods" in resolution.rewritten
 
@@ -289,3 +289,9 @@ def test_the_state_survives_its_round_trip_through_the_cache_format():
     state.recent_questions = ["Show me Kestrel Foods orders"]
     state.last_turn_id, state.last_focus_id = 9, "3"
     assert SessionState.from_dict(state.to_dict()) == state
+
+
+def test_a_filter_slot_without_its_turn_count_is_not_carried():
+    # A slot read back from an older cached state has no "turns_left": it carries nothing, and fails nothing.
+    state = SessionState(filters={"region": {"value": "west"}})
+    assert carried_filters(state) == {}

@@ -1154,15 +1154,17 @@ def test_a_filter_without_a_value_is_no_occurrence(make_user):
 
 @pytest.mark.django_db
 def test_a_reversal_withdraws_the_preference_live_when_it_was_said(make_user):
-    # Read at the turn's time: a note live then is withdrawn, though it has expired since.
+    # Read at the turn's time: a note live then is withdrawn, though it has expired since,
+    # and not the other note that only shares the word.
     user = make_user()
     note = write_memory(
         user,
         kind="preference",
-        statement="Prefers answers as tables.",
+        statement="Likes rows and columns with a header line.",
         subject="answer_format",
         value="table",
         expires_at=AT + timedelta(days=10),
     )
+    write_memory(user, kind="preference", statement="Prefers a totals row under tables.", author="user")
     result = run_gate(_event(user, "No more tables please."))
     assert result.forgotten == (note.pk,)
