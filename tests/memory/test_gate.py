@@ -1168,3 +1168,12 @@ def test_a_reversal_withdraws_the_preference_live_when_it_was_said(make_user):
     write_memory(user, kind="preference", statement="Prefers a totals row under tables.", author="user")
     result = run_gate(_event(user, "No more tables please."))
     assert result.forgotten == (note.pk,)
+
+
+@pytest.mark.django_db
+def test_a_volunteered_secret_is_logged_under_the_secret_rule_without_the_secret(make_user):
+    user = make_user()
+    run_gate(_event(user, "My portal password is Gannet-5512."))
+    [decision] = _decisions(user)
+    assert (decision.rule, decision.reason, decision.source_quote) == ("secret", rules.SECRET, "")
+    assert _live(user) == []

@@ -71,6 +71,13 @@ def test_recall_finds_a_note_by_meaning_and_says_why(analyst):
     assert note.author == "user"
 
 
+def test_a_note_is_recalled_by_meaning_alone_when_no_word_is_shared(analyst):
+    # "territory" / "look after" against "Covers the southern sales region.": only the vectors see it.
+    user, memories = analyst
+    notes = recall_for_question(user, "Which territory do I look after?", now=NOW)
+    assert memories["region"].pk in ids(notes)
+
+
 def test_account_code_is_recalled_first(analyst):
     user, memories = analyst
     notes = recall_for_question(user, "Any news on ACCT-20417?", now=NOW)

@@ -43,6 +43,10 @@ def forget(user, statement: str, *, kind: str = "preference") -> None:
         ("Flags shipments over 20kg", "Flags shipments over 30kg", "context", False),
         # Acronyms that spell common words are still names.
         ("Sends the US report on Fridays", "Sends the IT report on Fridays", "context", False),
+        # Codes with digits are names too.
+        ("Owns the ACCT-20417 account", "Owns the ACCT-30518 account", "context", False),
+        ("Owns the ACCT-20417 account", "Owns account ACCT-20417", "context", True),
+        ("Flags parcels over 20kg to Leeds", "Flags parcels over 20kg to Porto", "context", False),
     ],
 )
 def test_suppression_matches_paraphrases_not_the_one_word_that_differs(
