@@ -340,7 +340,7 @@ def _drop(span: Span, hits: dict[str, list[tuple[int, int]]]) -> set[int]:
     if (
         len(words) == 3
         and words[1] == "you"
-        and (words[0] in ("can", "could", "would", "will") or words[::2] == ["do", "mind"])
+        and (words[0] in vocab.POLITE_REQUEST_VERBS or words[::2] == ["do", "mind"])
     ):
         drop.update({tokens[0].i, tokens[1].i})
         if words[2] == "mind":

@@ -25,7 +25,7 @@ from memory.gate import vocabulary as vocab
 
 _SEPARATORS = {";", "-", "–", "—", ":", "--"}
 QUESTION_WORDS = {"what", "why", "how", "when", "where", "who", "whom", "whose", "which", "if", "whether"}
-_POLITE_REQUEST = {"can", "could", "would", "will"}
+_POLITE_REQUEST = set(vocab.POLITE_REQUEST_VERBS)
 _PRONOUN_SUBJECTS = {"i", "you", "we", "it", "they"}
 _SUBORDINATORS = {"whenever", "when", "if", "unless", "for", "every", "each", "while", "because", "since"}
 _STANDING_WORDS = {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()} - _SUBORDINATORS

@@ -118,6 +118,16 @@ def _codes_upper(text: str) -> str:
 
 
 NEGATIVE_OPENINGS = ("Does not want ",)
+# A statement's opening verb takes an object, never a clause with its own subject ("Does not
+# want they want charts" is a garbled parse); the openings are the ones this module writes.
+_HEADS = sorted(
+    {form.lower() for form in _PREFERENCE_VERB_FORMS.values()} | {o.strip().lower() for o in NEGATIVE_OPENINGS},
+    key=len,
+    reverse=True,
+)
+_CLAUSE_AS_OBJECT = re.compile(
+    rf"(?:{'|'.join(map(re.escape, _HEADS))})(?: atlas to| would| do| did)? (?:they|they're|he|she)\b"
+)
 
 
 def is_negative(statement: str) -> bool:
@@ -313,8 +323,7 @@ def lint(statement: str) -> list[str]:
             problems.append(f"trigger phrase: {phrase}")
     if "?" in statement:
         problems.append("question mark")
-    heads = "|".join(re.escape(head) for head in vocab.STATEMENT_HEADS)
-    if re.match(rf"(?:{heads})(?: atlas to| would| do| did)? (?:they|they're|he|she)\b", lowered):
+    if _CLAUSE_AS_OBJECT.match(lowered):
         problems.append("a clause where the object should be")
     repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})
     if repeated:

@@ -183,6 +183,8 @@ ANSWER_NOUNS: tuple[str, ...] = (
 )
 # Politeness and discourse words a statement never keeps.
 POLITENESS: tuple[str, ...] = ("please", "pls", "plz", "kindly", "thanks", "thank you", "cheers")
+# "Can you ...", "could you ...": a request put as a question.
+POLITE_REQUEST_VERBS: tuple[str, ...] = ("can", "could", "would", "will")
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "actually",
     "also",
@@ -869,7 +871,4 @@ OBSERVED_STATEMENTS: dict[tuple[str, str], str] = {
 # Words a stored statement must not contain (the write-rules chapter's recognisability test).
 STATEMENT_BANNED_WORDS: tuple[str, ...] = (*FIRST_PERSON, "your", "please")
 STATEMENT_BANNED_PHRASES: tuple[str, ...] = ("remember", "from now on", "going forward", "keep in mind", "note that")
-# A statement's opening verb takes an object, never a clause with its own subject
-# ("Does not want they want charts" is a garbled parse).
-STATEMENT_HEADS: tuple[str, ...] = ("prefers", "wants", "likes", "needs", "dislikes", "does not want")
 MAX_STATEMENT_WORDS = 25
