@@ -24,6 +24,8 @@ from chat.truth import load_names, read_truth
 from chat.turn import ask, start_session
 from memory.rls import acting_user
 
+pytestmark = pytest.mark.turn
+
 
 @pytest.fixture
 def user(make_user):
@@ -197,6 +199,7 @@ def test_the_judge_marks_a_different_figure_wrong_and_a_figure_in_an_abstention_
 
 
 @pytest.mark.django_db
+@pytest.mark.evaluation
 @pytest.mark.parametrize(
     "cases",
     [

@@ -833,3 +833,63 @@ def test_a_bare_measure_with_no_lead_or_pronoun_starts_afresh(corpus):
     # "What is the average?" names neither the last orders ("their", "those") nor leads with "and".
     assert not plan("What is the average?", last_plan=LAST).follow_up
     assert plan("And the average?", last_plan=LAST).follow_up
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much will Kestrel Foods spend?",  # "will", no period ahead
+        "What revenue are we going to see next quarter?",  # a period ahead, no "will"
+    ],
+)
+def test_either_sign_of_the_future_alone_makes_an_orders_question_a_forecast(corpus, question):
+    assert plan(question).result == Abstention("forecast", "future")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which customers on net 60 have orders that aren't cancelled?",
+        "Which customers on net 60 excluding cancelled orders?",
+        "Which net 30 customers have overdue orders?",
+    ],
+)
+def test_payment_terms_with_a_condition_on_orders_abstain_rather_than_list_every_customer_on_them(corpus, question):
+    # The condition on orders cannot be combined with the terms; listing all on net 60 would be wrong.
+    assert plan(question).result == Abstention("no-plan", "payment terms")
+
+
+@pytest.mark.django_db
+def test_an_average_credit_limit_over_a_period_abstains_naming_the_average(corpus):
+    # Credit limits are not dated by orders; the abstention says which figure it cannot give.
+    assert plan("What was the average credit limit last year?").result == Abstention("no-plan", "average")
+    assert plan("Total credit limit of customers with open orders?").result == Abstention("no-plan", "sum")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "city", "region"),
+    [
+        ("Show orders from customers in Houston.", "Houston", ""),
+        ("List the orders of customers in the West.", "", "west"),
+    ],
+)
+def test_orders_of_customers_somewhere_are_listed_as_orders_not_as_customers(corpus, question, city, region):
+    result = plan(question).result
+    assert (result.kind, result.subject, result.filters.city, result.filters.region) == ("list", "orders", city, region)
+
+
+@pytest.mark.django_db
+def test_who_is_somewhere_with_a_status_excluded_keeps_the_exclusion(corpus):
+    # "Who do we have in Boston?" lists the customers there; excluding a status is about orders,
+    # and the orders listed must be the ones not cancelled, never every customer.
+    result = plan("Who do we have in Boston excluding cancelled?").result
+    assert (result.kind, result.subject, result.filters.city, result.filters.exclude_status) == (
+        "list",
+        "orders",
+        "Boston",
+        "cancelled",
+    )
+    assert shape(plan("Who do we have in Boston?").result)[:2] == ("list", "customers")

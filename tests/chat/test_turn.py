@@ -11,6 +11,8 @@ from chat.turn import TurnFailed, ask, start_session
 from memory.rls import acting_user
 from memory.store import set_paused, write_memory
 
+pytestmark = pytest.mark.turn
+
 
 @pytest.fixture
 def user(make_user):
