@@ -357,8 +357,7 @@ def _counts_ranked_groups(words: list[str], i: int) -> bool:
 
 
 def _is_rank_word(words: list[str], i: int) -> bool:
-    ranked = vocab.TOP_WORDS | vocab.BOTTOM_WORDS
-    return words[i] in ranked or (i + 1 < len(words) and words[i] in ("most", "least") and words[i + 1] in ranked)
+    return words[i] in vocab.TOP_WORDS | vocab.BOTTOM_WORDS  # "most" and "least" among them
 
 
 def _ranked_after(words: list[str], i: int) -> bool:
@@ -398,6 +397,8 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         word = token.lower_
         if word in name_words or token.is_punct or token.like_num:
             continue
+        if word == "may" and signals.period is not None and "May" in signals.period.label.split():
+            continue  # "placed in May": the month the period read, which spaCy may tag a noun
         if lemma in vocab.OUT_OF_SCOPE or word in vocab.OUT_OF_SCOPE:
             key = lemma if lemma in vocab.OUT_OF_SCOPE else word
             verb_use = key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and token.pos_ not in ("NOUN", "PROPN")
@@ -606,6 +607,9 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
         period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
     if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
         period = Period(f"from today until the end of {period.label}", today, period.end)
+    if period is not None and "since" in words and period.start <= today:
+        # "since June": from the start of June to today, never June alone
+        period = Period(f"since {period.label}", period.start, today)
     future = period is not None and period.start > today
     return period, future
 
@@ -1168,8 +1172,9 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     if not group and not (subjects & {"orders"}):
         return Abstention(vocab.NO_PLAN_REASON, "rank")
     nouns = {"customer": ("customer", "client", "account"), "region": ("region",), "segment": ("segment",)}
-    singular = _singular(signals, nouns.get(group, ("month",) if group == "month" else ("order", "sale")))
-    limit = signals.limit or (1 if singular or "who" in words else DEFAULT_TOP)
+    named = nouns.get(group, ("month",) if group == "month" else ("order", "sale"))
+    plural = any(w + "s" in signals.words for w in named)  # "who were our top customers": several
+    limit = signals.limit or (1 if _singular(signals, named) or ("who" in words and not plural) else DEFAULT_TOP)
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
     by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)

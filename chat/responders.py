@@ -278,7 +278,7 @@ def scope_phrase(filters: Filters, style: Style, *, with_customers: bool = True,
     if filters.period is not None:
         span = f"{fmt_date(filters.period.start, style)} to {fmt_date(filters.period.end, style)}"
         label = filters.period.label
-        bare = label.startswith(("from ", "last ", "this ", "next ", "today", "yesterday"))
+        bare = label.startswith(("from ", "since ", "last ", "this ", "next ", "today", "yesterday"))
         parts.append(f"{label} ({span})" if bare else f"in {label} ({span})")
     elif dated:
         parts.append("across all dates")

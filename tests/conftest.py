@@ -2,6 +2,7 @@
 role; the tests then connect as the application role, so RLS applies exactly as in the app."""
 
 import os
+import sys
 
 import pytest
 from django.db import connection
@@ -17,6 +18,22 @@ def pytest_collection_modifyitems(items):
         items.sort(
             key=lambda item: 2 if item.get_closest_marker("evaluation") else int(bool(item.get_closest_marker("turn")))
         )
+
+
+def _gate_caches() -> list:
+    """The gate's functools caches (its compiled patterns and matchers)."""
+    modules = [m for name, m in list(sys.modules.items()) if name.startswith("memory.gate.")]
+    return [v for m in modules for v in vars(m).values() if callable(getattr(v, "cache_clear", None))]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_gate_caches():
+    """Under mutation testing each test builds the gate's cached patterns again: mutmut's parent
+    process built them once with the original code, so a mutant in the code that builds them would
+    never run in the forked child, and only the first test would be credited with running it."""
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        for cached in _gate_caches():
+            cached.cache_clear()
 
 
 @pytest.fixture(scope="session")

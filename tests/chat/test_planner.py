@@ -193,6 +193,9 @@ def test_thresholds_on_amounts_and_on_order_counts(corpus):
         ("over the past 2 years", "the last 2 years", date(2024, 12, 2), TODAY),
         ("yesterday", "yesterday", date(2026, 11, 30), date(2026, 11, 30)),
         ("on the previous day", "last day", date(2026, 11, 30), date(2026, 11, 30)),
+        ("in the last 2 weeks", "the last 2 weeks", date(2026, 11, 18), TODAY),  # 14 days ending today
+        ("over the next 3 weeks", "the next 3 weeks", TODAY, date(2026, 12, 22)),
+        ("the past 10 days", "the last 10 days", date(2026, 11, 22), TODAY),
     ],
 )
 def test_periods(words, label, start, end):
@@ -893,3 +896,80 @@ def test_who_is_somewhere_with_a_status_excluded_keeps_the_exclusion(corpus):
         "cancelled",
     )
     assert shape(plan("Who do we have in Boston?").result)[:2] == ("list", "customers")
+
+
+@pytest.mark.django_db
+def test_where_asks_a_named_customers_city_but_not_about_its_orders(corpus):
+    assert shape(plan("Where is Kestrel Foods?").result)[:4] == ("lookup", "customers", "", "city")
+    result = plan("Where are the orders of Kestrel Foods shipped?").result
+    assert (result.kind, result.subject, result.field) == ("list", "orders", "")
+
+
+@pytest.mark.django_db
+def test_a_money_verb_alone_makes_a_question_about_the_future_a_forecast(corpus):
+    # No orders named: "sell" is what makes it about the records, and next month has no sales yet.
+    assert plan("How much will we sell next month?").result == Abstention("forecast", "future")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("question", ["What about the average?", "How about the total value?", "Same for the average?"])
+def test_a_lead_of_several_words_makes_a_bare_measure_a_follow_up(corpus, question):
+    planned = plan(question, last_plan=LAST, carried={"status": "open"})
+    assert planned.follow_up and planned.result.filters.status == "open"
+    assert planned.result.filters.customers == LAST.filters.customers
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "label", "start", "end"),
+    [
+        ("How many orders were placed in May?", "May 2026", date(2026, 5, 1), date(2026, 5, 31)),
+        ("May I see the orders from last month?", "last month", date(2026, 11, 1), date(2026, 11, 30)),
+        ("What did Kestrel Foods spend since May?", "since May 2026", date(2026, 5, 1), TODAY),
+        ("How many orders since March 2025?", "since March 2025", date(2025, 3, 1), TODAY),
+        ("Orders since last quarter?", "since last quarter", date(2026, 7, 1), TODAY),
+    ],
+)
+def test_may_is_the_month_after_a_word_that_dates_and_since_runs_to_today(corpus, question, label, start, end):
+    period = plan(question).result.filters.period
+    assert (period.label, period.start, period.end) == (label, start, end)
+
+
+@pytest.mark.django_db
+def test_a_customer_name_ending_in_an_abbreviation_is_read_as_the_name(corpus):
+    result = plan("How many orders does Sierra Outdoor Co. have?").result
+    assert (result.kind, [c.name for c in result.filters.customers]) == ("count", ["Sierra Outdoor Co."])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "like"),
+    [
+        # "of the 10 customers": how many there are, not how many to show.
+        ("Which of the 10 customers in Denver spent the most?", "Which of the customers in Denver spent the most?"),
+        # "the last 3 months" is the period, not the top 3.
+        ("Which customers spent the most in the last 3 months?", "Which customers spent the most?"),
+    ],
+)
+def test_a_number_that_counts_the_places_or_the_months_is_not_the_top_n(corpus, question, like):
+    assert plan(question).result.limit == plan(like).result.limit == 5
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "limit"),
+    [
+        ("Who were our top customers over the past 2 months?", 5),
+        ("Who are the biggest accounts in the West?", 5),
+        ("Who is our top customer?", 1),
+        ("Who spent the most this year?", 1),
+    ],
+)
+def test_who_with_a_plural_ranks_several_and_with_a_singular_one(corpus, question, limit):
+    assert plan(question).result.limit == limit
+
+
+@pytest.mark.django_db
+def test_a_year_shaped_number_after_acct_is_an_account_not_a_year(corpus):
+    assert read_period("orders for acct 2031".split(), today=TODAY) == (None, False)
+    assert read_period("orders for 2025".split(), today=TODAY)[0].label == "2025"

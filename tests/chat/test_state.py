@@ -295,3 +295,28 @@ def test_a_filter_slot_without_its_turn_count_is_not_carried():
     # A slot read back from an older cached state has no "turns_left": it carries nothing, and fails nothing.
     state = SessionState(filters={"region": {"value": "west"}})
     assert carried_filters(state) == {}
+
+
+def test_asking_again_narrows_the_options_so_the_next_reply_picks_among_those_left():
+    state = SessionState()
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS, MARINE]])
+    assert ask(state, "Portland or Leeds").clarify["question"] == "Two of them match that. Which one?"
+    # Seattle was ruled out by the first reply: of the two left, only Leeds fits the second.
+    picked = ask(state, "Leeds or Seattle")
+    assert picked.clarify is None and picked.picked.name == "Northline Logistics"
+
+
+def test_a_lookup_sets_the_focus_to_the_customer_it_returned_by_name():
+    state = SessionState()
+    update_from_tool(state, name="lookup_customer", ok=True, data={"id": 4, "name": "Northline Marine"}, args={})
+    assert state.focus == Focus(type="customer", id="4", label="Northline Marine", confident=True)
+    assert 'customer "Northline Marine" (4)' in render_state(state)
+
+
+def test_several_filters_in_effect_are_listed_in_one_line():
+    state = SessionState()
+    state.filters = {
+        "status": {"value": "open", "turns_left": 2},
+        "region": {"value": "west", "turns_left": 1},
+    }
+    assert render_state(state) == "## Session context\nFilters in effect: region=west, status=open"
