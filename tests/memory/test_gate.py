@@ -1177,3 +1177,23 @@ def test_a_volunteered_secret_is_logged_under_the_secret_rule_without_the_secret
     [decision] = _decisions(user)
     assert (decision.rule, decision.reason, decision.source_quote) == ("secret", rules.SECRET, "")
     assert _live(user) == []
+
+
+@pytest.mark.django_db
+def test_a_refusal_is_recorded_with_the_kind_of_note_it_would_have_been(make_user):
+    # Staff filter the review by kind: a refused one-off request is a preference refused.
+    user = make_user()
+    run_gate(_event(user, "Just for this conversation, use bullet points."))
+    [finding] = _analyse("Just for this answer, give me a table.")
+    assert finding.kind == "preference"
+    [decision] = _decisions(user)
+    assert (decision.admitted, decision.reason, decision.kind) == (False, rules.SESSION_ONLY, "preference")
+
+
+@pytest.mark.django_db
+def test_a_note_about_someone_else_is_refused_with_the_words_staff_review(make_user):
+    user = make_user()
+    run_gate(_event(user, "The finance team always wants numbers in thousands."))
+    [decision] = _decisions(user)
+    assert (decision.admitted, decision.reason) == (False, rules.NOT_ABOUT_USER)
+    assert decision.source_quote == "The finance team always wants numbers in thousands."

@@ -483,3 +483,18 @@ def test_a_note_is_never_superseded_by_another_users(make_user):
     alice, bob = make_user("alice"), make_user("bob")
     with pytest.raises(ValidationError, match="only be superseded by one of the same user"):
         supersede_memory(make_memory(alice, "Prefers metric units"), make_memory(bob, "Prefers imperial units"))
+
+
+def test_an_unknown_kind_is_refused_naming_the_four_kinds(make_user):
+    user = make_user()
+    with pytest.raises(ValidationError) as error:
+        write_memory(user, kind="mood", statement="Feels upbeat")
+    assert error.value.message_dict["kind"] == ["Kind must be one of preference, correction, context, situation."]
+
+
+def test_an_imported_row_without_a_subject_names_none(make_user):
+    # A hand-written row has no subject: it must not supersede or be superseded by subject.
+    user = make_user()
+    row = {"kind": "context", "statement": "Covers the Nordics", "author": "user"}
+    [memory] = import_memories(user, json.dumps({"format": "atlas-memory-export", "version": 1, "memories": [row]}))
+    assert (memory.subject, memory.value) == ("", "")
