@@ -11,7 +11,7 @@ import pytest
 
 from memory.gate import GATE_NAME, GATE_VERSION, TurnEvent, preview, refusal_for, run_gate
 from memory.gate import reasons as rules
-from memory.gate.analysis import analyse_turn
+from memory.gate.analysis import analyse_correction, analyse_turn
 from memory.gate.rules import RULES
 from memory.gate.secrets import secret_kind
 from memory.gate.statements import echo, lint
@@ -1197,3 +1197,19 @@ def test_a_note_about_someone_else_is_refused_with_the_words_staff_review(make_u
     [decision] = _decisions(user)
     assert (decision.admitted, decision.reason) == (False, rules.NOT_ABOUT_USER)
     assert decision.source_quote == "The finance team always wants numbers in thousands."
+
+
+@pytest.mark.django_db
+def test_the_gates_result_lists_each_decision_with_the_note_it_wrote(make_user):
+    user = make_user()
+    result = run_gate(_event(user, "Going forward, quote amounts in US dollars please. Why is Orion late?"))
+    [memory] = _live(user)
+    admitted = [d for d in result.decisions if d.admitted]
+    assert [(d.kind, d.memory_id) for d in admitted] == [("preference", memory.pk)]
+    assert all(d.memory_id is None for d in result.decisions if not d.admitted)
+
+
+@pytest.mark.parametrize("comment", ["", "   ", "\u200b"])
+def test_an_incorrect_mark_with_no_comment_is_a_correction_refused(comment):
+    finding = analyse_correction(comment)
+    assert (finding.action, finding.reason, finding.kind) == ("refuse", rules.NO_COMMENT, "correction")
