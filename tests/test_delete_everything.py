@@ -86,3 +86,12 @@ def test_work_started_before_a_deletion_is_refused_after_it(make_user):
         assert MemoryControl.objects.get(user_id=user.pk).deleted_at is not None
     with acting_user(other.pk), transaction.atomic():
         assert hold_generation(other.pk, expected=others) == others  # nobody else's work is stale
+
+
+@pytest.mark.django_db
+def test_delete_everything_dates_the_control_row_it_changed(make_user):
+    user = make_user()
+    delete_everything(user)
+    with acting_user(user.pk):
+        control = MemoryControl.objects.get(user_id=user.pk)
+    assert control.updated_at == control.deleted_at is not None

@@ -61,19 +61,9 @@ def _addressed_as(text: str) -> str:
 
 def context_subject(text: str) -> str:
     """What a note about the user's work is about ("office", "coverage", ...), or ""."""
-    lowered = text.lower()
     # In the vocabulary's order: "coverage" comes last, so "I run the Porto office" is "office".
+    # The patterns ignore case.
     for subject, words in CONTEXT_SUBJECTS.items():
-        if any(_pattern(word).search(lowered) for word in words):
+        if any(_pattern(word).search(text) for word in words):
             return subject
     return ""
-
-
-def values_named(text: str, subject: str) -> list[str]:
-    """Every value of ``subject`` the text names, in order ("NZD" in "switch to NZD")."""
-    hits = []
-    for value, pattern in _compiled().get(subject, []):
-        found = pattern.search(text)
-        if value and found:
-            hits.append((found.start(), value))
-    return [value for _, value in sorted(hits)]

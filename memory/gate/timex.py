@@ -172,10 +172,10 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
             return _day_start(target)
         return _end_of_day(target)
     if name == "until_day_month":
-        day = _date_in_future(at, _MONTHS[groups[1].lower().rstrip(".")], int(groups[0]))
+        day = _date_in_future(at, _MONTHS[groups[1].lower()], int(groups[0]))
         return _end_of_day(day) if day else None
     if name == "until_month_day":
-        day = _date_in_future(at, _MONTHS[groups[0].lower().rstrip(".")], int(groups[1]))
+        day = _date_in_future(at, _MONTHS[groups[0].lower()], int(groups[1]))
         return _end_of_day(day) if day else None
     if name == "until_ordinal":
         day_number = int(groups[0])
@@ -187,7 +187,7 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
         except ValueError:
             return None
     if name == "until_month":
-        month = _MONTHS[groups[0].lower().rstrip(".")]
+        month = _MONTHS[groups[0].lower()]
         if month == at.month:
             return _end_of_month(at)  # "until March" said in March: until March ends
         start = _date_in_future(at, month, 1)

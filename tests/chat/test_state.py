@@ -320,3 +320,20 @@ def test_several_filters_in_effect_are_listed_in_one_line():
         "region": {"value": "west", "turns_left": 1},
     }
     assert render_state(state) == "## Session context\nFilters in effect: region=west, status=open"
+
+
+def test_a_lookup_without_a_name_leaves_the_focus_label_empty_not_none():
+    state = SessionState()
+    update_from_tool(state, name="lookup_customer", ok=True, data={"id": 7}, args={})
+    assert state.focus == Focus(type="customer", id="7", label="", confident=True)
+    assert "None" not in render_state(state)
+
+
+def test_a_reply_naming_two_options_by_code_asks_again_and_focuses_neither():
+    # The reply names both customers (the turn finds them by their codes): still no pick, and
+    # the first one named does not become the focus either.
+    state = SessionState()
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    again = ask(state, "ACCT-10442 or ACCT-20817", [[FREIGHT], [LOGISTICS]])
+    assert again.clarify is not None and again.picked is None
+    assert state.focus is None and state.pending is not None

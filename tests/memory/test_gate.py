@@ -1213,3 +1213,22 @@ def test_the_gates_result_lists_each_decision_with_the_note_it_wrote(make_user):
 def test_an_incorrect_mark_with_no_comment_is_a_correction_refused(comment):
     finding = analyse_correction(comment)
     assert (finding.action, finding.reason, finding.kind) == ("refuse", rules.NO_COMMENT, "correction")
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("Forget about the Lyon office.", "Lyon office"),
+        ("Forget that I said I cover Iberia.", "I cover Iberia"),
+        ("Forget what I said about Porto.", "Porto"),
+    ],
+)
+def test_a_forget_request_names_its_target_without_the_words_that_lead_to_it(text, target):
+    [finding] = _analyse(text)
+    assert (finding.action, finding.statement) == ("forget", target)
+
+
+@pytest.mark.parametrize("comment", ["wrong, 12 orders", "the total is 4200"])
+def test_a_figure_alone_makes_a_correction_checkable(comment):
+    finding = analyse_correction(comment)
+    assert (finding.action, finding.kind) == ("write", "correction")

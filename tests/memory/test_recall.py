@@ -449,3 +449,15 @@ def test_preferences_newest_first_then_the_ranked_notes_in_the_statement_and_the
     for got in (statement, reference):
         assert [row_id for row_id, _ in got] == [row_id for row_id, _ in expected]
         assert [None if s is None else pytest.approx(float(s), abs=2e-3) for _, s in got] == [s for _, s in expected]
+
+
+def test_the_reference_agrees_when_no_note_shares_a_word_with_the_question(analyst):
+    # No keyword match at all: the fusion has only the vector term, in both.
+    user, _ = analyst
+    question = "zebra quasar ombudsman"
+    [vector] = embed([question])
+    with acting_user(user.pk):
+        kwargs = {"question": question, "question_embedding": vector, "now": NOW, "threshold": -1.0}
+        ranked = [row[0] for row in rank_memories(user.pk, **kwargs)]
+        reference = rank_by_brute_force(user.pk, **{**RULES, **kwargs})
+    assert ranked == [row_id for row_id, _ in reference] and len(ranked) == 5  # all five, threshold -1

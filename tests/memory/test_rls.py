@@ -287,3 +287,12 @@ def test_the_rls_migration_operations_apply_the_forced_policy_and_reverse_cleanl
                 _execute(cur, op.reverse_sql)
         assert _policy(cur, table) == (False, False, None)
         transaction.set_rollback(True)
+
+
+def test_with_no_acting_user_set_the_acting_user_reads_as_none(make_user):
+    from memory.rls import current_acting_user
+
+    assert current_acting_user() is None
+    with acting_user(make_user("rls-once").pk):
+        assert current_acting_user() is not None
+    assert current_acting_user() is None  # restored to unset, not to a user

@@ -1,7 +1,7 @@
 """The memory store: what a user sees happen when Atlas writes, corrects, forgets and exports."""
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import numpy as np
 import pytest
@@ -498,3 +498,20 @@ def test_an_imported_row_without_a_subject_names_none(make_user):
     row = {"kind": "context", "statement": "Covers the Nordics", "author": "user"}
     [memory] = import_memories(user, json.dumps({"format": "atlas-memory-export", "version": 1, "memories": [row]}))
     assert (memory.subject, memory.value) == ("", "")
+
+
+def test_import_and_supersede_errors_say_what_is_wrong(make_user):
+    user, other = make_user(), make_user()
+    with pytest.raises(ValidationError) as error:
+        import_memories(user, "{not json")
+    assert error.value.messages == ["The import is not valid JSON."]
+    mine, theirs = make_memory(user, "Covers Iberia"), make_memory(other, "Covers Iberia too")
+    with pytest.raises(ValidationError) as error:
+        supersede_memory(mine, theirs)
+    assert error.value.messages == ["A memory can only be superseded by one of the same user."]
+
+
+def test_an_export_is_dated(make_user):
+    user = make_user()
+    exported = json.loads(export_memories(user, fmt="json"))
+    assert datetime.fromisoformat(exported["exported_at"]) <= timezone.now()
