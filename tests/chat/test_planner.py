@@ -973,3 +973,9 @@ def test_who_with_a_plural_ranks_several_and_with_a_singular_one(corpus, questio
 def test_a_year_shaped_number_after_acct_is_an_account_not_a_year(corpus):
     assert read_period("orders for acct 2031".split(), today=TODAY) == (None, False)
     assert read_period("orders for 2025".split(), today=TODAY)[0].label == "2025"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("question", ["Show Kestrel Foods orders in detail", "Give me more detail on open orders"])
+def test_asking_for_detail_sets_the_detailed_format(corpus, question):
+    assert plan(question).fmt == "detailed"
