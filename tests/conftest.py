@@ -21,9 +21,11 @@ def pytest_collection_modifyitems(items):
 
 
 def _gate_caches() -> list:
-    """The gate's functools caches (its compiled patterns and matchers)."""
+    """The gate's own functools caches (its compiled patterns and matchers), not the ones it
+    imports: the shared parse cache is not mutated and clearing it only slows each test."""
     modules = [m for name, m in list(sys.modules.items()) if name.startswith("memory.gate.")]
-    return [v for m in modules for v in vars(m).values() if callable(getattr(v, "cache_clear", None))]
+    cached = {v for m in modules for v in vars(m).values() if callable(getattr(v, "cache_clear", None))}
+    return [v for v in cached if getattr(v, "__module__", "").startswith("memory.gate.")]
 
 
 @pytest.fixture(autouse=True)
