@@ -61,12 +61,13 @@ def django_db_setup(django_test_environment, django_db_blocker):
 
 
 @pytest.fixture
-def make_user(db, django_user_model):
+def make_user(db):
     counter = iter(range(1, 10_000))
 
     def make(username: str | None = None, **extra):
-        name = username or f"user{next(counter)}"
-        return django_user_model.objects.create_user(username=name, password="pw-" + name, **extra)
+        from tests.factories import make_user as make_one
+
+        return make_one(username or f"user{next(counter)}", **extra)
 
     return make
 

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 
 from memory.models import Memory
 
 
+@functools.cache
+def password_hash(plain: str) -> str:
+    """The app's own password hasher applied to ``plain`` once per test process: its PBKDF2 rounds
+    take most of a second here, and hundreds of tests make users with the same few passwords.
+    Signing in still checks the password against this hash, the real way."""
+    return make_password(plain)
+
+
 def make_user(username: str, **extra):
-    return get_user_model().objects.create_user(username=username, password="pw-" + username, **extra)
+    """A user whose password is "pw-<username>"."""
+    return get_user_model().objects.create(username=username, password=password_hash("pw-" + username), **extra)
 
 
 def make_memory(user, statement: str = "Prefers metric units", *, kind: str = "preference", **fields) -> Memory:
