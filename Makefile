@@ -85,7 +85,7 @@ mutation: venv
 
 # Line coverage of the gate package, the planner and atlas/db.py over their test files (not in
 # `make test`): one table for the gate package, one for the planner and atlas/db.py.
-COV_TESTS ?= tests/memory/test_gate.py tests/memory/test_timex.py tests/memory/test_eval_gate.py \
+COV_TESTS ?= tests/memory/test_gate.py tests/memory/test_gate_findings.py tests/memory/test_timex.py tests/memory/test_eval_gate.py \
 	tests/chat/test_planner.py tests/test_db_bootstrap.py tests/test_database_url.py tests/memory/test_rls.py
 coverage: venv
 	$(PY) -m pytest -q -p no:randomly $(COV_TESTS) --cov=memory.gate --cov=chat.planner --cov=atlas.db --cov-report=

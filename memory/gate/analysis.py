@@ -199,9 +199,11 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
 
 
 def _chat_correction(span: Span, quote: str) -> Finding | None:
-    if not _words(span):
+    words = _words(span)
+    if not words:
         return None
-    found = analyse_correction(span.text, rule="chat_correction")
+    # "No, the contract ends in June": the correction is quoted from its first word, not the comma.
+    found = analyse_correction(span.doc[words[0].i : span.end].text, rule="chat_correction")
     return found if found.action == "write" else None
 
 

@@ -217,8 +217,17 @@ RULES: tuple[Rule, ...] = (
         r.SENSITIVE,
         "Remember that I'm asthmatic.",
         phrases=tuple(word for words in v.SPECIAL_CATEGORIES.values() for word in words),
-        tokens=([{"LEMMA": "member"}, {"LOWER": "of"}, {"OP": "{0,2}"}, {"LEMMA": {"IN": ["union", "party"]}}],),
-        extra_examples=("Keep in mind I go to church on Sundays.", "Note that I'm a union member."),
+        tokens=(
+            [{"LEMMA": "member"}, {"LOWER": "of"}, {"OP": "{0,2}"}, {"LEMMA": {"IN": ["union", "party"]}}],
+            # How the user votes is a political opinion, whatever the party is called.
+            [{"LOWER": "i"}, {"OP": "{0,3}"}, {"LEMMA": "vote"}],
+            [{"LEMMA": "voter"}],
+        ),
+        extra_examples=(
+            "Keep in mind I go to church on Sundays.",
+            "Note that I'm a union member.",
+            "Please remember that I always vote Green.",
+        ),
     ),
     Rule(
         "small_talk",

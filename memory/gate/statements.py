@@ -303,6 +303,8 @@ def echo(statement: str) -> str:
         verb = low[:-2]
     elif low.endswith("s") and low not in ("usually", "always"):
         verb = low[:-1]
+    elif low == "their":
+        return "your " + rest  # "Their pronouns are they/them": the value keeps its own words
     else:
         return "you " + body[0].lower() + body[1:]
     rest = re.sub(r"\btheir\b", "your", rest)

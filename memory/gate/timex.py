@@ -106,6 +106,9 @@ class TimeSpan:
 
 _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|year|quarter)\b", re.I), "end_of"),
+    (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+{_MONTH_RE}(?!\s*\d)\b", re.I), "end_of_month_named"),
+    # "from Monday until Wednesday": the end is the first such day after the start.
+    (re.compile(rf"\bfrom\s+(next\s+)?{_WEEKDAY_RE}\s+{_UNTIL}\s+{_WEEKDAY_RE}\b", re.I), "weekday_to_weekday"),
     (re.compile(rf"\b{_UNTIL}\s+(next\s+)?{_WEEKDAY_RE}(\s+(?:of\s+)?next\s+week)?\b", re.I), "until_weekday"),
     (
         re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_RE}\b", re.I),
@@ -165,6 +168,13 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
         if unit == "quarter":
             return _end_of_month(at, (3 - at.month % 3) % 3)
         return _end_of_day(at.replace(month=12, day=31))
+    if name == "end_of_month_named":
+        # "until the end of May": May's last day, this year if May has not ended yet.
+        first = _date_in_future(at.replace(day=1), _MONTHS[groups[0].lower()], 1)
+        return _end_of_month(first) if first else None
+    if name == "weekday_to_weekday":
+        begins = _next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0]))
+        return _end_of_day(_next_weekday(begins, _weekday_index(groups[2])))
     if name == "until_weekday":
         # "until next Friday" and "until Friday next week" name the same day.
         target = _next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0] or groups[2]))

@@ -44,6 +44,15 @@ def day(year, month, dd):
         ("I'm on leave until May.", TUESDAY, day(2026, 5, 1), "until May"),
         ("I'm on leave until March.", TUESDAY, day(2026, 4, 1), None),
         ("I'm on leave until early June.", TUESDAY, day(2026, 6, 1), None),
+        # "From Monday until Wednesday": the end is the first such day after the start.
+        ("I'm in Rome from Monday until Wednesday.", TUESDAY, day(2026, 3, 26), "from Monday until Wednesday"),
+        ("I'm in Lyon from Thursday to Friday.", TUESDAY, day(2026, 3, 21), None),
+        ("I'm in Bergen from next Monday to Tuesday.", MONDAY, day(2026, 3, 25), None),
+        ("I'm in Turku from Friday till Monday.", TUESDAY, day(2026, 3, 24), None),
+        # The end of a named month: its last day, next year's once this year's has passed.
+        ("I'm on parental leave until the end of May.", TUESDAY, day(2026, 6, 1), "until the end of May"),
+        ("I'm on leave till the end of March.", TUESDAY, day(2026, 4, 1), None),
+        ("I'm on leave until the end of February.", TUESDAY, day(2027, 3, 1), None),
         # A day of the month: this month if still ahead, else next month.
         ("I'm in Oslo until the 20th.", TUESDAY, day(2026, 3, 21), "until the 20th"),
         ("I'm in Oslo until the 15th.", TUESDAY, day(2026, 4, 16), None),
