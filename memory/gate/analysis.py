@@ -370,7 +370,7 @@ def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
         first = next((t for t in core if t.lower_ not in ("never", "do", "don't", "not", "n't", "ever")), first)
     if first.lemma_.lower() in vocab.REQUEST_VERBS or first.lower_ in vocab.REQUEST_VERBS:
         return True
-    if first.tag_ == "VB" and "standing" in hits:
+    if (first.tag_ == "VB" or (first.pos_ == "VERB" and first.dep_ == "ROOT")) and "standing" in hits:
         return True  # "from here on out, lead with the total": an imperative by the parse
     if who == "user" and ("prefer" in hits or any(t.lemma_ in vocab.PREFERENCE_VERBS for t in core[:4])):
         return True
@@ -549,8 +549,8 @@ def _format_request(clause: Clause) -> Finding | None:
     """A request for a shape of answer without a standing phrase: one occurrence, counted."""
     if clause.act == "question" and speech_act(clause.span) != "request":
         return None
-    if _is_negative(content_tokens(clause.span)):
-        return None  # "Don't show charts" is never an occurrence of asking for a chart
+    if any(t.lower_ in vocab.NEGATION_WORDS for t in clause.span):
+        return None  # "Don't show charts", "no charts", "without a chart": never asking for a chart
     subject, value = subjects.subject_value(clause.text)
     if subject not in _FORMAT_SUBJECTS or not value:
         return None

@@ -296,6 +296,8 @@ FORGET_PHRASES: tuple[str, ...] = (
     "delete my note",
     "remove my note",
 )
+# Words that negate what a clause names: a format request with one is never counted as asking for it.
+NEGATION_WORDS: frozenset[str] = frozenset({"no", "not", "n't", "never", "without", "none", "nothing"})
 # Vague targets that name nothing to forget ("forget it").
 VAGUE_TARGETS: tuple[str, ...] = ("it", "this", "that", "everything", "all that", "that one", "about it")
 # A reminder is a task, never a memory ("remember to send ...").

@@ -153,6 +153,12 @@ CASES = [
             )
         ],
     ),
+    # "im" typed for "I'm"; a name ending in a capital letter keeps it.
+    (
+        "Remember that im in charge of the Leeds depot.",
+        [note("context", "explicit_request", "Is in charge of the Leeds depot.")],
+    ),
+    ("Remember that I manage Warehouse X.", [note("context", "explicit_request", "Manages Warehouse X.")]),
     ("Remember that my manager prefers weekly summaries.", [refused("not_about_user", explicit=True)]),
     ("Remember that Northline pays on net 45.", [refused("corpus_fact", explicit=True)]),
     ("Remember that I have diabetes.", [refused("special_category", explicit=True)]),
@@ -246,6 +252,20 @@ CASES = [
     ("I'm in Sales Ops.", NOTHING),
     ("I'm off sick today.", [refused("special_category")]),
     # --- standing preferences --------------------------------------------------------------
+    (
+        "I'd prefer overdue orders listed first.",
+        [note("preference", "standing_preference", "Prefers overdue orders listed first.", subject="", value="")],
+    ),
+    (
+        "From now on, for anything about contracts, lead with the renewal date.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Wants Atlas to lead with the renewal date in answers about contracts.",
+            )
+        ],
+    ),
     (
         "From now on, show amounts in Swiss francs.",
         [
@@ -398,6 +418,7 @@ CASES = [
     ("Thanks, that's great!", [refused("small_talk")]),
     ("Great, thanks!", [refused("small_talk")]),
     ("Remember to send me the overdue list on Friday.", [refused("reminder_task")]),
+    ("Oh and also, remember to email me the report.", [refused("reminder_task")]),
     ("Don't forget to chase the Acme invoice.", [refused("reminder_task")]),
     ("I have a bad back so keep it short.", [refused("special_category")]),
     ("I'm pregnant, so remember to keep things light.", [refused("special_category"), refused("reminder_task")]),
@@ -451,3 +472,19 @@ CORRECTIONS = [
 def test_a_comment_on_a_wrong_answer_is_kept_or_refused_with_its_reason(comment, expected):
     finding = analyse_correction(comment)
     assert seen(finding, expected) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No pie charts from now on, please.",
+        "Without a chart, please.",
+        "No tables, please.",
+        "Please don't put that in a table.",
+        "Not in bullet points this time.",
+    ],
+)
+def test_a_format_the_user_turns_down_is_never_counted_as_asking_for_it(text):
+    """Three occurrences of a format request write a preference: "no charts" counted as asking
+    for a chart would, after three sessions, store the opposite of what the user said."""
+    assert [f.signal for f in analyse_turn(text, at=AT) if f.action == "observe"] == []
