@@ -183,7 +183,7 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     own = _own_preference(tokens)
     if own:
         return finish(own + scope)
-    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "no", "you", "mind"):
+    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "you", "mind"):
         tokens = tokens[1:]
     if not tokens:
         return ""
@@ -266,7 +266,7 @@ def about_user(tokens: list[Token]) -> str:
     tokens = [t for t in tokens if not t.is_space]
     while tokens and (tokens[0].is_punct or tokens[0].lower_ in vocab.DISCOURSE_OPENERS):
         tokens = tokens[1:]
-    if not tokens or tokens[0].lower_ not in ("i", "im", "i'm"):
+    if not tokens or tokens[0].lower_ not in ("i", "i'm"):  # the tokenizer splits "im" into "i" "m"
         return finish(text_of(tokens))
     rest = tokens[1:]
     words: list[str] = []

@@ -158,7 +158,7 @@ CASES = [
         "Remember that im in charge of the Leeds depot.",
         [note("context", "explicit_request", "Is in charge of the Leeds depot.")],
     ),
-    ("Remember that I manage Warehouse X.", [note("context", "explicit_request", "Manages Warehouse X.")]),
+    ("Remember that I manage Warehouse X", [note("context", "explicit_request", "Manages Warehouse X.")]),
     ("Remember that my manager prefers weekly summaries.", [refused("not_about_user", explicit=True)]),
     ("Remember that Northline pays on net 45.", [refused("corpus_fact", explicit=True)]),
     ("Remember that I have diabetes.", [refused("special_category", explicit=True)]),
@@ -252,6 +252,10 @@ CASES = [
     ("I'm in Sales Ops.", NOTHING),
     ("I'm off sick today.", [refused("special_category")]),
     # --- standing preferences --------------------------------------------------------------
+    (
+        "For anything about contracts, always include the renewal date.",
+        [note("preference", "standing_preference", "Wants the renewal date included in answers about contracts.")],
+    ),
     (
         "I'd prefer overdue orders listed first.",
         [note("preference", "standing_preference", "Prefers overdue orders listed first.", subject="", value="")],
