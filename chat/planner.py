@@ -222,7 +222,7 @@ def _order_number(text: str) -> str:
 def _negated(token: Token) -> bool:
     """A status word under negation: "not cancelled", "excluding paid", "non-cancelled"."""
     if any(child.dep_ == "neg" for child in token.children) or any(c.dep_ == "neg" for c in token.head.children):
-        return token.head.lemma_ != "be" or any(c.dep_ == "neg" for c in token.children)
+        return True  # "not cancelled", and "orders that aren't overdue" (the "not" hangs off "are")
     before = [t.lower_ for t in token.doc[max(token.i - 2, 0) : token.i]]
     return any(w in vocab.NEGATION_WORDS for w in before)
 

@@ -107,6 +107,8 @@ def shape(result):
         ("Sales in the West this year", ("sum", "orders", "", "", None, (), "west", "", "", "", "this year")),
         # an upper bound on the amount survives the session round trip
         ("Orders under $2k in the East", ("list", "orders", "", "", None, (), "east", "", "", "", "")),
+        # A count word that opens the question, with "to" at its end (not "to count").
+        ("Count the customers we shipped to", ("count", "customers", "", "", None, (), "", "", "", "shipped", "")),
     ],
 )
 def test_each_plan_kind(corpus, question, expected):
@@ -979,3 +981,20 @@ def test_a_year_shaped_number_after_acct_is_an_account_not_a_year(corpus):
 @pytest.mark.parametrize("question", ["Show Kestrel Foods orders in detail", "Give me more detail on open orders"])
 def test_asking_for_detail_sets_the_detailed_format(corpus, question):
     assert plan(question).fmt == "detailed"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "excluded"),
+    [
+        ("Which orders aren't overdue?", "overdue"),
+        ("List the orders that are not open", "open"),
+        ("How many orders are not shipped yet?", "shipped"),
+        ("How many invoices aren't paid?", "paid"),
+    ],
+)
+def test_a_status_under_not_is_left_out_never_asked_for(corpus, question, excluded):
+    """ "Which orders aren't overdue?" once listed the overdue ones: the "not" hangs off "are",
+    not off the status word."""
+    filters = plan(question).result.filters
+    assert (filters.status, filters.exclude_status) == ("", excluded)
