@@ -495,7 +495,7 @@ def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | No
         statement=text,
         subject=subject,
         value=value,
-        quote=text,
+        # No quote: a withdrawn preference keeps none of the user's words (the decision blanks it).
         extra={"fallback": fallback} if fallback is not None else {},
     )
 

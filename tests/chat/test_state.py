@@ -10,6 +10,7 @@ from chat.state import (
     Focus,
     SessionState,
     carried_filters,
+    clear_state,
     content_word_overlap,
     decay_filters,
     detect_filters,
@@ -220,6 +221,35 @@ def test_a_reply_that_matches_no_option_picks_nothing():
     ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
     resolution = ask(state, "Never mind, what is the returns policy?")
     assert resolution.picked is None and state.focus is None and state.pending is None
+
+
+def test_a_reply_that_matches_no_option_is_read_as_a_new_question():
+    """Dropping the clarification is not the end of the turn: the reply is a question of its own,
+    so its format request still counts."""
+    state = SessionState()
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    resolution = ask(state, "Forget that, list the overdue orders as a table")
+    assert resolution.clarify is None and state.pending is None
+    assert resolution.format_set == "table" and state.format == "table"
+    assert state.recent_questions[-1] == "Forget that, list the overdue orders as a table"
+
+
+def test_the_order_tool_repeating_the_period_in_force_does_not_restart_its_decay():
+    state = SessionState()
+    state.filters["period"] = {"value": "last month", "turns_left": 1}
+    update_from_tool(state, name="list_orders", ok=True, data=[], args={"period": "last month"})
+    assert state.filters["period"] == {"value": "last month", "turns_left": 1}
+    update_from_tool(state, name="list_orders", ok=True, data=[], args={"period": "this year"})
+    assert state.filters["period"] == {"value": "this year", "turns_left": FILTER_TURNS}
+
+
+def test_clearing_one_sessions_state_leaves_the_others(make_user):
+    user = make_user()
+    save_state(user.pk, "session-a", SessionState(format="table"))
+    save_state(user.pk, "session-b", SessionState(format="bullets"))
+    clear_state(user.pk, "session-b")
+    assert load_state(user.pk, "session-b") == SessionState()
+    assert load_state(user.pk, "session-a").format == "table"
 
 
 def test_an_ambiguous_name_already_settled_keeps_the_focus():

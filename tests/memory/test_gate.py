@@ -685,7 +685,7 @@ def test_preview_phrases_the_answer(make_user, text, admitted, reason, message):
 def test_a_volunteered_preference_is_acknowledged_unless_it_was_forgotten(make_user):
     user = make_user()
     noted = preview(user, "Always show amounts in euros.")
-    assert (noted.admitted, noted.message) == (True, "Noted: you prefer amounts in euros.")
+    assert (noted.action, noted.admitted, noted.message) == ("remember", True, "Noted: you prefer amounts in euros.")
     assert preview(user, "Going forward, I'd like all totals in EUR.").message == "Noted: you want all totals in EUR."
     [memory] = run_gate(_event(user, "Always show amounts in euros.")).written
     forget_memory(user, memory)
@@ -817,6 +817,34 @@ def test_a_reversal_withdraws_the_preference_with_its_subject_and_value_whatever
     other = write_memory(user, kind="preference", statement="Prefers a totals row under tables.", author="user")
     result = run_gate(_event(user, "No more tables please.", session="b", turn=2))
     assert result.forgotten == (note.pk,) and _live(user) == [other]
+
+
+@pytest.mark.django_db
+def test_a_reversal_naming_only_a_subject_withdraws_that_subjects_preference_whatever_its_value(make_user):
+    user = make_user()
+    francs = write_memory(
+        user,
+        kind="preference",
+        statement="Likes figures in the Alpine money.",
+        author="user",
+        subject="currency",
+        value="CHF",
+    )
+    # Another note shares the request's words, not its subject.
+    rates = write_memory(user, kind="preference", statement="Needs the currency conversion rate shown.", author="user")
+    result = run_gate(_event(user, "I don't need the currency conversion any more.", session="b", turn=2))
+    assert result.forgotten == (francs.pk,) and _live(user) == [rates]
+
+
+@pytest.mark.django_db
+def test_each_decision_names_the_conversation_and_turn_it_came_from(make_user):
+    user = make_user()
+    run_gate(_event(user, "From now on, amounts in euros.", session="s-41", turn=7))
+    run_gate(_event(user, "Thanks, that's great!", session="s-42", turn=9))
+    assert [(d.source_session, d.source_turn, d.admitted) for d in _decisions(user)] == [
+        ("s-41", 7, True),
+        ("s-42", 9, False),
+    ]
 
 
 @pytest.mark.django_db

@@ -461,3 +461,17 @@ def test_the_reference_agrees_when_no_note_shares_a_word_with_the_question(analy
         ranked = [row[0] for row in rank_memories(user.pk, **kwargs)]
         reference = rank_by_brute_force(user.pk, **{**RULES, **kwargs})
     assert ranked == [row_id for row_id, _ in reference] and len(ranked) == 5  # all five, threshold -1
+
+
+@pytest.mark.django_db
+def test_preferences_written_in_the_same_instant_come_in_id_order_in_the_statement_and_the_reference(make_user):
+    user = make_user()
+    first = remember(user, "Prefers amounts in euros.", kind="preference", embedding=basis(1)).pk
+    second = remember(user, "Prefers short answers.", kind="preference", embedding=basis(2)).pk
+    with acting_user(user.pk):
+        # Rewriting the first row moves it behind the second in the table: only the id orders them.
+        Memory.objects.filter(pk=first).update(confidence=0.8)
+        kwargs = {"question": "euros", "question_embedding": basis(1), "now": NOW}
+        statement = [row[0] for row in rank_memories(user.pk, **kwargs)]
+        reference = [row_id for row_id, _ in rank_by_brute_force(user.pk, **{**RULES, **kwargs})]
+    assert statement == reference == [first, second]

@@ -515,3 +515,42 @@ def test_an_export_is_dated(make_user):
     user = make_user()
     exported = json.loads(export_memories(user, fmt="json"))
     assert datetime.fromisoformat(exported["exported_at"]) <= timezone.now()
+
+
+def _export_of(*rows):
+    return json.dumps({"format": "atlas-memory-export", "version": 1, "memories": list(rows)})
+
+
+def test_an_imported_row_keeps_the_gate_that_wrote_it(make_user):
+    user = make_user()
+    row = {
+        "kind": "preference",
+        "statement": "Prefers tables",
+        "author": "rule",
+        "gate": "atlas",
+        "gate_version": "3.2",
+    }
+    [memory] = import_memories(user, _export_of(row))
+    assert (memory.gate, memory.gate_version) == ("atlas", "3.2")
+
+
+def test_an_import_refused_by_the_policy_names_the_row_and_carries_the_reason_code(make_user):
+    user = make_user()
+    kept = {"kind": "preference", "statement": "Prefers metric units", "author": "user"}
+    secret = {"kind": "context", "statement": "My password is hunter22", "author": "user"}
+    with pytest.raises(ValidationError) as refused:
+        import_memories(user, _export_of(kept, secret))
+    assert refused.value.code == "secret"  # the API returns it as the error's code
+    assert refused.value.messages == [
+        "Memory 2: Atlas won't store this: it looks like a password, and Atlas never stores secrets."
+    ]
+    assert live_statements(user) == []
+
+
+def test_an_import_row_with_several_faults_lists_them_all(make_user):
+    bad = {"kind": "mood", "statement": "Feels upbeat", "author": "someone"}
+    with pytest.raises(ValidationError) as refused:
+        import_memories(make_user(), _export_of(bad))
+    assert refused.value.messages == [
+        "Memory 1: Kind must be one of preference, correction, context, situation.; Author must be 'user' or 'rule'."
+    ]
