@@ -166,6 +166,7 @@ class Signals:
     unread: list[str] = field(default_factory=list)  # verbs, adjectives and adverbs no slot reads
     out_of_scope: tuple[str, str] | None = None  # (reason, word)
     negated: str = ""  # a negation the plan cannot express ("customers that haven't ordered")
+    unplanned: str = ""  # a condition no plan expresses ("fewer than 3 orders")
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
     fmt: str = ""
@@ -332,6 +333,9 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
         if not is_money and value is not None and any(w in ("order", "orders") for w in after):
             if comparison == "more":
                 signals.min_orders = value - 1 if at_least else value  # "at least 3" is more than 2
+            else:
+                # "fewer than 3 orders", "at most 2 orders": no plan has a ceiling on the count.
+                signals.unplanned = " ".join(words[i - (2 if prev in ("than", "most") else 1) : i + 2])
             continue
         amount = _money(word)
         amount = amount * scale if amount is not None else None
@@ -384,8 +388,8 @@ def _comparison(prev: str, prev2: str, prev3: str = "") -> str:
         prev, prev2 = prev2, prev3  # "more than $800k": the words before the dollar sign
     if prev in vocab.MORE_THAN or (prev == "than" and prev2 in vocab.MORE_THAN):
         return "more"
-    if prev in vocab.LESS_THAN or (prev == "than" and prev2 in vocab.LESS_THAN):
-        return "less"
+    if prev in vocab.LESS_THAN or (prev == "than" and prev2 in vocab.LESS_THAN) or (prev, prev2) == ("most", "at"):
+        return "less"  # "at most $500" (while "the most" ranks)
     return ""
 
 
@@ -741,8 +745,8 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
     renewals = "contracts" in signals.subjects
     if about_orders and not renewals and (signals.future or ("will" in signals.words and "going" not in lemmas)):
         return Abstention(vocab.FORECAST_REASON, "future")
-    if signals.negated:
-        return Abstention(vocab.NO_PLAN_REASON, signals.negated)
+    if signals.negated or signals.unplanned:
+        return Abstention(vocab.NO_PLAN_REASON, signals.negated or signals.unplanned)
     if signals.second_status:
         return Abstention(vocab.UNREAD_WORD_REASON, signals.second_status)
     if _average_of_counts(signals) and not documents:

@@ -400,6 +400,7 @@ def test_customers_sharing_a_field_with_a_named_one_are_its_peers_without_the_wo
         ("Would you recommend Lindqvist Robotics as a partner?", vocab.OPINION_REASON),
         ("Is Pecan Grove Farms a risky account?", vocab.OPINION_REASON),
         ("Should we give Saguaro Solar more credit?", vocab.OPINION_REASON),
+        ("What is your recommendation on Harborview Marine?", vocab.OPINION_REASON),
     ],
 )
 def test_a_person_or_an_opinion_is_abstained_on_instead_of_showing_the_customer_card(corpus, question, reason):
@@ -998,3 +999,41 @@ def test_a_status_under_not_is_left_out_never_asked_for(corpus, question, exclud
     not off the status word."""
     filters = plan(question).result.filters
     assert (filters.status, filters.exclude_status) == ("", excluded)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "label", "start"),
+    [
+        # Asked in March 2026, a month still to come this year means last year's.
+        ("How many orders were placed in May?", "May 2025", date(2025, 5, 1)),
+        ("How many orders were placed in February?", "February 2026", date(2026, 2, 1)),
+        ("How many orders were placed in March?", "March 2026", date(2026, 3, 1)),
+    ],
+)
+def test_a_month_named_alone_is_the_last_one_that_has_begun(corpus, question, label, start):
+    result = plan_question(question, Context(), today=date(2026, 3, 10)).result
+    assert (result.filters.period.label, result.filters.period.start) == (label, start)
+
+
+@pytest.mark.django_db
+def test_at_most_is_a_ceiling_on_the_amount(corpus):
+    """ "At most $2,000" was dropped: the East's orders of every size were listed, and "which
+    customers bought at most $500" summed every order there is."""
+    east = plan("Orders of at most $2,000 in the East").result
+    assert (east.kind, east.filters.region, east.filters.max_amount) == ("list", "east", 2000)
+    small = plan("Which customers bought at most $500 in total?").result
+    assert (small.kind, small.subject, small.max_total, small.min_total) == ("list", "customers", 500, None)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("Which customers have fewer than 3 orders?", "fewer than 3 orders"),
+        ("Which customers placed at most 2 orders?", "at most 2 orders"),
+    ],
+)
+def test_a_ceiling_on_the_number_of_orders_is_abstained_on_not_dropped(corpus, question, topic):
+    # No plan has a ceiling on an order count: without one, every customer's orders were listed.
+    assert plan(question).result == Abstention(vocab.NO_PLAN_REASON, topic)
