@@ -53,15 +53,12 @@ class SessionState:
     last_focus_id: str = ""
     # The previous turn's query plan (chat.planner.QueryPlan.to_dict): what a follow-up swaps a slot of.
     last_plan: dict[str, Any] | None = None
-    loaded: bool = field(default=False, compare=False, repr=False)
 
     def active_filters(self) -> dict[str, str]:
         return {key: slot["value"] for key, slot in self.filters.items() if slot.get("value")}
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("loaded", None)
-        return data
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> SessionState:
@@ -119,16 +116,12 @@ def state_key(user_id: int, session_id: object) -> str:
 
 
 def load_state(user_id: int, session_id: object) -> SessionState:
-    """The session's state; a missing or expired one is a fresh state (``loaded`` False)."""
-    data = cache.get(state_key(user_id, session_id))
-    state = SessionState.from_dict(data)
-    state.loaded = data is not None
-    return state
+    """The session's state; a missing or expired one is a fresh state."""
+    return SessionState.from_dict(cache.get(state_key(user_id, session_id)))
 
 
-def save_state(user_id: int, session_id: object, state: SessionState, *, new: bool = True) -> None:
-    """Write the state with a one-hour TTL (``new`` tells a fresh state from a loaded one; the
-    write is the same: delete-everything finds the user's keys by prefix, chat.tasks)."""
+def save_state(user_id: int, session_id: object, state: SessionState) -> None:
+    """Write the state with a one-hour TTL (delete-everything finds the user's keys by prefix, chat.tasks)."""
     cache.set(state_key(user_id, session_id), state.to_dict(), STATE_TTL_SECONDS)
 
 

@@ -145,7 +145,7 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         state_module.remember_question(state, question)
         state.last_turn_id = turn.pk
         state.last_focus_id = state.focus.id if state.focus else ""
-        state_module.save_state(user.pk, session.pk, state, new=not state.loaded)
+        state_module.save_state(user.pk, session.pk, state)
         ChatSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
         if not getattr(turn, "correction", False):
             # A correction went to the gate as feedback on the turn it corrects (chat.corrections).

@@ -207,14 +207,14 @@ def grammatical_subject(span: Span) -> str:
 
 def _who(token: Token) -> str:
     word = token.lower_
-    if word in ("i", "me", "im"):
+    if word in ("i", "me"):  # the tokenizer splits "im" into "i" "m"
         return "user"
     if word in vocab.SECOND_PERSON:
         return "assistant"
     owners = {c.lower_ for c in token.children if c.dep_ == "poss"}
     if word in _COMPANY_SUBJECTS or owners & {"our", "we"} and word not in _PERSON_SUBJECTS:
         return "company"
-    if word in _PERSON_SUBJECTS or owners & {"my"} and word in _PERSON_SUBJECTS:
+    if word in _PERSON_SUBJECTS:
         return "other"
     if owners & {"my"}:
         return "user"

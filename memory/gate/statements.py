@@ -163,7 +163,7 @@ def _scope(span: Span, drop: set[int]) -> tuple[str, set[int]]:
 
 def _remaining(span: Span, drop: set[int]) -> list[Token]:
     kept = [t for t in span if t.i not in drop and t.lower_ not in _FILLER and not t.is_space]
-    while kept and kept[-1].is_punct:
+    while kept and kept[-1].is_punct and kept[-1].text not in ("%", ")"):  # "as 5%" keeps its sign
         kept.pop()
     while kept and (kept[0].is_punct or kept[0].lower_ in vocab.DISCOURSE_OPENERS):
         kept.pop(0)

@@ -107,6 +107,11 @@ def shape(result):
         ("Sales in the West this year", ("sum", "orders", "", "", None, (), "west", "", "", "", "this year")),
         # an upper bound on the amount survives the session round trip
         ("Orders under $2k in the East", ("list", "orders", "", "", None, (), "east", "", "", "", "")),
+        # "Limit" alone names the credit limit.
+        (
+            "What is the limit on Kestrel Foods?",
+            ("lookup", "contracts", "", "credit_limit", None, ("Kestrel Foods",), "", "", "", "", ""),
+        ),
         # A count word that opens the question, with "to" at its end (not "to count").
         ("Count the customers we shipped to", ("count", "customers", "", "", None, (), "", "", "", "shipped", "")),
     ],

@@ -364,6 +364,42 @@ CASES = [
         [note("preference", "standing_preference", "Prefers tables.", subject="answer_format", value="table")],
     ),
     ("My boss prefers charts.", [refused("not_about_user")]),
+    ("Our CFO prefers charts.", [refused("not_about_user")]),
+    ("Our company prefers charts.", [refused("corpus_fact")]),
+    (
+        "Show totals for each region whenever I ask about sales.",
+        [note("preference", "standing_preference", "Wants totals included for each region in answers about sales.")],
+    ),
+    # A currency sign after the figure, a percent sign kept.
+    (
+        "From now on, show prices like 100€.",
+        [note("preference", "standing_preference", "Prefers prices like 100€.", subject="currency", value="EUR")],
+    ),
+    (
+        "From now on, give growth rates as 5%.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Prefers growth rates as 5%.",
+                subject="number_format",
+                value="percent",
+            )
+        ],
+    ),
+    # A spaced dash separates two clauses: the small talk before it is not part of the preference.
+    (
+        "Ok - from now on, show amounts in euros.",
+        [
+            refused("small_talk", quote="Ok"),
+            note(
+                "preference",
+                "standing_preference",
+                "Prefers amounts in euros.",
+                quote="from now on, show amounts in euros.",
+            ),
+        ],
+    ),
     ("What will you remember about me from now on?", [refused("question_not_preference")]),
     # --- reversals: withdraw the preference, or note the "does not want" when there is none --
     (
