@@ -58,7 +58,8 @@ _UNIT_WORDS: dict[str, str] = {
 _UNIT_WORDS.update({word: f"direction:{name}" for name, words in DIRECTIONS.items() for word in words})
 
 _NEGATIONS = {"not", "no", "never", "none", "without", "nor", "neither", "cannot", "stop", "avoid", "dislikes"}
-_TOKEN = re.compile(r"[€$£¥]|[A-Za-z0-9][A-Za-z0-9'’\-\.]*[A-Za-z0-9]|[A-Za-z0-9]")
+# A number with thousands separators is one token ("1,000" is "1000", not "1" and "000").
+_TOKEN = re.compile(r"[€$£¥]|\d{1,3}(?:,\d{3})+(?:\.\d+)?|[A-Za-z0-9][A-Za-z0-9'’\-\.]*[A-Za-z0-9]|[A-Za-z0-9]")
 _NUMBER = re.compile(r"^\d+(?:[.,]\d+)*$")
 # A capitalised first word is a name ("Acme pays net 45") unless it is one of the words
 # statements usually start with, or a verb form or adverb.

@@ -381,7 +381,7 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
     """A standing request about answers as a preference, or None."""
     all_hits = rules.match_in(span)
     drop = _drop(span, all_hits)
-    core = _core(span, drop | statements.scope_tokens(span, drop))
+    core = _core(span, drop | statements.scope_tokens(span))
     who = grammatical_subject(span)
     standing = bool(hits & {"standing", "prefer", "answer_style"}) or explicit or "update" in hits
     if not standing or who in ("other", "company") or not _about_answers(core, hits, who):

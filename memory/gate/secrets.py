@@ -28,8 +28,8 @@ _DIGIT_RUN = re.compile(r"(?<![\w-])(?:\d[ -]?){12,18}\d(?![\w-])")
 _IBAN_LIKE = re.compile(r"\b[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,3})?\b")
 _SSN_LIKE = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 _TOKEN = re.compile(r"[^\s,;]+")
-# A value beside a secret's name: "is 7741", ": hunter2", "with Qw3rty!2026", "= x".
-_VALUE_LEAD = {"is", "are", ":", "=", "with", "-", "was", "reads", "be", "it's"}
+# A value beside a secret's name: "is 7741", ": hunter2", "with Qw3rty!2026", "= x", "password's x".
+_VALUE_LEAD = {"is", "are", ":", "=", "with", "-", "was", "reads", "be", "it's", "'s"}
 _NOT_VALUES = {"the", "a", "an", "in", "on", "for", "not", "to", "of", "and", "still", "now", "also", "expired"}
 
 
@@ -101,7 +101,7 @@ def _has_value(after: list[str], *, lead: bool) -> bool:
             return True
         if lead and bare and bare not in _NOT_VALUES:
             return True
-        if bare in _VALUE_LEAD or bare.rstrip(":") in _VALUE_LEAD:  # "is 7741", "is: 7741"
+        if bare in _VALUE_LEAD or bare.rstrip(":") in _VALUE_LEAD or token.lower() in _VALUE_LEAD:  # "is: 7741", "'s"
             lead = True
     return False
 

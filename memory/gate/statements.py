@@ -142,7 +142,7 @@ def finish(text: str) -> str:
 # --- preferences -------------------------------------------------------------------------
 
 
-def _scope(span: Span, drop: set[int]) -> tuple[str, set[int]]:
+def _scope(span: Span) -> tuple[str, set[int]]:
     """A condition on the request ("whenever I ask about X", "for anything about X")."""
     for token in span:
         if token.lower_ in ("whenever", "when", "every", "each", "for", "if") and token.i != span.end - 1:
@@ -170,13 +170,13 @@ def _remaining(span: Span, drop: set[int]) -> list[Token]:
     return kept
 
 
-def scope_tokens(span: Span, drop: set[int]) -> set[int]:
-    return _scope(span, drop)[1]
+def scope_tokens(span: Span) -> set[int]:
+    return _scope(span)[1]
 
 
 def preference_statement(span: Span, *, drop: set[int], structured: bool, negative: bool = False) -> str:
     """A standing request as a note: "Always give me distances in kilometres" -> "Prefers distances in kilometres."."""
-    scope, taken = _scope(span, drop)
+    scope, taken = _scope(span)
     tokens = _remaining(span, drop | taken)
     if not tokens:
         return ""

@@ -8,7 +8,7 @@ from django.utils import timezone
 from memory.rls import acting_user
 from memory.selectors import live_memories
 from memory.store import forget_memory, write_memory
-from memory.suppression import is_suppressed
+from memory.suppression import is_suppressed, suppress
 from tests.factories import make_memory
 
 pytestmark = pytest.mark.django_db
@@ -47,6 +47,14 @@ def forget(user, statement: str, *, kind: str = "preference") -> None:
         ("Owns the ACCT-20417 account", "Owns the ACCT-30518 account", "context", False),
         ("Owns the ACCT-20417 account", "Owns account ACCT-20417", "context", True),
         ("Flags parcels over 20kg to Leeds", "Flags parcels over 20kg to Porto", "context", False),
+        # A thousands separator is the same number; each word after a number, code, unit or
+        # negation is still read (the name that differs comes last).
+        ("Flags orders over 1,000 euros", "Flags orders over 1000 euros", "context", True),
+        ("Flags orders over 1,000 for Globex", "Flags orders over 1,000 for Initech", "context", False),
+        ("Owns ACCT-20417 with Globex", "Owns ACCT-20417 with Initech", "context", False),
+        ("Doesn't want charts for Globex", "Doesn't want charts for Initech", "preference", False),
+        ("Does not want charts for Globex", "Does not want charts for Initech", "preference", False),
+        ("Wants metric units for Globex", "Wants metric units for Initech", "preference", False),
     ],
 )
 def test_suppression_matches_paraphrases_not_the_one_word_that_differs(
@@ -110,3 +118,12 @@ def test_a_forgotten_preference_is_recognised_in_other_words_by_its_subject_and_
     assert is_suppressed(user, kind="preference", value="EUR", **same)
     assert not is_suppressed(user, kind="preference", value="USD", **same)
     assert not is_suppressed(user, kind="context", value="EUR", **same)
+
+
+def test_a_note_with_no_embedding_is_suppressed_by_its_statement(make_user):
+    user = make_user()
+    memory = make_memory(user, "Prefers metric units")
+    memory.embedding = None  # as an imported row is before its embedding is computed
+    with acting_user(user.pk):
+        suppress(memory)
+    assert is_suppressed(user, kind="preference", statement="I prefer metric units")
