@@ -408,6 +408,11 @@ def _live(user, at=AT):
         return list(live_memories(user, now=at))
 
 
+def _own_preference(user, statement, **fields):
+    """A preference the user wrote themselves, straight through the store."""
+    return write_memory(user, kind="preference", statement=statement, author="user", **fields)
+
+
 def _decisions(user):
     with acting_user(user.pk):
         return list(GateDecision.objects.filter(user_id=user.pk).order_by("pk"))
@@ -805,16 +810,9 @@ def test_a_reversal_of_a_value_not_held_keeps_the_other_value(make_user):
 @pytest.mark.django_db
 def test_a_reversal_withdraws_the_preference_with_its_subject_and_value_whatever_its_wording(make_user):
     user = make_user()
-    note = write_memory(
-        user,
-        kind="preference",
-        statement="Likes rows and columns with a header line.",
-        author="user",
-        subject="answer_format",
-        value="table",
-    )
+    note = _own_preference(user, "Likes rows and columns with a header line.", subject="answer_format", value="table")
     # Another preference shares the word, but not the subject and value.
-    other = write_memory(user, kind="preference", statement="Prefers a totals row under tables.", author="user")
+    other = _own_preference(user, "Prefers a totals row under tables.")
     result = run_gate(_event(user, "No more tables please.", session="b", turn=2))
     assert result.forgotten == (note.pk,) and _live(user) == [other]
 
@@ -822,16 +820,9 @@ def test_a_reversal_withdraws_the_preference_with_its_subject_and_value_whatever
 @pytest.mark.django_db
 def test_a_reversal_naming_only_a_subject_withdraws_that_subjects_preference_whatever_its_value(make_user):
     user = make_user()
-    francs = write_memory(
-        user,
-        kind="preference",
-        statement="Likes figures in the Alpine money.",
-        author="user",
-        subject="currency",
-        value="CHF",
-    )
+    francs = _own_preference(user, "Likes figures in the Alpine money.", subject="currency", value="CHF")
     # Another note shares the request's words, not its subject.
-    rates = write_memory(user, kind="preference", statement="Needs the currency conversion rate shown.", author="user")
+    rates = _own_preference(user, "Needs the currency conversion rate shown.")
     result = run_gate(_event(user, "I don't need the currency conversion any more.", session="b", turn=2))
     assert result.forgotten == (francs.pk,) and _live(user) == [rates]
 

@@ -37,6 +37,11 @@ def live_statements(user, **kwargs) -> list[str]:
         return sorted(live_memories(user, **kwargs).values_list("statement", flat=True))
 
 
+def _export_of(*rows):
+    """An export file holding ``rows``, as import_memories reads it."""
+    return json.dumps({"format": "atlas-memory-export", "version": 1, "memories": list(rows)})
+
+
 def audit_actions(user) -> list[str]:
     return list(AuditEvent.objects.filter(user_id=user.pk).order_by("pk").values_list("action", flat=True))
 
@@ -293,7 +298,7 @@ def test_export_round_trip_after_delete_everything(make_user):
 def test_an_imported_row_without_a_scope_is_global(make_user):
     user = make_user()
     row = {"kind": "preference", "statement": "Prefers metric units", "author": "user"}
-    [memory] = import_memories(user, json.dumps({"format": "atlas-memory-export", "version": 1, "memories": [row]}))
+    [memory] = import_memories(user, _export_of(row))
     assert memory.scope == "global"
 
 
@@ -453,7 +458,7 @@ def test_an_imported_row_keeps_its_subject_value_and_confidence(make_user):
         "value": "EUR",
         "confidence": 0.6,
     }
-    [memory] = import_memories(user, json.dumps({"format": "atlas-memory-export", "version": 1, "memories": [row]}))
+    [memory] = import_memories(user, _export_of(row))
     assert (memory.subject, memory.value, memory.confidence) == ("currency", "EUR", 0.6)
 
 
@@ -496,7 +501,7 @@ def test_an_imported_row_without_a_subject_names_none(make_user):
     # A hand-written row has no subject: it must not supersede or be superseded by subject.
     user = make_user()
     row = {"kind": "context", "statement": "Covers the Nordics", "author": "user"}
-    [memory] = import_memories(user, json.dumps({"format": "atlas-memory-export", "version": 1, "memories": [row]}))
+    [memory] = import_memories(user, _export_of(row))
     assert (memory.subject, memory.value) == ("", "")
 
 
@@ -515,10 +520,6 @@ def test_an_export_is_dated(make_user):
     user = make_user()
     exported = json.loads(export_memories(user, fmt="json"))
     assert datetime.fromisoformat(exported["exported_at"]) <= timezone.now()
-
-
-def _export_of(*rows):
-    return json.dumps({"format": "atlas-memory-export", "version": 1, "memories": list(rows)})
 
 
 def test_an_imported_row_keeps_the_gate_that_wrote_it(make_user):
