@@ -289,7 +289,8 @@ def forget_memory(user: User, memory_id: int, *, reason: str = "", surface: str 
         chain = [memory, *older_versions([memory.pk], user_id=user.pk)]
         for row in chain:
             suppress(row)
-        GateDecision.objects.filter(user_id=user.pk, memory_id__in=[m.pk for m in chain]).update(statement="")
+        decisions = GateDecision.objects.filter(user_id=user.pk, memory_id__in=[m.pk for m in chain])
+        decisions.update(statement="", source_quote="")  # staff's log keeps none of the forgotten words
         Memory.objects.filter(pk__in=[m.pk for m in chain], user_id=user.pk).delete()
         _audit(
             user.pk,
@@ -476,7 +477,7 @@ def import_memories(user: User, payload: str) -> list[Memory]:
     with acting_user(user.pk):
         existing = set(Memory.objects.filter(user_id=user.pk).values_list("kind", "statement", "created_at"))
     rows = [r for r in rows if (r["kind"], r["statement"], r["created_at"]) not in existing]
-    vectors = embed([r["statement"] for r in rows]) if rows else []
+    vectors = embed([r["statement"] for r in rows])  # no rows: no vectors, and the model is not run
     created: list[Memory] = []
     by_old_id: dict = {}
     with acting_user(user.pk), transaction.atomic():

@@ -431,7 +431,7 @@ def test_supersede_audits_the_kind_of_the_replaced_note(make_user):
     assert (event.kind, event.memory_id, event.reason) == ("context", old.pk, f"by {new.pk}")
 
 
-def test_forget_blanks_the_statement_in_the_gate_log(make_user):
+def test_forget_blanks_the_statement_and_the_quote_in_the_gate_log(make_user):
     user = make_user()
     memory = make_memory(user, "Reports go to Dana Whitfield", kind="context")
     with acting_user(user.pk):
@@ -442,10 +442,12 @@ def test_forget_blanks_the_statement_in_the_gate_log(make_user):
             reason="explicit_request",
             memory=memory,
             statement=memory.statement,
+            source_quote="Remember that reports go to Dana Whitfield.",
         )
     forget_memory(user, memory.pk)
     with acting_user(user.pk):
-        assert list(GateDecision.objects.filter(user=user).values_list("statement", flat=True)) == [""]
+        kept = list(GateDecision.objects.filter(user=user).values_list("statement", "source_quote", "reason"))
+    assert kept == [("", "", "explicit_request")]
 
 
 def test_an_imported_row_keeps_its_subject_value_and_confidence(make_user):
