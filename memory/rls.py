@@ -39,8 +39,10 @@ class _Setting:
     finalises it in the middle of someone else's request.
     """
 
+    previous: str  # the setting's value when the block was entered
+
     def __init__(self, name: str, value: str) -> None:
-        self.name, self.value, self.previous = name, value, ""
+        self.name, self.value = name, value
 
     def __enter__(self) -> None:
         self.previous = _set(self.name, self.value)

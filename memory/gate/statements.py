@@ -31,7 +31,7 @@ VERB_TEMPLATES: dict[str, str] = {
     "rank": "Wants {obj} ranked {mod}",
     "round": "Wants {obj} rounded {mod}",
     "call": "Wants to be called {obj} {mod}",
-    "address": "Wants to be addressed as {obj} {mod}",
+    "address": "Wants to be addressed {obj} {mod}",  # the user's "as": "as Dr Okafor", "formally"
     # "keep answers short" names its object; "keep it short" means the answers (see below).
     "keep": "Prefers {obj} {mod}",
     "make": "Prefers {obj} {mod}",
@@ -63,8 +63,9 @@ _PREFERENCE_VERB_FORMS = {
 _OBJECT_PRONOUNS = {"it", "that", "this", "them", "things", "everything"}
 _DATIVES = {"me", "us"}
 _FILLER = {"always", "ever", "just", "also", "really", "please", "pls", "plz", "kindly", "?", "!"}
+_CONTRACTED_STEMS = {"ca", "wo", "sha"}  # "can't", "won't", "shan't"
 _IRREGULAR_THIRD = {"am": "is", "'m": "is", "m": "is", "have": "has", "'ve": "has", "do": "does", "'d": "would"}
-_IRREGULAR_THIRD.update({"'ll": "will", "was": "was", "can": "can", "will": "will", "would": "would"})
+_IRREGULAR_THIRD.update({"'ll": "will", "was": "was", "can": "can", "will": "will", "would": "would", "shall": "shall"})
 _IRREGULAR_THIRD.update({"should": "should", "must": "must", "could": "could", "might": "might", "may": "may"})
 _POSSESSIVES = (
     (r"\bmy\b", "their"),
@@ -268,22 +269,37 @@ def about_user(tokens: list[Token]) -> str:
         tokens = tokens[1:]
     if not tokens or tokens[0].lower_ not in ("i", "i'm"):  # the tokenizer splits "im" into "i" "m"
         return finish(text_of(tokens))
-    rest = tokens[1:]
+    rest = _without_aside(tokens[1:])
     words: list[str] = []
     for index, token in enumerate(rest):
-        if token.pos_ in ("ADV",) and index < 2 and token.lower_ not in ("not", "n't"):
+        if (token.pos_ == "ADV" or token.lower_ == "not") and index < 2:  # "I never ...", "I not only ..."
             words.append(token.lower_)
             continue
         past = token.tag_ in ("VBD", "VBN") and token.lower_ not in _IRREGULAR_THIRD
-        words.append(token.lower_ if past else third_person(token.text))  # "I visited" -> "Visited"
-        words.append(text_of(rest[index + 1 :]))
+        # The tokenizer's norm reads a contraction's stem ("ca" of "can't" is "can", "wo" is "will").
+        verb = token.norm_ if token.lower_ in _CONTRACTED_STEMS else token.text
+        words.append(token.lower_ if past else third_person(verb))  # "I visited" -> "Visited"
+        tail = rest[index + 1 :]
+        if tail and tail[0].lower_ == "n't":  # "I don't" -> "Does not", "I can't" -> "Cannot"
+            words[-1] = "cannot" if words[-1] == "can" else words[-1] + " not"
+            tail = tail[1:]
+        words.append(text_of(tail))
         break
     return finish(" ".join(w for w in words if w))
 
 
+def _without_aside(tokens: list[Token]) -> list[Token]:
+    """ "I, as the account lead, approve ..." -> "approve ...": the aside after the subject goes."""
+    if not tokens or tokens[0].text != ",":
+        return tokens
+    close = next((i for i, t in enumerate(tokens[1:], start=1) if t.text == ","), 0)
+    return tokens[close + 1 :]
+
+
 # --- the answer's echo, and the lint -------------------------------------------------------
 
-_SECOND = {"is": "are", "has": "have", "does": "do", "would": "would", "will": "will"}
+_SECOND = {"is": "are", "was": "were", "has": "have", "does": "do", "would": "would", "will": "will"}
+_LEADING_ADVERBS = ("always", "never", "also", "now", "still", "just", "often", "sometimes", "not", "even")
 
 
 def echo(statement: str) -> str:
@@ -291,7 +307,7 @@ def echo(statement: str) -> str:
     body = statement.rstrip(".")
     first, _, rest = body.partition(" ")
     low = first.lower()
-    if rest and (low.endswith("ly") or low in ("always", "never", "also", "now", "still")):
+    if rest and (low.endswith("ly") or low in _LEADING_ADVERBS):
         return echo(rest[0].upper() + rest[1:]).replace("you ", f"you {low} ", 1)  # "Only handles X"
     if low == "does" and rest.startswith("not "):
         return "you don't " + rest[4:]
@@ -330,6 +346,8 @@ def lint(statement: str) -> list[str]:
     repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})
     if repeated:
         problems.append("a word twice in a row: " + ", ".join(repeated))
+    if re.search(r"(?:^|\s)n[’']t\b|^(?![AI] )[A-Z] ", statement):
+        problems.append("a word split from its contraction")  # "Cas n't work", "S as the lead"
     if len(statement.split()) > vocab.MAX_STATEMENT_WORDS:
         problems.append(f"more than {vocab.MAX_STATEMENT_WORDS} words")
     if not statement or not statement[0].isupper() or not statement.endswith("."):

@@ -55,7 +55,8 @@ def subject_value(text: str) -> tuple[str, str]:
 
 
 def _addressed_as(text: str) -> str:
-    found = re.search(r"\b(?:call|address)\s+me\s+([A-Z][\w'-]*)", text)
+    # The verb in any case ("Call me Sam."), the name capitalised, a title kept ("as Dr Okafor").
+    found = re.search(r"\b(?i:call|address)\s+me\s+(?:as\s+)?((?:[A-Z][\w'.-]*\s+)*[A-Z][\w'-]*)", text)
     return found.group(1) if found else ""
 
 

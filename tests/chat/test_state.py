@@ -367,3 +367,20 @@ def test_a_reply_naming_two_options_by_code_asks_again_and_focuses_neither():
     again = ask(state, "ACCT-10442 or ACCT-20817", [[FREIGHT], [LOGISTICS]])
     assert again.clarify is not None and again.picked is None
     assert state.focus is None and state.pending is not None
+
+
+def test_a_question_that_names_the_customer_and_refers_back_to_them_is_rewritten_with_the_name():
+    state = SessionState()
+    resolution = ask(state, "Kestrel Foods: when did they last order?", [[KESTREL]])
+    assert resolution.clarify is None and resolution.refers_back
+    assert resolution.rewritten == "Kestrel Foods: when did they last order? (Kestrel Foods)"
+
+
+def test_a_clarification_saved_without_its_options_reads_the_reply_as_a_new_question():
+    """A pending question from an older or damaged session state (no "candidates") is dropped,
+    not a failed turn: the reply is answered on its own."""
+    state = SessionState()
+    state.pending = {"question": "What are Northline's payment terms?"}
+    resolution = ask(state, "Show the overdue orders")
+    assert resolution.picked is None and resolution.clarify is None and state.pending is None
+    assert resolution.rewritten == "Show the overdue orders"

@@ -488,6 +488,29 @@ def test_restating_an_open_ended_situation_extends_its_expiry(make_user):
 
 
 @pytest.mark.django_db
+def test_a_new_name_to_be_called_replaces_the_old_one(make_user):
+    user = make_user()
+    run_gate(_event(user, "Call me Alex from now on."))
+    later = AT + timedelta(days=2)
+    result = run_gate(_event(user, "Call me Sam from now on.", session="b", at=later))
+    assert [m.statement for m in _live(user, later)] == ["Wants to be called Sam."]
+    assert len(result.superseded) == 1
+
+
+@pytest.mark.django_db
+def test_two_different_notes_without_names_or_figures_are_both_kept(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the shipping questions."))
+    later = AT + timedelta(days=1)
+    result = run_gate(_event(user, "Remember that I look after the returns.", session="b", at=later))
+    assert result.refreshed == () and len(result.written) == 1
+    assert sorted(m.statement for m in _live(user, later)) == [
+        "Handles the shipping questions.",
+        "Looks after the returns.",
+    ]
+
+
+@pytest.mark.django_db
 def test_new_preference_on_the_same_subject_supersedes(make_user):
     user = make_user()
     run_gate(_event(user, "From now on answer in German."))
@@ -564,13 +587,17 @@ def test_forget_in_conversation_removes_and_suppresses(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I handle the Iberian distributors."))
     run_gate(_event(user, "Always answer in metric units.", turn=2))
+    iberian = next(m for m in _live(user) if "Iberian" in m.statement)
     message = preview(user, "Please forget that I handle the Iberian distributors.")
-    assert message.action == "forget" and message.admitted
+    assert message.action == "forget" and message.admitted and message.memory_ids == [iberian.pk]
     assert message.message == "I've forgotten \u201cHandles the Iberian distributors.\u201d."
     assert len(_live(user)) == 2  # preview is read-only
     result = run_gate(_event(user, "Please forget that I handle the Iberian distributors.", session="b", turn=3))
     [left] = _live(user)
-    assert "metric" in left.statement and len(result.forgotten) == 1
+    assert "metric" in left.statement and result.forgotten == (iberian.pk,)
+    # Neither the note's decision nor the forget's keeps the forgotten words for staff to read.
+    logged = [(d.reason, d.statement, d.source_quote) for d in _decisions(user) if d.reason != "standing_preference"]
+    assert logged == [("explicit_request", "", ""), ("forget_request", "", "")]
     run_gate(_event(user, "Forget my unit preference.", session="c", turn=4))
     assert _live(user) == []
 

@@ -62,6 +62,56 @@ CASES = [
             )
         ],
     ),
+    # A negative contraction in full ("can't" -> "Cannot"), an aside after "I" left out.
+    (
+        "Remember that I can't take calls on Fridays.",
+        [note("context", "explicit_request", "Cannot take calls on Fridays.", echo="you cannot take calls on Fridays")],
+    ),
+    (
+        "Remember that I won't sign anything over $50,000.",
+        [note("context", "explicit_request", "Will not sign anything over $50,000.")],
+    ),
+    (
+        "Remember that I just don't deal with the refunds.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Just does not deal with the refunds.",
+                echo="you just don't deal with the refunds",
+            )
+        ],
+    ),
+    (
+        "Remember that I haven't got access to the ledger.",
+        [note("context", "explicit_request", "Has not got access to the ledger.")],
+    ),
+    (
+        "Remember that I wasn't at the Lisbon kickoff.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Was not at the Lisbon kickoff.",
+                echo="you were not at the Lisbon kickoff",
+            )
+        ],
+    ),
+    (
+        "Remember that I, as the account lead, approve the discounts.",
+        [note("context", "explicit_request", "Approves the discounts.", echo="you approve the discounts")],
+    ),
+    (
+        "Remember that I not only run Iberia but also Morocco.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Not only runs Iberia but also Morocco.",
+                echo="you not only run Iberia but also Morocco",
+            )
+        ],
+    ),
     (
         "Please keep in mind I'm the owner of the freight budget.",
         [
@@ -319,6 +369,36 @@ CASES = [
         "Please call me Sam from now on.",
         [note("preference", "standing_preference", "Wants to be called Sam.", subject="address", value="Sam")],
     ),
+    # The verb capitalised, a title, "as" from the user's own words, a manner without a name.
+    (
+        "Call me Priya from now on.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Wants to be called Priya.",
+                subject="address",
+                value="Priya",
+                echo="you want to be called Priya",
+            )
+        ],
+    ),
+    (
+        "Always address me as Dr Okafor.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Wants to be addressed as Dr Okafor.",
+                subject="address",
+                value="Dr Okafor",
+            )
+        ],
+    ),
+    (
+        "From now on address me formally.",
+        [note("preference", "standing_preference", "Wants to be addressed formally.", subject="address", value="")],
+    ),
     (
         "Keep it short from now on.",
         [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
@@ -460,7 +540,13 @@ CASES = [
     ("Don't show charts.", NOTHING),
     ("I need that as a table.", NOTHING),
     ("Just this once, give me bullet points.", [refused("session_only", kind="preference")]),
+    # A question once its one-off lead is set aside: a request for this answer only.
+    ("Just this once, could you show the orders as a table?", [refused("session_only", kind="preference")]),
     ("Make it brief, I'm in a taxi.", [refused("session_only", quote="Make it brief")]),
+    (
+        "Quote prices in dollars going forward",
+        [note("preference", "standing_preference", "Prefers prices in dollars.", subject="currency", value="USD")],
+    ),
     # --- everything else refused, with its reason ------------------------------------------
     ("Thanks, that's great!", [refused("small_talk")]),
     ("Great, thanks!", [refused("small_talk")]),
