@@ -261,6 +261,9 @@ def test_the_lint_catches_a_garbled_statement():
     assert lint("Does not want they want charts.") == ["a clause where the object should be"]
     assert lint("Wants their figures in euros.") == []
     assert lint("I prefer my answers in euros.") == ["first or second person: i, my"]
+    assert lint("Cas n't work on Fridays.") == ["a word split from its contraction"]
+    assert lint("S as the account lead, approve the refunds.") == ["a word split from its contraction"]
+    assert lint("Cannot work on Fridays.") == [] and lint("A buyer for the Leeds office.") == []
 
 
 def test_a_correction_typed_into_the_chat_keeps_the_users_words():
