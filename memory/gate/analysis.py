@@ -29,6 +29,7 @@ from memory.gate.pipeline import (
     speech_act,
 )
 
+_SUBJECTS = ("nsubj", "nsubjpass")
 _FORMAT_SUBJECTS = {"answer_format", "answer_length", "units", "currency", "date_format", "language", "scale"}
 _STRIP_WORDS = {"that", ":", ",", "-", "this", "the", "following", "of", "fact"}
 
@@ -84,7 +85,7 @@ def analyse_correction(comment: str, *, rule: str = "correction") -> Finding:
     if not comment:
         return _refuse(rule, r.NO_COMMENT, "", kind="correction")
     doc = parse_turn(comment)
-    refusal = policy.refusal_for(comment, doc=doc)
+    refusal = policy.refusal_for(comment)
     if refusal is not None:
         return _refuse(rule, refusal.reason, comment, kind="correction", what=refusal.what)
     hits = rules.match(doc)
@@ -264,7 +265,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         value=_context_value(content, subject),
         quote=quote,
         explicit=True,
-        echo=statements.echo(statement),
+        echo=statements.echo(statement, said=quote),
         supersedes="update" in inside,
     )
 
@@ -281,6 +282,14 @@ def _context_value(span: Span, subject: str) -> str:
 
 
 # --- situations ----------------------------------------------------------------------------
+
+
+def _opens_clause(span: Span, start: int) -> bool:
+    """Whether the words from ``start`` have a subject of their own ("so my deputy signs")."""
+    rest = span.doc[start : span.end]
+    if len(rest) and (rest[0].pos_ == "PRON" or rest[0].tag_ == "PRP$"):
+        return True
+    return any(t.dep_ in _SUBJECTS for t in rest)
 
 
 def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
@@ -304,9 +313,16 @@ def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
     if "situation" not in hits and not when.stated:
         return None  # "I'm in Sales Ops" names a place-like thing with no end: not a situation
     start = text.find(when.phrase) if when.phrase else -1
+    # "..., so my deputy covers": a clause with its own subject after "so" or "but" is not
+    # part of the situation (it goes); "travelling so back on Monday" loses only the "so".
+    cut = next(
+        (t.i for t in span if t.lower_ in ("so", "but") and t.i > span.start and _opens_clause(span, t.i + 1)),
+        span.end,
+    )
     kept = [
         t
         for t in span
+        if t.i < cut
         if start < 0 or not (start <= t.idx - span.start_char < start + len(when.phrase))
         if not (t.lower_ in ("so", "but") and t.i > span.start)
     ]
@@ -321,7 +337,7 @@ def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
         statement,
         expires_at=when.expires_at,
         quote=span.text.strip(),
-        echo=statements.echo(statement),
+        echo=statements.echo(statement, said=span.text),
         confidence=0.85,
     )
 
@@ -409,7 +425,7 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
         value=value,
         quote=quote,
         explicit=update,
-        echo=statements.echo(statement),
+        echo=statements.echo(statement, said=quote),
         confidence=0.95,
     )
 
@@ -505,21 +521,31 @@ def _negative_preference(clause: Clause, text: str) -> Finding | None:
     span = clause.span
     words = [t for t in content_tokens(span) if t.lower_ not in vocab.POLITENESS]
     if len(words) > 2 and [t.lower_ for t in words[:2]] == ["no", "more"]:
-        statement = statements.finish("Does not want " + statements.text_of(words[2:]))
-        subject, value = subjects.subject_value(text)
-        return Finding("write", "preference", r.STANDING_PREFERENCE, "preference", statement, subject=subject,
-                       value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
+        return _does_not_want(statements.finish("Does not want " + statements.text_of(words[2:])), text)
     stop = next((t for t in span if t.lemma_.lower() in vocab.REVERSAL_VERBS), None)
     after = span.doc[stop.i + 1] if stop is not None and stop.i + 1 < span.end else None
     if stop is None or after is None or after.tag_ != "VBG" or after.lemma_.lower() not in vocab.REQUEST_VERBS:
         return None
     drop = set(range(span.start, stop.i + 1)) | _drop(span, clause.hits)
-    subject, value = subjects.subject_value(text)
+    _, value = subjects.subject_value(text)
     statement = statements.preference_statement(span, drop=drop, structured=bool(value), negative=True)
-    if not statement:
-        return None
-    return Finding("write", "preference", r.STANDING_PREFERENCE, "preference", statement, subject=subject,
-                   value=value, quote=text, echo=statements.echo(statement), confidence=0.95)  # fmt: skip
+    return _does_not_want(statement, text) if statement else None
+
+
+def _does_not_want(statement: str, text: str) -> Finding:
+    subject, value = subjects.subject_value(text)
+    return Finding(
+        "write",
+        "preference",
+        r.STANDING_PREFERENCE,
+        "preference",
+        statement,
+        subject=subject,
+        value=value,
+        quote=text,
+        echo=statements.echo(statement, said=text),
+        confidence=0.95,
+    )
 
 
 def _update_context(clause: Clause, text: str) -> Finding | None:
@@ -536,7 +562,7 @@ def _update_context(clause: Clause, text: str) -> Finding | None:
         subject=subject,
         value=_context_value(clause.span, subject),
         quote=text,
-        echo=statements.echo(statement),
+        echo=statements.echo(statement, said=text),
         # The user's own statement that something changed: it ranks as theirs, so it
         # replaces a note they wrote (a rule never could).
         explicit=True,

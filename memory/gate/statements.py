@@ -302,13 +302,17 @@ _SECOND = {"is": "are", "was": "were", "has": "have", "does": "do", "would": "wo
 _LEADING_ADVERBS = ("always", "never", "also", "now", "still", "just", "often", "sometimes", "not", "even")
 
 
-def echo(statement: str) -> str:
-    """The note in the second person, for the chat answer ("you cover the western region")."""
+def echo(statement: str, *, said: str = "") -> str:
+    """The note in the second person, for the chat answer ("you cover the western region").
+
+    ``said``: the user's words. A "they" or "their" the user said is somebody else ("before
+    they renew"); one they did not say is the user, in the note's third person.
+    """
     body = statement.rstrip(".")
     first, _, rest = body.partition(" ")
     low = first.lower()
     if rest and (low.endswith("ly") or low in _LEADING_ADVERBS):
-        return echo(rest[0].upper() + rest[1:]).replace("you ", f"you {low} ", 1)  # "Only handles X"
+        return echo(rest[0].upper() + rest[1:], said=said).replace("you ", f"you {low} ", 1)  # "Only handles X"
     if low == "does" and rest.startswith("not "):
         return "you don't " + rest[4:]
     if low in _SECOND:
@@ -323,8 +327,12 @@ def echo(statement: str) -> str:
         return "your " + rest  # "Their pronouns are they/them": the value keeps its own words
     else:
         return "you " + body[0].lower() + body[1:]
-    rest = re.sub(r"\btheir\b", "your", rest)
-    rest = re.sub(r"\bthey\b", "you", rest)
+    for third, second in (("their", "your"), ("they", "you")):
+        # As many as the note has more than the user said: the first ones (a "my" usually
+        # comes before somebody else's "their").
+        extra = len(re.findall(rf"\b{third}\b", rest)) - len(re.findall(rf"\b{third}\b", said, re.I))
+        if extra > 0:
+            rest = re.sub(rf"\b{third}\b", second, rest, count=extra)
     return f"you {verb} {rest}".strip()
 
 

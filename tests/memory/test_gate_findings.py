@@ -112,6 +112,52 @@ CASES = [
             )
         ],
     ),
+    # "they" and "their": the user's own become "you" in the echo, somebody else's stay.
+    (
+        "Remember that I process the refunds before they expire.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Processes the refunds before they expire.",
+                echo="you process the refunds before they expire",
+            )
+        ],
+    ),
+    (
+        "Remember that I want the overdue list when I travel.",
+        [
+            note(
+                "preference",
+                "explicit_request",
+                "Wants the overdue list when they travel.",
+                echo="you want the overdue list when you travel",
+            )
+        ],
+    ),
+    (
+        "Remember that I call my customers before their renewals.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Calls their customers before their renewals.",
+                echo="you call your customers before their renewals",
+            )
+        ],
+    ),
+    (
+        "Remember that I'm on leave until Friday so my deputy signs.",
+        [
+            note(
+                "situation",
+                "explicit_request",
+                "Is on leave until Friday 20 March 2026.",
+                expires_at=day(3, 21),
+                echo="you are on leave until Friday 20 March 2026",
+            )
+        ],
+    ),
     (
         "Please keep in mind I'm the owner of the freight budget.",
         [
