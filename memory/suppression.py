@@ -104,11 +104,10 @@ def content_tokens(statement: str) -> set[str]:
         if lower in _UNIT_WORDS:
             tokens.add(_UNIT_WORDS[lower])
             continue
-        stripped = lower.rstrip(".")
-        if _NUMBER.match(stripped):
-            tokens.add("number:" + stripped.replace(",", ""))
+        if _NUMBER.match(lower):  # a token never ends in "." (_TOKEN ends on a letter or digit)
+            tokens.add("number:" + lower.replace(",", ""))
             continue
-        number_unit = re.match(r"^(\d+(?:\.\d+)?)([a-z€$£%]+)$", stripped)
+        number_unit = re.match(r"^(\d+(?:\.\d+)?)([a-z€$£%]+)$", lower)
         if number_unit:
             tokens.add("number:" + number_unit.group(1))
             unit = number_unit.group(2)

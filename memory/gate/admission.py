@@ -152,7 +152,8 @@ def _admit(run: _Run, finding: Finding) -> None:
         user, kind=finding.kind, statement=finding.statement, embedding=vector, now=event.at,
         subject=finding.subject, value=finding.value,
     ):  # fmt: skip
-        run.decide(finding, False, r.SUPPRESSED, statement=finding.statement)
+        # The user forgot this: the log keeps none of its words, as for the forget itself.
+        run.decide(replace(finding, quote=""), False, r.SUPPRESSED)
         return
     live = list(live_memories(user, now=event.at).filter(kind=finding.kind))
     duplicate = find_duplicate(live, finding, vector)

@@ -6,7 +6,7 @@ here (``run_gate`` does that after the turn is saved).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -28,11 +28,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Preview:
-    action: str  # "remember" | "forget"
-    admitted: bool
-    reason: str
+    """What the chat answer says about memory for this turn."""
+
     message: str
-    memory_ids: list[int] = field(default_factory=list)
     # True: the turn is a request about memory and the answer is this sentence alone.
     # False: an acknowledgement shown beside the answer to the question asked.
     standalone: bool = True
@@ -42,16 +40,16 @@ def _forget_preview(user: User, finding: Finding, now: datetime) -> Preview:
     matches, reason = match_for_forget(user, finding.statement, now=now)
     if reason == r.FORGET_NO_MATCH:
         message = "I couldn't find a note like that in what I remember about you; the memory page lists everything."
-        return Preview("forget", False, reason, message, [])
+        return Preview(message)
     if reason == r.FORGET_AMBIGUOUS:
         listed = "; ".join(f"\u201c{m.statement}\u201d" for m in matches)
         message = (
             f"More than one note could match that ({listed}). Which one should I forget? "
             "You can also remove it on the memory page."
         )
-        return Preview("forget", False, reason, message, [m.pk for m in matches])
+        return Preview(message)
     memory = matches[0]
-    return Preview("forget", True, reason, f"I've forgotten \u201c{memory.statement}\u201d.", [memory.pk])
+    return Preview(f"I've forgotten \u201c{memory.statement}\u201d.")
 
 
 def _reversal_preview(user: User, finding: Finding, now: datetime) -> Preview | None:
@@ -62,7 +60,7 @@ def _reversal_preview(user: User, finding: Finding, now: datetime) -> Preview | 
     if fallback is not None and statements.is_negative(memory.statement):
         return _acknowledgement(user, fallback, now)  # it agrees with the note: nothing is dropped
     message = f"Done: I've dropped your preference \u201c{memory.statement}\u201d and won't apply it any more."
-    return Preview("forget", True, r.REVERSAL, message, [memory.pk])
+    return Preview(message)
 
 
 def _replaced(user: User, finding: Finding, now: datetime) -> list[str]:
@@ -75,16 +73,16 @@ def _replaced(user: User, finding: Finding, now: datetime) -> list[str]:
 
 def _remember_preview(user: User, finding: Finding, now: datetime) -> Preview:
     if finding.action == "refuse":
-        why = Refusal(finding.reason, finding.rule, finding.extra.get("what", "")).why
-        return Preview("remember", False, finding.reason, f"I won't remember that: {why}.", [])
+        why = Refusal(finding.reason, what=finding.extra.get("what", "")).why
+        return Preview(f"I won't remember that: {why}.")
     if is_paused(user):
-        return Preview("remember", False, r.PAUSED, f"I won't remember that: {r.why(r.PAUSED)}.", [])
-    echo = finding.echo or finding.statement.rstrip(".")
+        return Preview(f"I won't remember that: {r.why(r.PAUSED)}.")
+    echo = finding.echo  # every note the gate words has its echo ("you cover ...")
     replaced = _replaced(user, finding, now)
     if replaced:
         old = "; ".join(f"\u201c{s}\u201d" for s in replaced)
-        return Preview("remember", True, finding.reason, f"Updated: I'll remember that {echo}, replacing {old}.", [])
-    return Preview("remember", True, finding.reason, f"I'll remember that {echo}.", [])
+        return Preview(f"Updated: I'll remember that {echo}, replacing {old}.")
+    return Preview(f"I'll remember that {echo}.")
 
 
 # Refusals worth a sentence even when nobody asked to remember: the user typed something Atlas
@@ -96,14 +94,14 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
     """ "Noted: you prefer amounts in euros." only when the gate will write it (not paused, not
     forgotten before); "I won't keep that: ..." for a volunteered secret or health detail."""
     if finding.action == "refuse" and finding.reason in ACKNOWLEDGED_REFUSALS:
-        return Preview("remember", False, finding.reason, f"I won't keep that: {r.why(finding.reason)}.", [], False)
+        return Preview(f"I won't keep that: {r.why(finding.reason)}.", False)
     if finding.action != "write" or finding.reason != r.STANDING_PREFERENCE or not finding.echo:
         return None
     if is_paused(user) or is_suppressed(
         user, kind=finding.kind, statement=finding.statement, now=now, subject=finding.subject, value=finding.value
     ):
         return None
-    return Preview("remember", True, finding.reason, f"Noted: {finding.echo}.", [], False)
+    return Preview(f"Noted: {finding.echo}.", False)
 
 
 def preview(user: User, text: str) -> Preview | None:

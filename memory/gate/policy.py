@@ -11,8 +11,6 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from spacy.tokens import Doc
-
 from memory.gate import reasons as r
 from memory.gate import rules
 from memory.gate.secrets import secret_kind
@@ -21,7 +19,7 @@ from memory.gate.secrets import secret_kind
 @dataclass(frozen=True)
 class Refusal:
     reason: str
-    rule: str
+    rule: str = ""  # the rule row a turn's refusal names (the write paths need only the reason)
     what: str = ""  # the kind of secret, for the answer ("a PIN")
 
     @property
@@ -55,21 +53,18 @@ def message_refusal(text: str, hits: dict[str, list[tuple[int, int]]]) -> Refusa
     return None
 
 
-def refusal_for(text: str, *, doc: Doc | None = None) -> Refusal | None:
-    """Why ``text`` must not be stored as a note, or None (every write path calls this).
-
-    ``doc`` is the text's parse when the caller has one already.
-    """
+def refusal_for(text: str) -> Refusal | None:
+    """Why ``text`` must not be stored as a note, or None (every write path calls this)."""
     from memory.gate.pipeline import parse_turn
 
     clean = visible_text(text)
     if not any(ch.isalnum() for ch in clean):
-        return Refusal(r.EMPTY, "empty")
-    doc = doc if doc is not None else parse_turn(clean)
+        return Refusal(r.EMPTY)
+    doc = parse_turn(clean)  # cached: a caller that parsed the text already pays nothing
     hits = rules.match(doc)
     refusal = message_refusal(clean, hits)
     if refusal is not None:
         return refusal
     if "special_category" in hits:
-        return Refusal(r.SENSITIVE, "special_category")
+        return Refusal(r.SENSITIVE)
     return None

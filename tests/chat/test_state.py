@@ -193,7 +193,7 @@ def test_picking_an_option_resolves_the_clarification(reply, option_id, picked):
     resolution = ask(state, reply or "(picked)", option_id=option_id)
     assert resolution.picked.name == picked
     assert resolution.original_question == "What are Northline's payment terms?"
-    assert state.focus.label == picked
+    assert (state.focus.type, state.focus.label, state.focus.confident) == ("customer", picked, False)
 
 
 @pytest.mark.parametrize("reply", ["Portland or Leeds, I'm not sure", "ACCT-10442 or ACCT-20817"])

@@ -117,8 +117,9 @@ def test_correcting_a_replaced_note_is_refused(make_user):
     user = make_user()
     old = make_memory(user)
     correct_memory(user, old.pk, statement="Prefers imperial units")
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError) as refused:
         correct_memory(user, old.pk, statement="Prefers SI units")
+    assert refused.value.messages == ["This note was already replaced; correct the current one."]
 
 
 @pytest.mark.parametrize(
