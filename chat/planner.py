@@ -611,11 +611,18 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
         period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
     if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
         period = Period(f"from today until the end of {period.label}", today, period.end)
-    if period is not None and "since" in words and period.start <= today:
-        # "since June": from the start of June to today, never June alone
+    if period is not None and _open_ended(words) and period.start <= today:
+        # "since June", "from June on": from the start of June to today, never June alone
         period = Period(f"since {period.label}", period.start, today)
     future = period is not None and period.start > today
     return period, future
+
+
+def _open_ended(words: list[str]) -> bool:
+    """ "since ...", or "from" and an open end within the next three words ("from June on")."""
+    if "since" in words:
+        return True
+    return any(w == "from" and set(words[i + 2 : i + 4]) & vocab.PERIOD_OPEN_ENDS for i, w in enumerate(words))
 
 
 def _named_period(words: list[str], today: date) -> Period | None:

@@ -177,6 +177,8 @@ PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
 PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})
 PERIOD_CURRENT = frozenset({"this", "current"})
 PERIOD_FUTURE = frozenset({"next", "coming", "upcoming"})
+# "from June on", "from Q2 onwards": the period's start to today, like "since June".
+PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
 ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 # Answer formats (the session's format slot), by phrase.
@@ -350,7 +352,7 @@ HARMLESS_ADVERBS = frozenset(
         "at", "in", "on", "up", "down", "out", "before", "else", "already", "also", "too", "just", "only",
         "again", "then", "please", "altogether", "together", "overall", "exactly", "roughly", "approximately",
         "about", "around", "once", "back", "first", "last", "next", "today", "yet", "as", "all", "instead",
-        "yesterday",
+        "yesterday", "onwards", "onward",
     }
 )  # fmt: skip
 # Politeness and filler: they colour how a question is put, never what it asks, wherever they stand

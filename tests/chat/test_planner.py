@@ -58,6 +58,18 @@ def shape(result):
             ("lookup", "contracts", "", "renewal_date", None, ("Mercer Textile Works",), "", "", "", "", ""),
         ),
         ("Show every enterprise customer", ("list", "customers", "", "", None, (), "", "", "enterprise", "", "")),
+        # "from June on" is "since June"; "May on the west coast" is still the month.
+        ("Orders from June on", ("list", "orders", "", "", None, (), "", "", "", "", "since June 2026")),
+        ("Revenue from Q2 2026 onwards", ("sum", "orders", "", "", None, (), "", "", "", "", "since Q2 2026")),
+        (
+            "How many orders in May on the west coast?",
+            ("count", "orders", "", "", None, (), "west", "", "", "", "May 2026"),
+        ),
+        # "customer accounts" is plural: the top five, not one.
+        (
+            "Which customer accounts spent the most this year?",
+            ("rank", "orders", "customer", "", 5, (), "", "", "", "", "this year"),
+        ),
         ("Clients located in Seattle", ("list", "customers", "", "", None, (), "", "Seattle", "", "", "")),
         (
             "Paid orders in the South this month",
