@@ -1,7 +1,9 @@
 """Which live note a "forget ..." or a reversal names.
 
 Hybrid, like recall: embedding similarity plus keyword overlap plus the subject a request
-names ("my unit preference"), and the best must beat the next by a margin. A reversal
+names ("my unit preference"), and the best must beat the next by a margin. A note is never
+matched when the request names something it does not hold ("the Nordic distributors" is not
+"Handles the Iberian distributors"). A reversal
 ("stop answering in French") names a subject and a value, so it is matched on the stored
 (subject, value) first.
 """
@@ -18,6 +20,7 @@ from memory.gate.subjects import subject_value
 from memory.models import Kind, Memory
 from memory.rls import acting_user
 from memory.selectors import live_memories
+from memory.suppression import content_tokens
 
 if TYPE_CHECKING:
     from atlas.types import User
@@ -42,6 +45,12 @@ def _words(text: str) -> set[str]:
     return out
 
 
+def _names(text: str) -> set[str]:
+    """The names, figures and codes a text holds ("Nordic", "Q3", "45"), as forget's words."""
+    named = [t.split(":", 1)[1] for t in content_tokens(text) if t.startswith(("entity:", "number:"))]
+    return _words(" ".join(named))
+
+
 def _as_statement(query: str) -> str:
     found = re.match(r"(?:i|i'm)\s+(.*)", query, re.I)
     return found.group(1) if found else query
@@ -51,6 +60,10 @@ def match_for_forget(user: User, query: str, *, now: datetime | None = None) -> 
     """The live memory a "forget ..." request names: (memories, reason code)."""
     with acting_user(user.pk):
         live = list(live_memories(user, now=now))
+    if not live:
+        return [], r.FORGET_NO_MATCH
+    named = _names(query)
+    live = [m for m in live if named <= _words(f"{m.statement} {m.value}")]
     if not live:
         return [], r.FORGET_NO_MATCH
     vectors = embed([query, _as_statement(query)])

@@ -331,6 +331,14 @@ def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
         ("Please call me Jo from now on.", "address", "Jo"),
         ("Forget my currency preference.", "currency", ""),  # a subject named without a value
         ("Handles the Iberian distributors.", "", ""),
+        # A value's words inside another word are not the value ("timetable" is no table).
+        ("Always put the timetable first.", "", ""),
+        # Words of a value apart by more than one space, as typed.
+        ("Round to whole  numbers from now on.", "number_format", "whole"),
+        ("Use a numbered\nlist.", "answer_format", "numbered"),
+        ("Call me Sam.", "address", "Sam"),
+        ("Address me as Dr Okafor.", "address", "Dr Okafor"),
+        ("Address me formally.", "address", ""),
     ],
 )
 def test_subject_and_value_of_preferences(text, subject, value):
@@ -377,6 +385,7 @@ def test_secret_checks(text, expected):
         ("  \u200b\u200d  ", rules.EMPTY),
         ("\x1b\x07", rules.EMPTY),  # control characters
         ("\u0378", rules.EMPTY),  # a code point Unicode has not assigned
+        ("\ue000\ue001", rules.EMPTY),  # private-use characters: nothing anyone can read
         ("Prefers amounts in euros.", None),
         ("Covers the Benelux accounts.", None),
     ],
@@ -629,6 +638,25 @@ def test_forgetting_another_region_deletes_nothing(make_user):
     result = run_gate(_event(user, "Forget that I handle the Nordic resellers.", session="b", turn=2))
     assert result.forgotten == () and [m.statement for m in _live(user)] == ["Handles the Iberian distributors."]
     assert _decisions(user)[-1].reason == rules.FORGET_NO_MATCH
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Forget that I handle the Nordic distributors.",  # the same words but one: another region
+        "Forget the Lisbon office.",
+        "Forget what I said about Q3.",
+    ],
+)
+@pytest.mark.django_db
+def test_a_forget_naming_something_no_note_holds_deletes_nothing(make_user, text):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Iberian distributors."))
+    run_gate(_event(user, "Remember that I work from the Porto office.", turn=2))
+    answer = preview(user, text)
+    assert answer.message.startswith("I couldn't find a note like that")
+    result = run_gate(_event(user, text, session="b", turn=3))
+    assert result.forgotten == () and len(_live(user)) == 2
 
 
 @pytest.mark.django_db
