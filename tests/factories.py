@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -27,3 +28,11 @@ def make_memory(user, statement: str = "Prefers metric units", *, kind: str = "p
     from memory.store import write_memory
 
     return write_memory(user, kind=kind, statement=statement, **fields)
+
+
+def shared_benchmarks() -> Path:
+    """``shared/benchmarks`` beside the repository: the nearest ancestor that has one, so the
+    benchmark cases also run from mutmut's copy (``mutants/``, one level deeper)."""
+    here = Path(__file__).resolve()
+    found = next((p / "shared" / "benchmarks" for p in here.parents if (p / "shared" / "benchmarks").is_dir()), None)
+    return found or here.parents[2] / "shared" / "benchmarks"

@@ -23,6 +23,7 @@ from chat.models import Feedback, Order, Turn
 from chat.truth import load_names, read_truth
 from chat.turn import ask, start_session
 from memory.rls import acting_user
+from tests.factories import shared_benchmarks
 
 pytestmark = pytest.mark.turn
 
@@ -237,7 +238,7 @@ def test_a_policy_question_without_document_words_is_answered_by_a_close_passage
 # --- reading truth texts (chat.truth) -----------------------------------------------------------
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-DEV = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "answers" / "dev.jsonl"
+DEV = shared_benchmarks() / "answers" / "dev.jsonl"
 
 
 def jsonl(path: Path) -> list[dict]:

@@ -384,3 +384,12 @@ def test_a_clarification_saved_without_its_options_reads_the_reply_as_a_new_ques
     resolution = ask(state, "Show the overdue orders")
     assert resolution.picked is None and resolution.clarify is None and state.pending is None
     assert resolution.rewritten == "Show the overdue orders"
+
+
+def test_one_shared_word_with_the_last_question_keeps_the_focus():
+    """The recent questions and the focus's name are read as separate texts: the last word of one
+    question ("orders") still counts."""
+    state = SessionState(focus=Focus("customer", "3", "Kestrel Foods", True))
+    remember_question(state, "Show me Kestrel Foods orders")
+    resolution = ask(state, "Which orders shipped late from the Portland warehouse?")
+    assert resolution.focus_dropped == "" and state.focus.label == "Kestrel Foods"

@@ -8,8 +8,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from tests.factories import shared_benchmarks
+
 # shared/ sits beside the repository (../shared), as for the developers and CI.
-BENCH = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "gate"
+BENCH = shared_benchmarks() / "gate"
 DEV, DEV2 = BENCH / "dev.jsonl", BENCH / "dev2.jsonl"
 OWN = Path(__file__).resolve().parents[1] / "fixtures" / "gate_own_cases.jsonl"
 

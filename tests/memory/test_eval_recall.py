@@ -2,7 +2,6 @@
 
 import json
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -10,6 +9,7 @@ from django.core.management import call_command
 
 from memory.models import Memory
 from memory.rls import staff_bypass
+from tests.factories import shared_benchmarks
 
 
 def mem(key, kind, statement, **extra):
@@ -62,7 +62,7 @@ def test_eval_recall_reports_recall_and_violations_and_leaves_nothing_behind(db,
 
 
 # The shared labelled cases, relative to the repository's parent as `make eval` finds them.
-DEV_CASES = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "recall" / "dev.jsonl"
+DEV_CASES = shared_benchmarks() / "recall" / "dev.jsonl"
 
 
 @pytest.mark.skipif(not DEV_CASES.exists(), reason=f"the shared recall dev cases are absent ({DEV_CASES})")
