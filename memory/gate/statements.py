@@ -152,8 +152,8 @@ def _scope(span: Span) -> tuple[str, set[int]]:
                 continue
             stop = end if end is not None else span.end
             words = [t for t in span.doc[token.i : stop] if not t.is_punct]
-            if token.lower_ == "for" and not any(w.lower_ == "about" for w in words):
-                continue
+            if token.lower_ == "for" and all(w.lower_ in ("me", "us", "myself") for w in words[1:]):
+                continue  # "For me, ...": the user, not a condition ("For Acme, ..." is one)
             taken = {t.i for t in span.doc[token.i : stop]}  # the comma after it goes as leading punctuation
             about = next((w for w in words if w.lower_ == "about"), None)
             if about is not None:

@@ -445,6 +445,25 @@ CASES = [
         "From now on address me formally.",
         [note("preference", "standing_preference", "Wants to be addressed formally.", subject="address", value="")],
     ),
+    # "For X, ..." is a condition the note keeps (without it the note would hold for everyone).
+    (
+        "For Acme, always show totals in euros.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Prefers totals in euros for Acme.",
+                subject="currency",
+                value="EUR",
+                echo="you prefer totals in euros for Acme",
+            )
+        ],
+    ),
+    (
+        "For each region, always list the top customer first.",
+        [note("preference", "standing_preference", "Wants the top customer listed first for each region.")],
+    ),
+    ("For me, bullet points work best from now on.", [refused("corpus_fact")]),
     (
         "Keep it short from now on.",
         [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
