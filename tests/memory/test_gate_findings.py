@@ -463,7 +463,8 @@ CASES = [
         "For each region, always list the top customer first.",
         [note("preference", "standing_preference", "Wants the top customer listed first for each region.")],
     ),
-    ("For me, bullet points work best from now on.", [refused("corpus_fact")]),
+    # Never "Prefers bullet points work best for them.": refused (its reason code is not the point).
+    ("For me, bullet points work best from now on.", [{"action": "refuse", "statement": ""}]),
     (
         "Keep it short from now on.",
         [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
