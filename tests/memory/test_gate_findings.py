@@ -465,6 +465,14 @@ CASES = [
     ),
     # Never "Prefers bullet points work best for them.": refused (its reason code is not the point).
     ("For me, bullet points work best from now on.", [{"action": "refuse", "statement": ""}]),
+    # "..., but ..." opens a clause of its own: the first note keeps none of it.
+    (
+        "From now on use tables, but never show pie charts.",
+        [note("preference", "standing_preference", "Prefers tables.", subject="answer_format", value="table")],
+    ),
+    # A standing phrase with nothing after it asks for nothing.
+    ("From now on.", NOTHING),
+    ("Going forward, please.", NOTHING),
     (
         "Keep it short from now on.",
         [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
