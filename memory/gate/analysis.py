@@ -243,7 +243,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     who = grammatical_subject(content)
     if who == "other":
         return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
-    situation = _situation(content, inside, at=at)
+    situation = _situation(content, inside, at=at, dated=True)
     if situation is not None:
         return replace(situation, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
     preference = _preference(content, inside, quote=quote, explicit=True)
@@ -292,11 +292,12 @@ def _opens_clause(span: Span, start: int) -> bool:
     return any(t.dep_ in _SUBJECTS for t in rest)
 
 
-def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
+def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False) -> Finding | None:
     """A transient state the user stated about themselves, written with its expiry.
 
     The record has no other retirement path (nobody announces the end of a trip), so it
-    carries a clock: the stated end, or thirty days (write-rules chapter).
+    carries a clock: the stated end, or thirty days (write-rules chapter). ``dated``: any
+    state with a stated end counts ("remember that I'm the buyer until the end of June").
     """
     if grammatical_subject(span) != "user":
         return None
@@ -306,7 +307,7 @@ def _situation(span: Span, hits: set[str], *, at: datetime) -> Finding | None:
         t.lower_ in vocab.SITUATION_PLACES and t.head.lemma_ == "be" and any(c.pos_ == "PROPN" for c in t.subtree)
         for t in span
     )
-    if "situation" not in hits and not placed:
+    if "situation" not in hits and not placed and not dated:
         return None
     text = span.text
     when = timex.parse_expiry(text, at)

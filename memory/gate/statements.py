@@ -67,6 +67,7 @@ _CONTRACTED_STEMS = {"ca", "wo", "sha"}  # "can't", "won't", "shan't"
 _IRREGULAR_THIRD = {"am": "is", "'m": "is", "m": "is", "have": "has", "'ve": "has", "do": "does", "'d": "would"}
 _IRREGULAR_THIRD.update({"'ll": "will", "was": "was", "can": "can", "will": "will", "would": "would", "shall": "shall"})
 _IRREGULAR_THIRD.update({"should": "should", "must": "must", "could": "could", "might": "might", "may": "may"})
+_THIRD_NEGATIVE = {"don": "doesn", "aren": "isn", "haven": "hasn", "weren": "wasn"}  # the stem before "'t"
 _POSSESSIVES = (
     (r"\bmy\b", "their"),
     (r"\bmine\b", "theirs"),
@@ -95,7 +96,7 @@ def sentence(text: str) -> str:
 
 
 def third_person(verb: str) -> str:
-    low = verb.lower()
+    low = verb.lower().replace("’", "'")  # "I’m", typed on a phone, is "I'm"
     if low in _IRREGULAR_THIRD:
         return _IRREGULAR_THIRD[low]
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
@@ -108,7 +109,14 @@ def third_person(verb: str) -> str:
 def swap_pronouns(text: str) -> str:
     """Leftover first- and second-person words in the third person ("unless I ask")."""
     text = re.sub(r"\byour\s+", "", text, flags=re.I)
-    text = re.sub(r"\byou\s+([a-z]+)", lambda m: "Atlas " + third_person(m.group(1)), text, flags=re.I)
+    # "you list" -> "Atlas lists", "you don't" -> "Atlas doesn't", "you can't" -> "Atlas can't".
+    text = re.sub(
+        r"\byou\s+([a-z]+)[’']t\b",
+        lambda m: "Atlas " + _THIRD_NEGATIVE.get(m.group(1).lower(), m.group(1)) + "'t",
+        text,
+        flags=re.I,
+    )
+    text = re.sub(r"\byou\s+([a-z]+)\b(?![’'])", lambda m: "Atlas " + third_person(m.group(1)), text, flags=re.I)
     for pattern, replacement in _POSSESSIVES:
         text = re.sub(pattern, replacement, text, flags=re.I)
     return text
@@ -242,7 +250,10 @@ def _own_preference(tokens: list[Token]) -> str:
     # "I prefer X", "I think I'd prefer X", "I, as the account lead, would prefer X".
     for index, token in enumerate(tokens[1:], start=1):
         if token.lower_ == "rather":
-            tail = text_of(tokens[index + 1 :])
+            after = tokens[index + 1 :]
+            if after and after[0].lower_ == "you":  # "I'd rather you didn't use emojis"
+                return _rather_atlas(after[1:])
+            tail = text_of(after)
             tail = re.sub(r"\bthan\b", "rather than", tail) if "rather than" not in tail else tail
             return "Prefers to " + tail
         form = _PREFERENCE_VERB_FORMS.get(token.lemma_.lower())
@@ -250,6 +261,16 @@ def _own_preference(tokens: list[Token]) -> str:
             form = "Wants"  # "I'd like X" asks for X
         if form:
             return form + " " + text_of(tokens[index + 1 :])
+    return ""
+
+
+def _rather_atlas(tokens: list[Token]) -> str:
+    """What the user would rather Atlas did: "didn't use emojis" -> "Does not want Atlas to use
+    emojis"; "used tables" -> "Wants Atlas to use tables"; "" when it is not a verb phrase."""
+    if len(tokens) > 1 and tokens[0].pos_ == "AUX" and tokens[1].lower_ in ("not", "n't"):
+        return "Does not want Atlas to " + text_of(tokens[2:])
+    if tokens and tokens[0].pos_ == "VERB":
+        return "Wants Atlas to " + tokens[0].lemma_.lower() + " " + text_of(tokens[1:])
     return ""
 
 
@@ -275,12 +296,12 @@ def about_user(tokens: list[Token]) -> str:
         if (token.pos_ == "ADV" or token.lower_ == "not") and index < 2:  # "I never ...", "I not only ..."
             words.append(token.lower_)
             continue
-        past = token.tag_ in ("VBD", "VBN") and token.lower_ not in _IRREGULAR_THIRD
+        past = token.tag_ in ("VBD", "VBN") and token.lower_.replace("’", "'") not in _IRREGULAR_THIRD
         # The tokenizer's norm reads a contraction's stem ("ca" of "can't" is "can", "wo" is "will").
         verb = token.norm_ if token.lower_ in _CONTRACTED_STEMS else token.text
         words.append(token.lower_ if past else third_person(verb))  # "I visited" -> "Visited"
         tail = rest[index + 1 :]
-        if tail and tail[0].lower_ == "n't":  # "I don't" -> "Does not", "I can't" -> "Cannot"
+        if tail and tail[0].lower_.replace("’", "'") == "n't":  # "I don't" -> "Does not", "I can't" -> "Cannot"
             words[-1] = "cannot" if words[-1] == "can" else words[-1] + " not"
             tail = tail[1:]
         words.append(text_of(tail))
@@ -354,7 +375,7 @@ def lint(statement: str) -> list[str]:
     repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})
     if repeated:
         problems.append("a word twice in a row: " + ", ".join(repeated))
-    if re.search(r"(?:^|\s)n[’']t\b|^(?![AI] )[A-Z] ", statement):
+    if re.search(r"(?:^|\s)n[’']t\b|^(?![AI] )[A-Z] |\w(?:ns|ds)[’']t\b", statement):
         problems.append("a word split from its contraction")  # "Cas n't work", "S as the lead"
     if len(statement.split()) > vocab.MAX_STATEMENT_WORDS:
         problems.append(f"more than {vocab.MAX_STATEMENT_WORDS} words")

@@ -264,6 +264,7 @@ def test_the_lint_catches_a_garbled_statement():
     assert lint("Cas n't work on Fridays.") == ["a word split from its contraction"]
     assert lint("S as the account lead, approve the refunds.") == ["a word split from its contraction"]
     assert lint("Cannot work on Fridays.") == [] and lint("A buyer for the Leeds office.") == []
+    assert lint("Prefers to Atlas didns't use emojis.") == ["a word split from its contraction"]
 
 
 def test_a_correction_typed_into_the_chat_keeps_the_users_words():

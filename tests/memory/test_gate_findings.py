@@ -158,6 +158,37 @@ CASES = [
             )
         ],
     ),
+    # "off" and "away" are a situation only as a state ("I'm off"), not in "sign off", "right away".
+    (
+        "Remember that I sign off every order above 10,000 euros.",
+        [note("context", "explicit_request", "Signs off every order above 10,000 euros.", expires_at=None)],
+    ),
+    (
+        "Remember that I reply right away to Acme.",
+        [note("context", "explicit_request", "Replies right away to Acme.", expires_at=None)],
+    ),
+    # A stated end makes a remembered state transient: it expires then.
+    (
+        "Remember that I'm the buyer for the Baltics until the end of June.",
+        [
+            note(
+                "situation",
+                "explicit_request",
+                "Is the buyer for the Baltics until Tuesday 30 June 2026.",
+                expires_at=day(7, 1),
+                echo="you are the buyer for the Baltics until Tuesday 30 June 2026",
+            )
+        ],
+    ),
+    # Typed on a phone: curly apostrophes read like straight ones.
+    (
+        "Remember that I can\u2019t work Fridays.",
+        [note("context", "explicit_request", "Cannot work Fridays.")],
+    ),
+    (
+        "I\u2019m travelling next week.",
+        [note("situation", "situation_dated", "Is travelling until Sunday 29 March 2026.", expires_at=day(3, 30))],
+    ),
     (
         "Please keep in mind I'm the owner of the freight budget.",
         [
@@ -473,6 +504,19 @@ CASES = [
     # A standing phrase with nothing after it asks for nothing.
     ("From now on.", NOTHING),
     ("Going forward, please.", NOTHING),
+    # What the user would rather Atlas did, and a condition on Atlas in the third person.
+    (
+        "I'd rather you didn't use emojis.",
+        [note("preference", "standing_preference", "Does not want Atlas to use emojis.")],
+    ),
+    (
+        "I'd rather you used tables from now on.",
+        [note("preference", "standing_preference", "Wants Atlas to use tables.")],
+    ),
+    (
+        "When you don't know, say so, from now on.",
+        [note("preference", "standing_preference", "Wants Atlas to say so when Atlas doesn't know.")],
+    ),
     (
         "Keep it short from now on.",
         [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
