@@ -304,9 +304,22 @@ def about_user(tokens: list[Token]) -> str:
         if tail and tail[0].lower_.replace("’", "'") == "n't":  # "I don't" -> "Does not", "I can't" -> "Cannot"
             words[-1] = "cannot" if words[-1] == "can" else words[-1] + " not"
             tail = tail[1:]
-        words.append(text_of(tail))
+        words.append(_third_person_verbs(tail))
         break
     return finish(" ".join(w for w in words if w))
+
+
+def _third_person_verbs(tokens: list[Token]) -> str:
+    """The rest of "I ..." with the verbs that share its subject in the third person too
+    ("based in Lisbon but travel to Madrid" -> "... but travels to Madrid")."""
+    shared = {
+        t.i
+        for t in tokens
+        if t.dep_ == "conj"
+        and t.tag_ in ("VBP", "VB")
+        and not any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
+    }
+    return "".join((third_person(t.text) if t.i in shared else t.text) + t.whitespace_ for t in tokens).strip()
 
 
 def _without_aside(tokens: list[Token]) -> list[Token]:
@@ -348,13 +361,50 @@ def echo(statement: str, *, said: str = "") -> str:
         return "your " + rest  # "Their pronouns are they/them": the value keeps its own words
     else:
         return "you " + body[0].lower() + body[1:]
-    for third, second in (("their", "your"), ("they", "you")):
-        # As many as the note has more than the user said: the first ones (a "my" usually
-        # comes before somebody else's "their").
-        extra = len(re.findall(rf"\b{third}\b", rest)) - len(re.findall(rf"\b{third}\b", said, re.I))
-        if extra > 0:
-            rest = re.sub(rf"\b{third}\b", second, rest, count=extra)
+    rest = _as_said(rest, said)
+    rest = _second_person(rest, said)
     return f"you {verb} {rest}".strip()
+
+
+# The note's third person, the answer's second, and the user's first ("my" became "their").
+_ECHO_PRONOUNS = (
+    ("their", "your", "my"),
+    ("they", "you", "i"),
+    ("them", "you", "me"),
+    ("themselves", "yourself", "myself"),
+)
+
+
+def _second_person(text: str, said: str) -> str:
+    """Each "their", "they", "them" the note has, in order, is "your"/"you" where the user said
+    "my", "I", "me", and stays where the user said it themselves ("before they renew")."""
+    words = [w.split("'")[0] for w in re.findall(r"[a-z']+", said.lower().replace("’", "'"))]
+    for third, second, first in _ECHO_PRONOUNS:
+        said_in_order = [w for w in words if w in (third, first)]
+        if first == "i" and first in said_in_order:
+            said_in_order.remove(first)  # the subject "I" the note leaves out ("I cover X" -> "Covers X")
+        seen = iter(said_in_order)
+        text = re.sub(
+            rf"\b{third}\b",
+            lambda m, seen=seen, second=second: m.group() if next(seen, "") == m.group() else second,
+            text,
+        )
+    return text
+
+
+def _as_said(text: str, said: str) -> str:
+    """A verb the note put in the third person, back as the user said it ("and manages" ->
+    "and manage" when they said "manage")."""
+    own = set(re.findall(r"[a-z]+", said.lower()))
+
+    def back(found: re.Match) -> str:
+        word = found.group()
+        if word in own:
+            return word
+        bases = (word[:-1], word[:-2], word[:-3] + "y") if word.endswith("s") else ()
+        return next((b for b in bases if b in own), word)
+
+    return re.sub(r"\b[a-z]+\b", back, text) if own else text
 
 
 def lint(statement: str) -> list[str]:

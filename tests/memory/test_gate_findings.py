@@ -147,6 +147,40 @@ CASES = [
         ],
     ),
     (
+        "Remember that I want them to email me first.",
+        [
+            note(
+                "preference",
+                "explicit_request",
+                "Wants them to email them first.",
+                echo="you want them to email you first",
+            )
+        ],
+    ),
+    # A second verb of the same "I" in the third person too; one with its own subject stays.
+    (
+        "Remember that I run Iberia and manage the Porto team.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Runs Iberia and manages the Porto team.",
+                echo="you run Iberia and manage the Porto team",
+            )
+        ],
+    ),
+    (
+        "Remember that I handle refunds and they go through me.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Handles refunds and they go through them.",
+                echo="you handle refunds and they go through you",
+            )
+        ],
+    ),
+    (
         "Remember that I'm on leave until Friday so my deputy signs.",
         [
             note(
