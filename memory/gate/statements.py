@@ -10,6 +10,7 @@ thousands of euros.", "Wants the renewal date included in answers about contract
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
@@ -384,11 +385,11 @@ def _second_person(text: str, said: str) -> str:
         if first == "i" and first in said_in_order:
             said_in_order.remove(first)  # the subject "I" the note leaves out ("I cover X" -> "Covers X")
         seen = iter(said_in_order)
-        text = re.sub(
-            rf"\b{third}\b",
-            lambda m, seen=seen, second=second: m.group() if next(seen, "") == m.group() else second,
-            text,
-        )
+
+        def swap(found: re.Match, seen: Iterator[str] = seen, second: str = second) -> str:
+            return found.group() if next(seen, "") == found.group() else second
+
+        text = re.sub(rf"\b{third}\b", swap, text)
     return text
 
 
