@@ -269,6 +269,15 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
         if head.lemma_ == "be" and any(vocab.STATUS_WORDS.get(c.lower_) for c in head.children):
             continue
         signals.negated = token.text + " " + head.text
+    words = signals.words
+    for i, word in enumerate(words):
+        # "revenue excluding the east", "customers other than Acme": no plan leaves a region,
+        # a customer or a segment out (an excluded status is read above: "excluding paid").
+        if word in vocab.EXCLUDING_WORDS or " ".join(words[i : i + 2]) in vocab.EXCLUDING_PHRASES:
+            after = words[i + 1 : i + 4]
+            if signals.exclude_status and any(vocab.STATUS_WORDS.get(w) == signals.exclude_status for w in after):
+                continue
+            signals.negated = signals.negated or " ".join(words[i : i + 3])
 
 
 def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> None:
@@ -326,6 +335,10 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             if value is not None and _counts_ranked_groups(words, i):
                 signals.limit = max(1, min(value, MAX_LIMIT))  # "which 3 customers spent the most"
             continue
+        if value is not None and i + 1 < len(words) and words[i + 1].rstrip("s") in vocab.PERIOD_UNITS:
+            # "more than 30 days overdue", "older than 2 weeks": no plan compares an age.
+            signals.unplanned = " ".join(words[i - (2 if prev in ("than", "most", "least") else 1) : i + 2])
+            continue
         scale = vocab.AMOUNT_SCALES.get(words[i + 1], 1) if i + 1 < len(words) else 1
         is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word or scale > 1
         after = words[i + 1 : i + 4]
@@ -339,7 +352,11 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             continue
         amount = _money(word)
         amount = amount * scale if amount is not None else None
-        if amount is None or (value is not None and value < 100 and not is_money):
+        if amount is None:
+            continue
+        if value is not None and value < 100 and not is_money:
+            # "more than 3 times", "over 5 contracts": a count of something no plan counts.
+            signals.unplanned = " ".join(words[i - (2 if prev in ("than", "most", "least") else 1) : i + 2])
             continue
         if comparison == "more":
             signals.min_amount = amount

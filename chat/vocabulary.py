@@ -317,6 +317,10 @@ CHECKED_POS = frozenset({"VERB", "ADJ", "ADV"})
 # and the verbs of ordering, paying, renewing and being located that the subjects already imply.
 # Words before a status that exclude it: "not cancelled", "excluding paid", "exclude cancelled ones".
 NEGATION_WORDS = frozenset({"not", "non", "excluding", "except", "without", "exclude", "minus"})
+# Words that leave something out: after a status they exclude it ("excluding paid"); before
+# anything else ("excluding the east", "other than Acme") no plan can, so the planner abstains.
+EXCLUDING_WORDS = frozenset({"excluding", "except", "without", "exclude", "minus", "outside", "besides"})
+EXCLUDING_PHRASES = frozenset({"other than", "apart from", "aside from"})
 HARMLESS_VERBS = frozenset(
     {
         "be", "have", "do", "show", "list", "give", "tell", "need", "want", "see", "find", "get", "know",

@@ -375,10 +375,25 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ),
         ("No, I meant the open orders", ("list", "orders", "", "", None, (), "", "", "", "open", "")),
         ("Orders above $20k for Saguaro Solar", ("list", "orders", "", "", None, ("Saguaro Solar",)) + ("",) * 5),
+        # Once answered without the words that leave something out or set a threshold: the east's
+        # revenue for "excluding the east", every overdue order for "more than 30 days overdue".
+        ("What's our revenue excluding the east region?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Total sales outside the west this year", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Which customers other than Kestrel Foods are overdue?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Which orders are more than 30 days overdue?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Which customers ordered more than 3 times?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Orders over 50", ("abstain", vocab.NO_PLAN_REASON)),
+        # An excluded status is still a plan.
+        ("Show orders excluding paid ones", ("list", "orders", "", "", None, (), "", "", "", "", "")),
     ],
 )
 def test_questions_that_once_got_a_different_question_answered(corpus, question, expected):
     assert shape(plan(question).result) == expected
+
+
+@pytest.mark.django_db
+def test_an_excluded_status_is_kept_as_the_exclusion(corpus):
+    assert plan("Show orders excluding paid ones").result.filters.exclude_status == "paid"
 
 
 @pytest.mark.django_db
