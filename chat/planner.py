@@ -193,6 +193,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_negation(doc, signals)
     _read_places(words, signals, name_words)
     signals.period, signals.future = read_period(words, today=today)
+    signals.unplanned = _unread_period(words)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
     _read_other_words(doc, signals, name_words)
@@ -669,6 +670,18 @@ def _named_period(words: list[str], today: date) -> Period | None:
     if "today" in words:
         return Period("today", today, today)
     return None
+
+
+def _unread_period(words: list[str]) -> str:
+    """A period the plan would misread: "before March" or "after Q2" (one side of a month or
+    quarter, not the month itself) and "from Q1 2025 to Q2 2025" (two of them, one plan period)."""
+    anchors = [i for i, w in enumerate(words) if w in _MONTHS or re.fullmatch(r"q[1-4]", w)]
+    for i in anchors:
+        if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
+            return f"{words[i - 1]} {words[i]}"
+    if len(anchors) > 1:
+        return f"{words[anchors[0]]} to {words[anchors[-1]]}"
+    return ""
 
 
 def _year_near(words: list[str], i: int) -> int | None:

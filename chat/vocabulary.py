@@ -177,6 +177,8 @@ PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
 PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})
 PERIOD_CURRENT = frozenset({"this", "current"})
 PERIOD_FUTURE = frozenset({"next", "coming", "upcoming"})
+# One side of a named month or quarter ("before March", "after Q2"): no plan period says it.
+PERIOD_SIDES = frozenset({"before", "after"})  # and "prior to"
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
 ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}

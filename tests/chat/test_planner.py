@@ -383,6 +383,12 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Which orders are more than 30 days overdue?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which customers ordered more than 3 times?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Orders over 50", ("abstain", vocab.NO_PLAN_REASON)),
+        # One side of a month, or two periods: March alone, Q1 alone were answered.
+        ("Which contracts expire before March?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Sales after Q2", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Orders placed prior to June", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Show orders from Q1 2025 to Q2 2025", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Revenue for March and April", ("abstain", vocab.NO_PLAN_REASON)),
         # An excluded status is still a plan.
         ("Show orders excluding paid ones", ("list", "orders", "", "", None, (), "", "", "", "", "")),
     ],
