@@ -674,14 +674,20 @@ def _named_period(words: list[str], today: date) -> Period | None:
 
 def _unread_period(words: list[str]) -> str:
     """A period the plan would misread: "before March" or "after Q2" (one side of a month or
-    quarter, not the month itself) and "from Q1 2025 to Q2 2025" (two of them, one plan period)."""
+    quarter, not the month itself), "from Q1 2025 to Q2 2025" (two of them, one plan period),
+    "which quarter" (no grouping by it) and timeliness ("shipped on time")."""
     anchors = [i for i, w in enumerate(words) if w in _MONTHS or re.fullmatch(r"q[1-4]", w)]
     for i in anchors:
         if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
             return f"{words[i - 1]} {words[i]}"
     if len(anchors) > 1:
         return f"{words[anchors[0]]} to {words[anchors[-1]]}"
-    return ""
+    for i, word in enumerate(words[:-1]):
+        unit = words[i + 1]
+        if word in ("which", "what") and unit in vocab.PERIOD_UNITS and unit not in vocab.GROUP_WORDS:
+            return f"{word} {unit}"  # "which quarter had the most sales": no plan groups by quarter
+    text = " ".join(words)
+    return next((phrase for phrase in vocab.UNPLANNED_PHRASES if f" {phrase} " in f" {text} "), "")
 
 
 def _year_near(words: list[str], i: int) -> int | None:

@@ -389,6 +389,11 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Orders placed prior to June", ("abstain", vocab.NO_PLAN_REASON)),
         ("Show orders from Q1 2025 to Q2 2025", ("abstain", vocab.NO_PLAN_REASON)),
         ("Revenue for March and April", ("abstain", vocab.NO_PLAN_REASON)),
+        # No plan groups by quarter or knows whether an order was on time: once the top five
+        # orders, and every shipped order.
+        ("Which quarter had the most sales?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Which orders weren't delivered on time?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Which month had the most sales?", ("rank", "orders", "month", "", 1, (), "", "", "", "", "")),
         # An excluded status is still a plan.
         ("Show orders excluding paid ones", ("list", "orders", "", "", None, (), "", "", "", "", "")),
     ],
