@@ -1159,6 +1159,9 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     words, lemmas = set(signals.words), set(signals.lemmas)
     money = bool(lemmas & vocab.MONEY_WORDS)
     group = _group_by(signals)
+    if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"}:
+        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS):
+            measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
         if len(filters.customers) < 2:
             return Abstention(vocab.NO_PLAN_REASON, "compare")
@@ -1174,8 +1177,8 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
             return QueryPlan("count", "orders", filters, group_by=group)
         return Abstention(vocab.NO_PLAN_REASON, "how many")
     if measure in ("sum", "average"):
-        if not (subjects & {"orders"} or money):
-            return Abstention(vocab.NO_PLAN_REASON, measure)
+        if not (subjects & {"orders"} or money) or ("contracts" in subjects and "orders" not in subjects):
+            return Abstention(vocab.NO_PLAN_REASON, measure)  # no plan adds up what contracts are worth
         return QueryPlan(measure, "orders", filters, group_by=group)
     return _rank_plan(signals, filters, group, words)
 

@@ -88,6 +88,8 @@ MONEY_WORDS = frozenset(
     {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
     | {"much"}
 )
+# Money words that also ask how many ("total customers in the west").
+COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
 # A money noun followed by "of" asks for a total: "the value of all open orders".
 SUM_NOUNS = frozenset({"value", "amount", "worth"})
 

@@ -274,6 +274,14 @@ def test_the_quarter_before_a_quarter_is_named_by_its_number(corpus):
 
 
 @pytest.mark.django_db
+def test_the_year_before_a_year_is_the_whole_year_before(corpus):
+    last_year = QueryPlan("sum", "orders", Filters(period=Period("2025", date(2025, 1, 1), date(2025, 12, 31))))
+    carried = {"period": "2025|2025-01-01|2025-12-31"}
+    period = plan("And the year before?", last_plan=last_year, carried=carried).result.filters.period
+    assert (period.label, period.start, period.end) == ("2024", date(2024, 1, 1), date(2024, 12, 31))
+
+
+@pytest.mark.django_db
 def test_a_status_and_a_region_alone_list_the_orders_they_filter(corpus):
     assert shape(plan("Anything overdue in the North?").result) == (
         "list",
@@ -394,6 +402,12 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Which quarter had the most sales?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which orders weren't delivered on time?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which month had the most sales?", ("rank", "orders", "month", "", 1, (), "", "", "", "", "")),
+        # "Total" with customers or contracts and no money word asks how many: the orders'
+        # revenue was summed; what contracts are worth no plan adds up.
+        ("Total customers in the west", ("count", "customers", "", "", None, (), "west", "", "", "", "")),
+        ("Total revenue from enterprise customers", ("sum", "orders", "", "", None, (), "", "", "enterprise", "", "")),
+        ("How much are the contracts worth?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("What is the average age of our customers?", ("abstain", vocab.NO_PLAN_REASON)),
         # An excluded status is still a plan.
         ("Show orders excluding paid ones", ("list", "orders", "", "", None, (), "", "", "", "", "")),
     ],

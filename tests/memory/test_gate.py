@@ -503,9 +503,10 @@ def test_a_new_name_to_be_called_replaces_the_old_one(make_user):
     user = make_user()
     run_gate(_event(user, "Call me Alex from now on."))
     later = AT + timedelta(days=2)
+    [alex] = _live(user)
     result = run_gate(_event(user, "Call me Sam from now on.", session="b", at=later))
     assert [m.statement for m in _live(user, later)] == ["Wants to be called Sam."]
-    assert len(result.superseded) == 1
+    assert result.superseded == (alex.pk,)
 
 
 @pytest.mark.django_db

@@ -552,6 +552,10 @@ CASES = [
         [note("preference", "standing_preference", "Wants Atlas to say so when Atlas doesn't know.")],
     ),
     (
+        "My preference is short answers from now on.",
+        [note("preference", "standing_preference", "Prefers short answers.", subject="answer_length", value="short")],
+    ),
+    (
         "Keep it short from now on.",
         [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
     ),

@@ -233,6 +233,10 @@ def test_text_export_groups_notes_by_kind_with_dates_and_provenance(make_user):
     assert "Covers the western region" in text.split("Context")[1]
     assert f'from what you said on {said:%Y-%m-%d}: "use metric please"' in text
     assert "conversation s-9" in text
+    # A situation says when it ends.
+    make_memory(user, "Is in Lisbon until Friday", kind="situation", expires_at=timezone.now() + timedelta(days=3))
+    ends = f"expires {timezone.now() + timedelta(days=3):%Y-%m-%d}"
+    assert ends in export_memories(user, fmt="text").split("Is in Lisbon until Friday")[1].splitlines()[1]
     # A quote whose date is unknown (an imported note) is given without a date.
     make_memory(user, "Prefers dates as YYYY-MM-DD", source_quote="ISO dates please")
     assert 'from what you said: "ISO dates please"' in export_memories(user, fmt="text")

@@ -120,6 +120,17 @@ def test_a_forgotten_preference_is_recognised_in_other_words_by_its_subject_and_
     assert not is_suppressed(user, kind="context", value="EUR", **same)
 
 
+def test_a_forgotten_subject_without_a_value_does_not_stand_for_every_note_on_it(make_user):
+    """ "Wants to be addressed formally" (address, no value) forgotten: "Wants to be called by their
+    first name" (address, no value either) is another wish and may still be learned."""
+    user = make_user()
+    memory = make_memory(user, "Wants to be addressed formally", subject="address", value="")
+    forget_memory(user, memory.pk)
+    assert not is_suppressed(
+        user, kind="preference", statement="Wants to be called by their first name", subject="address", value=""
+    )
+
+
 def test_a_note_with_no_embedding_is_suppressed_by_its_statement(make_user):
     user = make_user()
     memory = make_memory(user, "Prefers metric units")
