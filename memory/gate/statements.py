@@ -360,6 +360,8 @@ def echo(statement: str, *, said: str = "") -> str:
         verb = low[:-1]
     elif low == "their":
         return "your " + rest  # "Their pronouns are they/them": the value keeps its own words
+    elif _said_of_someone_else(low, said):
+        return _second_person(body, said)  # "Dana is their manager" -> "Dana is your manager"
     else:
         return "you " + body[0].lower() + body[1:]
     rest = _as_said(rest, said)
@@ -391,6 +393,14 @@ def _second_person(text: str, said: str) -> str:
 
         text = re.sub(rf"\b{third}\b", swap, text)
     return text
+
+
+def _said_of_someone_else(first: str, said: str) -> bool:
+    """Whether a note opens with its own subject ("Dana is their manager"), not a verb of the
+    user's ("Moved to Ops", "Cannot work Fridays"): the user never said "I" before that word."""
+    if not said or first in _IRREGULAR_THIRD.values() or first in ("cannot", "had", "did"):
+        return False
+    return not re.search(rf"\b(?:i|i['’]m)\s+(?:\w+\s+)?{re.escape(first)}\b", said, re.I)
 
 
 def _as_said(text: str, said: str) -> str:

@@ -223,6 +223,22 @@ CASES = [
         "I\u2019m travelling next week.",
         [note("situation", "situation_dated", "Is travelling until Sunday 29 March 2026.", expires_at=day(3, 30))],
     ),
+    # A note that opens with somebody's name is echoed as it stands, with "your" for "their".
+    (
+        "Remember that Dana is my manager.",
+        [note("context", "explicit_request", "Dana is their manager.", echo="Dana is your manager")],
+    ),
+    (
+        "Please remember I moved from Sales to Ops last month.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Moved from Sales to Ops last month.",
+                echo="you moved from Sales to Ops last month",
+            )
+        ],
+    ),
     (
         "Please keep in mind I'm the owner of the freight budget.",
         [
