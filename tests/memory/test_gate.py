@@ -265,6 +265,13 @@ def test_the_lint_catches_a_garbled_statement():
     assert lint("S as the account lead, approve the refunds.") == ["a word split from its contraction"]
     assert lint("Cannot work on Fridays.") == [] and lint("A buyer for the Leeds office.") == []
     assert lint("Prefers to Atlas didns't use emojis.") == ["a word split from its contraction"]
+    assert lint("Prefers tables from now on.") == ["trigger phrase: from now on"]
+    assert lint("Prefers tables?") == ["question mark", "not one sentence"]
+    assert lint("prefers tables") == ["not one sentence"]
+    assert lint("Prefers " + "very " * 12 + "short answers with " + "lots of " * 6 + "tables.") == [
+        "a word twice in a row: very",
+        "more than 25 words",
+    ]
 
 
 def test_a_correction_typed_into_the_chat_keeps_the_users_words():
