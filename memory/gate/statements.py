@@ -193,7 +193,8 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     own = _own_preference(tokens)
     if own:
         return finish(own + scope)
-    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "you", "mind"):
+    only = bool(tokens) and tokens[0].lower_ == "only"  # "Only show open orders": kept with the object
+    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "you", "mind", "only", "just"):
         tokens = tokens[1:]
     if not tokens:
         return ""
@@ -210,6 +211,7 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     if lemma in _CONTENT_VERBS and not structured and not negative:
         lemma = "include"
     obj, mod = _object_and_modifier(tokens[1:], lemma)
+    obj = f"only {obj}" if only and obj else obj
     table = NEGATIVE_TEMPLATES if negative else VERB_TEMPLATES
     fallback = ("Does not want Atlas to " if negative else "Wants Atlas to ") + lemma + " {obj} {mod}"
     return finish(table.get(lemma, fallback).format(obj=obj, mod=mod) + scope)

@@ -571,6 +571,19 @@ CASES = [
         "My preference is short answers from now on.",
         [note("preference", "standing_preference", "Prefers short answers.", subject="answer_length", value="short")],
     ),
+    # "Only" keeps its word on the object; "just" only softens.
+    (
+        "Only show open orders from now on.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Wants only open orders included.",
+                echo="you want only open orders included",
+            )
+        ],
+    ),
+    ("Just give me totals from now on.", [note("preference", "standing_preference", "Wants totals included.")]),
     (
         "Keep it short from now on.",
         [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
@@ -720,7 +733,7 @@ CASES = [
         [note("preference", "standing_preference", "Prefers prices in dollars.", subject="currency", value="USD")],
     ),
     # --- everything else refused, with its reason ------------------------------------------
-    ("Thanks, that's great!", [refused("small_talk")]),
+    ("Thanks, that's great!", [refused("small_talk", rule="small_talk")]),
     ("Great, thanks!", [refused("small_talk")]),
     ("Remember to send me the overdue list on Friday.", [refused("reminder_task")]),
     ("Oh and also, remember to email me the report.", [refused("reminder_task")]),
