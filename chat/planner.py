@@ -193,7 +193,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_negation(doc, signals)
     _read_places(words, signals, name_words)
     signals.period, signals.future = read_period(words, today=today)
-    signals.unplanned = _unread_period(words)
+    signals.unplanned = signals.unplanned or _unread_period(words)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
     _read_other_words(doc, signals, name_words)
@@ -292,12 +292,18 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
             if key in corpus.cities and not signals.city:
                 signals.city = corpus.cities[key]
                 signals.place_words |= set(key)
+            elif key in corpus.cities and corpus.cities[key] != signals.city and not set(key) & signals.place_words:
+                # "in Portland and Seattle", "Leeds or York": a plan filters by one city.
+                signals.unplanned = signals.unplanned or f"{signals.city} and {corpus.cities[key]}"
             elif key in corpus.segments and not signals.segment:
                 signals.segment = corpus.segments[key]
                 signals.place_words |= set(key)
     for word in clean:
         if word in vocab.REGION_WORDS and word not in name_words:
-            signals.region = vocab.REGION_WORDS[word]
+            region = vocab.REGION_WORDS[word]
+            if signals.region and region != signals.region:
+                signals.unplanned = signals.unplanned or f"{signals.region} and {region}"
+            signals.region = region
     if not signals.segment and "mid" in clean and "market" in clean:
         signals.segment = corpus.segments.get(("mid", "market"), "")
 
@@ -1199,7 +1205,13 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     order = "asc" if words & vocab.BOTTOM_WORDS and not words & vocab.TOP_WORDS else "desc"
     subjects = set(signals.subjects)
     stated = {"region": bool(filters.region), "segment": bool(filters.segment), "city": bool(filters.city)}
-    if not group:
+    # "the largest order from a west coast customer" ranks single orders: the size word is on
+    # "order" itself ("the most orders" still counts them per customer).
+    sized = any(
+        w in vocab.SIZE_WORDS and nxt in ("order", "orders")
+        for w, nxt in zip(signals.words, signals.words[1:], strict=False)
+    )
+    if not group and not sized:
         # The first grouping noun the question uses, unless it names a stated filter
         # ("the largest customer in the South region" ranks customers, not regions).
         for i, word in enumerate(signals.words):
@@ -1211,7 +1223,7 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
             if key and key != "status" and not stated.get(key):
                 group = key
                 break
-    if not group and "who" in words:
+    if not group and "who" in words and not sized:
         group = "customer"
     lemmas = set(signals.lemmas)
     if group in ("region", "segment", "city") and "customers" in subjects and "orders" not in subjects:

@@ -106,6 +106,8 @@ SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
+# Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
+SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
 # Words before "mean" that make it the verb ("I mean the open ones"), not the average.
 PRONOUNS = frozenset({"i", "you", "we", "they", "i'd", "we'd"})
 # Verbs and nouns that ask for an ordering of groups: "rank the segments by revenue".

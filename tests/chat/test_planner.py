@@ -402,6 +402,15 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Which quarter had the most sales?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which orders weren't delivered on time?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which month had the most sales?", ("rank", "orders", "month", "", 1, (), "", "", "", "", "")),
+        # Two cities or regions: one was answered, the other dropped.
+        ("Who are the customers in Portland and Seattle?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Revenue in the north and south", ("abstain", vocab.NO_PLAN_REASON)),
+        # The size word is on "order": the largest single order, not the customer with the most revenue.
+        (
+            "What's the largest order from a west coast customer?",
+            ("rank", "orders", "", "", 1, (), "west", "", "", "", ""),
+        ),
+        ("Which customer has the most orders?", ("rank", "orders", "customer", "", 1, (), "", "", "", "", "")),
         # "Total" with customers or contracts and no money word asks how many: the orders'
         # revenue was summed; what contracts are worth no plan adds up.
         ("Total customers in the west", ("count", "customers", "", "", None, (), "west", "", "", "", "")),
