@@ -26,16 +26,21 @@ def ensure_schedule(**_: object) -> None:
     is left as it is."""
     from django_q.models import Schedule
 
-    tomorrow = timezone.now().date() + timedelta(days=1)
     Schedule.objects.get_or_create(
         name=SCHEDULE_NAME,
         defaults={
             "func": "memory.tasks.sweep_expired",
             "schedule_type": Schedule.DAILY,
             "repeats": -1,
-            "next_run": datetime.combine(tomorrow, time(3, 0), tzinfo=UTC),
+            "next_run": next_sweep(timezone.now()),
         },
     )
+
+
+def next_sweep(now: datetime) -> datetime:
+    """The next 03:00 UTC after ``now``: today's while it is still to come, else tomorrow's."""
+    run = datetime.combine(now.astimezone(UTC).date(), time(3, 0), tzinfo=UTC)
+    return run if run > now else run + timedelta(days=1)
 
 
 def sweep_expired(*, now: datetime | None = None) -> int:

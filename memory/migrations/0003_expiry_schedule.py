@@ -9,14 +9,18 @@ SCHEDULE_NAME = "memory-expiry-sweep"
 
 def create_schedule(apps, schema_editor):
     Schedule = apps.get_model("django_q", "Schedule")
-    tomorrow = datetime.now(UTC).date() + timedelta(days=1)
+    # The next 03:00 UTC (today's when it is still to come): due within a day whenever this runs.
+    now = datetime.now(UTC)
+    next_run = datetime.combine(now.date(), time(3, 0), tzinfo=UTC)
+    if next_run <= now:
+        next_run += timedelta(days=1)
     Schedule.objects.update_or_create(
         name=SCHEDULE_NAME,
         defaults={
             "func": "memory.tasks.sweep_expired",
             "schedule_type": "D",
             "repeats": -1,
-            "next_run": datetime.combine(tomorrow, time(3, 0), tzinfo=UTC),
+            "next_run": next_run,
         },
     )
 

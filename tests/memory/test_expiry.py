@@ -100,3 +100,13 @@ def test_the_sweep_stays_scheduled_after_the_tables_are_flushed():
 
     call_command("flush", "--noinput", verbosity=0)
     assert Schedule.objects.filter(name="memory-expiry-sweep", func="memory.tasks.sweep_expired").count() == 1
+
+
+def test_the_sweep_runs_at_the_next_three_oclock_whatever_the_hour_it_is_scheduled():
+    from datetime import UTC, datetime
+
+    from memory.expiry import next_sweep
+
+    assert next_sweep(datetime(2026, 12, 2, 0, 5, tzinfo=UTC)) == datetime(2026, 12, 2, 3, 0, tzinfo=UTC)
+    assert next_sweep(datetime(2026, 12, 2, 3, 0, tzinfo=UTC)) == datetime(2026, 12, 3, 3, 0, tzinfo=UTC)
+    assert next_sweep(datetime(2026, 12, 2, 22, 40, tzinfo=UTC)) == datetime(2026, 12, 3, 3, 0, tzinfo=UTC)
