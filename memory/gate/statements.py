@@ -417,7 +417,8 @@ def _as_said(text: str, said: str) -> str:
         bases = (word[:-1], word[:-2], word[:-3] + "y") if word.endswith("s") else ()
         return next((b for b in bases if b in own), word)
 
-    return re.sub(r"\b[a-z]+\b", back, text) if own else text
+    # Only a verb after "and", "but" or "or": the note's own nouns ("answers") stay as they are.
+    return re.sub(r"(?<=\b(?:and|but) )[a-z]+\b|(?<=\bor )[a-z]+\b", back, text) if own else text
 
 
 def lint(statement: str) -> list[str]:

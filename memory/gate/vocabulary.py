@@ -657,7 +657,19 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "vote for",
         "voted for",
     ),
-    "union": ("trade union", "union member", "union membership", "union rep", "unionised", "unionized"),
+    "union": (
+        "trade union",
+        "union member",
+        "union membership",
+        "union rep",
+        "union meeting",
+        "union meetings",
+        "union branch",
+        "unionised",
+        "unionized",
+    ),
+    # Criminal offence data (kept apart from the special categories in law, refused the same way).
+    "criminal": ("arrested", "convicted", "criminal record", "in prison", "in jail", "on parole", "on bail"),
     "ethnicity": ("ethnicity", "ethnic", "race", "racial", "black", "white", "asian", "hispanic", "latino", "latina"),
 }
 
