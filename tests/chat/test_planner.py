@@ -215,6 +215,7 @@ def test_thresholds_on_amounts_and_on_order_counts(corpus):
         ("in the last 2 weeks", "the last 2 weeks", date(2026, 11, 18), TODAY),  # 14 days ending today
         ("over the next 3 weeks", "the next 3 weeks", TODAY, date(2026, 12, 22)),
         ("the past 10 days", "the last 10 days", date(2026, 11, 22), TODAY),
+        ("over the last 2 quarters", "the last 2 quarters", date(2026, 6, 2), TODAY),  # six calendar months back
     ],
 )
 def test_periods(words, label, start, end):
@@ -428,6 +429,27 @@ def test_questions_that_once_got_a_different_question_answered(corpus, question,
 @pytest.mark.django_db
 def test_an_excluded_status_is_kept_as_the_exclusion(corpus):
     assert plan("Show orders excluding paid ones").result.filters.exclude_status == "paid"
+    # At the very start of the question too.
+    assert plan("Excluding cancelled orders, what is the total?").result.filters.exclude_status == "cancelled"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("Which customer placed the least orders?", "count"),
+        ("Which customer has the fewest orders this year?", "count"),
+        ("Which customer spent the least this year?", ""),  # by value
+    ],
+)
+def test_fewest_and_least_orders_rank_by_how_many(corpus, question, measure):
+    result = plan(question).result
+    assert (result.kind, result.group_by, result.order, result.measure) == ("rank", "customer", "asc", measure)
+
+
+@pytest.mark.django_db
+def test_an_abstention_names_what_it_could_not_do(corpus):
+    assert plan("How much are the contracts worth?").result.topic == "sum"
 
 
 @pytest.mark.django_db
