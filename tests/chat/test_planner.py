@@ -403,6 +403,12 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Which quarter had the most sales?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which orders weren't delivered on time?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which month had the most sales?", ("rank", "orders", "month", "", 1, (), "", "", "", "", "")),
+        # "I mean" is the speaker, not an average; "net 30" asks for the payment terms.
+        ("I mean the overdue ones", ("list", "orders", "", "", None, (), "", "", "", "overdue", "")),
+        (
+            "Is Kestrel Foods on net 30?",
+            ("lookup", "contracts", "", "payment_terms", None, ("Kestrel Foods",), "", "", "", "", ""),
+        ),
         # Two cities or regions: one was answered, the other dropped.
         ("Who are the customers in Portland and Seattle?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Revenue in the north and south", ("abstain", vocab.NO_PLAN_REASON)),
