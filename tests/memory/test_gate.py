@@ -268,6 +268,7 @@ def test_the_lint_catches_a_garbled_statement():
     assert lint("Prefers tables from now on.") == ["trigger phrase: from now on"]
     assert lint("Prefers tables?") == ["question mark", "not one sentence"]
     assert lint("prefers tables") == ["not one sentence"]
+    assert lint("Covers Leeds and.") == ["ends on a conjunction"]
     assert lint("Prefers " + "very " * 12 + "short answers with " + "lots of " * 6 + "tables.") == [
         "a word twice in a row: very",
         "more than 25 words",
@@ -546,7 +547,8 @@ def test_rule_never_supersedes_what_the_user_wrote(make_user):
     result = run_gate(_event(user, "Always show amounts in dollars."))
     [memory] = _live(user)
     assert "euros" in memory.statement and result.written == ()
-    assert _decisions(user)[-1].reason == rules.USER_AUTHORED
+    refused = _decisions(user)[-1]
+    assert (refused.reason, refused.admitted) == (rules.USER_AUTHORED, False)
 
 
 @pytest.mark.django_db
@@ -666,6 +668,14 @@ def test_a_forget_naming_something_no_note_holds_deletes_nothing(make_user, text
     assert answer.message.startswith("I couldn't find a note like that")
     result = run_gate(_event(user, text, session="b", turn=3))
     assert result.forgotten == () and len(_live(user)) == 2
+
+
+@pytest.mark.django_db
+def test_a_forget_giving_another_figure_deletes_nothing(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I approve refunds up to 1,000 euros."))
+    result = run_gate(_event(user, "Forget that I approve refunds up to 500 euros.", session="b", turn=2))
+    assert result.forgotten == () and [m.statement for m in _live(user)] == ["Approves refunds up to 1,000 euros."]
 
 
 @pytest.mark.django_db

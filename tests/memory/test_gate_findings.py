@@ -240,6 +240,12 @@ CASES = [
         ],
     ),
     (
+        "I'm in Paris until the end of the week.",
+        [note("situation", "situation_dated", "Is in Paris until Sunday 22 March 2026.", expires_at=day(3, 23))],
+    ),
+    # Sent before the sentence was done: never "Covers Leeds and."
+    ("Remember that I cover Leeds and", [{"action": "refuse", "statement": ""}]),
+    (
         "Please keep in mind I'm the owner of the freight budget.",
         [
             note(
@@ -812,3 +818,9 @@ def test_a_format_the_user_turns_down_is_never_counted_as_asking_for_it(text):
     """Three occurrences of a format request write a preference: "no charts" counted as asking
     for a chart would, after three sessions, store the opposite of what the user said."""
     assert [f.signal for f in analyse_turn(text, at=AT) if f.action == "observe"] == []
+
+
+def test_a_stated_end_expires_at_midnight_whatever_the_second_it_was_said():
+    said = datetime(2026, 3, 17, 14, 30, 45, 123456, tzinfo=UTC)
+    [finding] = analyse_turn("I'm in Paris until Friday.", at=said)
+    assert finding.expires_at == day(3, 21)

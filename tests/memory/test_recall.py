@@ -241,7 +241,8 @@ def test_rendered_block_marks_notes_as_recalled_dated_and_not_sources():
     )
     block = render_recalled_block([note])
     assert block.startswith("## Recalled about this user\n")
-    assert "- (correction, noted 2026-03-20) Harbor Tools pays on net 60 terms since March, not net 30." in block
+    # The notes, a blank line, then the instruction.
+    assert "- (correction, noted 2026-03-20) Harbor Tools pays on net 60 terms since March, not net 30.\n\n" in block
     assert "They are not\nsources. Do not cite them." in block
     assert "the\ndocument wins and you should say that the note appears to be out of date." in block
     assert render_recalled_block([]) == ""

@@ -170,7 +170,7 @@ def test_forget_deletes_the_note_and_keeps_no_text(make_user):
     stored = json.dumps([suppression.statement_hash, suppression.content_hashes])
     assert "Dana" not in stored and "Whitfield" not in stored
     event = AuditEvent.objects.get(user_id=user.pk, action="forgotten")
-    assert event.memory_id == memory.pk and event.reason == "page unwanted"
+    assert (event.memory_id, event.kind, event.reason) == (memory.pk, memory.kind, "page unwanted")
 
 
 def test_forgetting_a_correction_does_not_bring_back_what_it_corrected(make_user):
