@@ -383,8 +383,8 @@ def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
     if not core:
         return False
     first = core[0]
-    if first.lower_ in ("never", "do", "don't", "not", "n't", "only", "just"):  # "Only show open orders"
-        lead = ("never", "do", "don't", "not", "n't", "ever", "only", "just")
+    if first.lower_ in ("never", "do", "don't", "not", "n't", "only"):  # "Only show open orders" ("just" is gone)
+        lead = ("never", "do", "don't", "not", "n't", "ever", "only")
         first = next((t for t in core if t.lower_ not in lead), first)
     if first.lemma_.lower() in vocab.REQUEST_VERBS or first.lower_ in vocab.REQUEST_VERBS:
         return True

@@ -194,7 +194,7 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     if own:
         return finish(own + scope)
     only = bool(tokens) and tokens[0].lower_ == "only"  # "Only show open orders": kept with the object
-    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "you", "mind", "only", "just"):
+    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "you", "mind", "only"):
         tokens = tokens[1:]
     if not tokens:
         return ""
