@@ -1364,3 +1364,13 @@ def test_withdrawing_a_preference_that_was_never_set_writes_the_does_not_want(ma
     # Said again, the note already agrees: acknowledged, nothing dropped.
     answer = preview(user, "Stop using abbreviations in answers.")
     assert (answer.message, answer.standalone) == ("Noted: you don't want abbreviations in answers.", False)
+
+
+@pytest.mark.django_db
+def test_a_garbled_note_is_refused_and_logged_with_what_the_user_said(make_user):
+    user = make_user()
+    result = run_gate(_event(user, "Remember that I cover Leeds and"))
+    assert result.written == () and _live(user) == []
+    [refused] = _decisions(user)
+    assert (refused.reason, refused.admitted, refused.statement) == ("statement_unclear", False, "")
+    assert refused.source_quote == "Remember that I cover Leeds and"
