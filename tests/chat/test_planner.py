@@ -403,6 +403,9 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Which quarter had the most sales?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which orders weren't delivered on time?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which month had the most sales?", ("rank", "orders", "month", "", 1, (), "", "", "", "", "")),
+        # An average of counts, the count word last; "to count" is the verb, not a count.
+        ("Average order count", ("abstain", vocab.NO_PLAN_REASON)),
+        ("The average value of orders they need to count", ("average", "orders", "", "", None, (), "", "", "", "", "")),
         # "I mean" is the speaker, not an average; "net 30" asks for the payment terms.
         ("I mean the overdue ones", ("list", "orders", "", "", None, (), "", "", "", "overdue", "")),
         (
