@@ -80,8 +80,9 @@ def test_work_started_before_a_deletion_is_refused_after_it(make_user):
         others = hold_generation(other.pk)
     delete_everything(user)
     with acting_user(user.pk), transaction.atomic():
-        with pytest.raises(DeletedMeanwhile):
+        with pytest.raises(DeletedMeanwhile) as stale:
             hold_generation(user.pk, expected=before)
+        assert str(stale.value) == f"user {user.pk}: generation {before} was deleted (now {before + 1})"
         assert hold_generation(user.pk) == before + 1
         assert MemoryControl.objects.get(user_id=user.pk).deleted_at is not None
     with acting_user(other.pk), transaction.atomic():

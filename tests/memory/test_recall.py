@@ -66,7 +66,7 @@ def test_recall_finds_a_note_by_meaning_and_says_why(analyst):
     assert memories["terms"].pk in ids(notes)
     note = next(n for n in notes if n.memory_id == memories["terms"].pk)
     assert note.reason == "ranked"
-    assert 0 < note.score <= 1
+    assert 0 < note.score < 1 and note.score == round(note.score, 4)  # a fused score, to four places
     assert note.statement == memories["terms"].statement
     assert note.author == "user"
 
