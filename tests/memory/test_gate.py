@@ -672,12 +672,20 @@ def test_a_forget_naming_something_no_note_holds_deletes_nothing(make_user, text
     assert result.forgotten == () and len(_live(user)) == 2
 
 
+@pytest.mark.parametrize(
+    ("note", "other"),
+    [
+        ("Remember that I approve refunds up to 1,000 euros.", "Forget that I approve refunds up to 500 euros."),
+        ("Remember that I own account ACCT-10442.", "Forget that I own account ACCT-20817."),
+    ],
+)
 @pytest.mark.django_db
-def test_a_forget_giving_another_figure_deletes_nothing(make_user):
+def test_a_forget_giving_another_figure_or_code_deletes_nothing(make_user, note, other):
     user = make_user()
-    run_gate(_event(user, "Remember that I approve refunds up to 1,000 euros."))
-    result = run_gate(_event(user, "Forget that I approve refunds up to 500 euros.", session="b", turn=2))
-    assert result.forgotten == () and [m.statement for m in _live(user)] == ["Approves refunds up to 1,000 euros."]
+    run_gate(_event(user, note))
+    [kept] = _live(user)
+    result = run_gate(_event(user, other, session="b", turn=2))
+    assert result.forgotten == () and _live(user) == [kept]
 
 
 @pytest.mark.django_db
