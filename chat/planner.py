@@ -1175,13 +1175,21 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     if measure == "count":
         if "contracts" in subjects:
             return QueryPlan("count", "contracts", filters, group_by=group)
-        if "customers" in subjects and "orders" not in subjects and signals.min_orders is None:
+        # "How many customers ordered this year?" counts customers: "ordered" is only the verb.
+        counts_customers = vocab.SUBJECT_WORDS.get(signals.counted.rstrip("s")) == "customers"
+        if counts_customers and signals.min_orders is not None:
+            return QueryPlan("count", "customers", filters, min_orders=signals.min_orders)  # "... more than 3 orders"
+        if "customers" in subjects and ("orders" not in subjects or counts_customers) and signals.min_orders is None:
             if filters.status or filters.period:
                 return QueryPlan("count", "customers", filters, min_orders=0)
             return QueryPlan("count", "customers", filters, group_by=group)
         if "orders" in subjects or filters.status:
             return QueryPlan("count", "orders", filters, group_by=group)
         return Abstention(vocab.NO_PLAN_REASON, "how many")
+    if measure == "average" and words & vocab.RANKED_SUPERLATIVES:
+        # "who has the highest average order value?", "the average of our top customers": no plan
+        # ranks averages or averages a ranking.
+        return Abstention(vocab.NO_PLAN_REASON, "rank")
     if measure in ("sum", "average"):
         if not (subjects & {"orders"} or money) or ("contracts" in subjects and "orders" not in subjects):
             return Abstention(vocab.NO_PLAN_REASON, measure)  # no plan adds up what contracts are worth

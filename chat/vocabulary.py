@@ -108,6 +108,8 @@ TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
 SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
+# Words that rank, not describe ("top customers"; "small business" names a segment).
+RANKED_SUPERLATIVES = SIZE_WORDS | {"top", "bottom", "best", "worst"}
 # Words before "mean" that make it the verb ("I mean the open ones"), not the average.
 PRONOUNS = frozenset({"i", "you", "we", "they", "i'd", "we'd"})
 # Verbs and nouns that ask for an ordering of groups: "rank the segments by revenue".

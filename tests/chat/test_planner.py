@@ -403,6 +403,18 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Which quarter had the most sales?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which orders weren't delivered on time?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Which month had the most sales?", ("rank", "orders", "month", "", 1, (), "", "", "", "", "")),
+        # How many customers, not orders: "ordered" is the verb.
+        (
+            "How many customers ordered this year?",
+            ("count", "customers", "", "", None, (), "", "", "", "", "this year"),
+        ),
+        # A ranking of averages, or an average of a ranking: once the overall average.
+        ("Who has the highest average order value?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("What is the average order value of our top customers?", ("abstain", vocab.NO_PLAN_REASON)),
+        (
+            "What's the average order amount across our small business customers",
+            ("average", "orders", "", "", None, (), "", "", "small business", "", ""),
+        ),
         # An average of counts, the count word last; "to count" is the verb, not a count.
         ("Average order count", ("abstain", vocab.NO_PLAN_REASON)),
         ("The average value of orders they need to count", ("average", "orders", "", "", None, (), "", "", "", "", "")),
@@ -454,6 +466,14 @@ def test_an_excluded_status_is_kept_as_the_exclusion(corpus):
 def test_fewest_and_least_orders_rank_by_how_many(corpus, question, measure):
     result = plan(question).result
     assert (result.kind, result.group_by, result.order, result.measure) == ("rank", "customer", "asc", measure)
+
+
+@pytest.mark.django_db
+def test_customers_counted_by_how_many_orders_they_have(corpus):
+    result = plan("How many customers have more than 3 orders?").result
+    assert (result.kind, result.subject, result.min_orders) == ("count", "customers", 3)
+    result = plan("How many customers ordered this year?").result
+    assert (result.kind, result.subject, result.min_orders) == ("count", "customers", 0)
 
 
 @pytest.mark.django_db
