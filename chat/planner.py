@@ -193,7 +193,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_negation(doc, signals)
     _read_places(words, signals, name_words)
     signals.period, signals.future = read_period(words, today=today)
-    signals.unplanned = signals.unplanned or _unread_period(words)
+    signals.unplanned = signals.unplanned or _unread_period(words) or _unplanned_phrase(words)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
     _read_other_words(doc, signals, name_words)
@@ -344,7 +344,7 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             continue
         if value is not None and i + 1 < len(words) and words[i + 1].rstrip("s") in vocab.PERIOD_UNITS:
             # "more than 30 days overdue", "older than 2 weeks": no plan compares an age.
-            signals.unplanned = " ".join(words[i - (2 if prev in ("than", "most", "least") else 1) : i + 2])
+            signals.unplanned = _condition(words, i)
             continue
         scale = vocab.AMOUNT_SCALES.get(words[i + 1], 1) if i + 1 < len(words) else 1
         is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word or scale > 1
@@ -355,7 +355,7 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
                 signals.min_orders = value - 1 if at_least else value  # "at least 3" is more than 2
             else:
                 # "fewer than 3 orders", "at most 2 orders": no plan has a ceiling on the count.
-                signals.unplanned = " ".join(words[i - (2 if prev in ("than", "most") else 1) : i + 2])
+                signals.unplanned = _condition(words, i)
             continue
         amount = _money(word)
         amount = amount * scale if amount is not None else None
@@ -363,12 +363,18 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             continue
         if value is not None and value < 100 and not is_money:
             # "more than 3 times", "over 5 contracts": a count of something no plan counts.
-            signals.unplanned = " ".join(words[i - (2 if prev in ("than", "most", "least") else 1) : i + 2])
+            signals.unplanned = _condition(words, i)
             continue
         if comparison == "more":
             signals.min_amount = amount
         else:
             signals.max_amount = amount
+
+
+def _condition(words: list[str], i: int) -> str:
+    """The words of a comparison the plan cannot express, for the abstention: "more than 3 times"."""
+    prev = words[i - 1] if i else ""
+    return " ".join(words[max(i - (2 if prev in ("than", "most", "least") else 1), 0) : i + 2])
 
 
 def _counts_ranked_groups(words: list[str], i: int) -> bool:
@@ -680,8 +686,8 @@ def _named_period(words: list[str], today: date) -> Period | None:
 
 def _unread_period(words: list[str]) -> str:
     """A period the plan would misread: "before March" or "after Q2" (one side of a month or
-    quarter, not the month itself), "from Q1 2025 to Q2 2025" (two of them, one plan period),
-    "which quarter" (no grouping by it) and timeliness ("shipped on time")."""
+    quarter, not the month itself), "from Q1 2025 to Q2 2025" (two of them, one plan period)
+    and "which quarter" (no grouping by it)."""
     anchors = [i for i, w in enumerate(words) if w in _MONTHS or re.fullmatch(r"q[1-4]", w)]
     for i in anchors:
         if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
@@ -692,8 +698,13 @@ def _unread_period(words: list[str]) -> str:
         unit = words[i + 1]
         if word in ("which", "what") and unit in vocab.PERIOD_UNITS and unit not in vocab.GROUP_WORDS:
             return f"{word} {unit}"  # "which quarter had the most sales": no plan groups by quarter
-    text = " ".join(words)
-    return next((phrase for phrase in vocab.UNPLANNED_PHRASES if f" {phrase} " in f" {text} "), "")
+    return ""
+
+
+def _unplanned_phrase(words: list[str]) -> str:
+    """A condition on orders that no record holds ("shipped on time")."""
+    text = f" {' '.join(words)} "
+    return next((phrase for phrase in vocab.UNPLANNED_PHRASES if f" {phrase} " in text), "")
 
 
 def _year_near(words: list[str], i: int) -> int | None:

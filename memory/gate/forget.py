@@ -60,8 +60,6 @@ def match_for_forget(user: User, query: str, *, now: datetime | None = None) -> 
     """The live memory a "forget ..." request names: (memories, reason code)."""
     with acting_user(user.pk):
         live = list(live_memories(user, now=now))
-    if not live:
-        return [], r.FORGET_NO_MATCH
     named = _names(query)
     live = [m for m in live if named <= _words(f"{m.statement} {m.value}")]
     if not live:

@@ -96,8 +96,13 @@ def sentence(text: str) -> str:
     return text[0].upper() + text[1:] + "."
 
 
+def _straight(text: str) -> str:
+    """Lower case with straight apostrophes: "I’m", typed on a phone, is "i'm"."""
+    return text.lower().replace("’", "'")
+
+
 def third_person(verb: str) -> str:
-    low = verb.lower().replace("’", "'")  # "I’m", typed on a phone, is "I'm"
+    low = _straight(verb)
     if low in _IRREGULAR_THIRD:
         return _IRREGULAR_THIRD[low]
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
@@ -299,12 +304,12 @@ def about_user(tokens: list[Token]) -> str:
         if (token.pos_ == "ADV" or token.lower_ == "not") and index < 2:  # "I never ...", "I not only ..."
             words.append(token.lower_)
             continue
-        past = token.tag_ in ("VBD", "VBN") and token.lower_.replace("’", "'") not in _IRREGULAR_THIRD
+        past = token.tag_ in ("VBD", "VBN") and _straight(token.text) not in _IRREGULAR_THIRD
         # The tokenizer's norm reads a contraction's stem ("ca" of "can't" is "can", "wo" is "will").
         verb = token.norm_ if token.lower_ in _CONTRACTED_STEMS else token.text
         words.append(token.lower_ if past else third_person(verb))  # "I visited" -> "Visited"
         tail = rest[index + 1 :]
-        if tail and tail[0].lower_.replace("’", "'") == "n't":  # "I don't" -> "Does not", "I can't" -> "Cannot"
+        if tail and _straight(tail[0].text) == "n't":  # "I don't" -> "Does not", "I can't" -> "Cannot"
             words[-1] = "cannot" if words[-1] == "can" else words[-1] + " not"
             tail = tail[1:]
         words.append(_third_person_verbs(tail))
@@ -383,7 +388,7 @@ _ECHO_PRONOUNS = (
 def _second_person(text: str, said: str) -> str:
     """Each "their", "they", "them" the note has, in order, is "your"/"you" where the user said
     "my", "I", "me", and stays where the user said it themselves ("before they renew")."""
-    words = [w.split("'")[0] for w in re.findall(r"[a-z']+", said.lower().replace("’", "'"))]
+    words = [w.split("'")[0] for w in re.findall(r"[a-z']+", _straight(said))]
     for third, second, first in _ECHO_PRONOUNS:
         said_in_order = [w for w in words if w in (third, first)]
         if first == "i" and first in said_in_order:
@@ -424,7 +429,7 @@ def _as_said(text: str, said: str) -> str:
 def lint(statement: str) -> list[str]:
     """What keeps a statement from reading as the user's own, in the third person."""
     problems = []
-    words = re.findall(r"[a-z']+", statement.lower().replace("’", "'"))
+    words = re.findall(r"[a-z']+", _straight(statement))
     banned = [w for w in words if w in vocab.STATEMENT_BANNED_WORDS]
     if banned:
         problems.append("first or second person: " + ", ".join(sorted(set(banned))))
