@@ -412,7 +412,7 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Who has the highest average order value?", ("abstain", vocab.NO_PLAN_REASON)),
         ("What is the average order value of our top customers?", ("abstain", vocab.NO_PLAN_REASON)),
         (
-            "What's the average order amount across our small business customers",
+            "How big is the average order from our small business accounts?",
             ("average", "orders", "", "", None, (), "", "", "small business", "", ""),
         ),
         # An average of counts, the count word last; "to count" is the verb, not a count.

@@ -739,7 +739,7 @@ CASES = [
         [note("preference", "standing_preference", "Prefers prices in dollars.", subject="currency", value="USD")],
     ),
     # --- everything else refused, with its reason ------------------------------------------
-    ("Thanks, that's great!", [refused("small_talk", rule="small_talk")]),
+    ("Brilliant, thank you so much!", [refused("small_talk", rule="small_talk")]),
     ("Great, thanks!", [refused("small_talk")]),
     ("Remember to send me the overdue list on Friday.", [refused("reminder_task")]),
     ("Oh and also, remember to email me the report.", [refused("reminder_task")]),
