@@ -446,8 +446,8 @@ def lint(statement: str) -> list[str]:
         problems.append("a word twice in a row: " + ", ".join(repeated))
     if re.search(r"(?:^|\s)n[’']t\b|^(?![AI] )[A-Z] |\w(?:ns|ds)[’']t\b", statement):
         problems.append("a word split from its contraction")  # "Cas n't work", "S as the lead"
-    if re.search(r"\b(?:and|or|but|so)\W*$", statement, re.I):
-        problems.append("ends on a conjunction")  # "Covers Leeds and.": the sentence was not done
+    if words and words[-1] in vocab.UNFINISHED_ENDINGS:
+        problems.append(f"ends on {words[-1]!r}")  # "Covers Leeds and.", "Prefers never."
     if len(statement.split()) > vocab.MAX_STATEMENT_WORDS:
         problems.append(f"more than {vocab.MAX_STATEMENT_WORDS} words")
     if not statement or not statement[0].isupper() or not statement.endswith("."):

@@ -901,4 +901,9 @@ OBSERVED_STATEMENTS: dict[tuple[str, str], str] = {
 # Words a stored statement must not contain (the write-rules chapter's recognisability test).
 STATEMENT_BANNED_WORDS: tuple[str, ...] = (*FIRST_PERSON, "your", "please")
 STATEMENT_BANNED_PHRASES: tuple[str, ...] = ("remember", "from now on", "going forward", "keep in mind", "note that")
+# Words a statement cannot end on: the sentence was not done ("Covers Leeds and.",
+# "Prefers never.", "Reports to the."). Particles ("rounded up", "signed off") may end one.
+UNFINISHED_ENDINGS: frozenset[str] = frozenset(
+    "and or but so the a an to of with for from than never always not very their".split()
+)
 MAX_STATEMENT_WORDS = 25

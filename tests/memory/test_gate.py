@@ -268,7 +268,9 @@ def test_the_lint_catches_a_garbled_statement():
     assert lint("Prefers tables from now on.") == ["trigger phrase: from now on"]
     assert lint("Prefers tables?") == ["question mark", "not one sentence"]
     assert lint("prefers tables") == ["not one sentence"]
-    assert lint("Covers Leeds and.") == ["ends on a conjunction"]
+    assert lint("Covers Leeds and.") == ["ends on 'and'"]
+    assert lint("Prefers never.") == ["ends on 'never'"] and lint("Reports to the.") == ["ends on 'the'"]
+    assert lint("Prefers figures rounded up.") == [] and lint("Signs the orders off.") == []
     assert lint("Prefers " + "very " * 12 + "short answers with " + "lots of " * 6 + "tables.") == [
         "a word twice in a row: very",
         "more than 25 words",
@@ -677,6 +679,7 @@ def test_a_forget_naming_something_no_note_holds_deletes_nothing(make_user, text
     [
         ("Remember that I approve refunds up to 1,000 euros.", "Forget that I approve refunds up to 500 euros."),
         ("Remember that I own account ACCT-10442.", "Forget that I own account ACCT-20817."),
+        ("Remember that I handle the US accounts.", "Forget that I handle the UK accounts."),  # two letters
     ],
 )
 @pytest.mark.django_db

@@ -389,6 +389,11 @@ CASES = [
             )
         ],
     ),
+    # A spaced dash ends the clause: what follows is about someone else.
+    (
+        "I'm on leave until Friday - my deputy signs.",
+        [note("situation", "situation_dated", "Is on leave until Friday 20 March 2026.", expires_at=day(3, 21))],
+    ),
     (
         "I'm at the Denver office this week.",
         [
@@ -637,6 +642,11 @@ CASES = [
     (
         "Could you from now on use tables?",
         [note("preference", "standing_preference", "Prefers tables.", subject="answer_format", value="table")],
+    ),
+    # A polite request without its question mark is still a request, not a question.
+    (
+        "Would you keep answers short from now on.",
+        [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
     ),
     ("My boss prefers charts.", [refused("not_about_user")]),
     ("Our CFO prefers charts.", [refused("not_about_user")]),
