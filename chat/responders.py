@@ -108,8 +108,8 @@ def style_from(notes: tuple[Any, ...], fmt: str, *, has_money: bool, has_rows: b
     """The answer's shape: the session's format slot first, then the user's preference notes."""
     style = Style(format=fmt)
     for note in notes:
-        if getattr(note, "kind", "") != "preference":
-            continue
+        if getattr(note, "kind", "") != "preference" or getattr(note, "declines", False):
+            continue  # "Does not want tables" names a format only to leave it out
         subject, value = getattr(note, "subject", ""), getattr(note, "value", "")
         if subject in _STRUCTURED and value:
             # The gate stored what the preference is about and its value: no re-parsing.

@@ -39,6 +39,7 @@ from django.db import connection
 from django.utils import timezone
 
 from memory.embeddings import EmbeddingError, embed_one
+from memory.gate.vocabulary import NEGATIVE_OPENINGS
 from memory.rls import acting_user
 
 if TYPE_CHECKING:
@@ -77,6 +78,11 @@ class RecalledNote:
     # reads these instead of re-parsing the statement.
     subject: str = ""
     value: str = ""
+
+    @property
+    def declines(self) -> bool:
+        """A "does not want" preference: what to leave out, never the format to use."""
+        return self.kind == "preference" and self.statement.startswith(NEGATIVE_OPENINGS)
 
 
 # The live-row filter: the read-time half of expiry and supersession.

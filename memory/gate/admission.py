@@ -32,6 +32,8 @@ from memory.store import forget_memory, refresh_memory, supersede_memory, write_
 from memory.suppression import content_hashes, is_suppressed, normalise
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from atlas.types import User
 
 GATE_NAME = "rules"
@@ -70,7 +72,10 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
             continue
         if normalise(memory.statement) == wanted_norm:
             return memory
-        if finding.subject and finding.value and (memory.subject, memory.value) == (finding.subject, finding.value):
+        same = (memory.subject, memory.value) == (finding.subject, finding.value)
+        # "Does not want tables" is not "Prefers tables" said again: it replaces it.
+        opposite = statements.is_negative(memory.statement) != statements.is_negative(finding.statement)
+        if finding.subject and finding.value and same and not opposite:
             if finding.kind == Kind.PREFERENCE or finding.subject.startswith("filter_"):
                 return memory
         close = cosine(vector, memory.embedding) >= DUPLICATE_COSINE
@@ -79,7 +84,7 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
     return None
 
 
-def conflicting(candidates: list[Memory], finding: Finding, duplicate: Memory | None) -> list[Memory]:
+def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
     """Live memories the finding replaces: a preference on the same subject, or the context
     note on the same subject when the subject holds one value or the user said it changed."""
     if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
@@ -93,11 +98,19 @@ def conflicting(candidates: list[Memory], finding: Finding, duplicate: Memory | 
     return [
         m
         for m in candidates
-        if m.kind == finding.kind
-        and m.subject == finding.subject
-        and not (duplicate and m.pk == duplicate.pk)
-        and not (negative and m.value != finding.value)
+        if m.kind == finding.kind and m.subject == finding.subject and not (negative and m.value != finding.value)
     ]
+
+
+def against_live(
+    user: User, finding: Finding, vector: Sequence[float], *, now: datetime
+) -> tuple[Memory | None, list[Memory]]:
+    """What the finding meets in the store: the live note it says again (refreshed, not
+    written twice), or else the live notes it replaces. The write and the chat's sentence
+    ("Updated: ..., replacing ...") both read this, so they never disagree."""
+    live = list(live_memories(user, now=now).filter(kind=finding.kind))
+    duplicate = find_duplicate(live, finding, vector)
+    return duplicate, [] if duplicate is not None else conflicting(live, finding)
 
 
 @dataclass
@@ -155,12 +168,10 @@ def _admit(run: _Run, finding: Finding) -> None:
         # The user forgot this: the log keeps none of its words, as for the forget itself.
         run.decide(replace(finding, quote=""), False, r.SUPPRESSED)
         return
-    live = list(live_memories(user, now=event.at).filter(kind=finding.kind))
-    duplicate = find_duplicate(live, finding, vector)
+    duplicate, conflicts = against_live(user, finding, vector, now=event.at)
     if duplicate is not None:
         _refresh(run, finding, duplicate)
         return
-    conflicts = conflicting(live, finding, None)
     if finding.extra.get("needs_existing") and not conflicts:
         run.decide(finding, False, r.NOTHING_TO_REMEMBER, statement=finding.statement)
         return

@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+from memory.embeddings import embed
 from memory.gate import reasons as r
 from memory.gate import statements
+from memory.gate.admission import against_live
 from memory.gate.analysis import Finding, analyse_turn
 from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.policy import Refusal
-from memory.models import Kind
 from memory.rls import acting_user
-from memory.selectors import is_paused, live_memories
+from memory.selectors import is_paused
 from memory.suppression import is_suppressed
 
 if TYPE_CHECKING:
@@ -63,14 +64,6 @@ def _reversal_preview(user: User, finding: Finding, now: datetime) -> Preview | 
     return Preview(message)
 
 
-def _replaced(user: User, finding: Finding, now: datetime) -> list[str]:
-    if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
-        return []
-    with acting_user(user.pk):
-        rows = live_memories(user, now=now).filter(kind=finding.kind, subject=finding.subject)
-        return [m.statement for m in rows if m.value != finding.value or not finding.value]
-
-
 def _remember_preview(user: User, finding: Finding, now: datetime) -> Preview:
     if finding.action == "refuse":
         why = Refusal(finding.reason, what=finding.extra.get("what", "")).why
@@ -78,9 +71,12 @@ def _remember_preview(user: User, finding: Finding, now: datetime) -> Preview:
     if is_paused(user):
         return Preview(f"I won't remember that: {r.why(r.PAUSED)}.")
     echo = finding.echo  # every note the gate words has its echo ("you cover ...")
-    replaced = _replaced(user, finding, now)
+    with acting_user(user.pk):
+        duplicate, replaced = against_live(user, finding, embed([finding.statement])[0], now=now)
+    if duplicate is not None:
+        return Preview(f"I already remember that {echo}.")
     if replaced:
-        old = "; ".join(f"\u201c{s}\u201d" for s in replaced)
+        old = "; ".join(f"\u201c{m.statement}\u201d" for m in replaced)
         return Preview(f"Updated: I'll remember that {echo}, replacing {old}.")
     return Preview(f"I'll remember that {echo}.")
 

@@ -56,11 +56,13 @@ _PREFERENCE_VERB_FORMS = {
     "like": "Likes",
     "need": "Needs",
     "love": "Likes",
-    "hate": "Dislikes",
-    "dislike": "Dislikes",
+    "hate": "Does not want",  # the negative form the store and reversals read (is_negative)
+    "dislike": "Does not want",
     "expect": "Expects",
     "insist": "Insists",
 }
+# A negation between "I" and the verb turns the preference round ("I never want tables").
+_NEGATIONS = {"not", "n't", "never", "cannot"}
 _OBJECT_PRONOUNS = {"it", "that", "this", "them", "things", "everything"}
 _DATIVES = {"me", "us"}
 _FILLER = {"always", "ever", "just", "also", "really", "please", "pls", "plz", "kindly", "?", "!"}
@@ -132,11 +134,10 @@ def _codes_upper(text: str) -> str:
     return re.sub(r"\b[a-z]{3}\b", lambda m: _CURRENCY_CODES.get(m.group(), m.group()), text)
 
 
-NEGATIVE_OPENINGS = ("Does not want ",)
 # A statement's opening verb takes an object, never a clause with its own subject ("Does not
 # want they want charts" is a garbled parse); the openings are the ones this module writes.
 _HEADS = sorted(
-    {form.lower() for form in _PREFERENCE_VERB_FORMS.values()} | {o.strip().lower() for o in NEGATIVE_OPENINGS},
+    {form.lower() for form in _PREFERENCE_VERB_FORMS.values()} | {o.strip().lower() for o in vocab.NEGATIVE_OPENINGS},
     key=len,
     reverse=True,
 )
@@ -147,7 +148,7 @@ _CLAUSE_AS_OBJECT = re.compile(
 
 def is_negative(statement: str) -> bool:
     """A standing "does not want" preference (the statements this module writes for "never ...")."""
-    return statement.startswith(NEGATIVE_OPENINGS)
+    return statement.startswith(vocab.NEGATIVE_OPENINGS)
 
 
 def finish(text: str) -> str:
@@ -257,18 +258,29 @@ def _own_preference(tokens: list[Token]) -> str:
         return "Prefers " + text_of(rest)
     # "I prefer X", "I think I'd prefer X", "I, as the account lead, would prefer X".
     for index, token in enumerate(tokens[1:], start=1):
+        negated = any(t.lower_ in _NEGATIONS for t in tokens[1:index])
         if token.lower_ == "rather":
             after = tokens[index + 1 :]
             if after and after[0].lower_ == "you":  # "I'd rather you didn't use emojis"
                 return _rather_atlas(after[1:])
+            if after and after[0].lower_ in _NEGATIONS:  # "I'd rather not see charts"
+                return "Does not want to " + text_of(after[1:])
             tail = text_of(after)
             tail = re.sub(r"\bthan\b", "rather than", tail) if "rather than" not in tail else tail
             return "Prefers to " + tail
         form = _PREFERENCE_VERB_FORMS.get(token.lemma_.lower())
         if form == "Likes" and tokens[index - 1].lower_ in ("'d", "would"):
             form = "Wants"  # "I'd like X" asks for X
+        after = tokens[index + 1 :]
+        if form and after and after[0].lower_ in (*_NEGATIONS, "no"):  # "I'd prefer not to see emojis"
+            negated, after = not negated, after[1:]
+        elif form and len(after) > 1 and after[0].lower_ == "to" and after[1].lower_ in _NEGATIONS:
+            negated, after = not negated, [after[0], *after[2:]]  # "I'd prefer to not see charts"
+        if form and negated:
+            # "I don't want X" does not want it; "I don't hate X" says too little to keep.
+            return "" if f"{form} " in vocab.NEGATIVE_OPENINGS else "Does not want " + text_of(after)
         if form:
-            return form + " " + text_of(tokens[index + 1 :])
+            return form + " " + text_of(after)
     return ""
 
 

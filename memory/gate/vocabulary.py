@@ -898,6 +898,10 @@ OBSERVED_STATEMENTS: dict[tuple[str, str], str] = {
     ("date_format", "ISO"): "Prefers dates as YYYY-MM-DD.",
 }
 
+# How a "does not want" preference opens (statements.is_negative): it says what to leave out,
+# never which format to use, and it replaces the positive note on its subject.
+NEGATIVE_OPENINGS: tuple[str, ...] = ("Does not want ",)
+
 # Words a stored statement must not contain (the write-rules chapter's recognisability test).
 STATEMENT_BANNED_WORDS: tuple[str, ...] = (*FIRST_PERSON, "your", "please")
 STATEMENT_BANNED_PHRASES: tuple[str, ...] = ("remember", "from now on", "going forward", "keep in mind", "note that")

@@ -162,6 +162,21 @@ def test_a_structured_table_preference_gives_a_table_block():
     )
 
 
+@pytest.mark.parametrize(
+    ("statement", "subject", "value"),
+    [
+        ("Does not want tables.", "answer_format", "table"),
+        ("Does not want bullet points.", "answer_format", "bullets"),
+        ("Does not want amounts in euros.", "currency", "EUR"),
+    ],
+)
+def test_a_note_turning_a_format_down_never_gives_that_format(statement, subject, value):
+    plain = answer(TOP)
+    result = answer(TOP, notes=[note(statement, subject=subject, value=value)])
+    assert [b.kind for b in result.blocks] == [b.kind for b in plain.blocks]
+    assert result.text == plain.text and result.influences == {1: IN_CONTEXT}
+
+
 def test_bullet_preference_turns_a_list_into_bullets_even_when_a_table_is_the_default():
     result = answer(TOP, fmt="detailed", notes=[note("Prefers bullet points.")])
     assert result.blocks[1].kind == "bullets"

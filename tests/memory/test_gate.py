@@ -813,6 +813,32 @@ def test_an_update_replaces_the_note_on_the_same_subject(make_user):
 
 
 @pytest.mark.django_db
+def test_what_atlas_says_it_replaces_is_what_the_store_replaces(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Acme account."))
+    # Coverage holds several accounts: a second one is added, nothing is replaced.
+    text = "Remember that I cover Globex."
+    assert preview(user, text).message == "I'll remember that you cover Globex."
+    run_gate(_event(user, text, session="b", turn=2))
+    assert sorted(m.statement for m in _live(user)) == ["Covers Globex.", "Handles the Acme account."]
+    # Said again, it is refreshed, not written twice.
+    assert preview(user, text).message == "I already remember that you cover Globex."
+    result = run_gate(_event(user, text, session="c", turn=3))
+    assert len(result.refreshed) == 1 and len(_live(user)) == 2
+
+
+@pytest.mark.parametrize("text", ["I never want tables.", "Remember that I don't want tables."])
+@pytest.mark.django_db
+def test_a_preference_turned_round_replaces_the_one_it_contradicts(make_user, text):
+    user = make_user()
+    run_gate(_event(user, "From now on use tables."))
+    [tables] = _live(user)
+    result = run_gate(_event(user, text, session="b", turn=2))
+    assert [m.statement for m in _live(user)] == ["Does not want tables."]
+    assert result.superseded == (tables.pk,) and result.refreshed == ()
+
+
+@pytest.mark.django_db
 def test_a_forgotten_office_does_not_block_the_next_one(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I work out of the Graz office."))
@@ -1221,7 +1247,7 @@ def test_an_update_says_what_it_replaces_and_nothing_when_it_is_already_so(make_
     )
     other = make_user()
     write_memory(other, kind="preference", statement="Prefers NZD.", subject="currency", value="NZD")
-    assert preview(other, "Switch my currency to NZD.").message == "I'll remember that you prefer NZD."
+    assert preview(other, "Switch my currency to NZD.").message == "I already remember that you prefer NZD."
 
 
 @pytest.mark.django_db

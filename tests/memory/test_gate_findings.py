@@ -648,6 +648,34 @@ CASES = [
         "Would you keep answers short from now on.",
         [note("preference", "standing_preference", "Prefers answers short.", subject="answer_length", value="short")],
     ),
+    # A negation before or after the verb turns the preference round; "hate" is "does not want".
+    (
+        "I never want tables.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Does not want tables.",
+                subject="answer_format",
+                value="table",
+                echo="you don't want tables",
+            )
+        ],
+    ),
+    (
+        "Remember that I do not like pie charts.",
+        [note("preference", "explicit_request", "Does not want pie charts.", subject="answer_format", value="chart")],
+    ),
+    ("Remember that I hate pie charts.", [note("preference", "explicit_request", "Does not want pie charts.")]),
+    (
+        "I'd prefer not to see emojis from now on.",
+        [note("preference", "standing_preference", "Does not want to see emojis.")],
+    ),
+    (
+        "I'd rather not get emojis from now on.",
+        [note("preference", "standing_preference", "Does not want to get emojis.")],
+    ),
+    ("I'd like no charts from now on.", [note("preference", "standing_preference", "Does not want charts.")]),
     ("My boss prefers charts.", [refused("not_about_user")]),
     ("Our CFO prefers charts.", [refused("not_about_user")]),
     ("Our company prefers charts.", [refused("corpus_fact")]),
