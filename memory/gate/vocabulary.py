@@ -873,7 +873,7 @@ SUBJECT_ORDER: tuple[str, ...] = (
 # (its verbs go with every other subject) stays last.
 CONTEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
     "reporting_line": ("report to", "reports to"),
-    "office": ("office", "branch", "site", "location", "base", "hub"),
+    "office": ("office", "branch", "site", "location", "base", "hub", "based in", "based at", "based out of"),
     "team": ("team", "department", "desk"),
     "role": ("role", "job", "title", "position", "controller", "manager", "director", "analyst"),
     "coverage": ("cover", "handle", "look after", "own", "manage", "run", "responsible for", "in charge of"),

@@ -839,6 +839,14 @@ def test_a_preference_turned_round_replaces_the_one_it_contradicts(make_user, te
 
 
 @pytest.mark.django_db
+def test_where_the_user_is_based_holds_one_place(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I'm based in Oslo."))
+    run_gate(_event(user, "Remember that I'm based in Bergen.", session="b", turn=2))
+    assert [(m.statement, m.subject) for m in _live(user)] == [("Is based in Bergen.", "office")]
+
+
+@pytest.mark.django_db
 def test_a_forgotten_office_does_not_block_the_next_one(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I work out of the Graz office."))
