@@ -31,7 +31,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.embeddings import cosine, embed_one
-from memory.gate.vocabulary import DIRECTIONS, SUBJECT_VALUES
+from memory.gate.vocabulary import DIRECTIONS, NEGATIVE_OPENINGS, SUBJECT_VALUES
 from memory.models import Memory, Suppression
 from memory.rls import acting_user
 
@@ -135,9 +135,14 @@ def _hash(token: str) -> str:
     return hashlib.sha256((_HASH_SALT + token).encode()).hexdigest()[:32]
 
 
-def subject_hash(subject: str, value: str) -> str:
-    """The structured preference a suppression holds ("currency" = "EUR"), hashed like the rest."""
-    return _hash(f"subject:{subject}={value.casefold()}") if subject and value else ""
+def subject_hash(subject: str, value: str, statement: str = "") -> str:
+    """The structured preference a suppression holds ("currency" = "EUR"), hashed like the rest.
+    A "does not want" note on the same value is another preference: forgetting "Prefers tables"
+    never blocks "Does not want tables"."""
+    if not (subject and value):
+        return ""
+    declines = "!declines" if statement.startswith(NEGATIVE_OPENINGS) else ""
+    return _hash(f"subject:{subject}={value.casefold()}{declines}")
 
 
 def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
@@ -152,7 +157,7 @@ def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
             kind=memory.kind,
             statement_hash=statement_hash(memory.statement),
             content_hashes=content_hashes(memory.statement),
-            subject_hash=subject_hash(memory.subject, memory.value),
+            subject_hash=subject_hash(memory.subject, memory.value, memory.statement),
             embedding=list(embedding),
             created_at=now,
             expires_at=now + timedelta(days=SUPPRESSION_DAYS),
@@ -180,7 +185,7 @@ def matching_suppression(
     if not rows:
         return None
     wanted_hash = statement_hash(statement)
-    wanted_subject = subject_hash(subject, value)
+    wanted_subject = subject_hash(subject, value, statement)
     for row in rows:
         if row.statement_hash == wanted_hash:
             return row

@@ -38,7 +38,9 @@ _STOP = set(
 
 def _words(text: str) -> set[str]:
     out = set()
-    for word in re.findall(r"[a-z0-9][a-z0-9'-]*", text.lower()):
+    # A figure is one word with its separators ("1,000" is "1000", "2.5" stays "2.5").
+    for found in re.findall(r"[a-z0-9](?:[a-z0-9'-]|(?<=\d)[.,](?=\d))*", text.lower()):
+        word = re.sub(r"(?<=\d),(?=\d)", "", found)
         if word in _STOP or len(word) < 2:
             continue
         out.add(re.sub(r"(?:'s|ies|es|s|ing|ed)$", "", word) or word)

@@ -675,6 +675,23 @@ def test_a_forget_naming_something_no_note_holds_deletes_nothing(make_user, text
 
 
 @pytest.mark.parametrize(
+    ("note", "same"),
+    [
+        ("Remember that I approve refunds up to 1,000 euros.", "Forget that I approve refunds up to 1,000 euros."),
+        ("Remember that I own account ACCT-10442.", "Forget account ACCT-10442."),
+        ("Remember that I handle the US accounts.", "Forget that I handle the US accounts."),
+    ],
+)
+@pytest.mark.django_db
+def test_a_forget_giving_the_notes_own_figure_or_code_deletes_it(make_user, note, same):
+    user = make_user()
+    run_gate(_event(user, note))
+    [kept] = _live(user)
+    result = run_gate(_event(user, same, session="b", turn=2))
+    assert result.forgotten == (kept.pk,) and _live(user) == []
+
+
+@pytest.mark.parametrize(
     ("note", "other"),
     [
         ("Remember that I approve refunds up to 1,000 euros.", "Forget that I approve refunds up to 500 euros."),

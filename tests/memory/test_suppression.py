@@ -120,6 +120,21 @@ def test_a_forgotten_preference_is_recognised_in_other_words_by_its_subject_and_
     assert not is_suppressed(user, kind="context", value="EUR", **same)
 
 
+@pytest.mark.parametrize(
+    ("forgotten", "opposite"),
+    [("Prefers tables.", "Does not want tables."), ("Does not want tables.", "Wants answers as tables.")],
+)
+def test_a_forgotten_preference_never_blocks_its_opposite_on_the_same_value(make_user, forgotten, opposite):
+    """Forgetting "Prefers tables" and then saying "never use tables" is a new wish, not the
+    forgotten one again, although both are about answer_format = table."""
+    user = make_user()
+    memory = make_memory(user, forgotten, subject="answer_format", value="table")
+    forget_memory(user, memory.pk)
+    table = {"kind": "preference", "subject": "answer_format", "value": "table"}
+    assert is_suppressed(user, statement=forgotten, **table)
+    assert not is_suppressed(user, statement=opposite, **table)
+
+
 def test_a_forgotten_subject_without_a_value_does_not_stand_for_every_note_on_it(make_user):
     """ "Wants to be addressed formally" (address, no value) forgotten: "Wants to be called by their
     first name" (address, no value either) is another wish and may still be learned."""
