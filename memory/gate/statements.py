@@ -258,7 +258,10 @@ def _own_preference(tokens: list[Token]) -> str:
         return "Prefers " + text_of(rest)
     # "I prefer X", "I think I'd prefer X", "I, as the account lead, would prefer X".
     for index, token in enumerate(tokens[1:], start=1):
-        negated = any(t.lower_ in _NEGATIONS for t in tokens[1:index])
+        between = tokens[1:index]
+        negated = any(t.lower_ in _NEGATIONS for t in between)
+        if negated and any(t.pos_ == "VERB" for t in between):
+            return ""  # the "not" is another verb's: "I never said I prefer X", "I don't think I want X"
         if token.lower_ == "rather":
             after = tokens[index + 1 :]
             if after and after[0].lower_ == "you":  # "I'd rather you didn't use emojis"
@@ -272,13 +275,18 @@ def _own_preference(tokens: list[Token]) -> str:
         if form == "Likes" and tokens[index - 1].lower_ in ("'d", "would"):
             form = "Wants"  # "I'd like X" asks for X
         after = tokens[index + 1 :]
-        if form and after and after[0].lower_ in (*_NEGATIONS, "no"):  # "I'd prefer not to see emojis"
+        if form and after and after[0].lower_ in (*_NEGATIONS, "no", "neither"):  # "I'd prefer not to see emojis"
             negated, after = not negated, after[1:]
         elif form and len(after) > 1 and after[0].lower_ == "to" and after[1].lower_ in _NEGATIONS:
             negated, after = not negated, [after[0], *after[2:]]  # "I'd prefer to not see charts"
         if form and negated:
             # "I don't want X" does not want it; "I don't hate X" says too little to keep.
-            return "" if f"{form} " in vocab.NEGATIVE_OPENINGS else "Does not want " + text_of(after)
+            # "neither tables nor charts": does not want tables or charts.
+            return (
+                ""
+                if f"{form} " in vocab.NEGATIVE_OPENINGS
+                else "Does not want " + re.sub(r"\bnor\b", "or", text_of(after))
+            )
         if form:
             return form + " " + text_of(after)
     return ""

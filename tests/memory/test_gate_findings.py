@@ -676,6 +676,12 @@ CASES = [
         [note("preference", "standing_preference", "Does not want to get emojis.")],
     ),
     ("I'd like no charts from now on.", [note("preference", "standing_preference", "Does not want charts.")]),
+    (
+        "I want neither tables nor charts from now on.",
+        [note("preference", "standing_preference", "Does not want tables or charts.")],
+    ),
+    # A "not" that belongs to another verb says nothing about what the user wants.
+    ("I never said I prefer tables.", [refused("statement_unclear")]),
     ("My boss prefers charts.", [refused("not_about_user")]),
     ("Our CFO prefers charts.", [refused("not_about_user")]),
     ("Our company prefers charts.", [refused("corpus_fact")]),
