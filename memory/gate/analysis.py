@@ -11,7 +11,7 @@ refused with a reason code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from spacy.tokens import Doc, Span, Token
@@ -328,8 +328,7 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
         if not (t.lower_ in ("so", "but") and t.i > span.start)
     ]
     body = statements.about_user(kept).rstrip(".")
-    until = when.expires_at - timedelta(seconds=1)
-    statement = statements.sentence(f"{body} until {timex.format_day(until)}" if when.stated else body)
+    statement = statements.sentence(f"{body} {when.words()}" if when.stated else body)
     return Finding(
         "write",
         "situation",

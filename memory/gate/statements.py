@@ -459,6 +459,8 @@ def lint(statement: str) -> list[str]:
             problems.append(f"trigger phrase: {phrase}")
     if "?" in statement:
         problems.append("question mark")
+    if len(re.findall(r"\buntil\b", lowered)) > 1:
+        problems.append("two ends")  # "Is in Madrid, then Lisbon until the 30th until Friday ..."
     if _CLAUSE_AS_OBJECT.match(lowered):
         problems.append("a clause where the object should be")
     repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})

@@ -102,6 +102,21 @@ class TimeSpan:
     expires_at: datetime
     phrase: str  # the words that stated the end ("" when defaulted)
     stated: bool
+    # When the situation begins, if the phrase puts it ahead ("on Thursday", "next week");
+    # None when it holds from now ("until Friday", "this week").
+    starts_at: datetime | None = None
+
+    def words(self) -> str:
+        """The span as a note says it: "until Friday 20 March 2026", "on Thursday 19 March
+        2026", "in April 2026", "from Monday 23 March 2026 until Sunday 29 March 2026"."""
+        last = self.expires_at - timedelta(seconds=1)
+        if self.starts_at is None:
+            return f"until {format_day(last)}"
+        if self.starts_at.date() == last.date():
+            return f"on {format_day(last)}"
+        if self.starts_at.day == 1 and _end_of_month(self.starts_at) == self.expires_at:
+            return f"in {last:%B %Y}"
+        return f"from {format_day(self.starts_at)} until {format_day(last)}"
 
 
 _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
@@ -121,7 +136,10 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+)?{_NUM_RE}\s+(day|week|month)s?\b", re.I), "for_duration"),
     (re.compile(r"\b(?:for|over)\s+the\s+next\s+(day|week|month)\b", re.I), "for_next_unit"),
     (
-        re.compile(r"\b(?:for\s+the\s+rest\s+of\s+|(?:all|rest\s+of)\s+)?(?:this|the)\s+(week|month)\b", re.I),
+        re.compile(
+            r"\b(?:for\s+the\s+rest\s+of\s+|(?:all|rest\s+of)\s+)?(?:this|the)\s+(week|month)(\s+and\s+(?:the\s+)?next(?:\s+one)?)?\b",
+            re.I,
+        ),
         "this_unit",
     ),
     (re.compile(r"\b(?:this|over\s+the|for\s+the)\s+weekend\b", re.I), "weekend"),
@@ -140,21 +158,39 @@ def parse_expiry(text: str, at: datetime) -> TimeSpan:
     days (write-rules chapter). Ends are end-of-day in the timestamp's timezone.
     """
     found: list[tuple[re.Match, datetime]] = []
+    name_of: dict[int, str] = {}
     for pattern, name in _TIME_PATTERNS:
         for match in pattern.finditer(text):
             end = _resolve(name, match, at)
             if end is not None and end > at:
                 found.append((match, end))
+                name_of[id(match)] = name
     if not found:
         return TimeSpan(expires_at=at + timedelta(days=DEFAULT_SITUATION_DAYS), phrase="", stated=False)
     match, end = found[0]  # the most specific pattern wins ...
     start, stop = match.span()
+    begins = _begins(name_of[id(match)], match, at)
     for other, other_end in found[1:]:
         # ... and a second phrase joined to it ("today and tomorrow") extends it to the later end.
         lo, hi = sorted([(start, stop), other.span()])
         if re.fullmatch(r"\s*(?:and|&|or|to|through)\s*", text[lo[1] : hi[0]], re.I):
             start, stop, end = lo[0], hi[1], max(end, other_end)
-    return TimeSpan(expires_at=end, phrase=text[start:stop], stated=True)
+            begins = begins if lo[0] == match.start() else None
+    return TimeSpan(expires_at=end, phrase=text[start:stop], stated=True, starts_at=begins)
+
+
+def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
+    """The first day of a span that lies ahead ("on Thursday", "tomorrow", "next week")."""
+    groups = match.groups()
+    if name == "on_weekday":
+        return _day_start(_next_weekday(at, _weekday_index(groups[0])))
+    if name == "tomorrow":
+        return _day_start(at + timedelta(days=1))
+    if name == "next_unit":
+        return _end_of_week(at) if groups[0].lower() == "week" else _end_of_month(at)
+    if name == "weekday_to_weekday":
+        return _day_start(_next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0])))
+    return None
 
 
 def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
@@ -218,8 +254,10 @@ def _resolve_relative(name: str, match: re.Match, at: datetime) -> datetime | No
         return _end_of_day(at + timedelta(days=days))
     if name == "for_next_unit":
         return _end_of_day(at + timedelta(days={"day": 1, "week": 7, "month": 30}[groups[0].lower()]))
-    if name == "this_unit":
-        return _end_of_week(at) if groups[0].lower() == "week" else _end_of_month(at)
+    if name == "this_unit":  # "this week and next" runs to the end of the next one
+        if groups[0].lower() == "week":
+            return _end_of_week(at) + timedelta(days=7 if groups[1] else 0)
+        return _end_of_month(at, 1 if groups[1] else 0)
     if name == "weekend":
         return _end_of_week(at)
     if name == "next_unit":

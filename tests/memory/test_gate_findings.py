@@ -221,7 +221,14 @@ CASES = [
     ),
     (
         "I\u2019m travelling next week.",
-        [note("situation", "situation_dated", "Is travelling until Sunday 29 March 2026.", expires_at=day(3, 30))],
+        [
+            note(
+                "situation",
+                "situation_dated",
+                "Is travelling from Monday 23 March 2026 until Sunday 29 March 2026.",
+                expires_at=day(3, 30),
+            )
+        ],
     ),
     # A note that opens with somebody's name is echoed as it stands, with "your" for "their".
     (
@@ -314,7 +321,7 @@ CASES = [
             note(
                 "situation",
                 "explicit_request",
-                "Is working from home until Sunday 29 March 2026.",
+                "Is working from home from Monday 23 March 2026 until Sunday 29 March 2026.",
                 expires_at=day(3, 30),
             )
         ],
@@ -324,7 +331,10 @@ CASES = [
         "Remember that I'll be in Rome from Monday until Wednesday.",
         [
             note(
-                "situation", "explicit_request", "Will be in Rome until Wednesday 25 March 2026.", expires_at=day(3, 26)
+                "situation",
+                "explicit_request",
+                "Will be in Rome from Monday 23 March 2026 until Wednesday 25 March 2026.",
+                expires_at=day(3, 26),
             )
         ],
     ),
@@ -389,6 +399,32 @@ CASES = [
             )
         ],
     ),
+    # A day or a span ahead is said as such, not as "until" from now.
+    (
+        "I'll be at the Leeds office this Thursday.",
+        [
+            note(
+                "situation",
+                "situation_dated",
+                "Will be at the Leeds office on Thursday 19 March 2026.",
+                expires_at=day(3, 20),
+            )
+        ],
+    ),
+    (
+        "I'm off tomorrow.",
+        [note("situation", "situation_dated", "Is off on Wednesday 18 March 2026.", expires_at=day(3, 19))],
+    ),
+    (
+        "I'm at a conference this week and next.",
+        [note("situation", "situation_dated", "Is at a conference until Sunday 29 March 2026.", expires_at=day(3, 30))],
+    ),
+    (
+        "I'm on leave this month and next.",
+        [note("situation", "situation_dated", "Is on leave until Thursday 30 April 2026.")],
+    ),
+    # Two places with two ends is two notes in one sentence: refused rather than merged.
+    ("I'm in Madrid until Friday, then Lisbon until the 30th.", [refused("statement_unclear")]),
     # A spaced dash ends the clause: what follows is about someone else.
     (
         "I'm on leave until Friday - my deputy signs.",
@@ -428,7 +464,7 @@ CASES = [
             note(
                 "situation",
                 "situation_dated",
-                "Is travelling to Tokyo until Thursday 30 April 2026.",
+                "Is travelling to Tokyo in April 2026.",
                 expires_at=day(5, 1),
                 quote="I'm travelling to Tokyo next month",
             ),
