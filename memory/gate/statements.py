@@ -201,6 +201,8 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
         return finish(own + scope)
     only = bool(tokens) and tokens[0].lower_ == "only"  # "Only show open orders": kept with the object
     while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "you", "mind", "only"):
+        # "Going forward, don't bother with X": the negation after a standing phrase counts too.
+        negative = negative or tokens[0].lower_ in ("never", "don't", "not", "n't")
         tokens = tokens[1:]
     if not tokens:
         return ""
@@ -468,8 +470,9 @@ def lint(statement: str) -> list[str]:
         problems.append("a word twice in a row: " + ", ".join(repeated))
     if re.search(r"(?:^|\s)n[’']t\b|^(?![AI] )[A-Z] |\w(?:ns|ds)[’']t\b", statement):
         problems.append("a word split from its contraction")  # "Cas n't work", "S as the lead"
-    if words and words[-1] in vocab.UNFINISHED_ENDINGS:
-        problems.append(f"ends on {words[-1]!r}")  # "Covers Leeds and.", "Prefers never."
+    last = re.findall(r"[\w'%$€£]+", _straight(statement).lower())[-1:]  # "up to 15%" ends on "15%"
+    if last and last[0] in vocab.UNFINISHED_ENDINGS:
+        problems.append(f"ends on {last[0]!r}")  # "Covers Leeds and.", "Prefers never."
     if len(statement.split()) > vocab.MAX_STATEMENT_WORDS:
         problems.append(f"more than {vocab.MAX_STATEMENT_WORDS} words")
     if not statement or not statement[0].isupper() or not statement.endswith("."):

@@ -716,6 +716,20 @@ CASES = [
         "I want neither tables nor charts from now on.",
         [note("preference", "standing_preference", "Does not want tables or charts.")],
     ),
+    # A negation after the standing phrase turns the request round as well.
+    (
+        "Going forward, don't bother with the totals.",
+        [note("preference", "standing_preference", "Does not want Atlas to bother with the totals.")],
+    ),
+    (
+        "Going forward, please don't show me cancelled orders.",
+        [note("preference", "standing_preference", "Does not want cancelled orders.")],
+    ),
+    # A note may end on a figure.
+    (
+        "Remember that I approve discounts up to 15%.",
+        [note("context", "explicit_request", "Approves discounts up to 15%.")],
+    ),
     # A "not" that belongs to another verb says nothing about what the user wants.
     ("I never said I prefer tables.", [refused("statement_unclear")]),
     ("My boss prefers charts.", [refused("not_about_user")]),
