@@ -200,10 +200,14 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     if own:
         return finish(own + scope)
     only = bool(tokens) and tokens[0].lower_ == "only"  # "Only show open orders": kept with the object
+    negations = 0
     while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "you", "mind", "only"):
         # "Going forward, don't bother with X": the negation after a standing phrase counts too.
-        negative = negative or tokens[0].lower_ in ("never", "don't", "not", "n't")
+        negations += tokens[0].lower_ in ("never", "don't", "not", "n't")
         tokens = tokens[1:]
+    if negations > 1:
+        return ""  # "never not show the totals": too tangled to keep
+    negative = negative or bool(negations)
     if not tokens:
         return ""
     verb = tokens[0]
@@ -277,6 +281,8 @@ def _own_preference(tokens: list[Token]) -> str:
         if form == "Likes" and tokens[index - 1].lower_ in ("'d", "would"):
             form = "Wants"  # "I'd like X" asks for X
         after = tokens[index + 1 :]
+        if form and after and after[0].lower_ == "you":  # "I'd prefer you not round the figures"
+            return _wants_atlas(after[1:], negated=negated) if f"{form} " not in vocab.NEGATIVE_OPENINGS else ""
         if form and after and after[0].lower_ in (*_NEGATIONS, "no", "neither"):  # "I'd prefer not to see emojis"
             negated, after = not negated, after[1:]
         elif form and len(after) > 1 and after[0].lower_ == "to" and after[1].lower_ in _NEGATIONS:
@@ -292,6 +298,18 @@ def _own_preference(tokens: list[Token]) -> str:
         if form:
             return form + " " + text_of(after)
     return ""
+
+
+def _wants_atlas(tokens: list[Token], *, negated: bool) -> str:
+    """What the user wants Atlas to do: "(you) to round the figures", "(you) not round them"."""
+    if tokens and tokens[0].lower_ == "to":
+        tokens = tokens[1:]
+    if tokens and tokens[0].lower_ in _NEGATIONS:
+        negated, tokens = not negated, tokens[1:]
+    if not tokens or tokens[0].pos_ not in ("VERB", "AUX"):
+        return ""
+    verb = tokens[0].lemma_.lower()
+    return ("Does not want Atlas to " if negated else "Wants Atlas to ") + verb + " " + text_of(tokens[1:])
 
 
 def _rather_atlas(tokens: list[Token]) -> str:
@@ -468,7 +486,7 @@ def lint(statement: str) -> list[str]:
     repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})
     if repeated:
         problems.append("a word twice in a row: " + ", ".join(repeated))
-    if re.search(r"(?:^|\s)n[’']t\b|^(?![AI] )[A-Z] |\w(?:ns|ds)[’']t\b", statement):
+    if re.search(r"(?:^|\s)n[’']t\b|^(?![AI] )[A-Z] |\w(?:ns|ds)[’']t\b|\bnots\b", statement):
         problems.append("a word split from its contraction")  # "Cas n't work", "S as the lead"
     last = re.findall(r"[\w'%$€£]+", _straight(statement).lower())[-1:]  # "up to 15%" ends on "15%"
     if last and last[0] in vocab.UNFINISHED_ENDINGS:

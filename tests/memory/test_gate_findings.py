@@ -725,6 +725,16 @@ CASES = [
         "Going forward, please don't show me cancelled orders.",
         [note("preference", "standing_preference", "Does not want cancelled orders.")],
     ),
+    # What the user wants Atlas to do, in either polarity; two negations are refused, not guessed.
+    (
+        "I'd prefer you not round the figures from now on.",
+        [note("preference", "standing_preference", "Does not want Atlas to round the figures.")],
+    ),
+    (
+        "I'd like you to round the figures from now on.",
+        [note("preference", "standing_preference", "Wants Atlas to round the figures.")],
+    ),
+    ("From now on, never not show the totals.", NOTHING),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
