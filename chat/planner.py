@@ -692,8 +692,21 @@ def _unread_period(words: list[str]) -> str:
     for i in anchors:
         if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
             return f"{words[i - 1]} {words[i]}"
-    if len(anchors) > 1:
-        return f"{words[anchors[0]]} to {words[anchors[-1]]}"
+    # Every period named: a month or quarter (with its year), a year on its own, "this year".
+    years = [
+        i
+        for i, w in enumerate(words)
+        if re.fullmatch(r"(19|20)\d\d", w) and not {i - 1, i - 2} & set(anchors) and words[i - 1 : i] != ["acct"]
+    ]
+    relative = [
+        i
+        for i, w in enumerate(words[:-1])
+        if w in ("this", "last", "next", "previous") and words[i + 1] in vocab.PERIOD_UNITS
+    ]
+    named = sorted([*anchors, *years, *relative])
+    if len(named) > 1:
+        first, last = (" ".join(words[i : i + 2]) if i in relative else words[i] for i in (named[0], named[-1]))
+        return f"{first} to {last}"
     for i, word in enumerate(words[:-1]):
         unit = words[i + 1]
         if word in ("which", "what") and unit in vocab.PERIOD_UNITS and unit not in vocab.GROUP_WORDS:

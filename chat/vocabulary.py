@@ -115,7 +115,7 @@ PRONOUNS = frozenset({"i", "you", "we", "they", "i'd", "we'd"})
 # Verbs and nouns that ask for an ordering of groups: "rank the segments by revenue".
 RANK_WORDS = frozenset({"rank", "ranking"})
 LIST_WORDS = frozenset({"list", "show", "which", "name", "display", "give", "who", "what", "find", "see"})
-COMPARE_WORDS = frozenset({"compare", "versus", "vs", "against", "comparison"})
+COMPARE_WORDS = frozenset({"compare", "compared", "comparing", "versus", "vs", "against", "comparison"})
 GROUP_WORDS: dict[str, str] = {
     "customer": "customer",
     "client": "customer",
