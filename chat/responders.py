@@ -187,7 +187,8 @@ _STRUCTURED = {
 def _format_preference(style: Style, text: str, *, has_rows: bool) -> bool:
     if style.format:
         return False
-    if re.search(r"\btables?\b", text) and has_rows:
+    # "the margin column in every table" asks for a column, not for tables.
+    if re.search(r"(?<!every )(?<!each )(?<!any )(?<!all )\btables?\b", text) and has_rows:
         style.format = "table"
     elif re.search(r"\b(short|brief|concise)\b", text):
         style.format = "short"

@@ -322,7 +322,10 @@ RULES: tuple[Rule, ...] = (
         r.UPDATE,
         "Switch my currency to Danish kroner.",
         kind="preference",
+        # "I've moved permanently to the Cardiff office": an adverb between the verb and "to".
+        tokens=([{"LEMMA": {"IN": v.UPDATE_MOVE_VERBS}}, {"POS": "ADV", "OP": "+"}, {"LOWER": "to"}],),
         phrases=v.UPDATE_PHRASES,
+        extra_examples=("I've moved permanently to the Cardiff office.",),
     ),
     Rule(
         "verdict",

@@ -163,7 +163,12 @@ def _scope(span: Span) -> tuple[str, set[int]]:
     for token in span:
         if token.lower_ in ("whenever", "when", "every", "each", "for", "if") and token.i != span.end - 1:
             end = next((t.i for t in span if t.i > token.i and t.text == ","), None)
-            if token.lower_ in ("for", "every", "each") and end is None:
+            # "for anything about timing" needs no comma to be a condition.
+            about = [t.lower_ for t in span.doc[token.i + 1 : token.i + 3]] in (
+                ["anything", "about"],
+                ["questions", "about"],
+            )
+            if token.lower_ in ("for", "every", "each") and end is None and not about:
                 continue
             stop = end if end is not None else span.end
             words = [t for t in span.doc[token.i : stop] if not t.is_punct]
@@ -214,6 +219,8 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     lemma = verb.lemma_.lower() if verb.lower_ not in vocab.REQUEST_VERBS else verb.lower_
     if lemma not in vocab.REQUEST_VERBS and verb.lower_.endswith("ing"):
         lemma = verb.lemma_.lower()
+    if lemma == "make" and len(tokens) > 2 and tokens[1].lower_ in ("that", "it"):
+        return finish("Prefers " + text_of(tokens[2:]) + scope)  # "make that millions": the new value
     if lemma in ("change", "switch"):
         after = text_of(tokens[1:])
         return finish("Prefers " + (after.split(" to ", 1)[1] if " to " in after else after) + scope)
@@ -336,6 +343,10 @@ def about_user(tokens: list[Token]) -> str:
     tokens = [t for t in tokens if not t.is_space]
     while tokens and (tokens[0].is_punct or tokens[0].lower_ in vocab.DISCOURSE_OPENERS):
         tokens = tokens[1:]
+    # "Scratch Bristol, I've moved to Cardiff": the words before the comma are an aside.
+    comma = next((i for i, t in enumerate(tokens[:-1]) if t.text == "," and tokens[i + 1].lower_ == "i"), None)
+    if tokens and tokens[0].lower_ not in ("i", "i'm") and comma is not None:
+        tokens = tokens[comma + 1 :]
     if not tokens or tokens[0].lower_ not in ("i", "i'm"):  # the tokenizer splits "im" into "i" "m"
         return finish(text_of(tokens))
     rest = _without_aside(tokens[1:])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.gate.vocabulary import CONTEXT_SUBJECTS, SUBJECT_ORDER, SUBJECT_VALUES
+from memory.gate.vocabulary import CONTEXT_SUBJECTS, NOT_VALUE_PHRASES, SUBJECT_ORDER, SUBJECT_VALUES
 
 
 def _pattern(phrase: str) -> re.Pattern:
@@ -28,6 +28,21 @@ def _compiled() -> dict[str, list[tuple[str, re.Pattern]]]:
     }
 
 
+_CONTAINER = re.compile(r"\b(?:every|each|any|all)\s+$", re.I)
+
+
+def _not_a_value(text: str, found: re.Match) -> bool:
+    """A value word that names no value: the place something goes ("the variance column in
+    every table" asks for a column, not for tables) or part of another term ("ISO week")."""
+    if _CONTAINER.search(text[: found.start()]):
+        return True
+    return any(
+        m.start() <= found.start() and found.end() <= m.end()
+        for phrase in NOT_VALUE_PHRASES
+        for m in _pattern(phrase).finditer(text)
+    )
+
+
 def subject_value(text: str) -> tuple[str, str]:
     """(subject, canonical value) a preference names; ("", "") when none.
 
@@ -39,7 +54,7 @@ def subject_value(text: str) -> tuple[str, str]:
         best: tuple[int, str] | None = None
         named = False
         for value, pattern in compiled[subject]:
-            found = pattern.search(text)
+            found = next((f for f in pattern.finditer(text) if not _not_a_value(text, f)), None)
             if not found:
                 continue
             named = True

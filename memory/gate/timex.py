@@ -123,7 +123,9 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|year|quarter)\b", re.I), "end_of"),
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+{_MONTH_RE}(?!\s*\d)\b", re.I), "end_of_month_named"),
     # "from Monday until Wednesday": the end is the first such day after the start.
-    (re.compile(rf"\bfrom\s+(next\s+)?{_WEEKDAY_RE}\s+{_UNTIL}\s+{_WEEKDAY_RE}\b", re.I), "weekday_to_weekday"),
+    # "(from) Monday until Wednesday": the end is the first such day after the start; without
+    # "from", "Monday to Wednesday" is the days of every week (skipped in parse_expiry).
+    (re.compile(rf"\b(?:from\s+)?(next\s+)?{_WEEKDAY_RE}\s+{_UNTIL}\s+{_WEEKDAY_RE}\b", re.I), "weekday_to_weekday"),
     (re.compile(rf"\b{_UNTIL}\s+(next\s+)?{_WEEKDAY_RE}(\s+(?:of\s+)?next\s+week)?\b", re.I), "until_weekday"),
     (
         re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_RE}\b", re.I),
@@ -150,6 +152,20 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
 ]
 
 
+# A weekday right before "to <weekday>" without "from": a weekly pattern ("Monday to Wednesday").
+_WEEKLY = re.compile(rf"(?<!from\s)\b{_WEEKDAY_RE}\s*$", re.I)
+_WEEKLY_LINK = re.compile(rf"^(?:next\s+)?{_WEEKDAY_RE}\s+(?:to|through|thru)\b", re.I)
+
+
+def _weekly(name: str, match: re.Match, text: str) -> bool:
+    """ "Monday to Wednesday" with no "from": which days of the week, not when it ends."""
+    if name == "weekday_to_weekday":
+        return bool(_WEEKLY_LINK.match(match.group(0)))
+    if name == "until_weekday" and re.match(r"(?:to|through|thru)\b", match.group(0), re.I):
+        return bool(_WEEKLY.search(text[: match.start()]))
+    return False
+
+
 def parse_expiry(text: str, at: datetime) -> TimeSpan:
     """When a stated situation stops being true, from the utterance and its timestamp.
 
@@ -161,6 +177,8 @@ def parse_expiry(text: str, at: datetime) -> TimeSpan:
     name_of: dict[int, str] = {}
     for pattern, name in _TIME_PATTERNS:
         for match in pattern.finditer(text):
+            if _weekly(name, match, text):
+                continue  # "I work Monday to Wednesday": the days of every week, not an end
             end = _resolve(name, match, at)
             if end is not None and end > at:
                 found.append((match, end))

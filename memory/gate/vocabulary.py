@@ -198,6 +198,7 @@ DISCOURSE_OPENERS: tuple[str, ...] = (
     "btw",
     "fyi",
     "by the way",
+    "anyway",
     "heads up",
     "quick one",
     "quick question",
@@ -341,6 +342,8 @@ UPDATE_PHRASES: tuple[str, ...] = (
     "now",
     "these days",
 )
+# Verbs of a move that an adverb may follow before "to" ("moved permanently to", "switched back to").
+UPDATE_MOVE_VERBS: tuple[str, ...] = ("move", "switch", "transfer", "relocate")
 # A reversal withdraws a preference ("stop answering in French", "drop the charts").
 REVERSAL_VERBS: tuple[str, ...] = ("stop", "drop", "quit", "cancel", "scrap", "ditch", "lose")
 REVERSAL_PHRASES: tuple[str, ...] = (
@@ -669,7 +672,17 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "unionized",
     ),
     # Criminal offence data (kept apart from the special categories in law, refused the same way).
-    "criminal": ("arrested", "convicted", "criminal record", "in prison", "in jail", "on parole", "on bail"),
+    "criminal": (
+        "arrested",
+        "convicted",
+        "conviction",
+        "criminal record",
+        "in prison",
+        "in jail",
+        "on parole",
+        "on bail",
+        "on probation",
+    ),
     "ethnicity": ("ethnicity", "ethnic", "race", "racial", "black", "white", "asian", "hispanic", "latino", "latina"),
 }
 
@@ -867,6 +880,9 @@ SUBJECT_ORDER: tuple[str, ...] = (
     "sort_order",
     "answer_length",
 )
+# Terms holding a value word that name no value ("ISO week numbers" are not ISO dates).
+NOT_VALUE_PHRASES: tuple[str, ...] = ("iso week", "iso weeks")
+
 # Context subjects: a later statement on a single-valued subject replaces the earlier one
 # ("I've moved to the Porto office"); a multi-valued one ("I cover ...") only with an update
 # marker ("I cover Wales now, not Scotland"). The first subject named wins, so "coverage"

@@ -177,6 +177,13 @@ def test_a_note_turning_a_format_down_never_gives_that_format(statement, subject
     assert result.text == plain.text and result.influences == {1: IN_CONTEXT}
 
 
+def test_a_column_wanted_in_every_table_does_not_make_a_table():
+    plain = answer(TOP)
+    result = answer(TOP, notes=[note("Wants the margin column included in every table.")])
+    kinds = [b.kind for b in result.blocks]
+    assert kinds == [b.kind for b in plain.blocks] and "table" not in kinds
+
+
 def test_bullet_preference_turns_a_list_into_bullets_even_when_a_table_is_the_default():
     result = answer(TOP, fmt="detailed", notes=[note("Prefers bullet points.")])
     assert result.blocks[1].kind == "bullets"

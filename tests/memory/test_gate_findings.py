@@ -735,6 +735,57 @@ CASES = [
         [note("preference", "standing_preference", "Wants Atlas to round the figures.")],
     ),
     ("From now on, never not show the totals.", NOTHING),
+    # A format word that is where something goes, or part of another term, is not a format.
+    (
+        "Anyway, going forward put the margin column in every table.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Wants the margin column included in every table.",
+                subject="",
+                value="",
+            )
+        ],
+    ),
+    (
+        "I'd rather see ISO week numbers for anything about deadlines.",
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Prefers to see ISO week numbers in answers about deadlines.",
+                subject="",
+                value="",
+            )
+        ],
+    ),
+    (
+        "Honestly, make it thousands from now on.",
+        [note("preference", "standing_preference", "Prefers thousands.", value="thousands")],
+    ),
+    # An aside before the comma goes; an adverb may sit between "moved" and "to".
+    (
+        "Cross out Leeds, I've moved permanently to the York office.",
+        [note("context", "update_supersedes", "Has moved permanently to the York office.", subject="office")],
+    ),
+    # Days of every week are not an end; "Tuesday until Friday" is one span ahead.
+    (
+        "Keep in mind that I work Tuesday to Thursday.",
+        [note("context", "explicit_request", "Works Tuesday to Thursday.")],
+    ),
+    (
+        "I'm away Tuesday until Friday.",
+        [
+            note(
+                "situation",
+                "situation_dated",
+                "Is away from Tuesday 24 March 2026 until Friday 27 March 2026.",
+                expires_at=day(3, 28),
+            )
+        ],
+    ),
+    ("Remember that I have an old conviction for speeding.", [refused("special_category", explicit=True)]),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
