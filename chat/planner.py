@@ -990,7 +990,8 @@ def _measure(signals: Signals) -> str:
     if ranked:
         return "rank"
     valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in zip(signals.words, signals.words[1:], strict=False))
-    added = any(a == "add" and b == "up" for a, b in zip(signals.lemmas, signals.words[1:], strict=False))
+    # "add up to", "come to", "amount to": a total asked for with a verb.
+    added = any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas, signals.words[1:], strict=False))
     if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or added:
         return "sum"  # the word too: "combined" is lemmatised to "combine"
     return ""

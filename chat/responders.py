@@ -438,7 +438,8 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
     if plan.kind == "rank":  # tied values share a place: 1, 2, 2, 4
         places = [next(j for j, o in enumerate(rows, 1) if o.value == r.value) for r in rows]
     items = [f"{p}. {r.label}: {_rank_value(ranking, r.value, style)}" for p, r in zip(places, rows, strict=True)]
-    return _shaped(head, header, table_rows, items, style, inline=[r.label for r in rows])
+    # A breakdown ("order count city by city") shows every group; a top N is already cut.
+    return _shaped(head, header, table_rows, items, style, inline=[r.label for r in rows], every=not plan.limit)
 
 
 def _shaped(

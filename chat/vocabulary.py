@@ -103,6 +103,7 @@ TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number"})
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
+SUM_VERB_PHRASES = frozenset({("add", "up"), ("come", "to"), ("amount", "to")})  # (lemma, next word)
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})

@@ -215,9 +215,17 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
     start, end = opening
     doc = clause.span.doc
     target = [t for t in doc[end : clause.span.end] if not t.is_space]
-    while target and target[0].lower_ in ("that", "about", "the", "note", "memory", "what", "i", "said"):
+    while target and target[0].lower_ in ("that", "about", "the", "note", "memory", "what", "i", "said", "you"):
         if target[0].lower_ == "i" and len(target) > 1 and target[1].lower_ != "said":
             break
+        if target[0].lower_ == "you":  # "what you know about my office", "what you have on me"
+            if (
+                len(target) < 3
+                or target[1].lower_ not in ("know", "have", "remember")
+                or target[2].lower_ not in ("about", "on")
+            ):
+                break
+            target = target[2:]
         target = target[1:]
     query = statements.text_of(target).strip(" .!?")
     if not query or query.lower() in vocab.VAGUE_TARGETS:

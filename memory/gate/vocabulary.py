@@ -312,6 +312,11 @@ FORGET_PHRASES: tuple[str, ...] = (
     "remove the memory",
     "delete my note",
     "remove my note",
+    # "delete what you know about my coverage", "erase what you have on my office"
+    "delete what",
+    "erase what",
+    "remove what",
+    "wipe what",
 )
 # Words that negate what a clause names: a format request with one is never counted as asking for it.
 NEGATION_WORDS: frozenset[str] = frozenset({"no", "not", "n't", "never", "without", "none", "nothing"})

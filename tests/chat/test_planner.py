@@ -398,6 +398,15 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         ("Orders placed prior to June", ("abstain", vocab.NO_PLAN_REASON)),
         ("Show orders from Q1 2025 to Q2 2025", ("abstain", vocab.NO_PLAN_REASON)),
         ("Revenue for March and April", ("abstain", vocab.NO_PLAN_REASON)),
+        # A total asked for with a verb: once a list of the orders.
+        (
+            "What did Kestrel Foods' shipped orders come to in 2025?",
+            ("sum", "orders", "", "", None, ("Kestrel Foods",), "", "", "", "shipped", "2025"),
+        ),
+        (
+            "What do the open orders in the west amount to?",
+            ("sum", "orders", "", "", None, (), "west", "", "", "open", ""),
+        ),
         # Two years, or a year compared with another: the first was answered alone.
         ("Sales in 2024 and 2025", ("abstain", vocab.NO_PLAN_REASON)),
         ("Order value this year compared with last year", ("abstain", vocab.NO_PLAN_REASON)),

@@ -177,6 +177,13 @@ def test_a_note_turning_a_format_down_never_gives_that_format(statement, subject
     assert result.text == plain.text and result.influences == {1: IN_CONTEXT}
 
 
+def test_a_breakdown_by_city_shows_every_city():
+    cities = tuple(RankRow(f"City {n:02}", Decimal(40 - n), 40 - n) for n in range(14))
+    breakdown = Ranking(QueryPlan("count", "orders", Filters(period=QUARTER), group_by="city"), "count", cities)
+    text = answer(breakdown).text
+    assert "City 13: 27 orders" in text and "not shown" not in text
+
+
 def test_a_column_wanted_in_every_table_does_not_make_a_table():
     plain = answer(TOP)
     result = answer(TOP, notes=[note("Wants the margin column included in every table.")])

@@ -48,6 +48,17 @@ def test_our_own_wordings_of_the_same_rules():
     assert summary["clean_statements"] >= 0.95, text
 
 
+@pytest.mark.django_db
+def test_a_held_out_set_written_after_the_code_keeps_its_measured_figures():
+    """45 cases a helper wrote without reading the gate (first run: precision 0.778, recall
+    0.773); the figures after the fixes they led to, as a floor."""
+    summary, text = _run(Path(__file__).resolve().parents[1] / "fixtures" / "gate_blind2_cases.jsonl")
+    assert summary["cases"] == 45
+    assert summary["precision"] >= 0.92, text
+    assert summary["recall"] >= 0.9, text
+    assert summary["expiry_accuracy"] == 1.0 and summary["clean_statements"] == 1.0, text
+
+
 def _case(case_id, turns, expect):
     return json.dumps({"id": case_id, "turns": turns, "expect": expect})
 

@@ -683,6 +683,7 @@ def test_a_forget_naming_something_no_note_holds_deletes_nothing(make_user, text
         ("Remember that I approve refunds up to 1,000 euros.", "Forget that I approve refunds up to 1,000 euros."),
         ("Remember that I own account ACCT-10442.", "Forget account ACCT-10442."),
         ("Remember that I handle the US accounts.", "Forget that I handle the US accounts."),
+        ("Remember that I work from the Porto office.", "Please erase what you know about my office."),
     ],
 )
 @pytest.mark.django_db
