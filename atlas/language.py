@@ -97,8 +97,15 @@ def nlp() -> Language:
         return _load()
 
 
+# Typographic apostrophes as typed on phones and Macs ("don’t"): the tokenizer splits them like
+# straight ones but keeps them in the token ("n’t"), and every reader compares with "n't".
+# One character for one, so offsets into the text stay true.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+
 @lru_cache(maxsize=PARSE_CACHE_SIZE)
 def parse(text: str) -> Doc:
-    """One parsed document, shared by its readers (who must not change it). spaCy's Language
-    object is safe to call from several threads."""
-    return nlp()(text)
+    """One parsed document, shared by its readers (who must not change it), with typographic
+    apostrophes read as straight ones. spaCy's Language object is safe to call from several
+    threads."""
+    return nlp()(text.translate(_APOSTROPHES))

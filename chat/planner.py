@@ -185,7 +185,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     customer names it uses (never read as regions, cities or unknown nouns)."""
     # Entities are not read: names, cities and segments come from the corpus's own vocabulary.
     doc = parse(text)
-    words = [t.lower_.replace("’", "'") for t in doc]
+    words = [t.lower_ for t in doc]  # apostrophes come straight from the parse
     lemmas = [t.lemma_.lower() for t in doc]
     signals = Signals(words=words, lemmas=lemmas, name_words=set(name_words))
     signals.order_number = _order_number(text)
@@ -460,7 +460,7 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     harmless ("why", "drop", "profitable"): the plan would silently ignore them, so they are
     kept, in question order, for the abstention that names the first one."""
     for token in doc:
-        word, lemma = token.lower_.replace("’", "'"), token.lemma_.lower()
+        word, lemma = token.lower_, token.lemma_.lower()
         if word in vocab.ALWAYS_UNREAD:
             signals.unread.append(word)
             continue

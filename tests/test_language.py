@@ -30,3 +30,10 @@ def test_a_changed_pipeline_is_refused(monkeypatch):
     monkeypatch.setattr(language, "PIPELINE_SHA256", "0" * 64)
     with pytest.raises(ImproperlyConfigured, match="does not match"):
         language._load.__wrapped__()
+
+
+def test_a_typographic_apostrophe_is_read_as_a_straight_one():
+    from atlas.language import parse
+
+    assert [t.lower_ for t in parse("I don\u2019t want charts")] == ["i", "do", "n't", "want", "charts"]
+    assert parse("I\u2019m away").text == "I'm away"

@@ -51,7 +51,7 @@ class Clause:
 
     @property
     def lower(self) -> str:
-        return self.span.text.lower().replace("’", "'")
+        return self.span.text.lower()  # apostrophes come straight from the parse
 
     def has(self, *names: str) -> bool:
         return any(name in self.hits for name in names)

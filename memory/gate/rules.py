@@ -25,7 +25,7 @@ from atlas.language import nlp
 from memory.gate import reasons as r
 from memory.gate import vocabulary as v
 
-_APOSTROPHE = {"ORTH": {"IN": ["'", "'s", "’s", "’"]}, "OP": "?"}
+_APOSTROPHE = {"ORTH": {"IN": ["'", "'s"]}, "OP": "?"}
 _ANY = {"OP": "{0,4}"}
 
 

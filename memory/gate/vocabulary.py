@@ -233,7 +233,6 @@ SITUATION_PHRASES: tuple[str, ...] = (
     "on a trip",
     # "away" and "off" only after "be" or before when: "sign off", "right away" are no situation.
     "i'm away",
-    "i’m away",
     "i am away",
     "be away",
     "away until",
@@ -243,7 +242,6 @@ SITUATION_PHRASES: tuple[str, ...] = (
     "away next",
     "away this",
     "i'm off",
-    "i’m off",
     "i am off",
     "be off",
     "off until",

@@ -791,6 +791,12 @@ CASES = [
         "Remember that I approve discounts up to 15%.",
         [note("context", "explicit_request", "Approves discounts up to 15%.")],
     ),
+    # Typographic apostrophes, as phones and Macs type them, negate like straight ones.
+    ("Don\u2019t use tables from now on.", [note("preference", "standing_preference", "Does not want tables.")]),
+    (
+        "Remember that I don\u2019t want pie charts.",
+        [note("preference", "explicit_request", "Does not want pie charts.", echo="you don't want pie charts")],
+    ),
     # A "not" that belongs to another verb says nothing about what the user wants.
     ("I never said I prefer tables.", [refused("statement_unclear")]),
     ("My boss prefers charts.", [refused("not_about_user")]),
