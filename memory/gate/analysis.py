@@ -383,15 +383,15 @@ def _core(span: Span, drop: set[int]) -> list[Token]:
 
 def _is_negative(tokens: list[Token]) -> bool:
     words = [t.lower_ for t in tokens[:3]]
-    return bool(words) and (words[0] in ("never", "don't") or words[:2] in (["do", "n't"], ["do", "not"]))
+    return bool(words) and (words[0] == "never" or words[:2] in (["do", "n't"], ["do", "not"]))
 
 
 def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
     if not core:
         return False
     first = core[0]
-    if first.lower_ in ("never", "do", "don't", "not", "n't", "only"):  # "Only show open orders" ("just" is gone)
-        lead = ("never", "do", "don't", "not", "n't", "ever", "only")
+    if first.lower_ in ("never", "do", "not", "n't", "only"):  # "Only show open orders" ("just" is gone)
+        lead = ("never", "do", "not", "n't", "ever", "only")
         first = next((t for t in core if t.lower_ not in lead), first)
     if first.lemma_.lower() in vocab.REQUEST_VERBS or first.lower_ in vocab.REQUEST_VERBS:
         return True

@@ -179,10 +179,10 @@ def speech_act(span: Span) -> str:
     condition = first.lower_ in _SUBORDINATORS and second in _PRONOUN_SUBJECTS
     if span.text.rstrip().endswith("?") or first.lower_ in QUESTION_WORDS and not condition:
         return "question"
-    if first.pos_ == "AUX" and first.lower_ != "don't" and second in _PRONOUN_SUBJECTS:
+    if first.pos_ == "AUX" and second in _PRONOUN_SUBJECTS:
         return "question"
     # "Do use tables" needs no word of its own here: "do" is a request verb.
-    if first.lower_ in {"never", "don't", "always", "just", "only"} or _is_imperative_verb(first):
+    if first.lower_ in {"never", "always", "just", "only"} or _is_imperative_verb(first):
         return "imperative"
     return "statement"
 

@@ -206,9 +206,10 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
         return finish(own + scope)
     only = bool(tokens) and tokens[0].lower_ == "only"  # "Only show open orders": kept with the object
     negations = 0
-    while tokens and tokens[0].lower_ in ("never", "don't", "do", "not", "n't", "you", "mind", "only"):
+    # The tokenizer splits "don't" into "do" and "n't" (atlas.language), so "don't" is never one word.
+    while tokens and tokens[0].lower_ in ("never", "do", "not", "n't", "you", "mind", "only"):
         # "Going forward, don't bother with X": the negation after a standing phrase counts too.
-        negations += tokens[0].lower_ in ("never", "don't", "not", "n't")
+        negations += tokens[0].lower_ in ("never", "not", "n't")
         tokens = tokens[1:]
     if negations > 1:
         return ""  # "never not show the totals": too tangled to keep
