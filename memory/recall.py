@@ -332,6 +332,6 @@ def render_recalled_block(notes: list[RecalledNote]) -> str:
         return ""
     lines = ["## Recalled about this user"]
     for note in notes:
-        noted = timezone.localdate(note.written_at) if timezone.is_aware(note.written_at) else note.written_at.date()
+        noted = timezone.localdate(note.written_at)  # stored aware (USE_TZ)
         lines.append(f"- ({note.kind}, noted {noted:%Y-%m-%d}) {note.statement}")
     return "\n".join(lines) + "\n\n" + RECALLED_INSTRUCTION

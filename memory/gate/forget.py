@@ -63,12 +63,19 @@ def match_for_forget(user: User, query: str, *, now: datetime | None = None) -> 
     with acting_user(user.pk):
         live = list(live_memories(user, now=now))
     named = _names(query)
-    live = [m for m in live if named <= _words(f"{m.statement} {m.value}")]
+    hinted, hinted_value = subject_value(query)
+    # A name the request gives must be in the note, or be the note's value in other words
+    # ("my Swiss franc preference" names the note whose value is CHF).
+    live = [
+        m
+        for m in live
+        if named <= _words(f"{m.statement} {m.value}")
+        or (hinted_value and (m.subject, m.value) == (hinted, hinted_value))
+    ]
     if not live:
         return [], r.FORGET_NO_MATCH
     vectors = embed([query, _as_statement(query)])
     query_words = _words(query)
-    hinted, _ = subject_value(query)
     scored = []
     for memory in live:
         similarity = max(cosine(v, memory.embedding) for v in vectors)

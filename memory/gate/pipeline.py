@@ -64,7 +64,8 @@ class Clause:
             tokens = tokens[2:]
         first = tokens[0].i if tokens else self.span.start
         for start, end in self.hits.get(name, []):
-            if start <= first or all(t.lower_ in _LEADING_SKIP or t.is_punct for t in self.span.doc[first:start]):
+            # Nothing but politeness between the clause's first word and the rule (none at all when it is first).
+            if all(t.lower_ in _LEADING_SKIP or t.is_punct for t in self.span.doc[first:start]):
                 return start, end
         return None
 
@@ -99,6 +100,10 @@ def _starts_clause(tokens: list[Token]) -> bool:
     if first.lower_ in {"and", "but", "so", "then", "also"} and len(words) > 1:
         first = words[1]
     if first.lower_ in _CLAUSE_OPENERS:
+        return True
+    # ", and from now on use tables": a standing phrase opens a request of its own.
+    opening = " ".join(t.lower_ for t in words[words.index(first) : words.index(first) + 4])
+    if any(f"{opening} ".startswith(f"{phrase} ") for phrase in vocab.STANDING_PHRASES):
         return True
     # A request verb opens a clause, unless it is a noun ("order") or a participle ("broken down").
     if first.lemma_.lower() in vocab.REQUEST_VERBS and first.lower_ not in {"order", "list"} and first.tag_ != "VBN":

@@ -163,12 +163,11 @@ def _scope(span: Span) -> tuple[str, set[int]]:
     for token in span:
         if token.lower_ in ("whenever", "when", "every", "each", "for", "if") and token.i != span.end - 1:
             end = next((t.i for t in span if t.i > token.i and t.text == ","), None)
-            # "for anything about timing" needs no comma to be a condition.
-            about = [t.lower_ for t in span.doc[token.i + 1 : token.i + 3]] in (
-                ["anything", "about"],
-                ["questions", "about"],
-            )
-            if token.lower_ in ("for", "every", "each") and end is None and not about:
+            # Conditions without a comma: "for anything about timing", "every time I ask about X".
+            following = [t.lower_ for t in span.doc[token.i + 1 : token.i + 3]]
+            about = following in (["anything", "about"], ["questions", "about"])
+            each_time = token.lower_ in ("every", "each") and following == ["time", "i"]
+            if token.lower_ in ("for", "every", "each") and end is None and not (about or each_time):
                 continue
             stop = end if end is not None else span.end
             words = [t for t in span.doc[token.i : stop] if not t.is_punct]
@@ -225,7 +224,8 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     if lemma in ("change", "switch"):
         after = text_of(tokens[1:])
         return finish("Prefers " + (after.split(" to ", 1)[1] if " to " in after else after) + scope)
-    if lemma not in vocab.REQUEST_VERBS and verb.pos_ != "VERB":
+    # A verb with an -s ("amounts in thousands") is a noun the tagger misread: no imperative has one.
+    if lemma not in vocab.REQUEST_VERBS and (verb.pos_ != "VERB" or verb.tag_ == "VBZ"):
         body = text_of(tokens)
         return finish(("Does not want " if negative else "Prefers ") + lower_first(body) + scope)
     if lemma in _CONTENT_VERBS and not structured and not negative:

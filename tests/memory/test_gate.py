@@ -12,6 +12,7 @@ import pytest
 from memory.gate import GATE_NAME, GATE_VERSION, TurnEvent, preview, refusal_for, run_gate
 from memory.gate import reasons as rules
 from memory.gate.analysis import analyse_correction, analyse_turn
+from memory.gate.answers import Preview
 from memory.gate.rules import RULES
 from memory.gate.secrets import secret_kind
 from memory.gate.statements import echo, lint
@@ -802,6 +803,34 @@ def test_a_volunteered_preference_is_acknowledged_unless_it_was_forgotten(make_u
     forget_memory(user, memory)
     # Forgotten by subject and value: the same wish in other words is not acknowledged either.
     assert preview(user, "Going forward, I'd like all totals in EUR.") is None
+
+
+@pytest.mark.django_db
+def test_a_volunteered_secret_is_acknowledged_beside_the_answer(make_user):
+    said = preview(make_user(), "btw my password is Tr0ub4dor&3, anyway how many open orders?")
+    secret = "it looks like a secret (a password, code, key or account number), and Atlas never stores secrets"
+    assert said == Preview(f"I won't keep that: {secret}.", False)
+
+
+@pytest.mark.django_db
+def test_a_session_key_longer_than_the_column_still_counts_its_format_request(make_user):
+    # The key is cut to the column's 64 characters, never refused by the database mid-turn.
+    user = make_user()
+    result = run_gate(_event(user, "Could you put that in a table?", session="s" * 80))
+    assert [d.reason for d in result.decisions] == [rules.SINGLE_OCCURRENCE]
+    with acting_user(user.pk):
+        assert list(Observation.objects.values_list("session_key", flat=True)) == ["s" * 64]
+
+
+@pytest.mark.django_db
+def test_a_forget_naming_a_preferences_subject_picks_that_preference(make_user):
+    user = make_user()
+    # Neither note says "Swiss franc": the subject and value the request names (currency, CHF) find it.
+    _own_preference(user, "Likes figures in the Alpine money.", subject="currency", value="CHF")
+    _own_preference(user, "Likes rows and columns with a header line.", subject="answer_format", value="table")
+    result = run_gate(_event(user, "Forget my Swiss franc preference.", session="b", turn=2))
+    assert [m.statement for m in _live(user)] == ["Likes rows and columns with a header line."]
+    assert len(result.forgotten) == 1
 
 
 @pytest.mark.django_db

@@ -786,6 +786,24 @@ CASES = [
         ],
     ),
     ("Remember that I have an old conviction for speeding.", [refused("special_category", explicit=True)]),
+    # Conditions: "if I ask about", "every time I ask about"; a plural noun the tagger reads as a verb.
+    (
+        "If I ask about contracts, always show the notice period.",
+        [note("preference", "standing_preference", "Wants the notice period included in answers about contracts.")],
+    ),
+    (
+        "Always show the margin every time I ask about orders.",
+        [note("preference", "standing_preference", "Wants the margin included in answers about orders.")],
+    ),
+    (
+        "From now on, amounts in thousands please.",
+        [note("preference", "standing_preference", "Prefers amounts in thousands.")],
+    ),
+    # ", and from now on ..." opens a request of its own: the question before it is not kept.
+    (
+        "Show me the open orders, and from now on use tables.",
+        [note("preference", "standing_preference", "Prefers tables.", value="table")],
+    ),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",

@@ -78,24 +78,35 @@ def test_write_stores_the_statement_with_its_embedding_and_provenance(make_user)
 
 
 @pytest.mark.parametrize(
-    ("fields", "field"),
+    ("fields", "field", "message"),
     [
-        ({"statement": "   "}, "statement"),
-        ({"statement": "x" * 501}, "statement"),
-        ({"kind": "secret"}, "kind"),
-        ({"confidence": 1.5}, "confidence"),
-        ({"confidence": -0.1}, "confidence"),
-        ({"author": "model"}, "author"),
-        ({"scope": ""}, "scope"),
+        ({"statement": "   "}, "statement", "A memory needs a statement."),
+        ({"statement": "x" * 501}, "statement", "A memory is one sentence of at most 500 characters."),
+        ({"kind": "secret"}, "kind", "Kind must be one of preference, correction, context, situation."),
+        ({"confidence": 1.5}, "confidence", "Confidence must be between 0 and 1."),
+        ({"confidence": "high"}, "confidence", "Confidence must be a number between 0 and 1."),
+        ({"author": "model"}, "author", "Author must be 'user' or 'rule'."),
+        ({"scope": ""}, "scope", "Scope must be 'global' or what the memory governs."),
     ],
 )
-def test_write_refuses_bad_input_and_writes_nothing(make_user, fields, field):
+def test_write_refuses_bad_input_and_writes_nothing(make_user, fields, field, message):
     user = make_user()
     arguments = {"kind": "preference", "statement": "Prefers metric units", **fields}
     with pytest.raises(ValidationError) as error:
         write_memory(user, **arguments)
-    assert field in error.value.message_dict
+    assert error.value.message_dict[field] == [message]  # the sentence the form and the API show
     assert live_statements(user) == []
+
+
+def test_the_text_export_gives_each_kind_its_own_paragraph(make_user):
+    user = make_user()
+    write_memory(user, kind="preference", statement="Prefers amounts in euros.")
+    write_memory(user, kind="context", statement="Covers the Leeds office.")
+    paragraphs = export_memories(user, fmt="text").split("\n\n")
+    assert [p.splitlines()[:2] for p in paragraphs[1:]] == [
+        ["Preferences", "- Prefers amounts in euros."],
+        ["Context", "- Covers the Leeds office."],
+    ]
 
 
 def test_correct_writes_a_new_user_note_that_replaces_the_old(make_user):

@@ -38,6 +38,13 @@ def forget(user, statement: str, *, kind: str = "preference") -> None:
         ("Prefers short answers", "Prefers answers as a table", "preference", False),
         # "n't" and "not" are one negation; a number glued to its unit is still that number.
         ("Does not want charts in answers", "Doesn't want charts in answers", "preference", True),
+        (
+            "Does not want charts for Globex",
+            "Doesn\u2019t want charts for Globex",
+            "preference",
+            True,
+        ),  # typed on a phone
+        ("Flags orders over $500", "Flags orders over 500 dollars", "context", True),
         ("Doesn't want charts in answers", "Wants charts in answers", "preference", False),
         ("Flags shipments over 20 kg", "Flags shipments over 20kg", "context", True),
         ("Flags shipments over 20kg", "Flags shipments over 30kg", "context", False),
@@ -118,6 +125,13 @@ def test_a_forgotten_preference_is_recognised_in_other_words_by_its_subject_and_
     assert is_suppressed(user, kind="preference", value="EUR", **same)
     assert not is_suppressed(user, kind="preference", value="USD", **same)
     assert not is_suppressed(user, kind="context", value="EUR", **same)
+
+
+def test_a_forgotten_note_is_found_among_several_suppressions(make_user):
+    user = make_user()
+    forget(user, "Prefers metric units")
+    forget(user, "Payment terms for Acme are net 45", kind="context")
+    assert is_suppressed(user, kind="context", statement="Payment terms for Acme are net 45 days")
 
 
 @pytest.mark.parametrize(
