@@ -110,6 +110,8 @@ def style_from(notes: tuple[Any, ...], fmt: str, *, has_money: bool, has_rows: b
     for note in notes:
         if getattr(note, "kind", "") != "preference" or getattr(note, "declines", False):
             continue  # "Does not want tables" names a format only to leave it out
+        if getattr(note, "scope", "global") != "global":
+            continue  # "tables in answers about renewals" is no format for every answer
         subject, value = getattr(note, "subject", ""), getattr(note, "value", "")
         if subject in _STRUCTURED and value:
             # The gate stored what the preference is about and its value: no re-parsing.

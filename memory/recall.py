@@ -78,6 +78,8 @@ class RecalledNote:
     # reads these instead of re-parsing the statement.
     subject: str = ""
     value: str = ""
+    # "global", or the condition a preference holds under ("in answers about renewals").
+    scope: str = "global"
 
     @property
     def declines(self) -> bool:
@@ -139,7 +141,7 @@ picked AS (
     SELECT id, 'ranked', score, 1, NULL FROM ranked
 )
 SELECT m.id, m.kind, m.statement, m.author, m.created_at, m.source_quote, m.source_at,
-       m.source_session, m.source_turn, p.reason, p.score, m.subject, m.value
+       m.source_session, m.source_turn, p.reason, p.score, m.subject, m.value, m.scope
 FROM picked p JOIN memory_memory m ON m.id = p.id
 ORDER BY p.grp, p.score DESC NULLS LAST, p.created_at DESC NULLS LAST, p.id
 LIMIT %(cap)s
@@ -310,6 +312,7 @@ def recall_as_acting_user(user: User, question: str, *, now: datetime | None = N
             score=None if row[10] is None else round(float(row[10]), 4),
             subject=row[11],
             value=row[12],
+            scope=row[13],
         )
         for row in rows
     ]

@@ -68,8 +68,8 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
     wanted_norm = normalise(finding.statement)
     wanted_hashes = content_hashes(finding.statement)
     for memory in candidates:
-        if memory.kind != finding.kind:
-            continue
+        if memory.kind != finding.kind or memory.scope != finding.scope:
+            continue  # "Prefers tables in answers about renewals" is not "Prefers tables" again
         if normalise(memory.statement) == wanted_norm:
             return memory
         same = (memory.subject, memory.value) == (finding.subject, finding.value)
@@ -98,7 +98,10 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
     return [
         m
         for m in candidates
-        if m.kind == finding.kind and m.subject == finding.subject and not (negative and m.value != finding.value)
+        if m.kind == finding.kind
+        and m.subject == finding.subject
+        and m.scope == finding.scope  # a condition's note and the global one stand side by side
+        and not (negative and m.value != finding.value)
     ]
 
 
@@ -188,6 +191,7 @@ def _admit(run: _Run, finding: Finding) -> None:
         confidence=1.0 if finding.explicit else finding.confidence,
         subject=finding.subject,
         value=finding.value,
+        scope=finding.scope[:200],
         expires_at=finding.expires_at,
         gate=GATE_NAME,
         gate_version=GATE_VERSION,

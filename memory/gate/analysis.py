@@ -58,6 +58,9 @@ class Finding:
     confidence: float = 1.0
     # An update: replaces the live note on the same subject even when it may hold several.
     supersedes: bool = False
+    # What a preference governs: "global", or its condition ("in answers about renewals"),
+    # which is never applied to every answer and never replaces a note on another scope.
+    scope: str = "global"
     extra: dict = field(default_factory=dict)
 
 
@@ -424,6 +427,7 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
     if not statement:
         return None
     update = "update" in hits and not hits & {"standing", "prefer"}
+    condition = statements.scope_of(span)
     return Finding(
         "write",
         "preference",
@@ -436,6 +440,7 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
         explicit=update,
         echo=statements.echo(statement, said=quote),
         confidence=0.95,
+        scope=condition if condition and condition.lower() in statement.lower() else "global",
     )
 
 

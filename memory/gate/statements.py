@@ -170,6 +170,8 @@ def _scope(span: Span) -> tuple[str, set[int]]:
             if token.lower_ in ("for", "every", "each") and end is None and not (about or each_time):
                 continue
             stop = end if end is not None else span.end
+            # "for anything about renewals from now on": the standing phrase is no part of it.
+            stop = next((t.i for t in span.doc[token.i + 1 : stop] if _opens_standing(span.doc[t.i : stop])), stop)
             words = [t for t in span.doc[token.i : stop] if not t.is_punct]
             if token.lower_ == "for" and all(w.lower_ in ("me", "us", "myself") for w in words[1:]):
                 continue  # "For me, ...": the user, not a condition ("For Acme, ..." is one)
@@ -190,8 +192,18 @@ def _remaining(span: Span, drop: set[int]) -> list[Token]:
     return kept
 
 
+def _opens_standing(tokens: Span) -> bool:
+    text = " ".join(t.lower_ for t in tokens[:4]) + " "
+    return any(text.startswith(f"{phrase} ") for phrase in vocab.STANDING_PHRASES)
+
+
 def scope_tokens(span: Span) -> set[int]:
     return _scope(span)[1]
+
+
+def scope_of(span: Span) -> str:
+    """The condition a request carries, as its note words it ("in answers about renewals"), or ""."""
+    return _scope(span)[0].strip()
 
 
 def preference_statement(span: Span, *, drop: set[int], structured: bool, negative: bool = False) -> str:

@@ -2,6 +2,7 @@
 abstentions that assert no figure, and the stale-note sentence."""
 
 import re
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -182,6 +183,15 @@ def test_a_breakdown_by_city_shows_every_city():
     breakdown = Ranking(QueryPlan("count", "orders", Filters(period=QUARTER), group_by="city"), "count", cities)
     text = answer(breakdown).text
     assert "City 13: 27 orders" in text and "not shown" not in text
+
+
+def test_a_format_wanted_under_a_condition_does_not_shape_every_answer():
+    plain = answer(TOP)
+    wish = note("Prefers tables in answers about renewals.", subject="answer_format", value="table")
+    scoped = replace(wish, scope="in answers about renewals")
+    result = answer(TOP, notes=[scoped])
+    assert [b.kind for b in result.blocks] == [b.kind for b in plain.blocks]
+    assert answer(TOP, notes=[replace(scoped, scope="global")]).blocks[1].kind == "table"
 
 
 def test_a_column_wanted_in_every_table_does_not_make_a_table():

@@ -897,6 +897,26 @@ def test_where_the_user_is_based_holds_one_place(make_user):
 
 
 @pytest.mark.django_db
+def test_a_preference_under_a_condition_stands_beside_the_global_one(make_user):
+    user = make_user()
+    run_gate(_event(user, "Always use tables."))
+    run_gate(_event(user, "Use bullet points for anything about renewals from now on.", session="b", turn=2))
+    assert sorted((m.statement, m.scope) for m in _live(user)) == [
+        ("Prefers bullet points in answers about renewals.", "in answers about renewals"),
+        ("Prefers tables.", "global"),
+    ]
+    # Said again without its condition, the global note is refreshed; nothing is replaced.
+    result = run_gate(_event(user, "From now on, use tables.", session="c", turn=3))
+    assert len(result.refreshed) == 1 and result.superseded == () and len(_live(user)) == 2
+    # Tables under a condition are the user's words for that condition, not the global note again.
+    result = run_gate(_event(user, "Use tables for anything about invoices from now on.", session="d", turn=4))
+    assert len(result.written) == 1 and result.refreshed == () and len(_live(user)) == 3
+    with acting_user(user.pk):
+        recalled = recall_for_question(user, "When does Acme renew?", now=AT)
+    assert {(n.statement, n.scope) for n in recalled} >= {("Prefers tables.", "global")}
+
+
+@pytest.mark.django_db
 def test_a_forgotten_office_does_not_block_the_next_one(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I work out of the Graz office."))
