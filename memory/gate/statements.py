@@ -165,9 +165,9 @@ def _scope(span: Span) -> tuple[str, set[int]]:
             end = next((t.i for t in span if t.i > token.i and t.text == ","), None)
             # Conditions without a comma: "for anything about timing", "every time I ask about X".
             following = [t.lower_ for t in span.doc[token.i + 1 : token.i + 3]]
-            about = following in (["anything", "about"], ["questions", "about"])
+            anything_about = following in (["anything", "about"], ["questions", "about"])
             each_time = token.lower_ in ("every", "each") and following == ["time", "i"]
-            if token.lower_ in ("for", "every", "each") and end is None and not (about or each_time):
+            if token.lower_ in ("for", "every", "each") and end is None and not (anything_about or each_time):
                 continue
             stop = end if end is not None else span.end
             # "for anything about renewals from now on": the standing phrase is no part of it.
