@@ -21,6 +21,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
+from itertools import pairwise
 from typing import Any
 
 from spacy.tokens import Doc, Token
@@ -989,9 +990,9 @@ def _measure(signals: Signals) -> str:
         return "average"
     if ranked:
         return "rank"
-    valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in zip(signals.words, signals.words[1:], strict=False))
+    valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words))
     # "add up to", "come to", "amount to": a total asked for with a verb.
-    added = any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas, signals.words[1:], strict=False))
+    added = any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
     if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or added:
         return "sum"  # the word too: "combined" is lemmatised to "combine"
     return ""
@@ -1240,10 +1241,7 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     stated = {"region": bool(filters.region), "segment": bool(filters.segment), "city": bool(filters.city)}
     # "the largest order from a west coast customer" ranks single orders: the size word is on
     # "order" itself ("the most orders" still counts them per customer).
-    sized = any(
-        w in vocab.SIZE_WORDS and nxt in ("order", "orders")
-        for w, nxt in zip(signals.words, signals.words[1:], strict=False)
-    )
+    sized = any(w in vocab.SIZE_WORDS and nxt in ("order", "orders") for w, nxt in pairwise(signals.words))
     if not group and not sized:
         # The first grouping noun the question uses, unless it names a stated filter
         # ("the largest customer in the South region" ranks customers, not regions).

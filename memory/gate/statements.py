@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 
 from spacy.tokens import Span, Token
 
@@ -507,7 +508,7 @@ def lint(statement: str) -> list[str]:
         problems.append("two ends")  # "Is in Madrid, then Lisbon until the 30th until Friday ..."
     if _CLAUSE_AS_OBJECT.match(lowered):
         problems.append("a clause where the object should be")
-    repeated = sorted({a for a, b in zip(words, words[1:], strict=False) if a == b})
+    repeated = sorted({a for a, b in pairwise(words) if a == b})
     if repeated:
         problems.append("a word twice in a row: " + ", ".join(repeated))
     if re.search(r"(?:^|\s)n[’']t\b|^(?![AI] )[A-Z] |\w(?:ns|ds)[’']t\b|\bnots\b", statement):
