@@ -230,6 +230,14 @@ def _negated(token: Token) -> bool:
     return any(w in vocab.NEGATION_WORDS for w in before)
 
 
+def _paying(token: Token) -> str:
+    """ "How much did Kestrel pay us?" asks what was paid; "pay on net 60" names terms."""
+    if token.lemma_ != "pay" or token.pos_ != "VERB":
+        return ""
+    nxt = token.doc[token.i + 1].lower_ if token.i + 1 < len(token.doc) else ""
+    return "" if nxt in vocab.TERMS_PREPOSITIONS else vocab.STATUS_WORDS["paid"]
+
+
 def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     text = " ".join(signals.words)
     for phrase, phrase_status in vocab.STATUS_PHRASES.items():
@@ -238,7 +246,7 @@ def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             return
     for token in doc:
         word = token.lower_
-        status = vocab.STATUS_WORDS.get(word) or vocab.STATUS_WORDS.get(token.lemma_.lower())
+        status = vocab.STATUS_WORDS.get(word) or vocab.STATUS_WORDS.get(token.lemma_.lower()) or _paying(token)
         if not status or word in name_words:
             continue
         if word in ("ship", "deliver", "cancel") and token.pos_ not in ("VERB", "ADJ"):

@@ -187,7 +187,13 @@ PERIOD_FUTURE = frozenset({"next", "coming", "upcoming"})
 # One side of a named month or quarter ("before March", "after Q2"): no plan period says it.
 PERIOD_SIDES = frozenset({"before", "after"})  # and "prior to"
 # Conditions on orders that no record holds: whether they were on time.
-UNPLANNED_PHRASES: tuple[str, ...] = ("on time", "in time", "on schedule", "ahead of schedule", "behind schedule")
+# After "pay", the words of payment terms ("pay on net 60", "pay within 30 days"), not of a payment.
+TERMS_PREPOSITIONS = frozenset({"on", "in", "within", "by", "late", "early"})
+UNPLANNED_PHRASES: tuple[str, ...] = (
+    "on time", "in time", "on schedule", "ahead of schedule", "behind schedule",
+    # An order has no due date, only the day it was placed ("due this week" is not "placed this week").
+    "due this", "due next", "due by", "due before", "due within", "due today", "due tomorrow",
+)  # fmt: skip
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
 ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}

@@ -407,6 +407,12 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
             "What do the open orders in the west amount to?",
             ("sum", "orders", "", "", None, (), "west", "", "", "open", ""),
         ),
+        # What a customer paid is the paid orders (every order was summed); an order has no due date.
+        (
+            "How much did Kestrel Foods pay us last month?",
+            ("sum", "orders", "", "", None, ("Kestrel Foods",), "", "", "", "paid", "last month"),
+        ),
+        ("Which orders are due this week?", ("abstain", vocab.NO_PLAN_REASON)),
         # Two years, or a year compared with another: the first was answered alone.
         ("Sales in 2024 and 2025", ("abstain", vocab.NO_PLAN_REASON)),
         ("Order value this year compared with last year", ("abstain", vocab.NO_PLAN_REASON)),
