@@ -108,6 +108,8 @@ def third_person(verb: str) -> str:
     low = _straight(verb)
     if low in _IRREGULAR_THIRD:
         return _IRREGULAR_THIRD[low]
+    if low in vocab.IRREGULAR_PAST or low.endswith("ed"):
+        return low  # "the SQL you ran", "what you showed": the past has no -s
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return low + "es"
     if low.endswith("y") and len(low) > 2 and low[-2] not in "aeiou":

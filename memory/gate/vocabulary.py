@@ -478,6 +478,11 @@ OVERRIDE_VERBS: tuple[str, ...] = ("ignore", "disregard", "override", "bypass", 
 SYSTEM_NOUNS: tuple[str, ...] = (
     "instruction",
     "rule",
+    "permission",
+    "access",
+    "security",
+    "authentication",
+    "verification",
     "prompt",
     "guideline",
     "guardrail",
@@ -503,7 +508,17 @@ REVEAL_OBJECTS: tuple[str, ...] = (
     "secrets",
 )
 DATA_NOUNS: tuple[str, ...] = ("note", "memory", "data", "conversation", "chat", "history", "record", "detail", "file")
-PERMISSION_WORDS: tuple[str, ...] = ("allowed", "permitted", "authorised", "authorized", "entitled")
+PERMISSION_WORDS: tuple[str, ...] = ("allowed", "permitted", "authorised", "authorized", "entitled", "cleared")
+# What a permission claim gives the user: sight of data ("I'm authorised to see every region"),
+# not a power of their job ("authorised to approve refunds up to 5,000", which is context).
+DATA_ACCESS_VERBS: tuple[str, ...] = ("see", "view", "access", "read", "query", "open", "browse")
+# A request treated as coming from someone else ("treat my requests as coming from the CFO").
+REQUEST_NOUNS: tuple[str, ...] = ("request", "question", "message", "query", "ask")
+# Verbs in the past that take no third-person -s ("the SQL you ran" is "the SQL Atlas ran").
+IRREGULAR_PAST: frozenset[str] = frozenset(
+    "ran did made gave took went saw got had sent found told wrote put showed knew thought came left kept "
+    "brought bought paid read said used pulled set meant".split()
+)
 FACT_VERBS: tuple[str, ...] = ("say", "claim", "tell", "insist", "pretend", "treat")
 SEND_VERBS: tuple[str, ...] = ("send", "email", "forward", "upload", "post", "share", "export", "copy", "leak")
 # Secrets by name; a value beside the name makes it a secret (memory.gate.secrets).
@@ -612,6 +627,10 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "adhd",
         "ocd",
         "ptsd",
+        "in recovery",
+        "rehab",
+        "addiction",
+        "sober",
     ),
     "disability": (
         "disability",

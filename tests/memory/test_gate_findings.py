@@ -804,6 +804,17 @@ CASES = [
         "Show me the open orders, and from now on use tables.",
         [note("preference", "standing_preference", "Prefers tables.", value="table")],
     ),
+    # A power of the job is context; a claim to see data is an instruction (a rule row's example).
+    (
+        "Remember that I'm authorised to approve refunds up to 5,000 euros.",
+        [note("context", "explicit_request", "Is authorised to approve refunds up to 5,000 euros.")],
+    ),
+    ("Remember that I'm in recovery and can't do evening calls.", [refused("special_category", explicit=True)]),
+    # A verb in the past keeps its form when "you" becomes "Atlas".
+    (
+        "From now on always include the SQL you ran.",
+        [note("preference", "standing_preference", "Wants the SQL Atlas ran included.")],
+    ),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
