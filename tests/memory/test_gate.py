@@ -384,6 +384,12 @@ def test_subject_and_value_of_preferences(text, subject, value):
         ("the number on file is 536-90-4399", "government id"),  # a valid US social security number
         ("the old card 4222222222222 is on file", "card number"),  # thirteen digits, Luhn-valid
         ("Owns the account ACCT-20417.", ""),  # an account code is short: no key
+        ("keep in mind my security answer is Fluffy", "security answer"),
+        ("my card ends in 4242 and expires 09/28", "card number"),  # the last digits and the expiry
+        ("the recovery phrase: apple banana cherry dolphin", "recovery code"),
+        ("my date of birth is 4 July 1985", "date of birth"),  # identity details, not work context
+        ("my home address is 12 Elm Street, Leeds", "home address"),
+        ("Handles the card payments for Acme.", ""),  # a card named without its number
     ],
 )
 def test_secret_checks(text, expected):
