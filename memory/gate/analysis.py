@@ -10,6 +10,7 @@ refused with a reason code.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -211,6 +212,9 @@ def _chat_correction(span: Span, quote: str) -> Finding | None:
     return found if found.action == "write" else None
 
 
+_YOU_KNOW = re.compile(r"you (?:know|have|remember|said|noted) (?:about|on)")  # three words
+
+
 def _forget(clause: Clause, quote: str) -> Finding | None:
     opening = clause.starts_with("forget")
     if opening is None:
@@ -222,11 +226,7 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
         if target[0].lower_ == "i" and len(target) > 1 and target[1].lower_ != "said":
             break
         if target[0].lower_ == "you":  # "what you know about my office", "what you have on me"
-            if (
-                len(target) < 3
-                or target[1].lower_ not in ("know", "have", "remember")
-                or target[2].lower_ not in ("about", "on")
-            ):
+            if not _YOU_KNOW.match(" ".join(t.lower_ for t in target[:3])):
                 break
             target = target[2:]
         target = target[1:]

@@ -815,6 +815,13 @@ CASES = [
         "From now on always include the SQL you ran.",
         [note("preference", "standing_preference", "Wants the SQL Atlas ran included.")],
     ),
+    # "Remember that ...?" asks whether Atlas remembers; "I hate you ..." says nothing to keep.
+    ("Remember that I handle the Acme account?", NOTHING),
+    ("I hate you using emojis from now on.", [refused("statement_unclear")]),
+    # What to forget, without the words that lead to it.
+    ("Erase what you have on my office.", [{"action": "forget", "statement": "my office"}]),
+    ("Forget what you said about the Leeds office.", [{"action": "forget", "statement": "Leeds office"}]),
+    ("Forget what you know of my office.", [{"action": "forget", "statement": "you know of my office"}]),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
