@@ -513,10 +513,15 @@ def _clause_refusal(clause: Clause, hits: set[str], text: str) -> Finding | None
 
 
 def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | None:
+    if subjects.context_subject(text) and grammatical_subject(clause.span) == "user":
+        # "I don't cover the Nordic accounts any more": the context note goes, as if forgotten.
+        return Finding("forget", "forget", r.FORGET_REQUEST, statement=text, quote=text)
     subject, value = subjects.subject_value(text)
     if not subject and any(f.action == "reverse" for f in earlier):
         return None  # "..., I don't need them any more": the same reversal again
-    fallback = _negative_preference(clause, text)
+    # "Stop using abbreviations" with nothing to withdraw is a "does not want"; "never mind the
+    # tables" only takes the wish back.
+    fallback = None if "never mind" in clause.lower else _negative_preference(clause, text)
     return Finding(
         "reverse",
         "reversal",

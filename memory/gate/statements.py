@@ -418,6 +418,8 @@ def echo(statement: str, *, said: str = "") -> str:
     they renew"); one they did not say is the user, in the note's third person.
     """
     body = statement.rstrip(".")
+    if body.lower().startswith("no longer ") and len(body) > 10:  # "No longer handles X"
+        return echo(body[10].upper() + body[11:], said=said).replace("you ", "you no longer ", 1)
     first, _, rest = body.partition(" ")
     low = first.lower()
     if rest and (low.endswith("ly") or low in _LEADING_ADVERBS):

@@ -359,6 +359,7 @@ REVERSAL_PHRASES: tuple[str, ...] = (
     "any more",
     "anymore",
     "go back to normal",
+    "never mind",  # withdraws only: "never mind the tables" is no wish against tables
 )
 
 # --- corrections -----------------------------------------------------------------------------

@@ -923,6 +923,25 @@ def test_a_preference_under_a_condition_stands_beside_the_global_one(make_user):
 
 
 @pytest.mark.django_db
+def test_a_context_the_user_says_is_over_goes_and_the_others_stay(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I look after the Danish accounts."))
+    run_gate(_event(user, "Remember that I look after the Polish accounts.", turn=2))
+    result = run_gate(_event(user, "I don't look after the Danish accounts any more.", session="b", turn=3))
+    assert len(result.forgotten) == 1 and [m.statement for m in _live(user)] == ["Looks after the Polish accounts."]
+
+
+@pytest.mark.django_db
+def test_never_mind_takes_a_wish_back_and_claims_nothing_when_there_is_none(make_user):
+    user = make_user()
+    run_gate(_event(user, "From now on use charts."))
+    run_gate(_event(user, "Never mind the charts.", session="b", turn=2))
+    assert _live(user) == []
+    run_gate(_event(user, "Never mind the charts.", session="c", turn=3))
+    assert _live(user) == []  # no "Does not want the charts." in its place
+
+
+@pytest.mark.django_db
 def test_a_forgotten_office_does_not_block_the_next_one(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I work out of the Graz office."))

@@ -822,6 +822,17 @@ CASES = [
     ("Erase what you have on my office.", [{"action": "forget", "statement": "my office"}]),
     ("Forget what you said about the Leeds office.", [{"action": "forget", "statement": "Leeds office"}]),
     ("Forget what you know of my office.", [{"action": "forget", "statement": "you know of my office"}]),
+    (
+        "I no longer handle the Acme account.",
+        [
+            note(
+                "context",
+                "update_supersedes",
+                "No longer handles the Acme account.",
+                echo="you no longer handle the Acme account",
+            )
+        ],
+    ),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
