@@ -24,7 +24,7 @@ from memory.gate import statements
 from memory.gate.analysis import Finding, analyse_turn
 from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.secrets import secret_kind
-from memory.gate.vocabulary import SINGLE_VALUED_CONTEXT
+from memory.gate.vocabulary import CONTEXT_SUBJECTS, SINGLE_VALUED_CONTEXT
 from memory.models import Author, GateDecision, Kind, Memory, Observation, Surface
 from memory.rls import acting_user
 from memory.selectors import is_paused, live_memories
@@ -93,6 +93,8 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
         return []
     if finding.kind == Kind.CONTEXT and not (finding.supersedes or finding.subject in SINGLE_VALUED_CONTEXT):
         return []
+    if finding.kind == Kind.CONTEXT and not _names_a_value(finding):
+        return []  # "Is new to the team" names no team: "Is on the finance team" stays
     # "Does not want tables" replaces a preference for tables, not one for bullet points.
     negative = statements.is_negative(finding.statement)
     return [
@@ -103,6 +105,13 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
         and m.scope == finding.scope  # a condition's note and the global one stand side by side
         and not (negative and m.value != finding.value)
     ]
+
+
+def _names_a_value(finding: Finding) -> bool:
+    """Whether a context note's value says more than its subject's own word ("Porto office",
+    not "office"; "Dana", not "team")."""
+    words = set(finding.value.lower().split())
+    return bool(words - set(CONTEXT_SUBJECTS.get(finding.subject, ())))
 
 
 def against_live(

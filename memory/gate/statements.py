@@ -437,6 +437,8 @@ def echo(statement: str, *, said: str = "") -> str:
     elif low == "their":
         return "your " + rest  # "Their pronouns are they/them": the value keeps its own words
     elif _said_of_someone_else(low, said):
+        if low in _DETERMINERS:  # "both Kestrel and Mercer are your accounts", not "Both ..."
+            body = body[0].lower() + body[1:]
         return _second_person(body, said)  # "Dana is their manager" -> "Dana is your manager"
     else:
         return "you " + body[0].lower() + body[1:]
@@ -444,6 +446,8 @@ def echo(statement: str, *, said: str = "") -> str:
     rest = _second_person(rest, said)
     return f"you {verb} {rest}".strip()
 
+
+_DETERMINERS = frozenset({"both", "the", "a", "an", "all", "each", "every", "our", "their", "these", "those"})
 
 # The note's third person, the answer's second, and the user's first ("my" became "their").
 _ECHO_PRONOUNS = (

@@ -942,6 +942,16 @@ def test_never_mind_takes_a_wish_back_and_claims_nothing_when_there_is_none(make
 
 
 @pytest.mark.django_db
+def test_a_note_naming_no_team_never_replaces_the_users_team(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I'm on the treasury team."))
+    run_gate(_event(user, "Remember that I'm still fairly new to the team.", session="b", turn=2))
+    assert "Is on the treasury team." in [m.statement for m in _live(user)]
+    run_gate(_event(user, "Remember that I'm on the payroll team.", session="c", turn=3))
+    assert "Is on the treasury team." not in [m.statement for m in _live(user)]
+
+
+@pytest.mark.django_db
 def test_a_forgotten_office_does_not_block_the_next_one(make_user):
     user = make_user()
     run_gate(_event(user, "Remember that I work out of the Graz office."))

@@ -833,6 +833,17 @@ CASES = [
             )
         ],
     ),
+    (
+        "Remember that both Kestrel and Mercer are my accounts.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Both Kestrel and Mercer are their accounts.",
+                echo="both Kestrel and Mercer are your accounts",
+            )
+        ],
+    ),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
