@@ -189,10 +189,13 @@ def _answer(
 
     shown = _gate_preview(user, question)
     if shown is not None and shown.standalone:
-        # "Remember that ..." / "forget ...": a request about memory, not a data question, so the
-        # answer is the gate's own sentence and no stale filter runs a plan.
-        _answer_with_gate_sentence(turn, state, shown.message)
-        return
+        if _question_part(user, question) == question:
+            # "Remember that ..." / "forget ...": a request about memory, not a data question, so
+            # the answer is the gate's own sentence and no stale filter runs a plan.
+            _answer_with_gate_sentence(turn, state, shown.message)
+            return
+        # "Remember that I cover Denver. How many open orders there?": both are answered.
+        shown = replace(shown, standalone=False)
 
     correction = corrections.correction_text(question)
     asked = correction or resolution.original_question or question

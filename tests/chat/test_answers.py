@@ -165,6 +165,16 @@ def test_a_volunteered_secret_is_answered_and_the_answer_says_it_was_not_kept(co
 
 
 @pytest.mark.django_db
+def test_a_remember_request_and_a_question_in_one_message_are_both_answered(corpus, user):
+    (turn,) = session_answers(user, "Remember that I look after Denver. How many open orders are there in Denver?")
+    denver = Order.objects.filter(customer__city="Denver", status="open").count()
+    assert f"{denver} open orders in Denver" in turn.answer
+    assert turn.gate_message == "I'll remember that you look after Denver."
+    (alone,) = session_answers(user, "Remember that I look after Boulder.")
+    assert alone.answer == "I'll remember that you look after Boulder."
+
+
+@pytest.mark.django_db
 def test_no_noted_sentence_for_a_preference_the_user_forgot_before(corpus, user):
     from memory.store import forget_memory, write_memory
 
