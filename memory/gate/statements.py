@@ -236,6 +236,9 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
         lemma = verb.lemma_.lower()
     if lemma == "make" and len(tokens) > 2 and tokens[1].lower_ in ("that", "it"):
         return finish("Prefers " + text_of(tokens[2:]) + scope)  # "make that millions": the new value
+    if lemma == "be" and len(tokens) > 1:  # "From now on, be more careful": how Atlas should be
+        wanted = "Does not want Atlas to be " if negative else "Wants Atlas to be "
+        return finish(wanted + text_of(tokens[1:]) + scope)
     if lemma in ("change", "switch"):
         after = text_of(tokens[1:])
         return finish("Prefers " + (after.split(" to ", 1)[1] if " to " in after else after) + scope)
@@ -514,8 +517,8 @@ def lint(statement: str) -> list[str]:
         problems.append("question mark")
     if len(re.findall(r"\buntil\b", lowered)) > 1:
         problems.append("two ends")  # "Is in Madrid, then Lisbon until the 30th until Friday ..."
-    if _CLAUSE_AS_OBJECT.match(lowered):
-        problems.append("a clause where the object should be")
+    if _CLAUSE_AS_OBJECT.match(lowered) or re.match(r"(?:prefers|wants|likes) (?:be|is|are)\b", lowered):
+        problems.append("a clause where the object should be")  # "Prefers be more careful."
     repeated = sorted({a for a, b in pairwise(words) if a == b})
     if repeated:
         problems.append("a word twice in a row: " + ", ".join(repeated))

@@ -275,6 +275,7 @@ def test_the_lint_catches_a_garbled_statement():
     assert lint("Prefers figures rounded up.") == [] and lint("Signs the orders off.") == []
     assert lint("Approves discounts up to 15%.") == [] and lint("Approves refunds up to $500.") == []
     assert lint("Prefers Atlas nots round the figures.") == ["a word split from its contraction"]
+    assert lint("Prefers be more careful.") == ["a clause where the object should be"]
     assert lint("Prefers " + "very " * 12 + "short answers with " + "lots of " * 6 + "tables.") == [
         "a word twice in a row: very",
         "more than 25 words",

@@ -844,6 +844,12 @@ CASES = [
             )
         ],
     ),
+    # How Atlas should be: "be more careful" (it was "Prefers be more careful.").
+    ("From now on, be more careful.", [note("preference", "standing_preference", "Wants Atlas to be more careful.")]),
+    (
+        "Never be rude to me from now on.",
+        [note("preference", "standing_preference", "Does not want Atlas to be rude to them.")],
+    ),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
