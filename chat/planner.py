@@ -280,6 +280,12 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
             continue
         signals.negated = token.text + " " + head.text
     words = signals.words
+    for i, word in enumerate(words[:-1]):
+        # "non-enterprise customers": no plan leaves a segment or a place out ("non-cancelled"
+        # is an excluded status, read above).
+        nxt = words[i + 2] if words[i + 1] == "-" and i + 2 < len(words) else words[i + 1]
+        if word == "non" and not vocab.STATUS_WORDS.get(nxt):
+            signals.negated = signals.negated or f"non-{nxt}"
     for i, word in enumerate(words):
         # "revenue excluding the east", "customers other than Acme": no plan leaves a region,
         # a customer or a segment out (an excluded status is read above: "excluding paid").
@@ -1156,8 +1162,13 @@ def _total_threshold(signals: Signals, filters: Filters, measure: str) -> QueryP
 def _listing_plan(signals: Signals, filters: Filters, context: Context) -> QueryPlan | Abstention:
     subjects = signals.subjects
     lemmas = set(signals.lemmas)
-    if lemmas & vocab.REVENUE_WORDS and "order" not in lemmas and "customers" not in subjects:
-        # "Sales for Kestrel Foods in 2025", "revenue last month": a figure, not a list of orders.
+    # "Sales for Kestrel Foods in 2025", "revenue from paid orders": a figure, not a list of
+    # orders ("sales orders" are orders).
+    revenue = any(
+        lemma in vocab.REVENUE_WORDS and nxt not in ("order", "orders")
+        for lemma, nxt in zip(signals.lemmas, [*signals.words[1:], ""], strict=True)
+    )
+    if revenue and "customers" not in subjects:
         return QueryPlan("sum", "orders", filters)
     if signals.min_orders is not None:
         return QueryPlan("list", "customers", filters, min_orders=signals.min_orders)

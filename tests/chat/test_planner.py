@@ -413,6 +413,14 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
             ("sum", "orders", "", "", None, ("Kestrel Foods",), "", "", "", "paid", "last month"),
         ),
         ("Which orders are due this week?", ("abstain", vocab.NO_PLAN_REASON)),
+        # Revenue from some orders is a figure (it listed the orders); "non-enterprise" is no
+        # segment a plan can leave out (it listed the enterprise customers).
+        ("Revenue from paid orders", ("sum", "orders", "", "", None, (), "", "", "", "paid", "")),
+        (
+            "Show me the sales orders for Kestrel Foods",
+            ("list", "orders", "", "", None, ("Kestrel Foods",)) + ("",) * 5,
+        ),
+        ("Non-enterprise customers in the east", ("abstain", vocab.NO_PLAN_REASON)),
         # Two years, or a year compared with another: the first was answered alone.
         ("Sales in 2024 and 2025", ("abstain", vocab.NO_PLAN_REASON)),
         ("Order value this year compared with last year", ("abstain", vocab.NO_PLAN_REASON)),
