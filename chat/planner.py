@@ -839,6 +839,9 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         return Abstention(vocab.UNREAD_WORD_REASON, signals.second_status)
     if _average_of_counts(signals) and not documents:
         return Abstention(vocab.NO_PLAN_REASON, "average")  # "the average number of orders per customer"
+    if _averaged(signals) and set(signals.words) & vocab.TOTAL_NOUNS and "order" not in signals.lemmas:
+        # "the average revenue per customer" averages each customer's total; the plans average orders.
+        return Abstention(vocab.NO_PLAN_REASON, "average")
     if signals.counted and not documents and not _countable(signals.counted):
         return Abstention(vocab.NO_PLAN_REASON, "how many")  # "how many days ...": not a count of records
     unsupported = [w for w in (*signals.lemmas, *signals.words) if w in vocab.UNSUPPORTED_MEASURES]

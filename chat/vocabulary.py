@@ -96,6 +96,9 @@ SUM_NOUNS = frozenset({"value", "amount", "worth"})
 # Nouns that name money coming in: on their own they ask for a total.
 REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
 
+# Words for a total of many orders ("revenue", "sales"): an average of them is an average of totals.
+TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "turnover", "income"})
+
 # Verbs that, with a customer and an amount threshold, put the threshold on the customer's
 # total ("customers who bought more than $500k"), as the revenue and sum words do.
 TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})

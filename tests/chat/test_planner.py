@@ -421,6 +421,9 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
             ("list", "orders", "", "", None, ("Kestrel Foods",)) + ("",) * 5,
         ),
         ("Non-enterprise customers in the east", ("abstain", vocab.NO_PLAN_REASON)),
+        # An average of totals: it averaged each customer's orders.
+        ("What is the average revenue per customer?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("What is the average sale this year?", ("average", "orders", "", "", None, (), "", "", "", "", "this year")),
         # Two years, or a year compared with another: the first was answered alone.
         ("Sales in 2024 and 2025", ("abstain", vocab.NO_PLAN_REASON)),
         ("Order value this year compared with last year", ("abstain", vocab.NO_PLAN_REASON)),
