@@ -124,10 +124,23 @@ def _left_is_clause(tokens: list[Token]) -> bool:
 
 
 def _new_subject(conjunction: Token) -> bool:
-    """ "... and I manage inbound logistics": a conjunction that opens a clause with its own "I"."""
+    """A conjunction that opens a clause of its own: "... and I manage inbound logistics", "...
+    and that I report to Dana", "... and from now on keep it short", "use tables and show ..."."""
     doc = conjunction.doc
-    after = doc[conjunction.i + 1] if conjunction.i + 1 < len(doc) else None
-    return after is not None and after.lower_ in ("i", "i'm") and after.dep_ in ("nsubj", "nsubjpass")
+    rest = doc[conjunction.i + 1 : conjunction.i + 6]
+    if len(rest) > 1 and rest[0].lower_ == "that":
+        rest = rest[1:]
+    if not len(rest):
+        return False
+    after = rest[0]
+    if after.lower_ in ("i", "i'm") and after.dep_ in ("nsubj", "nsubjpass"):
+        return True
+    opening = " ".join(t.lower_ for t in rest) + " "
+    if any(opening.startswith(f"{phrase} ") for phrase in vocab.STANDING_PHRASES):
+        return True
+    # A second imperative: "use tables and show amounts in euros" are two requests.
+    first_verb = after.head.tag_ == "VB" or after.head.lower_ in vocab.REQUEST_VERBS  # the tagger may call it a noun
+    return after.tag_ == "VB" and after.dep_ == "conj" and first_verb and after.lower_ in vocab.REQUEST_VERBS
 
 
 def _split_sentence(sent: Span) -> list[Span]:

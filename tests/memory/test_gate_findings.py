@@ -850,6 +850,16 @@ CASES = [
         "Never be rude to me from now on.",
         [note("preference", "standing_preference", "Does not want Atlas to be rude to them.")],
     ),
+    # "and that I ...", "and from now on ...", a second imperative: each its own clause.
+    ("Remember that I cover Leeds and that I report to Dana.", [note("context", "explicit_request", "Covers Leeds.")]),
+    (
+        "I'm in Madrid until Friday and from now on keep answers short.",
+        [
+            note("situation", "situation_dated", "Is in Madrid until Friday 20 March 2026."),
+            note("preference", "standing_preference", "Prefers answers short."),
+        ],
+    ),
+    ("Always use tables and round the figures.", [note("preference", "standing_preference", "Prefers tables.")]),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
