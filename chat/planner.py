@@ -1152,7 +1152,10 @@ def payment_terms(signals: Signals) -> str:
 def _total_threshold(signals: Signals, filters: Filters, measure: str) -> QueryPlan | None:
     """ "Customers that spent more than $800k this year", "how many clients have total sales
     under $50,000": the threshold is on each customer's total, not on each order's amount."""
-    if "customers" not in signals.subjects or (filters.min_amount is None and filters.max_amount is None):
+    # "Who in Boston has spent over $5,000?" asks after customers as "which customers" does.
+    named_orders = {"order", "orders"} & set(signals.words)  # "who has orders over $5,000" is per order
+    customers = "customers" in signals.subjects or "who" in signals.words and not named_orders
+    if not customers or (filters.min_amount is None and filters.max_amount is None):
         return None
     lemmas = set(signals.lemmas) | set(signals.words)
     if not lemmas & (vocab.REVENUE_WORDS | vocab.SUM_WORDS | vocab.TOTAL_VERBS) or measure not in ("", "count", "sum"):

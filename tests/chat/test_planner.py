@@ -4,6 +4,7 @@ Questions here are worded unlike the labelled answer cases, and the planner read
 names, cities and segments from the corpus loaded by the ``corpus`` fixture."""
 
 from datetime import date
+from decimal import Decimal
 
 import pytest
 
@@ -421,6 +422,7 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
             ("list", "orders", "", "", None, ("Kestrel Foods",)) + ("",) * 5,
         ),
         ("Non-enterprise customers in the east", ("abstain", vocab.NO_PLAN_REASON)),
+        ("What's the largest contract?", ("abstain", vocab.NO_PLAN_REASON)),  # no plan ranks contracts
         # An average of totals: it averaged each customer's orders.
         ("What is the average revenue per customer?", ("abstain", vocab.NO_PLAN_REASON)),
         ("What is the average sale this year?", ("average", "orders", "", "", None, (), "", "", "", "", "this year")),
@@ -1184,3 +1186,17 @@ def test_at_most_is_a_ceiling_on_the_amount(corpus):
 def test_a_ceiling_on_the_number_of_orders_is_abstained_on_not_dropped(corpus, question, topic):
     # No plan has a ceiling on an order count: without one, every customer's orders were listed.
     assert plan(question).result == Abstention(vocab.NO_PLAN_REASON, topic)
+
+
+@pytest.mark.django_db
+def test_who_spent_over_an_amount_is_a_threshold_on_each_customers_total(corpus):
+    # It summed every order over $5,000 in Boston; "who has orders over $5,000" stays per order.
+    result = plan("Who in Boston has spent over $5,000?").result
+    assert (result.kind, result.subject, result.filters.city, result.min_total) == (
+        "list",
+        "customers",
+        "Boston",
+        Decimal(5000),
+    )
+    per_order = plan("Who has orders over $5,000?").result
+    assert (per_order.subject, per_order.filters.min_amount, per_order.min_total) == ("orders", Decimal(5000), None)
