@@ -122,8 +122,6 @@ def content_tokens(statement: str) -> set[str]:
         is_name_position = position > 0 or not _VERB_OR_ADVERB.search(lower)
         if is_acronym or (is_capitalised and is_name_position and lower not in _SENTENCE_START_WORDS):
             tokens.add("entity:" + lower.removesuffix("'s"))
-    if "$" in text:
-        tokens.add("currency:usd")
     return tokens
 
 
@@ -179,7 +177,11 @@ def matching_suppression(
     with acting_user(user.pk):
         rows = list(
             Suppression.objects.filter(user_id=user.pk, expires_at__gt=now).only(
-                "id", "kind", "statement_hash", "subject_hash", "content_hashes", "embedding"
+                "kind",
+                "statement_hash",
+                "subject_hash",
+                "content_hashes",
+                "embedding",  # and the key
             )
         )
     if not rows:

@@ -631,8 +631,12 @@ def test_forget_in_conversation_removes_and_suppresses(make_user):
     [left] = _live(user)
     assert "metric" in left.statement and result.forgotten == (iberian.pk,)
     # Neither the note's decision nor the forget's keeps the forgotten words for staff to read.
-    logged = [(d.reason, d.statement, d.source_quote) for d in _decisions(user) if d.reason != "standing_preference"]
-    assert logged == [("explicit_request", "", ""), ("forget_request", "", "")]
+    logged = [
+        (d.reason, d.admitted, d.statement, d.source_quote)
+        for d in _decisions(user)
+        if d.reason != "standing_preference"
+    ]
+    assert logged == [("explicit_request", True, "", ""), ("forget_request", True, "", "")]
     run_gate(_event(user, "Forget my unit preference.", session="c", turn=4))
     assert _live(user) == []
 
@@ -718,6 +722,24 @@ def test_a_forget_giving_another_figure_or_code_deletes_nothing(make_user, note,
     [kept] = _live(user)
     result = run_gate(_event(user, other, session="b", turn=2))
     assert result.forgotten == () and _live(user) == [kept]
+
+
+@pytest.mark.django_db
+def test_a_forget_naming_two_names_finds_the_note_holding_both(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that I handle the Nordic and Baltic accounts."))
+    result = run_gate(_event(user, "Forget that I handle the Nordic and Baltic accounts.", session="b", turn=2))
+    assert len(result.forgotten) == 1 and _live(user) == []
+
+
+@pytest.mark.django_db
+def test_a_refresh_is_audited_with_the_rule_that_said_it_again(make_user):
+    user = make_user()
+    run_gate(_event(user, "Always show amounts in euros."))
+    run_gate(_event(user, "Always show amounts in euros.", session="b", turn=2))
+    with acting_user(user.pk):
+        reasons = list(AuditEvent.objects.filter(user_id=user.pk, action="refreshed").values_list("reason", flat=True))
+    assert reasons == ["preference"]
 
 
 @pytest.mark.django_db

@@ -860,6 +860,22 @@ CASES = [
         ],
     ),
     ("Always use tables and round the figures.", [note("preference", "standing_preference", "Prefers tables.")]),
+    # A verdict of two words before the correction; a participle after a comma is no new clause;
+    # "Only use tables" is a request; a span joined to one ahead starts when the first does.
+    ("Not right, Acme renews on 3 May.", [note("correction", "correction", "Acme renews on 3 May.")]),
+    ("Not true Acme renews on 3 May.", [note("correction", "correction", "Acme renews on 3 May.")]),
+    (
+        "Always show revenue, broken down by region.",
+        [note("preference", "standing_preference", "Wants revenue included, broken down by region.")],
+    ),
+    (
+        "Only use tables.",
+        [{"action": "observe", "reason": "single_occurrence", "signal": "format:answer_format=table"}],
+    ),
+    (
+        "I'm off tomorrow and on Friday.",
+        [note("situation", "situation_dated", "Is off from Wednesday 18 March 2026 until Friday 20 March 2026.")],
+    ),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",

@@ -480,6 +480,19 @@ def test_an_imported_row_keeps_its_subject_value_and_confidence(make_user):
     assert (memory.subject, memory.value, memory.confidence) == ("currency", "EUR", 0.6)
 
 
+def test_an_imported_value_longer_than_its_column_is_cut_not_refused_by_the_database(make_user):
+    user = make_user()
+    row = {
+        "kind": "context",
+        "statement": "Covers the Leeds office",
+        "author": "user",
+        "subject": "office",
+        "value": "L" * 300,
+    }
+    [memory] = import_memories(user, _export_of(row))
+    assert memory.value == "L" * 200
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
