@@ -876,6 +876,11 @@ CASES = [
         "I'm off tomorrow and on Friday.",
         [note("situation", "situation_dated", "Is off from Wednesday 18 March 2026 until Friday 20 March 2026.")],
     ),
+    # "You" in capitals is Atlas too.
+    (
+        "From now on, always say what You changed.",
+        [note("preference", "standing_preference", "Wants Atlas to say what Atlas changed.")],
+    ),
     # A note may end on a figure.
     (
         "Remember that I approve discounts up to 15%.",
