@@ -1169,10 +1169,15 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     subjects = signals.subjects
     lemmas = set(signals.lemmas)
     # "Sales for Kestrel Foods in 2025", "revenue from paid orders": a figure, not a list of
-    # orders ("sales orders" are orders).
-    revenue = any(
-        lemma in vocab.REVENUE_WORDS and nxt not in ("order", "orders")
-        for lemma, nxt in zip(signals.lemmas, [*signals.words[1:], ""], strict=True)
+    # orders ("sales orders" are orders, and "the orders in my sales region" too).
+    revenue = (
+        bool(lemmas & vocab.REVENUE_WORDS)
+        and "order" not in lemmas
+        or any(
+            lemma in vocab.REVENUE_WORDS
+            and nxt in ("from", "of", "on", "for", "without", "excluding")  # not "sales region"
+            for lemma, nxt in zip(signals.lemmas, [*signals.words[1:], ""], strict=True)
+        )
     )
     if revenue and "customers" not in subjects:
         return QueryPlan("sum", "orders", filters)

@@ -418,6 +418,10 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         # segment a plan can leave out (it listed the enterprise customers).
         ("Revenue from paid orders", ("sum", "orders", "", "", None, (), "", "", "", "paid", "")),
         (
+            "Which orders in my sales region are overdue?",
+            ("list", "orders", "", "", None, (), "", "", "", "overdue", ""),
+        ),
+        (
             "Show me the sales orders for Kestrel Foods",
             ("list", "orders", "", "", None, ("Kestrel Foods",)) + ("",) * 5,
         ),
