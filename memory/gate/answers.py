@@ -91,7 +91,7 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
     forgotten before); "I won't keep that: ..." for a volunteered secret or health detail."""
     if finding.action == "refuse" and finding.reason in ACKNOWLEDGED_REFUSALS:
         return Preview(f"I won't keep that: {r.why(finding.reason)}.", False)
-    if finding.action != "write" or finding.reason != r.STANDING_PREFERENCE or not finding.echo:
+    if finding.reason != r.STANDING_PREFERENCE or not finding.echo:  # only a write has that reason
         return None
     if is_paused(user) or is_suppressed(
         user, kind=finding.kind, statement=finding.statement, now=now, subject=finding.subject, value=finding.value

@@ -80,7 +80,7 @@ def match_for_forget(user: User, query: str, *, now: datetime | None = None) -> 
     for memory in live:
         similarity = max(cosine(v, memory.embedding) for v in vectors)
         words = _words(memory.statement + " " + memory.subject.replace("_", " "))
-        overlap = len(query_words & words) / len(query_words) if query_words else 0.0
+        overlap = len(query_words & words) / max(len(query_words), 1)
         bonus = SUBJECT_BONUS if hinted and memory.subject == hinted else 0.0
         if memory.subject.startswith("filter_") and memory.subject[7:] in query.lower():
             bonus = SUBJECT_BONUS

@@ -53,9 +53,6 @@ class Clause:
     def lower(self) -> str:
         return self.span.text.lower()  # apostrophes come straight from the parse
 
-    def has(self, *names: str) -> bool:
-        return any(name in self.hits for name in names)
-
     def starts_with(self, name: str) -> tuple[int, int] | None:
         """The span of rule ``name`` when it opens the clause (after politeness, discourse and
         a polite "can you": "Can you remember that ..." opens with "remember")."""

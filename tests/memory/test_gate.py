@@ -740,6 +740,25 @@ def test_a_refresh_is_audited_with_the_rule_that_said_it_again(make_user):
     with acting_user(user.pk):
         reasons = list(AuditEvent.objects.filter(user_id=user.pk, action="refreshed").values_list("reason", flat=True))
     assert reasons == ["preference"]
+    [memory] = _live(user)
+    assert [(d.reason, d.memory_id) for d in _decisions(user)][-1] == (rules.REFRESHED, memory.pk)
+
+
+@pytest.mark.django_db
+def test_an_explicit_request_holding_a_secret_is_logged_under_the_explicit_rule(make_user):
+    user = make_user()
+    run_gate(_event(user, "Remember that my PIN is 0482."))
+    assert [(d.rule, d.reason, d.source_quote) for d in _decisions(user)] == [("explicit", rules.SECRET, "")]
+
+
+@pytest.mark.django_db
+def test_an_update_names_every_note_it_replaces(make_user):
+    user = make_user()
+    write_memory(user, kind="preference", statement="Prefers amounts in euros.", subject="currency", value="EUR")
+    write_memory(user, kind="preference", statement="Prefers amounts in pounds.", subject="currency", value="GBP")
+    message = preview(user, "Switch my currency to NZD.").message
+    assert message.startswith("Updated: I'll remember that you prefer NZD, replacing \u201c")
+    assert "\u201d; \u201c" in message and "euros" in message and "pounds" in message
 
 
 @pytest.mark.django_db
