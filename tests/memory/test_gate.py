@@ -357,6 +357,8 @@ def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
         ("Call me Sam.", "address", "Sam"),
         ("Address me as Dr Okafor.", "address", "Dr Okafor"),
         ("Address me formally.", "address", ""),
+        ("Always use ISO dates, never ISO week numbers.", "date_format", "ISO"),  # the first is a value
+        ("List the tablets first from now on.", "", ""),  # "table" only as a word of its own
     ],
 )
 def test_subject_and_value_of_preferences(text, subject, value):
@@ -385,6 +387,7 @@ def test_subject_and_value_of_preferences(text, subject, value):
         ("the number on file is 536-90-4399", "government id"),  # a valid US social security number
         ("the old card 4222222222222 is on file", "card number"),  # thirteen digits, Luhn-valid
         ("Owns the account ACCT-20417.", ""),  # an account code is short: no key
+        ("deploy with QMZPVRTK4821LNWX today", "credential"),  # a key in capitals
         ("keep in mind my security answer is Fluffy", "security answer"),
         ("my card ends in 4242 and expires 09/28", "card number"),  # the last digits and the expiry
         ("the recovery phrase: apple banana cherry dolphin", "recovery code"),

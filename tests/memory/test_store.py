@@ -122,6 +122,8 @@ def test_correct_writes_a_new_user_note_that_replaces_the_old(make_user):
     assert old.superseded_by_id == new.pk
     assert live_statements(user) == ["Travelling to Lille this week"]
     assert audit_actions(user)[-1] == "corrected"
+    corrected = AuditEvent.objects.filter(user_id=user.pk).order_by("pk").last()
+    assert (corrected.kind, corrected.memory_id, corrected.reason) == ("situation", new.pk, f"supersedes {old.pk}")
 
 
 def test_correcting_a_replaced_note_is_refused(make_user):
