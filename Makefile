@@ -69,7 +69,7 @@ test-random: venv
 # pyproject.toml) with their tests, one mutant at a time against one kept test database, then
 # each module's kill rate, the weighted overall rate and the survivors. By default a seeded
 # random sample of at most MUTANTS_SAMPLE=12 mutants per module (MUTATION_SEED, default 17;
-# about 230 mutants, 20 to 25 minutes here with its set-up when nothing else runs: seeds 73 and 79); MUTANTS_SAMPLE= (empty) runs all of the ~11,000
+# about 230 mutants, about 20 minutes here with its set-up: seeds 73 and 79); MUTANTS_SAMPLE= (empty) runs all of the ~11,000
 # (hours); MUTANTS='memory.recall* memory.suppression*' names the mutants to run instead.
 MUTATION_SEED ?= 17
 MUTANTS_SAMPLE ?= 12
