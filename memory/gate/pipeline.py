@@ -81,6 +81,15 @@ def content_tokens(span: Span) -> list[Token]:
     return tokens
 
 
+_STANDING_LONGEST = max(len(phrase.split()) for phrase in vocab.STANDING_PHRASES)
+
+
+def opens_standing(tokens: Span | list[Token]) -> bool:
+    """Whether the words open with a standing phrase ("from now on use tables")."""
+    text = " ".join(t.lower_ for t in list(tokens)[:_STANDING_LONGEST]) + " "
+    return any(text.startswith(f"{phrase} ") for phrase in vocab.STANDING_PHRASES)
+
+
 def _is_separator(token: Token) -> bool:
     if token.text in _SEPARATORS:
         # "finance_ops" or "net-60" keep their hyphen: a dash separates only with spaces.
@@ -99,8 +108,7 @@ def _starts_clause(tokens: list[Token]) -> bool:
     if first.lower_ in _CLAUSE_OPENERS:
         return True
     # ", and from now on use tables": a standing phrase opens a request of its own.
-    opening = " ".join(t.lower_ for t in words[words.index(first) : words.index(first) + 4])
-    if any(f"{opening} ".startswith(f"{phrase} ") for phrase in vocab.STANDING_PHRASES):
+    if opens_standing(words[words.index(first) :]):
         return True
     # A request verb opens a clause, unless it is a noun ("order") or a participle ("broken down").
     if first.lemma_.lower() in vocab.REQUEST_VERBS and first.lower_ not in {"order", "list"} and first.tag_ != "VBN":
@@ -132,8 +140,7 @@ def _new_subject(conjunction: Token) -> bool:
     after = rest[0]
     if after.lower_ in ("i", "i'm") and after.dep_ in ("nsubj", "nsubjpass"):
         return True
-    opening = " ".join(t.lower_ for t in rest) + " "
-    if any(opening.startswith(f"{phrase} ") for phrase in vocab.STANDING_PHRASES):
+    if opens_standing(doc[after.i : after.i + _STANDING_LONGEST]):
         return True
     # A second imperative: "use tables and show amounts in euros" are two requests.
     first_verb = after.head.tag_ == "VB" or after.head.lower_ in vocab.REQUEST_VERBS  # the tagger may call it a noun

@@ -16,6 +16,7 @@ from itertools import pairwise
 from spacy.tokens import Span, Token
 
 from memory.gate import vocabulary as vocab
+from memory.gate.pipeline import opens_standing
 
 # How a request's verb becomes a note: verb lemma -> template ({obj} is the verb's object,
 # {mod} what modifies it: "list orders oldest first" -> "Wants orders listed oldest first.").
@@ -62,8 +63,6 @@ _PREFERENCE_VERB_FORMS = {
     "expect": "Expects",
     "insist": "Insists",
 }
-# A negation between "I" and the verb turns the preference round ("I never want tables").
-_NEGATIONS = {"not", "n't", "never", "cannot"}
 _OBJECT_PRONOUNS = {"it", "that", "this", "them", "things", "everything"}
 _DATIVES = {"me", "us"}
 _FILLER = {"always", "ever", "just", "also", "really", "please", "pls", "plz", "kindly", "?", "!"}
@@ -174,7 +173,7 @@ def _scope(span: Span) -> tuple[str, set[int]]:
                 continue
             stop = end if end is not None else span.end
             # "for anything about renewals from now on": the standing phrase is no part of it.
-            stop = next((t.i for t in span.doc[token.i + 1 : stop] if _opens_standing(span.doc[t.i : stop])), stop)
+            stop = next((t.i for t in span.doc[token.i + 1 : stop] if opens_standing(span.doc[t.i : stop])), stop)
             words = [t for t in span.doc[token.i : stop] if not t.is_punct]
             if token.lower_ == "for" and all(w.lower_ in ("me", "us", "myself") for w in words[1:]):
                 continue  # "For me, ...": the user, not a condition ("For Acme, ..." is one)
@@ -193,11 +192,6 @@ def _remaining(span: Span, drop: set[int]) -> list[Token]:
     while kept and (kept[0].is_punct or kept[0].lower_ in vocab.DISCOURSE_OPENERS):
         kept.pop(0)
     return kept
-
-
-def _opens_standing(tokens: Span) -> bool:
-    text = " ".join(t.lower_ for t in tokens[:4]) + " "
-    return any(text.startswith(f"{phrase} ") for phrase in vocab.STANDING_PHRASES)
 
 
 def scope_tokens(span: Span) -> set[int]:
@@ -291,14 +285,14 @@ def _own_preference(tokens: list[Token]) -> str:
     # "I prefer X", "I think I'd prefer X", "I, as the account lead, would prefer X".
     for index, token in enumerate(tokens[1:], start=1):
         between = tokens[1:index]
-        negated = any(t.lower_ in _NEGATIONS for t in between)
+        negated = any(t.lower_ in vocab.VERB_NEGATIONS for t in between)
         if negated and any(t.pos_ == "VERB" for t in between):
             return ""  # the "not" is another verb's: "I never said I prefer X", "I don't think I want X"
         if token.lower_ == "rather":
             after = tokens[index + 1 :]
             if after and after[0].lower_ == "you":  # "I'd rather you didn't use emojis"
                 return _rather_atlas(after[1:])
-            if after and after[0].lower_ in _NEGATIONS:  # "I'd rather not see charts"
+            if after and after[0].lower_ in vocab.VERB_NEGATIONS:  # "I'd rather not see charts"
                 return "Does not want to " + text_of(after[1:])
             tail = text_of(after)
             tail = re.sub(r"\bthan\b", "rather than", tail) if "rather than" not in tail else tail
@@ -309,9 +303,10 @@ def _own_preference(tokens: list[Token]) -> str:
         after = tokens[index + 1 :]
         if form and after and after[0].lower_ == "you":  # "I'd prefer you not round the figures"
             return _wants_atlas(after[1:], negated=negated) if f"{form} " not in vocab.NEGATIVE_OPENINGS else ""
-        if form and after and after[0].lower_ in (*_NEGATIONS, "no", "neither"):  # "I'd prefer not to see emojis"
+        # "I'd prefer not to see emojis", "I'd like no charts", "neither tables nor charts"
+        if form and after and after[0].lower_ in (*vocab.VERB_NEGATIONS, "no", "neither"):
             negated, after = not negated, after[1:]
-        elif form and len(after) > 1 and after[0].lower_ == "to" and after[1].lower_ in _NEGATIONS:
+        elif form and len(after) > 1 and after[0].lower_ == "to" and after[1].lower_ in vocab.VERB_NEGATIONS:
             negated, after = not negated, [after[0], *after[2:]]  # "I'd prefer to not see charts"
         if form and negated:
             # "I don't want X" does not want it; "I don't hate X" says too little to keep.
@@ -330,7 +325,7 @@ def _wants_atlas(tokens: list[Token], *, negated: bool) -> str:
     """What the user wants Atlas to do: "(you) to round the figures", "(you) not round them"."""
     if tokens and tokens[0].lower_ == "to":
         tokens = tokens[1:]
-    if tokens and tokens[0].lower_ in _NEGATIONS:
+    if tokens and tokens[0].lower_ in vocab.VERB_NEGATIONS:
         negated, tokens = not negated, tokens[1:]
     if not tokens or tokens[0].pos_ not in ("VERB", "AUX"):
         return ""

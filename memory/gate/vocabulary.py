@@ -316,6 +316,8 @@ FORGET_PHRASES: tuple[str, ...] = (
     "remove what",
     "wipe what",
 )
+# A negation next to a preference's verb turns it round ("I never want tables", "I'd prefer not to").
+VERB_NEGATIONS: frozenset[str] = frozenset({"not", "n't", "never", "cannot"})
 # Words that negate what a clause names: a format request with one is never counted as asking for it.
 NEGATION_WORDS: frozenset[str] = frozenset({"no", "not", "n't", "never", "without", "none", "nothing"})
 # Vague targets that name nothing to forget ("forget it").
