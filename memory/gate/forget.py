@@ -14,6 +14,7 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from atlas.vocabulary import MONTHS, WEEKDAYS
 from memory.embeddings import cosine, embed
 from memory.gate import reasons as r
 from memory.gate.subjects import subject_value
@@ -48,9 +49,11 @@ def _words(text: str) -> set[str]:
 
 
 def _names(text: str) -> set[str]:
-    """The names, figures and codes a text holds ("Nordic", "Q3", "45"), as forget's words."""
+    """The names, figures and codes a text holds ("Nordic", "Q3", "45"), as forget's words.
+    A month or a weekday is no name: a note keeps its dates resolved ("until June" is stored
+    as "until Sunday 31 May 2026")."""
     named = [t.split(":", 1)[1] for t in content_tokens(text) if t.startswith(("entity:", "number:"))]
-    return _words(" ".join(named))
+    return _words(" ".join(n for n in named if n not in MONTHS and n not in WEEKDAYS))
 
 
 def _as_statement(query: str) -> str:

@@ -693,6 +693,37 @@ def test_a_forget_naming_something_no_note_holds_deletes_nothing(make_user, text
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Forget that I run distribution.",  # "run" is the review note's verb, nothing more
+        "Forget that I'm off work.",  # "work" is the office note's verb
+        "Forget that I'm on a work trip.",
+    ],
+)
+@pytest.mark.django_db
+def test_a_forget_sharing_only_a_verb_with_a_note_deletes_nothing(make_user, text):
+    # Shared words count for less than meaning: one common verb is no match.
+    user = make_user()
+    run_gate(_event(user, "Remember that I run the weekly pipeline review."))
+    run_gate(_event(user, "Remember that I work from the Porto office.", turn=2))
+    result = run_gate(_event(user, text, session="b", turn=3))
+    assert result.forgotten == () and len(_live(user)) == 2
+    assert _decisions(user)[-1].reason == rules.FORGET_NO_MATCH
+
+
+@pytest.mark.django_db
+def test_a_forget_said_in_the_first_person_finds_the_note_written_in_the_third(make_user):
+    # "I'm away until June" is read as "away until June" too, the way the note is written; and
+    # the note's "June" is stored resolved ("until Sunday 31 May 2026"): a month is no name it lacks.
+    user = make_user()
+    run_gate(_event(user, "Remember that I'm on parental leave until June."))
+    run_gate(_event(user, "Remember that I work from the Porto office.", turn=2))
+    [leave] = [m for m in _live(user) if "leave" in m.statement]
+    result = run_gate(_event(user, "Forget that I'm away until June.", session="b", turn=3))
+    assert result.forgotten == (leave.pk,) and [m.statement for m in _live(user)] == ["Works from the Porto office."]
+
+
+@pytest.mark.parametrize(
     ("note", "same"),
     [
         ("Remember that I approve refunds up to 1,000 euros.", "Forget that I approve refunds up to 1,000 euros."),

@@ -160,6 +160,17 @@ def test_preferences_compete_in_ranking_once_there_are_ten(make_user):
         remember(user, f"Prefers report variant {i} with extra footnotes.", kind="preference")
     notes = recall_for_question(user, "Tell me a joke about penguins", now=NOW)
     assert all(n.reason != "preference" for n in notes)
+    # At exactly ten the reference, given the number, ranks them too: no preference leads.
+    question = "report variant footnotes"
+    [vector] = embed([question])
+    kwargs = {"question": question, "question_embedding": vector, "now": NOW, "threshold": -1.0}
+    with acting_user(user.pk):
+        ranked = [(row[0], row[10]) for row in rank_memories(user.pk, **kwargs)]
+        reference = rank_by_brute_force(user.pk, **{**RULES, **kwargs})
+    assert [row_id for row_id, _ in ranked] == [row_id for row_id, _ in reference]
+    assert len(reference) == CAP and [score for _, score in reference] == sorted(
+        (score for _, score in reference), reverse=True
+    )
 
 
 def test_expired_and_superseded_notes_are_never_recalled(make_user):
