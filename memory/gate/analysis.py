@@ -135,19 +135,28 @@ def _legible(finding: Finding) -> Finding:
 
 def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[Finding]:
     out: list[Finding] = []
-    explicit_next = correcting = False
+    explicit_next = correcting = remembering = False
     previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
     # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
     one_off = any("one_off" in clause.hits for clause in parts)
     for clause in parts:
         trigger = clause.starts_with("remember")
-        if (trigger or explicit_next) and not _is_reminder(clause):
+        # "Remember that I cover Leeds and (that) I report to Dana": the request holds both.
+        # (A clause a rule of its own reads, "and I was moved to ...", stays that rule's.)
+        go_on = (
+            remembering
+            and _goes_on_about_the_user(clause)
+            and analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off) is None
+        )
+        remembering = False
+        if (trigger or explicit_next or go_on) and not _is_reminder(clause):
             start = trigger[1] if trigger else clause.span.start
             content = _content(clause.span.doc, start, clause.span.end)
             if content is None:
                 explicit_next = True
                 continue
             explicit_next = False
+            remembering = True
             found = analyse_explicit(content, clause, at=at, quote=quote)
         elif (verdict := _verdict(clause)) and not correcting:
             rest = clause.span.doc[verdict[1] : clause.span.end]
@@ -169,6 +178,15 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         found = analyse_explicit(clause.span, clause, at=at, quote=quote)
         out.extend([found] if found is not None else [])
     return out
+
+
+def _goes_on_about_the_user(clause: Clause) -> bool:
+    """A statement of the user's joined to the one before by "and" ("..., and I handle Acme"
+    and "... . And I handle Acme" keep their "and")."""
+    words = _words(clause.span)
+    before = [t for t in clause.span.doc[clause.span.sent.start : clause.span.start] if not t.is_punct]
+    joined = bool(words and words[0].lower_ == "and") or bool(before and before[-1].lower_ == "and")
+    return joined and clause.act == "statement" and clause.subject == "user"
 
 
 def _verdict(clause: Clause) -> tuple[int, int] | None:

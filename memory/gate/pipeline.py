@@ -76,8 +76,18 @@ def parse_turn(text: str) -> Doc:
 def content_tokens(span: Span) -> list[Token]:
     """The clause without leading politeness and discourse words ("ok so please ...")."""
     tokens = [t for t in span if not t.is_space]
-    while tokens and (tokens[0].lower_ in _LEADING_SKIP or tokens[0].is_punct):
-        tokens = tokens[1:]
+    while tokens:
+        if tokens[0].lower_ in _LEADING_SKIP or tokens[0].is_punct:
+            tokens = tokens[1:]
+        elif (
+            len(tokens) > 2
+            and tokens[0].lower_ == "for"
+            and tokens[1].lower_ in vocab.FOR_THE_USER
+            and tokens[2].text == ","
+        ):
+            tokens = tokens[3:]  # "For me, always use euros"
+        else:
+            break
     return tokens
 
 
@@ -142,6 +152,8 @@ def _new_subject(conjunction: Token) -> bool:
         return True
     if opens_standing(doc[after.i : after.i + _STANDING_LONGEST]):
         return True
+    if after.lower_ in QUESTION_WORDS and conjunction.sent.text.rstrip().endswith("?"):
+        return True  # "remember that I handle Acme and what is our revenue?"
     # A second imperative: "use tables and show amounts in euros" are two requests.
     first_verb = after.head.tag_ == "VB" or after.head.lower_ in vocab.REQUEST_VERBS  # the tagger may call it a noun
     return after.tag_ == "VB" and after.dep_ == "conj" and first_verb and after.lower_ in vocab.REQUEST_VERBS

@@ -15,6 +15,7 @@ from itertools import pairwise
 
 from spacy.tokens import Span, Token
 
+from atlas.language import parse
 from memory.gate import vocabulary as vocab
 from memory.gate.pipeline import opens_standing
 
@@ -148,6 +149,25 @@ _CLAUSE_AS_OBJECT = re.compile(
 )
 
 
+def _clause_as_object(statement: str) -> bool:
+    """Whether the opening verb's object is a clause with a verb of its own and no "that"
+    ("Prefers bullet points work best."), read from the parse of "They want ..."."""
+    lowered = statement.lower()
+    head = next((h for h in _HEADS if lowered.startswith(h + " ")), None)
+    if head is None:
+        return bool(_CLAUSE_AS_OBJECT.match(lowered))
+    doc = parse("They want " + statement[len(head) + 1 :])
+    return bool(_CLAUSE_AS_OBJECT.match(lowered)) or any(
+        # a verb with words of its own after it (the tagger calls "ISO dates" a clause too)
+        t.dep_ == "ccomp"
+        and t.head.dep_ == "ROOT"
+        and t.tag_ in ("VBP", "VBZ")
+        and not any(c.dep_ == "mark" for c in t.children)
+        and any(not c.is_punct for c in t.rights)
+        for t in doc
+    )
+
+
 def is_negative(statement: str) -> bool:
     """A standing "does not want" preference (the statements this module writes for "never ...")."""
     return statement.startswith(vocab.NEGATIVE_OPENINGS)
@@ -161,8 +181,14 @@ def finish(text: str) -> str:
 
 
 def _scope(span: Span) -> tuple[str, set[int]]:
-    """A condition on the request ("whenever I ask about X", "for anything about X")."""
+    """A condition on the request ("whenever I ask about X", "for anything about X"), and the
+    tokens it takes; a "for me" is the user, no condition, and goes too."""
+    for_the_user: set[int] = set()
     for token in span:
+        after = [t for t in span.doc[token.i + 1 : span.end] if not t.is_punct]
+        if token.lower_ == "for" and after and all(t.lower_ in vocab.FOR_THE_USER for t in after):
+            for_the_user |= {token.i, *(t.i for t in after)}  # "... in euros for me."
+            break
         if token.lower_ in ("whenever", "when", "every", "each", "for", "if") and token.i != span.end - 1:
             end = next((t.i for t in span if t.i > token.i and t.text == ","), None)
             # Conditions without a comma: "for anything about timing", "every time I ask about X".
@@ -175,14 +201,15 @@ def _scope(span: Span) -> tuple[str, set[int]]:
             # "for anything about renewals from now on": the standing phrase is no part of it.
             stop = next((t.i for t in span.doc[token.i + 1 : stop] if opens_standing(span.doc[t.i : stop])), stop)
             words = [t for t in span.doc[token.i : stop] if not t.is_punct]
-            if token.lower_ == "for" and all(w.lower_ in ("me", "us", "myself") for w in words[1:]):
-                continue  # "For me, ...": the user, not a condition ("For Acme, ..." is one)
             taken = {t.i for t in span.doc[token.i : stop]}  # the comma after it goes as leading punctuation
+            if token.lower_ == "for" and all(w.lower_ in vocab.FOR_THE_USER for w in words[1:]):
+                for_the_user |= taken  # "For me, ...": the user, not a condition ("For Acme, ..." is one)
+                continue
             about = next((w for w in words if w.lower_ == "about"), None)
             if about is not None:
-                return " in answers about " + text_of([w for w in words if w.i > about.i]), taken
-            return " " + lower_first(swap_pronouns(text_of(words))), taken
-    return "", set()
+                return " in answers about " + text_of([w for w in words if w.i > about.i]), taken | for_the_user
+            return " " + lower_first(swap_pronouns(text_of(words))), taken | for_the_user
+    return "", for_the_user
 
 
 def _remaining(span: Span, drop: set[int]) -> list[Token]:
@@ -512,7 +539,7 @@ def lint(statement: str) -> list[str]:
         problems.append("question mark")
     if len(re.findall(r"\buntil\b", lowered)) > 1:
         problems.append("two ends")  # "Is in Madrid, then Lisbon until the 30th until Friday ..."
-    if _CLAUSE_AS_OBJECT.match(lowered) or re.match(r"(?:prefers|wants|likes) (?:be|is|are)\b", lowered):
+    if _clause_as_object(statement) or re.match(r"(?:prefers|wants|likes) (?:be|is|are)\b", lowered):
         problems.append("a clause where the object should be")  # "Prefers be more careful."
     repeated = sorted({a for a, b in pairwise(words) if a == b})
     if repeated:

@@ -183,6 +183,8 @@ ANSWER_NOUNS: tuple[str, ...] = (
 )
 # Politeness and discourse words a statement never keeps.
 POLITENESS: tuple[str, ...] = ("please", "pls", "plz", "kindly", "thanks", "thank you", "cheers")
+# "For me, ...", "... for us": the user, not a condition on the request.
+FOR_THE_USER: tuple[str, ...] = ("me", "us", "myself", "ourselves")
 # "Can you ...", "could you ...": a request put as a question.
 POLITE_REQUEST_VERBS: tuple[str, ...] = ("can", "could", "would", "will")
 DISCOURSE_OPENERS: tuple[str, ...] = (

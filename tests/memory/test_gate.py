@@ -274,7 +274,14 @@ def test_the_lint_catches_a_garbled_statement():
     assert lint("Prefers never.") == ["ends on 'never'"] and lint("Reports to the.") == ["ends on 'the'"]
     assert lint("Prefers figures rounded up.") == [] and lint("Signs the orders off.") == []
     assert lint("Approves discounts up to 15%.") == [] and lint("Approves refunds up to $500.") == []
-    assert lint("Prefers Atlas nots round the figures.") == ["a word split from its contraction"]
+    assert lint("Prefers Atlas nots round the figures.") == [
+        "a clause where the object should be",
+        "a word split from its contraction",
+    ]
+    assert lint("Prefers bullet points work best.") == ["a clause where the object should be"]
+    assert lint("Prefers tables are better.") == ["a clause where the object should be"]
+    assert lint("Prefers that totals come first.") == [] and lint("Prefers reports that show margins.") == []
+    assert lint("Prefers ISO dates.") == [] and lint("Wants invoices listed newest first.") == []
     assert lint("Prefers be more careful.") == ["a clause where the object should be"]
     assert lint("Prefers " + "very " * 12 + "short answers with " + "lots of " * 6 + "tables.") == [
         "a word twice in a row: very",

@@ -593,6 +593,45 @@ CASES = [
     ),
     # Never "Prefers bullet points work best for them.": refused (its reason code is not the point).
     ("For me, bullet points work best from now on.", [{"action": "refuse", "statement": ""}]),
+    ("Bullet points work best for me from now on.", [{"action": "refuse", "statement": ""}]),
+    # "For me" / "for us" is the user: the request stands, and the note holds for all answers.
+    (
+        "For me, always show amounts in euros.",
+        [note("preference", "standing_preference", "Prefers amounts in euros.", scope="global", value="EUR")],
+    ),
+    (
+        "Going forward, for myself, use tables.",
+        [note("preference", "standing_preference", "Prefers tables.", scope="global", value="table")],
+    ),
+    (
+        "Always use tables for us.",
+        [note("preference", "standing_preference", "Prefers tables.", scope="global", value="table")],
+    ),
+    (
+        "For me, whenever I ask about renewals, use euros.",
+        [note("preference", "standing_preference", "Prefers euros in answers about renewals.", value="EUR")],
+    ),
+    # "Make that ..." / "make it ...": the new value, the way "change it to ..." is.
+    (
+        "Make that pounds from now on.",
+        [note("preference", "standing_preference", "Prefers pounds.", subject="currency", value="GBP")],
+    ),
+    (
+        "Make it a table from now on.",
+        [note("preference", "standing_preference", "Prefers a table.", subject="answer_format", value="table")],
+    ),
+    # "they're" in the user's words is theirs ("Dana's ... when they're out"), never "you're".
+    (
+        "Remember that I'm Dana's backup when they're out.",
+        [
+            note(
+                "context",
+                "explicit_request",
+                "Is Dana's backup when they're out.",
+                echo="you are Dana's backup when they're out",
+            )
+        ],
+    ),
     # "..., but ..." opens a clause of its own: the first note keeps none of it.
     (
         "From now on use tables, but never show pie charts.",
@@ -851,7 +890,25 @@ CASES = [
         [note("preference", "standing_preference", "Does not want Atlas to be rude to them.")],
     ),
     # "and that I ...", "and from now on ...", a second imperative: each its own clause.
-    ("Remember that I cover Leeds and that I report to Dana.", [note("context", "explicit_request", "Covers Leeds.")]),
+    (
+        "Remember that I cover Leeds and that I report to Dana.",
+        [note("context", "explicit_request", "Covers Leeds."), note("context", "explicit_request", "Reports to Dana.")],
+    ),
+    (
+        "Remember I handle Acme, and I own the Globex account.",
+        [
+            note("context", "explicit_request", "Handles Acme."),
+            note("context", "explicit_request", "Owns the Globex account."),
+        ],
+    ),
+    # The question after "and" is asked, not remembered; a sentence "And ..." goes on with the
+    # request, one without its "and" does not.
+    ("Remember that I handle Acme and what is our revenue?", [note("context", "explicit_request", "Handles Acme.")]),
+    (
+        "Remember that I cover Leeds. And I handle Acme.",
+        [note("context", "explicit_request", "Covers Leeds."), note("context", "explicit_request", "Handles Acme.")],
+    ),
+    ("Remember that I cover Leeds. I handle Acme too.", [note("context", "explicit_request", "Covers Leeds.")]),
     (
         "I'm in Madrid until Friday and from now on keep answers short.",
         [
