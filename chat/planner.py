@@ -732,7 +732,10 @@ def _unread_period(words: list[str]) -> str:
 def _unplanned_phrase(words: list[str]) -> str:
     """A condition on orders that no record holds ("shipped on time")."""
     text = f" {' '.join(words)} "
-    return next((phrase for phrase in vocab.UNPLANNED_PHRASES if f" {phrase} " in text), "")
+    found = next((phrase for phrase in vocab.UNPLANNED_PHRASES if f" {phrase} " in text), "")
+    # "net 30" is a payment term; "net revenue" is a figure after deductions no record holds.
+    net = next((i for i, w in enumerate(words[:-1]) if w == "net" and not words[i + 1].isdigit()), None)
+    return found or ("" if net is None or words[net + 1] == "terms" else f"net {words[net + 1]}")
 
 
 def _year_near(words: list[str], i: int) -> int | None:
@@ -1043,11 +1046,16 @@ def _ranked_by_count(signals: Signals) -> bool:
 def _field(signals: Signals, context: Context) -> tuple[str, str] | None:
     """A single record's field: ("contracts", "payment_terms"), ("customers", "segment")."""
     lemmas, words = signals.lemmas, signals.words
-    for lemma, word in zip(lemmas, words, strict=True):
+    for i, (lemma, word) in enumerate(zip(lemmas, words, strict=True)):
         name = vocab.CONTRACT_FIELDS.get(lemma) or vocab.CONTRACT_FIELDS.get(word)
-        if name and (name != "payment_terms" or "payment" in words or "term" in lemmas or "net" in words):
-            if name == "credit_limit" and "limit" not in words and "credit" not in words:
-                continue
+        # "terms", "payment term", "net 30" are the payment terms; "net revenue" is no term, and
+        # a contract's "term" is how long it runs, which the corpus does not hold.
+        net_days = word == "net" and i + 1 < len(words) and words[i + 1].isdigit()
+        if name == "payment_terms" and not (word == "terms" or "payment" in words or net_days):
+            continue
+        if name == "credit_limit" and "limit" not in words and "credit" not in words:
+            continue
+        if name:
             return "contracts", name
     if context.named or context.refers_back:
         for lemma, word in zip(lemmas, words, strict=True):

@@ -460,6 +460,18 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
             "Is Kestrel Foods on net 30?",
             ("lookup", "contracts", "", "payment_terms", None, ("Kestrel Foods",), "", "", "", "", ""),
         ),
+        # "Net revenue" is no payment term (and no record holds revenue after deductions); a
+        # contract's "term" is how long it runs, not its payment terms: its record is shown.
+        ("What is Kestrel Foods's net revenue?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Net sales in the west", ("abstain", vocab.NO_PLAN_REASON)),
+        (
+            "What's the term of the Kestrel Foods contract?",
+            ("list", "contracts", "", "", None, ("Kestrel Foods",), "", "", "", "", ""),
+        ),
+        (
+            "What terms is Kestrel Foods on?",
+            ("lookup", "contracts", "", "payment_terms", None, ("Kestrel Foods",), "", "", "", "", ""),
+        ),
         # Two cities or regions: one was answered, the other dropped.
         ("Who are the customers in Portland and Seattle?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Revenue in the north and south", ("abstain", vocab.NO_PLAN_REASON)),
