@@ -216,6 +216,18 @@ def test_a_reply_that_fits_several_options_asks_again_and_picks_none(reply):
     assert picked.rewritten == "What are Northline's payment terms? (Northline Logistics)"
 
 
+def test_an_option_id_that_was_not_offered_is_read_as_the_reply_and_picks_nothing_it_does_not_fit():
+    # A stale or forged option id (another session's, another user's customer) is no pick; the
+    # reply's words still are.
+    state = SessionState()
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    resolution = ask(state, "(picked)", option_id="3")
+    assert resolution.picked is None and state.focus is None and state.pending is None
+    ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
+    resolution = ask(state, "The one in Leeds", option_id="99")
+    assert resolution.picked.name == "Northline Logistics"
+
+
 def test_a_reply_that_matches_no_option_picks_nothing():
     state = SessionState()
     ask(state, "What are Northline's payment terms?", [[FREIGHT, LOGISTICS]])
