@@ -538,8 +538,9 @@ def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | No
     if not subject and any(f.action == "reverse" for f in earlier):
         return None  # "..., I don't need them any more": the same reversal again
     # "Stop using abbreviations" with nothing to withdraw is a "does not want"; "never mind the
-    # tables" only takes the wish back.
-    fallback = None if "never mind" in clause.lower else _negative_preference(clause, text)
+    # tables" only takes the wish back (it asks for nothing to stop), "never mind, stop using
+    # tables" does both.
+    fallback = _negative_preference(clause, text)
     return Finding(
         "reverse",
         "reversal",

@@ -173,8 +173,13 @@ def is_negative(statement: str) -> bool:
     return statement.startswith(vocab.NEGATIVE_OPENINGS)
 
 
+# "as of today", "starting now": a note holds from the day it was said (its provenance dates
+# it), and a "today" read on a later day would be wrong.
+_FROM_NOW = re.compile(r",?\s*\b(?:as of|from|starting|beginning|effective)\s+(?:today|now)\b(?!\s+on\b),?", re.I)
+
+
 def finish(text: str) -> str:
-    return sentence(_codes_upper(swap_pronouns(text)))
+    return sentence(_codes_upper(swap_pronouns(_FROM_NOW.sub(" ", text))))
 
 
 # --- preferences -------------------------------------------------------------------------
@@ -388,6 +393,13 @@ def about_user(tokens: list[Token]) -> str:
     comma = next((i for i, t in enumerate(tokens[:-1]) if t.text == "," and tokens[i + 1].lower_ == "i"), None)
     if tokens and tokens[0].lower_ not in ("i", "i'm") and comma is not None:
         tokens = tokens[comma + 1 :]
+    lead = _time_or_place_lead(tokens)
+    if lead:  # "Since March I cover Leeds" -> "Covers Leeds since March."
+        said = about_user(tokens[lead:])
+        words = _FROM_NOW.sub("", text_of([t for t in tokens[:lead] if not t.is_punct])).strip()
+        if not words or not said:
+            return said
+        return said[:-1] + " " + (words if tokens[0].pos_ == "PROPN" else lower_first(words)) + "."
     if not tokens or tokens[0].lower_ not in ("i", "i'm"):  # the tokenizer splits "im" into "i" "m"
         return finish(text_of(tokens))
     rest = _without_aside(tokens[1:])
@@ -407,6 +419,17 @@ def about_user(tokens: list[Token]) -> str:
         words.append(_third_person_verbs(tail))
         break
     return finish(" ".join(w for w in words if w))
+
+
+def _time_or_place_lead(tokens: list[Token]) -> int:
+    """How many words come before the clause's "I" when they are a phrase of their own, with no
+    verb and no "and" ("since March I ...", "in Q3 I ...", "now I ..."); 0 otherwise."""
+    at = next((i for i, t in enumerate(tokens[:5]) if t.lower_ in ("i", "i'm")), 0)
+    before = tokens[:at]
+    verbs = [t for t in before if t.pos_ in ("VERB", "AUX") and t.lower_ not in ("starting", "beginning")]
+    if not before or verbs or any(t.pos_ in ("CCONJ", "PRON") for t in before):
+        return 0
+    return at
 
 
 def _third_person_verbs(tokens: list[Token]) -> str:
@@ -537,6 +560,8 @@ def lint(statement: str) -> list[str]:
             problems.append(f"trigger phrase: {phrase}")
     if "?" in statement:
         problems.append("question mark")
+    if re.search(r"\b(?:from|of|since|starting|in|at|by|with|for|to|on)\s+until\b", lowered):
+        problems.append("a word with nothing after it")  # "Handles Acme as of until Tuesday ..."
     if len(re.findall(r"\buntil\b", lowered)) > 1:
         problems.append("two ends")  # "Is in Madrid, then Lisbon until the 30th until Friday ..."
     if _clause_as_object(statement) or re.match(r"(?:prefers|wants|likes) (?:be|is|are)\b", lowered):

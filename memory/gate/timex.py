@@ -135,6 +135,8 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b", re.I), "until_ordinal"),
     (re.compile(rf"\b{_UNTIL}\s+(?:early\s+|mid-?\s*|late\s+)?{_MONTH_RE}(?!\s*\d)\b", re.I), "until_month"),
     (re.compile(rf"\b{_UNTIL}\s+(tomorrow|tonight|today)\b", re.I), "until_relative"),
+    # "away in April": the whole month, from its first day (the rest of it when said in April).
+    (re.compile(rf"\b(?:in|during|throughout)\s+{_MONTH_RE}(?!\s*\d)\b", re.I), "in_month"),
     (re.compile(rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+)?{_NUM_RE}\s+(day|week|month)s?\b", re.I), "for_duration"),
     (re.compile(r"\b(?:for|over)\s+the\s+next\s+(day|week|month)\b", re.I), "for_next_unit"),
     (
@@ -146,7 +148,15 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     ),
     (re.compile(r"\b(?:this|over\s+the|for\s+the)\s+weekend\b", re.I), "weekend"),
     (re.compile(r"\bnext\s+(week|month)\b", re.I), "next_unit"),
-    (re.compile(r"\b(today|tonight|this\s+(?:morning|afternoon|evening))\b", re.I), "today"),
+    # "from today", "as of today", "starting today": when something begins, not a day it lasts.
+    (
+        re.compile(
+            r"(?<!from\s)(?<!of\s)(?<!since\s)(?<!starting\s)(?<!effective\s)"
+            r"\b(today|tonight|this\s+(?:morning|afternoon|evening))\b",
+            re.I,
+        ),
+        "today",
+    ),
     (re.compile(r"\btomorrow\b", re.I), "tomorrow"),
     (re.compile(rf"\b(?:on|this|next)\s+{_WEEKDAY_RE}\b", re.I), "on_weekday"),
 ]
@@ -208,6 +218,9 @@ def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
         return _end_of_week(at) if groups[0].lower() == "week" else _end_of_month(at)
     if name == "weekday_to_weekday":
         return _day_start(_next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0])))
+    if name == "in_month" and _MONTHS[groups[0].lower()] != at.month:
+        start = _date_in_future(at, _MONTHS[groups[0].lower()], 1)
+        return _day_start(start) if start is not None else None
     return None
 
 
@@ -250,6 +263,10 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
             return _end_of_day(at.replace(year=year, month=month, day=day_number))
         except ValueError:
             return None
+    if name == "in_month":
+        month = _MONTHS[groups[0].lower()]
+        start = at if month == at.month else _date_in_future(at, month, 1)
+        return _end_of_month(start) if start is not None else None
     if name == "until_month":
         month = _MONTHS[groups[0].lower()]
         if month == at.month:

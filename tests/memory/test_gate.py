@@ -279,6 +279,7 @@ def test_the_lint_catches_a_garbled_statement():
         "a word split from its contraction",
     ]
     assert lint("Prefers bullet points work best.") == ["a clause where the object should be"]
+    assert lint("Handles Acme as of until Tuesday 17 March 2026.") == ["a word with nothing after it"]
     assert lint("Prefers tables are better.") == ["a clause where the object should be"]
     assert lint("Prefers that totals come first.") == [] and lint("Prefers reports that show margins.") == []
     assert lint("Prefers ISO dates.") == [] and lint("Wants invoices listed newest first.") == []
@@ -1022,6 +1023,14 @@ def test_never_mind_takes_a_wish_back_and_claims_nothing_when_there_is_none(make
     assert _live(user) == []
     run_gate(_event(user, "Never mind the charts.", session="c", turn=3))
     assert _live(user) == []  # no "Does not want the charts." in its place
+
+
+@pytest.mark.django_db
+def test_never_mind_then_stop_with_nothing_to_take_back_is_a_does_not_want(make_user):
+    # "Never mind, stop using charts": no wish to withdraw, but "stop" still asks for no charts.
+    user = make_user()
+    run_gate(_event(user, "Never mind, stop using charts."))
+    assert [m.statement for m in _live(user)] == ["Does not want charts."]
 
 
 @pytest.mark.django_db

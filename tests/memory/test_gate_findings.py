@@ -611,6 +611,23 @@ CASES = [
         "For me, whenever I ask about renewals, use euros.",
         [note("preference", "standing_preference", "Prefers euros in answers about renewals.", value="EUR")],
     ),
+    # A phrase before the "I" goes after the verb ("They cover Leeds" and "From they handle
+    # Acme until ..." were the notes); "from today" is when the note starts, not a day it lasts.
+    (
+        "Remember that since March I cover Leeds.",
+        [note("context", "explicit_request", "Covers Leeds since March.", echo="you cover Leeds since March")],
+    ),
+    (
+        "Note that in Q3 I own the Globex account.",
+        [note("context", "explicit_request", "Owns the Globex account in Q3.")],
+    ),
+    ("Remember that now I cover Leeds.", [note("context", "explicit_request", "Covers Leeds now.")]),
+    ("Remember that from today I handle Acme.", [note("context", "explicit_request", "Handles Acme.")]),
+    ("Remember that I handle Acme as of today.", [note("context", "explicit_request", "Handles Acme.")]),
+    (
+        "Remember that starting Monday I handle Acme.",
+        [note("context", "explicit_request", "Handles Acme starting Monday.")],
+    ),
     # "Make that ..." / "make it ...": the new value, the way "change it to ..." is.
     (
         "Make that pounds from now on.",

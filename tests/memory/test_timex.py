@@ -98,3 +98,29 @@ def test_no_real_end_gets_the_thirty_day_default(text, at):
     span = parse_expiry(text, at)
     assert not span.stated and span.phrase == ""
     assert span.expires_at == at + timedelta(days=30)
+
+
+@pytest.mark.parametrize(
+    ("text", "at", "starts", "expires", "words"),
+    [
+        # A named month ahead: all of it, from its first day.
+        ("I'm away in April.", TUESDAY, day(2026, 4, 1), day(2026, 5, 1), "in April 2026"),
+        ("I'm in Lisbon during May.", TUESDAY, day(2026, 5, 1), day(2026, 6, 1), "in May 2026"),
+        ("I'm travelling in January.", TUESDAY, day(2027, 1, 1), day(2027, 2, 1), "in January 2027"),
+        # The month it is: the rest of it.
+        ("I'm on leave in March.", TUESDAY, None, day(2026, 4, 1), "until Tuesday 31 March 2026"),
+        # Starting on a first, but not the whole month: its two days, not "in April".
+        (
+            "I'm off from Wednesday until Thursday.",
+            day(2026, 3, 30),
+            day(2026, 4, 1),
+            day(2026, 4, 3),
+            "from Wednesday 1 April 2026 until Thursday 2 April 2026",
+        ),
+        # "from today" / "as of today" is when something starts: no span of one day.
+        ("As of today I handle Acme.", TUESDAY, None, TUESDAY + timedelta(days=30), "until Thursday 16 April 2026"),
+    ],
+)
+def test_when_a_span_starts_and_how_a_note_says_it(text, at, starts, expires, words):
+    span = parse_expiry(text, at)
+    assert (span.starts_at, span.expires_at, span.words()) == (starts, expires, words)
