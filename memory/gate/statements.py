@@ -396,10 +396,10 @@ def about_user(tokens: list[Token]) -> str:
     lead = _time_or_place_lead(tokens)
     if lead:  # "Since March I cover Leeds" -> "Covers Leeds since March."
         said = about_user(tokens[lead:])
-        words = _FROM_NOW.sub("", text_of([t for t in tokens[:lead] if not t.is_punct])).strip()
-        if not words or not said:
+        phrase = _FROM_NOW.sub("", text_of([t for t in tokens[:lead] if not t.is_punct])).strip()
+        if not phrase or not said:
             return said
-        return said[:-1] + " " + (words if tokens[0].pos_ == "PROPN" else lower_first(words)) + "."
+        return said[:-1] + " " + (phrase if tokens[0].pos_ == "PROPN" else lower_first(phrase)) + "."
     if not tokens or tokens[0].lower_ not in ("i", "i'm"):  # the tokenizer splits "im" into "i" "m"
         return finish(text_of(tokens))
     rest = _without_aside(tokens[1:])
