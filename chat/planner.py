@@ -223,11 +223,13 @@ def _order_number(text: str) -> str:
 
 
 def _negated(token: Token) -> bool:
-    """A status word under negation: "not cancelled", "excluding paid", "non-cancelled"."""
+    """A status word under negation: "not cancelled", "excluding paid", "non-cancelled", "all
+    but the cancelled ones"."""
     if any(child.dep_ == "neg" for child in token.children) or any(c.dep_ == "neg" for c in token.head.children):
         return True  # "not cancelled", and "orders that aren't overdue" (the "not" hangs off "are")
-    before = [t.lower_ for t in token.doc[max(token.i - 2, 0) : token.i]]
-    return any(w in vocab.NEGATION_WORDS for w in before)
+    before = [t.lower_ for t in token.doc[max(token.i - 3, 0) : token.i]]
+    pairs = {" ".join(pair) for pair in zip(before, before[1:], strict=False)}
+    return any(w in vocab.NEGATION_WORDS for w in before[-2:]) or bool(pairs & vocab.EXCLUDING_PHRASES)
 
 
 def _paying(token: Token) -> str:
@@ -356,6 +358,8 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
         if not comparison:
             if value is not None and _counts_ranked_groups(words, i):
                 signals.limit = max(1, min(value, MAX_LIMIT))  # "which 3 customers spent the most"
+            elif value is not None and prev in ("have", "has", "with") and words[i + 1 : i + 2] == ["contracts"]:
+                signals.unplanned = _condition(words, i)  # "customers with two contracts": no plan counts them
             continue
         if value is not None and i + 1 < len(words) and words[i + 1].rstrip("s") in vocab.PERIOD_UNITS:
             # "more than 30 days overdue", "older than 2 weeks": no plan compares an age.
@@ -372,13 +376,14 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
                 # "fewer than 3 orders", "at most 2 orders": no plan has a ceiling on the count.
                 signals.unplanned = _condition(words, i)
             continue
+        if value is not None and value < 100 and not is_money:
+            # "more than 3 times", "over 5 contracts", "more than one contract": a count of
+            # something no plan counts.
+            signals.unplanned = _condition(words, i)
+            continue
         amount = _money(word)
         amount = amount * scale if amount is not None else None
         if amount is None:
-            continue
-        if value is not None and value < 100 and not is_money:
-            # "more than 3 times", "over 5 contracts": a count of something no plan counts.
-            signals.unplanned = _condition(words, i)
             continue
         if comparison == "more":
             signals.min_amount = amount
@@ -1032,15 +1037,17 @@ def _averaged(signals: Signals) -> bool:
 
 
 def _ranked_by_count(signals: Signals) -> bool:
-    """A count word right after a ranking word or "by": "the most number of", "by number of"."""
+    """A count word right after a ranking word or "by": "the most number of", "by number of",
+    "by order count"."""
     rank_words = vocab.TOP_WORDS | vocab.BOTTOM_WORDS | {"by"}
     words = signals.words
-    return any(
-        lemma in vocab.COUNT_WORDS
-        and i
-        and (words[i - 1] in rank_words or (words[i - 1] == "the" and i > 1 and words[i - 2] in rank_words))
-        for i, lemma in enumerate(signals.lemmas)
-    )
+
+    def after_a_rank_word(i: int) -> bool:
+        while i > 0 and words[i - 1] in ("the", "order", "orders"):
+            i -= 1
+        return i > 0 and words[i - 1] in rank_words
+
+    return any(lemma in vocab.COUNT_WORDS and after_a_rank_word(i) for i, lemma in enumerate(signals.lemmas))
 
 
 def _field(signals: Signals, context: Context) -> tuple[str, str] | None:

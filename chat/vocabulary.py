@@ -186,7 +186,7 @@ NEGATING_DETERMINERS = frozenset({"no"})
 PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
 PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})
 PERIOD_CURRENT = frozenset({"this", "current"})
-PERIOD_FUTURE = frozenset({"next", "coming", "upcoming"})
+PERIOD_FUTURE = frozenset({"next", "coming", "upcoming", "within"})  # "expire within 30 days"
 # One side of a named month or quarter ("before March", "after Q2"): no plan period says it.
 PERIOD_SIDES = frozenset({"before", "after"})  # and "prior to"
 # Conditions on orders that no record holds: whether they were on time.
@@ -340,7 +340,9 @@ NEGATION_WORDS = frozenset({"not", "non", "excluding", "except", "without", "exc
 # Words that leave something out: after a status they exclude it ("excluding paid"); before
 # anything else ("excluding the east", "other than Acme") no plan can, so the planner abstains.
 EXCLUDING_WORDS = frozenset({"excluding", "except", "without", "exclude", "minus", "outside", "besides"})
-EXCLUDING_PHRASES = frozenset({"other than", "apart from", "aside from"})
+EXCLUDING_PHRASES = frozenset(
+    {"other than", "apart from", "aside from", "all but", "everything but", "anything but", "all except"}
+)
 HARMLESS_VERBS = frozenset(
     {
         "be", "have", "do", "show", "list", "give", "tell", "need", "want", "see", "find", "get", "know",

@@ -472,6 +472,23 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
             "What terms is Kestrel Foods on?",
             ("lookup", "contracts", "", "payment_terms", None, ("Kestrel Foods",), "", "", "", "", ""),
         ),
+        # "All but the cancelled ones" leaves them out (it listed only the cancelled ones); "by
+        # order count" ranks by how many (it counted every order); a count of contracts per
+        # customer is no plan (every contract was listed).
+        ("All but the cancelled ones", ("list", "orders", "", "", None, (), "", "", "", "", "")),
+        ("Anything excluding cancelled?", ("list", "orders", "", "", None, (), "", "", "", "", "")),
+        ("Revenue for non retail", ("abstain", vocab.NO_PLAN_REASON)),  # "non" second to last
+        (
+            "Top three customers by order count",
+            ("rank", "orders", "customer", "", 3, (), "", "", "", "", ""),
+        ),
+        ("Which customers have more than one contract?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Which customers have two contracts?", ("abstain", vocab.NO_PLAN_REASON)),
+        # "Within 30 days" of contracts is the next 30 days (the period was dropped).
+        (
+            "Which contracts expire within 30 days?",
+            ("list", "contracts", "", "", None, (), "", "", "", "", "the next 30 days"),
+        ),
         # Two cities or regions: one was answered, the other dropped.
         ("Who are the customers in Portland and Seattle?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Revenue in the north and south", ("abstain", vocab.NO_PLAN_REASON)),
@@ -1216,3 +1233,11 @@ def test_who_spent_over_an_amount_is_a_threshold_on_each_customers_total(corpus)
     )
     per_order = plan("Who has orders over $5,000?").result
     assert (per_order.subject, per_order.filters.min_amount, per_order.min_total) == ("orders", Decimal(5000), None)
+
+
+@pytest.mark.django_db
+def test_all_but_a_status_excludes_it_and_by_order_count_ranks_by_how_many(corpus):
+    excluded = plan("All but the cancelled ones").result
+    assert (excluded.filters.status, excluded.filters.exclude_status) == ("", "cancelled")
+    ranked = plan("Who are our top three customers by order count?").result
+    assert (ranked.kind, ranked.group_by, ranked.limit, ranked.measure) == ("rank", "customer", 3, "count")
