@@ -13,7 +13,7 @@ from django_q.models import OrmQ
 
 from memory.embeddings import embed_one
 from memory.events import everything_deleted
-from memory.models import AuditEvent, GateDecision, Memory, Observation, Suppression
+from memory.models import AuditEvent, GateDecision, Memory, Observation, Suppression, SurfaceEvent
 from memory.rls import acting_user, staff_bypass
 from memory.selectors import is_paused, live_memories
 from memory.store import (
@@ -184,6 +184,10 @@ def test_forget_deletes_the_note_and_keeps_no_text(make_user):
     assert "Dana" not in stored and "Whitfield" not in stored
     event = AuditEvent.objects.get(user_id=user.pk, action="forgotten")
     assert (event.memory_id, event.kind, event.reason) == (memory.pk, memory.kind, "page unwanted")
+    # The reason staff read beside the forget, with where it was given.
+    with acting_user(user.pk):
+        forgotten = SurfaceEvent.objects.get(user_id=user.pk, action="forgotten")
+    assert (forgotten.surface, forgotten.forget_reason) == ("page", "unwanted")
 
 
 def test_forgetting_a_correction_does_not_bring_back_what_it_corrected(make_user):
@@ -238,6 +242,7 @@ def test_text_export_groups_notes_by_kind_with_dates_and_provenance(make_user):
     user = make_user()
     said = timezone.now() - timedelta(days=2)
     make_memory(user, "Prefers metric units", source_quote="use metric please", source_at=said, source_session="s-9")
+    make_memory(user, "Prefers totals first", source_quote="totals first", source_session="s-10", source_turn=4)
     make_memory(user, "Covers the western region", kind="context")
     old = make_memory(user, "Prefers answers as tables")
     correct_memory(user, old.pk, statement="Prefers answers as bullet points")
@@ -256,7 +261,8 @@ def test_text_export_groups_notes_by_kind_with_dates_and_provenance(make_user):
     assert "Replaced or expired" in text and "replaced;" in text
     # Who wrote each note: the rules ("Atlas") or the user's own correction ("you").
     [metric] = [line for line in text.splitlines() if "use metric please" in line]
-    assert "by Atlas;" in metric
+    assert "by Atlas;" in metric and metric.endswith("; conversation s-9)")
+    assert "; conversation s-10, turn 4" in text
     bullets = text.splitlines()[text.splitlines().index("- Prefers answers as bullet points") + 1]
     assert "by you" in bullets
     assert audit_actions(user)[-1] == "exported"
