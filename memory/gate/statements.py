@@ -359,10 +359,14 @@ def _wants_atlas(tokens: list[Token], *, negated: bool) -> str:
         tokens = tokens[1:]
     if tokens and tokens[0].lower_ in vocab.VERB_NEGATIONS:
         negated, tokens = not negated, tokens[1:]
-    if not tokens or tokens[0].pos_ not in ("VERB", "AUX"):
+    wanted = "Does not want Atlas to " if negated else "Wants Atlas to "
+    if tokens and tokens[0].tag_ == "JJ":  # "I want you brief": to be brief
+        return wanted + "be " + text_of(tokens)
+    # A verb in its base form; the tagger's "VBP" after "you" is an adjective it misread
+    # ("I want you concise" was "Wants Atlas to concise.").
+    if not tokens or tokens[0].pos_ not in ("VERB", "AUX") or tokens[0].tag_ == "VBP":
         return ""
-    verb = tokens[0].lemma_.lower()
-    return ("Does not want Atlas to " if negated else "Wants Atlas to ") + verb + " " + text_of(tokens[1:])
+    return wanted + tokens[0].lemma_.lower() + " " + text_of(tokens[1:])
 
 
 def _rather_atlas(tokens: list[Token]) -> str:

@@ -628,6 +628,14 @@ CASES = [
         "Remember that starting Monday I handle Acme.",
         [note("context", "explicit_request", "Handles Acme starting Monday.")],
     ),
+    # "I want you <adjective>": how Atlas should be; never "Wants Atlas to concise." (the tagger
+    # calls "concise" a verb there: refused).
+    ("From now on I want you brief.", [note("preference", "standing_preference", "Wants Atlas to be brief.")]),
+    ("From now on I want you concise.", [{"action": "refuse", "statement": ""}]),
+    (
+        "I'd prefer you not round the figures from now on.",
+        [note("preference", "standing_preference", "Does not want Atlas to round the figures.")],
+    ),
     # "Make that ..." / "make it ...": the new value, the way "change it to ..." is.
     (
         "Make that pounds from now on.",
