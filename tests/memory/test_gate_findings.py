@@ -632,6 +632,7 @@ CASES = [
     # calls "concise" a verb there: refused).
     ("From now on I want you brief.", [note("preference", "standing_preference", "Wants Atlas to be brief.")]),
     ("From now on I want you concise.", [{"action": "refuse", "statement": ""}]),
+    ("From now on I want you to the point.", [{"action": "refuse", "statement": ""}]),
     (
         "I'd prefer you not round the figures from now on.",
         [note("preference", "standing_preference", "Does not want Atlas to round the figures.")],
