@@ -141,7 +141,7 @@ STOPWORDS = frozenset(
     over own same she should so some such than that the their theirs them themselves then there
     these they this those through to too under until up very was we were what when where which
     while who whom why will with would you your yours yourself yourselves please show tell give
-    list get find let see know want need like could would may might much many one thing things
+    list get find let see know want need like could would may might much many one ones thing things
     customer customers what's whats i'm im it's also again now just ok okay thanks thank
     keep short brief briefly detail detailed table phone quick
     """.split()

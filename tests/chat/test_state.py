@@ -405,3 +405,12 @@ def test_one_shared_word_with_the_last_question_keeps_the_focus():
     remember_question(state, "Show me Kestrel Foods orders")
     resolution = ask(state, "Which orders shipped late from the Portland warehouse?")
     assert resolution.focus_dropped == "" and state.focus.label == "Kestrel Foods"
+
+
+@pytest.mark.parametrize("reply", ["Only the overdue ones in the west", "As a table, last quarter"])
+def test_a_follow_up_made_only_of_filters_or_a_format_keeps_the_focus(reply):
+    # Nothing but slots ("overdue", "in the west", "as a table"): no word left to change the topic.
+    state = SessionState(focus=Focus("customer", "3", "Kestrel Foods", True))
+    remember_question(state, "Show me Kestrel Foods orders")
+    resolution = ask(state, reply)
+    assert resolution.focus_dropped == "" and state.focus.label == "Kestrel Foods"
