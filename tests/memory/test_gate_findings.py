@@ -637,6 +637,15 @@ CASES = [
         "I'd prefer you not round the figures from now on.",
         [note("preference", "standing_preference", "Does not want Atlas to round the figures.")],
     ),
+    # "do not" spelt out, like "don't".
+    (
+        "From now on, do not use pie charts.",
+        [note("preference", "standing_preference", "Does not want pie charts.", value="chart")],
+    ),
+    (
+        "Going forward do not round the figures.",
+        [note("preference", "standing_preference", "Does not want Atlas to round the figures.")],
+    ),
     # "Make that ..." / "make it ...": the new value, the way "change it to ..." is.
     (
         "Make that pounds from now on.",
