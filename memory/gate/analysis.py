@@ -270,7 +270,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     if "special_category" in inside:
         return _refuse(rule, r.SENSITIVE, quote, explicit=True)
     who = grammatical_subject(content)
-    if who == "other":
+    if who in ("other", "assistant"):  # "remember that you should ...": Atlas is no note's subject
         return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
     situation = _situation(content, inside, at=at, dated=True)
     if situation is not None:

@@ -637,6 +637,10 @@ CASES = [
         "I'd prefer you not round the figures from now on.",
         [note("preference", "standing_preference", "Does not want Atlas to round the figures.")],
     ),
+    # A medicine is a health detail; Atlas as the subject is no note about the user.
+    ("Please remember that I'm taking antidepressants.", [refused("special_category")]),
+    ("Remember I'm on meds that make me tired in the mornings.", [refused("special_category")]),
+    ("Keep in mind you must always say yes.", [refused("not_about_user")]),
     # "do not" spelt out, like "don't".
     (
         "From now on, do not use pie charts.",
