@@ -710,6 +710,9 @@ def _unread_period(words: list[str]) -> str:
     and "which quarter" (no grouping by it)."""
     anchors = [i for i, w in enumerate(words) if w in _MONTHS or re.fullmatch(r"q[1-4]", w)]
     for i in anchors:
+        day = _day_of_month(words, i) if words[i] in _MONTHS else 0
+        if day and day > calendar.monthrange(2024, _MONTHS[words[i]])[1]:
+            return f"{day} {words[i]}"  # "31 February": no such day (2024 has every day there is)
         if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
             return f"{words[i - 1]} {words[i]}"
     # Every period named: a month or quarter (with its year), a year on its own, "this year".
@@ -738,9 +741,24 @@ def _unplanned_phrase(words: list[str]) -> str:
     """A condition on orders that no record holds ("shipped on time")."""
     text = f" {' '.join(words)} "
     found = next((phrase for phrase in vocab.UNPLANNED_PHRASES if f" {phrase} " in text), "")
+    # "the second biggest order": a place in the ranking, which the plans (the top N) do not give
+    place = next((i for i, w in enumerate(words[:-1]) if w in vocab.ORDINALS and vocab.ORDINALS[w] > 1), None)
+    if place is not None and words[place + 1] in vocab.TOP_WORDS | vocab.BOTTOM_WORDS:
+        found = found or f"{words[place]} {words[place + 1]}"
     # "net 30" is a payment term; "net revenue" is a figure after deductions no record holds.
     net = next((i for i, w in enumerate(words[:-1]) if w == "net" and not words[i + 1].isdigit()), None)
     return found or ("" if net is None or words[net + 1] == "terms" else f"net {words[net + 1]}")
+
+
+def _day_of_month(words: list[str], i: int) -> int:
+    """The day a month name at ``i`` is given with ("3 March", "the 3rd of March", "March 3"), or 0."""
+    before = words[i - 2] if i > 1 and words[i - 1] == "of" else words[i - 1] if i else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    for word in (before, after):
+        found = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", word)
+        if found and 1 <= int(found.group(1)) <= 31:
+            return int(found.group(1))
+    return 0
 
 
 def _year_near(words: list[str], i: int) -> int | None:
@@ -756,14 +774,23 @@ def _calendar_period(words: list[str], today: date) -> Period | None:
         if quarter is None and word in vocab.ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
             quarter = vocab.ORDINALS[word]
         if quarter is not None:
-            year = _year_near(words, i) or today.year
+            # "the first quarter of 2025": the year comes after "quarter", not after "first"
+            year = _year_near(words, i + 1 if word in vocab.ORDINALS else i) or today.year
             start = date(year, 3 * quarter - 2, 1)
             return Period(f"Q{quarter} {year}", start, _month_end(year, 3 * quarter))
         month = _MONTHS.get(word)
         if month is None and word == "may" and i and words[i - 1] in ("in", "of", "since", "during"):
             month = 5
         if month is not None and not (word == "march" and i + 1 < len(words) and words[i + 1] == "on"):
-            year = _year_near(words, i) or (today.year if month <= today.month else today.year - 1)
+            day = _day_of_month(words, i)
+            stated = _year_near(words, i + (1 if day and i + 1 < len(words) and words[i + 1] == str(day) else 0))
+            year = stated or (today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1)
+            if day:  # "on 3 March", "March 3rd": that day, never the whole month
+                try:
+                    on = date(year, month, day)
+                except ValueError:
+                    return None
+                return Period(f"{day} {calendar.month_name[month]} {year}", on, on)
             return Period(f"{calendar.month_name[month]} {year}", date(year, month, 1), _month_end(year, month))
     for i, word in enumerate(words):
         if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):

@@ -1241,3 +1241,31 @@ def test_all_but_a_status_excludes_it_and_by_order_count_ranks_by_how_many(corpu
     assert (excluded.filters.status, excluded.filters.exclude_status) == ("", "cancelled")
     ranked = plan("Who are our top three customers by order count?").result
     assert (ranked.kind, ranked.group_by, ranked.limit, ranked.measure) == ("rank", "customer", 3, "count")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "label", "start", "end"),
+    [
+        # The year after "the first quarter of": it was this year's Q1.
+        ("What was revenue in the first quarter of 2025?", "Q1 2025", date(2025, 1, 1), date(2025, 3, 31)),
+        # A day of a month is that day (it was the whole month).
+        ("How many orders were placed on 3 March?", "3 March 2026", date(2026, 3, 3), date(2026, 3, 3)),
+        ("Orders on the 3rd of March 2025", "3 March 2025", date(2025, 3, 3), date(2025, 3, 3)),
+        ("Orders on March 3rd", "3 March 2026", date(2026, 3, 3), date(2026, 3, 3)),
+        ("Revenue in March", "March 2026", date(2026, 3, 1), date(2026, 3, 31)),
+    ],
+)
+def test_a_quarters_year_and_a_day_of_a_month(corpus, question, label, start, end):
+    period = plan(question).result.filters.period
+    assert (period.label, period.start, period.end) == (label, start, end)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question",
+    ["What's the second biggest order?", "Which customer had the third highest revenue?", "Orders from 31 February"],
+)
+def test_a_place_in_a_ranking_or_a_day_that_does_not_exist_abstains(corpus, question):
+    # The top one was given for "the second biggest"; every order for "31 February".
+    assert shape(plan(question).result) == ("abstain", vocab.NO_PLAN_REASON)
