@@ -66,7 +66,7 @@ _PREFERENCE_VERB_FORMS = {
 }
 _OBJECT_PRONOUNS = {"it", "that", "this", "them", "things", "everything"}
 _DATIVES = {"me", "us"}
-_FILLER = {"always", "ever", "just", "also", "really", "please", "pls", "plz", "kindly", "?", "!"}
+_FILLER = {"always", "ever", "again", "just", "also", "really", "please", "pls", "plz", "kindly", "?", "!"}
 _CONTRACTED_STEMS = {"ca", "wo", "sha"}  # "can't", "won't", "shan't"
 _IRREGULAR_THIRD = {"am": "is", "'m": "is", "m": "is", "have": "has", "'ve": "has", "do": "does", "'d": "would"}
 _IRREGULAR_THIRD.update({"'ll": "will", "was": "was", "can": "can", "will": "will", "would": "would", "shall": "shall"})
