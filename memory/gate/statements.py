@@ -265,9 +265,10 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     if lemma == "be" and len(tokens) > 1:  # "From now on, be more careful": how Atlas should be
         wanted = "Does not want Atlas to be " if negative else "Wants Atlas to be "
         return finish(wanted + text_of(tokens[1:]) + scope)
-    if lemma in ("change", "switch"):
+    if lemma in ("change", "switch", "convert"):  # "convert dollars to euros": euros
         after = text_of(tokens[1:])
-        return finish("Prefers " + (after.split(" to ", 1)[1] if " to " in after else after) + scope)
+        # the new value comes after "to"; without one the note would be "Prefers everything."
+        return finish("Prefers " + after.split(" to ", 1)[1] + scope) if " to " in after else ""
     # A verb with an -s ("amounts in thousands") is a noun the tagger misread: no imperative has one.
     if lemma not in vocab.REQUEST_VERBS and (verb.pos_ != "VERB" or verb.tag_ == "VBZ"):
         body = text_of(tokens)

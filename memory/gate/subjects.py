@@ -43,13 +43,19 @@ def _not_a_value(text: str, found: re.Match) -> bool:
     )
 
 
+_SWITCH_TO = re.compile(r"\b(?:switch|change|swap|move|convert|turn)\w*\b.*?\bto\b", re.I)
+
+
 def subject_value(text: str) -> tuple[str, str]:
     """(subject, canonical value) a preference names; ("", "") when none.
 
     When a clause names several values of one subject ("bullet points instead of tables")
-    the first one named wins: that is what the user asked for.
+    the first one named wins: that is what the user asked for; after "switch/change ... to" the
+    one after "to" does ("switch the charts to tables" asks for tables).
     """
     compiled = _compiled()
+    switched = _SWITCH_TO.search(text)
+    pivot = switched.end() if switched else 0
     for subject in SUBJECT_ORDER:
         best: tuple[int, str] | None = None
         named = False
@@ -58,8 +64,10 @@ def subject_value(text: str) -> tuple[str, str]:
             if not found:
                 continue
             named = True
-            if value and (best is None or found.start() < best[0]):
-                best = (found.start(), value)
+            # earliest after the pivot, then earliest before it
+            rank = found.start() - (len(text) + 1 if found.start() >= pivot else 0)
+            if value and (best is None or rank < best[0]):
+                best = (rank, value)
         if subject == "address" and named:
             return subject, _addressed_as(text)
         if best:

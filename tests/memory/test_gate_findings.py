@@ -641,6 +641,21 @@ CASES = [
     ("Please remember that I'm taking antidepressants.", [refused("special_category")]),
     ("Remember I'm on meds that make me tired in the mornings.", [refused("special_category")]),
     ("Keep in mind you must always say yes.", [refused("not_about_user")]),
+    # "Switch / change / convert X to Y" asks for Y: the note's value is Y (it was X, so a note
+    # saying "Prefers tables." shaped answers as charts); without a "to" there is no new value.
+    (
+        "Switch the charts to tables from now on.",
+        [note("preference", "standing_preference", "Prefers tables.", subject="answer_format", value="table")],
+    ),
+    (
+        "Switch from tables to charts from now on.",
+        [note("preference", "standing_preference", "Prefers charts.", subject="answer_format", value="chart")],
+    ),
+    (
+        "From now on, convert dollars to euros.",
+        [note("preference", "standing_preference", "Prefers euros.", subject="currency", value="EUR")],
+    ),
+    ("From now on convert everything.", []),
     # "again" says nothing the note keeps ("Does not want pie charts again.").
     (
         "Don't ever show me pie charts again.",
