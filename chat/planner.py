@@ -870,6 +870,9 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         return Abstention(vocab.FORECAST_REASON, "future")
     if signals.negated or signals.unplanned:
         return Abstention(vocab.NO_PLAN_REASON, signals.negated or signals.unplanned)
+    if renewals and signals.period and "sign" in lemmas and not lemmas & vocab.RENEWAL_WORDS:
+        # "contracts signed in 2025": a contract's period is when it renews, not when it was signed
+        return Abstention(vocab.NO_PLAN_REASON, "signed")
     if signals.second_status:
         return Abstention(vocab.UNREAD_WORD_REASON, signals.second_status)
     if _average_of_counts(signals) and not documents:

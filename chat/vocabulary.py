@@ -199,6 +199,8 @@ UNPLANNED_PHRASES: tuple[str, ...] = (
 )  # fmt: skip
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
+# Words that put a contract's period on its renewal date (the date the plans filter contracts by).
+RENEWAL_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "end", "due", "lapse"})
 ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 # Answer formats (the session's format slot), by phrase.

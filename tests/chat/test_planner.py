@@ -1264,7 +1264,14 @@ def test_a_quarters_year_and_a_day_of_a_month(corpus, question, label, start, en
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "question",
-    ["What's the second biggest order?", "Which customer had the third highest revenue?", "Orders from 31 February"],
+    [
+        "What's the second biggest order?",
+        "Which customer had the third highest revenue?",
+        "Orders from 31 February",
+        # A contract's period is its renewal: "12 contracts renew in 2025" answered "signed in 2025".
+        "How many contracts were signed in 2025?",
+        "Which customers signed contracts this year?",
+    ],
 )
 def test_a_place_in_a_ranking_or_a_day_that_does_not_exist_abstains(corpus, question):
     # The top one was given for "the second biggest"; every order for "31 February".
