@@ -137,6 +137,15 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(tomorrow|tonight|today)\b", re.I), "until_relative"),
     # "away in April": the whole month, from its first day (the rest of it when said in April).
     (re.compile(rf"\b(?:in|during|throughout)\s+{_MONTH_RE}(?!\s*\d)\b", re.I), "in_month"),
+    # "for two weeks from Monday": the duration counts from that day, not from now.
+    (
+        re.compile(
+            rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+)?{_NUM_RE}\s+(day|week|month)s?\s+(?:from|starting)\s+"
+            rf"(next\s+)?{_WEEKDAY_RE}\b",
+            re.I,
+        ),
+        "for_duration_from",
+    ),
     (re.compile(rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+)?{_NUM_RE}\s+(day|week|month)s?\b", re.I), "for_duration"),
     (re.compile(r"\b(?:for|over)\s+the\s+next\s+(day|week|month)\b", re.I), "for_next_unit"),
     (
@@ -147,7 +156,7 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
         "this_unit",
     ),
     (re.compile(r"\b(?:this|over\s+the|for\s+the)\s+weekend\b", re.I), "weekend"),
-    (re.compile(r"\bnext\s+(week|month)\b", re.I), "next_unit"),
+    (re.compile(r"\b(?:all\s+)?next\s+(week|month)\b", re.I), "next_unit"),  # "all next week"
     # "from today", "as of today", "starting today": when something begins, not a day it lasts.
     (
         re.compile(
@@ -159,6 +168,7 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     ),
     (re.compile(r"\btomorrow\b", re.I), "tomorrow"),
     (re.compile(rf"\b(?:on|this|next)\s+{_WEEKDAY_RE}\b", re.I), "on_weekday"),
+    (re.compile(r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I), "on_ordinal"),  # "to Tokyo on the 3rd"
 ]
 
 
@@ -207,6 +217,21 @@ def parse_expiry(text: str, at: datetime) -> TimeSpan:
     return TimeSpan(expires_at=end, phrase=text[start:stop], stated=True, starts_at=begins)
 
 
+def _next_day_numbered(at: datetime, number: int) -> datetime | None:
+    """The next day with this number ("the 3rd"): this month's when it is still ahead, else next month's."""
+    month, year = at.month, at.year
+    if number <= at.day:
+        month, year = (1, year + 1) if month == 12 else (month + 1, year)
+    try:
+        return at.replace(year=year, month=month, day=number)
+    except ValueError:
+        return None
+
+
+def _duration_days(count: str, unit: str) -> int:
+    return {"day": 1, "week": 7, "month": 30}[unit.lower()] * _number(count)
+
+
 def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
     """The first day of a span that lies ahead ("on Thursday", "tomorrow", "next week")."""
     groups = match.groups()
@@ -218,6 +243,11 @@ def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
         return _end_of_week(at) if groups[0].lower() == "week" else _end_of_month(at)
     if name == "weekday_to_weekday":
         return _day_start(_next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0])))
+    if name == "for_duration_from":
+        return _day_start(_next_weekday(at, _weekday_index(groups[3]), next_week=bool(groups[2])))
+    if name == "on_ordinal":
+        day = _next_day_numbered(at, int(groups[0]))
+        return _day_start(day) if day is not None else None
     if name == "in_month" and _MONTHS[groups[0].lower()] != at.month:
         start = _date_in_future(at, _MONTHS[groups[0].lower()], 1)
         return _day_start(start) if start is not None else None
@@ -254,15 +284,9 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
     if name == "until_month_day":
         day = _date_in_future(at, _MONTHS[groups[0].lower()], int(groups[1]))
         return _end_of_day(day) if day else None
-    if name == "until_ordinal":
-        day_number = int(groups[0])
-        month, year = at.month, at.year
-        if day_number <= at.day:
-            month, year = (1, year + 1) if month == 12 else (month + 1, year)
-        try:
-            return _end_of_day(at.replace(year=year, month=month, day=day_number))
-        except ValueError:
-            return None
+    if name in ("until_ordinal", "on_ordinal"):
+        day = _next_day_numbered(at, int(groups[0]))
+        return _end_of_day(day) if day is not None else None
     if name == "in_month":
         month = _MONTHS[groups[0].lower()]
         start = at if month == at.month else _date_in_future(at, month, 1)
@@ -284,9 +308,10 @@ def _resolve_relative(name: str, match: re.Match, at: datetime) -> datetime | No
         word = groups[0].lower()
         return _end_of_day(at + timedelta(days=1 if word == "tomorrow" else 0))
     if name == "for_duration":
-        count, unit = _number(groups[0]), groups[1].lower()
-        days = {"day": 1, "week": 7, "month": 30}[unit] * count
-        return _end_of_day(at + timedelta(days=days))
+        return _end_of_day(at + timedelta(days=_duration_days(groups[0], groups[1])))
+    if name == "for_duration_from":
+        start = _day_start(_next_weekday(at, _weekday_index(groups[3]), next_week=bool(groups[2])))
+        return start + timedelta(days=_duration_days(groups[0], groups[1]))
     if name == "for_next_unit":
         return _end_of_day(at + timedelta(days={"day": 1, "week": 7, "month": 30}[groups[0].lower()]))
     if name == "this_unit":  # "this week and next" runs to the end of the next one

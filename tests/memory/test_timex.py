@@ -107,6 +107,24 @@ def test_no_real_end_gets_the_thirty_day_default(text, at):
         ("I'm away in April.", TUESDAY, day(2026, 4, 1), day(2026, 5, 1), "in April 2026"),
         ("I'm in Lisbon during May.", TUESDAY, day(2026, 5, 1), day(2026, 6, 1), "in May 2026"),
         ("I'm travelling in January.", TUESDAY, day(2027, 1, 1), day(2027, 2, 1), "in January 2027"),
+        # A duration from a day ahead counts from that day (it counted from now: "for two weeks
+        # from Monday" ended on 31 March); "all next week" is that week; "on the 3rd" that day.
+        (
+            "I'll be offline for two weeks from Monday.",
+            TUESDAY,
+            day(2026, 3, 23),
+            day(2026, 4, 6),
+            "from Monday 23 March 2026 until Sunday 5 April 2026",
+        ),
+        (
+            "I'm at the trade fair all next week.",
+            TUESDAY,
+            day(2026, 3, 23),
+            day(2026, 3, 30),
+            "from Monday 23 March 2026 until Sunday 29 March 2026",
+        ),
+        ("I'm travelling to Tokyo on the 3rd.", TUESDAY, day(2026, 4, 3), day(2026, 4, 4), "on Friday 3 April 2026"),
+        ("I'm in Lisbon on the 25th.", TUESDAY, day(2026, 3, 25), day(2026, 3, 26), "on Wednesday 25 March 2026"),
         # The month it is: the rest of it.
         ("I'm on leave in March.", TUESDAY, None, day(2026, 4, 1), "until Tuesday 31 March 2026"),
         # Starting on a first, but not the whole month: its two days, not "in April".
