@@ -42,6 +42,8 @@ class Rule:
     scope: str = "clause"  # clause | message
     at_start: bool = False
     extra_examples: tuple[str, ...] = field(default=())
+    # A match followed by one of these words is none ("no more than three bullet points").
+    not_before: tuple[str, ...] = ()
 
 
 RULES: tuple[Rule, ...] = (
@@ -329,6 +331,7 @@ RULES: tuple[Rule, ...] = (
             ],
         ),
         phrases=v.REVERSAL_PHRASES,
+        not_before=("than",),
     ),
     Rule(
         "update",
@@ -403,6 +406,12 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     for match_id, token_ids in matchers.dep(doc):
         found.setdefault(vocab[match_id], []).append((min(token_ids), max(token_ids) + 1))
     for rule in RULES:
+        if rule.not_before and rule.name in found:
+            found[rule.name] = [
+                (s, e) for s, e in found[rule.name] if e >= len(doc) or doc[e].lower_ not in rule.not_before
+            ]
+            if not found[rule.name]:
+                del found[rule.name]
         if rule.at_start and rule.scope == "message" and rule.name in found:
             starts = {sent.start for sent in doc.sents}
             found[rule.name] = [(s, e) for s, e in found[rule.name] if s in starts]
