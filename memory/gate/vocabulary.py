@@ -941,7 +941,9 @@ SUBJECT_ORDER: tuple[str, ...] = (
     "answer_length",
 )
 # Terms holding a value word that name no value ("ISO week numbers" are not ISO dates).
-NOT_VALUE_PHRASES: tuple[str, ...] = ("iso week", "iso weeks")
+# Words that hold a value's word without naming it: "the headline number" is a figure to lead
+# with, not a short answer ("just the headline" is one).
+NOT_VALUE_PHRASES: tuple[str, ...] = ("iso week", "iso weeks", "headline number", "headline figure", "headline figures")
 
 # Context subjects: a later statement on a single-valued subject replaces the earlier one
 # ("I've moved to the Porto office"); a multi-valued one ("I cover ...") only with an update

@@ -367,6 +367,8 @@ def test_expiry_from_the_utterance_and_its_timestamp(text, expires):
         ("Address me formally.", "address", ""),
         ("Always use ISO dates, never ISO week numbers.", "date_format", "ISO"),  # the first is a value
         ("List the tablets first from now on.", "", ""),  # "table" only as a word of its own
+        ("Please always lead with the headline number.", "", ""),  # a figure to lead with, not short
+        ("From now on just give me the headline.", "answer_length", "short"),
     ],
 )
 def test_subject_and_value_of_preferences(text, subject, value):
