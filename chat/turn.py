@@ -355,11 +355,13 @@ def _question_part(user: User, text: str) -> str:
     """The sentences of ``text`` that are not the acknowledged preference or secret, so "How
     many open orders ...? Going forward, amounts in thousands." plans the question only."""
     from atlas.language import parse
-    from memory.gate import preview
+    from memory.gate import preview, questions_in
 
     sentences = [s.text for s in parse(text).sents]
     if len(sentences) < 2:
-        return text
+        # One sentence: "Remember that I look after Aurora and how many open orders ...?"
+        asked = [q for q in questions_in(text) if preview(user, q) is None]
+        return " ".join(asked) if asked and len(asked[0]) < len(text.strip()) else text
     kept = [s for s in sentences if preview(user, s) is None]
     return " ".join(kept) or text
 

@@ -36,6 +36,7 @@ _EXPORTS = {
     "run_gate": "admission",
     "Preview": "answers",
     "preview": "answers",
+    "questions_in": "analysis",
     "match_for_forget": "forget",
     "Refusal": "policy",
     "refusal_for": "policy",

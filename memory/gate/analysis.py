@@ -125,6 +125,21 @@ def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_c
     return findings
 
 
+def questions_in(text: str) -> list[str]:
+    """The clauses of ``text`` that ask something ("Remember that I look after Aurora and how
+    many open orders are in Denver?" asks the second), as the user wrote them."""
+    visible = policy.visible_text(text)
+    if not visible:
+        return []
+    doc = parse_turn(visible)
+    out = []
+    for clause in clauses(doc, rules.match(doc)):
+        words = _words(clause.span)
+        if clause.act == "question" and words:
+            out.append(doc[words[0].i : clause.span.end].text.strip())
+    return out
+
+
 def _legible(finding: Finding) -> Finding:
     """A note Atlas words itself must pass the statement lint; a garbled one is refused, never
     stored (a correction keeps the user's own words and is not linted)."""

@@ -172,6 +172,10 @@ def test_a_remember_request_and_a_question_in_one_message_are_both_answered(corp
     assert turn.gate_message == "I'll remember that you look after Denver."
     (alone,) = session_answers(user, "Remember that I look after Boulder.")
     assert alone.answer == "I'll remember that you look after Boulder."
+    # Joined by "and" in one sentence: the question is answered too, and only the first part kept.
+    (joined,) = session_answers(user, "Remember that I look after Aurora and how many open orders are in Denver?")
+    assert f"{denver} open orders in Denver" in joined.answer
+    assert joined.gate_message == "I'll remember that you look after Aurora."
 
 
 @pytest.mark.django_db
