@@ -477,6 +477,8 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         # customer is no plan (every contract was listed).
         ("All but the cancelled ones", ("list", "orders", "", "", None, (), "", "", "", "", "")),
         ("Anything excluding cancelled?", ("list", "orders", "", "", None, (), "", "", "", "", "")),
+        # "latest" is a superlative of "late": no overdue filter.
+        ("What's the latest order?", ("list", "orders", "", "", None, (), "", "", "", "", "")),
         ("Revenue for non retail", ("abstain", vocab.NO_PLAN_REASON)),  # "non" second to last
         (
             "Top three customers by order count",

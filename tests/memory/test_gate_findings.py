@@ -656,6 +656,8 @@ CASES = [
         [note("preference", "standing_preference", "Prefers euros.", subject="currency", value="EUR")],
     ),
     ("From now on convert everything.", []),
+    # An imperative about other people's mood is no inference about the user.
+    ("List the upset customers first.", []),
     # "no more than three" is a limit, not "no more bullet points" (it withdrew the bullets).
     ("From now on, no more than three bullet points.", []),
     # "again" says nothing the note keeps ("Does not want pie charts again.").

@@ -125,6 +125,15 @@ def test_no_real_end_gets_the_thirty_day_default(text, at):
         ),
         ("I'm travelling to Tokyo on the 3rd.", TUESDAY, day(2026, 4, 3), day(2026, 4, 4), "on Friday 3 April 2026"),
         ("I'm in Lisbon on the 25th.", TUESDAY, day(2026, 3, 25), day(2026, 3, 26), "on Wednesday 25 March 2026"),
+        # "from next Wednesday" said on a Monday is the following week's; "for the next week".
+        (
+            "I'm away from next Wednesday until Friday.",
+            MONDAY,
+            day(2026, 3, 25),
+            day(2026, 3, 28),
+            "from Wednesday 25 March 2026 until Friday 27 March 2026",
+        ),
+        ("I'm in Oslo for the next week.", TUESDAY, None, day(2026, 3, 25), "until Tuesday 24 March 2026"),
         # The month it is: the rest of it.
         ("I'm on leave in March.", TUESDAY, None, day(2026, 4, 1), "until Tuesday 31 March 2026"),
         # Starting on a first, but not the whole month: its two days, not "in April".
