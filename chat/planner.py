@@ -315,7 +315,9 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
             elif key in corpus.segments and not signals.segment:
                 signals.segment = corpus.segments[key]
                 signals.place_words |= set(key)
-    for word in clean:
+    for i, word in enumerate(clean):
+        if clean[i : i + 2] in (["north", "of"], ["south", "of"]) and i + 2 < len(clean) and _is_amount(clean[i + 2]):
+            continue  # "north of $25,000" is more than it, no region
         if word in vocab.REGION_WORDS and word not in name_words:
             region = vocab.REGION_WORDS[word]
             if signals.region and region != signals.region:
@@ -355,6 +357,12 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             signals.limit = max(1, min(value, MAX_LIMIT))
             continue
         comparison = _comparison(prev, prev2, words[i - 3] if i > 2 else "") or _between(words, i)
+        # "3 or more overdue orders": at least 3; "$500 or less": at most $500
+        or_else = words[i + 1 : i + 3]
+        or_more = not comparison and or_else[:1] == ["or"] and or_else[1:] in (["more"], ["over"], ["above"])
+        if not comparison and or_else[:1] == ["or"] and or_else[1:] in (["less"], ["fewer"], ["under"], ["below"]):
+            comparison = "less"
+        comparison = "more" if or_more else comparison
         if not comparison:
             if value is not None and _counts_ranked_groups(words, i):
                 signals.limit = max(1, min(value, MAX_LIMIT))  # "which 3 customers spent the most"
@@ -367,8 +375,8 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             continue
         scale = vocab.AMOUNT_SCALES.get(words[i + 1], 1) if i + 1 < len(words) else 1
         is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word or scale > 1
-        after = words[i + 1 : i + 4]
-        at_least = prev == "least" or (prev == "$" and prev2 == "least")
+        after = words[i + 3 : i + 6] if or_more or comparison and or_else[:1] == ["or"] else words[i + 1 : i + 4]
+        at_least = prev == "least" or (prev == "$" and prev2 == "least") or or_more
         if not is_money and value is not None and any(w in ("order", "orders") for w in after):
             if comparison == "more":
                 signals.min_orders = value - 1 if at_least else value  # "at least 3" is more than 2
@@ -436,11 +444,17 @@ def _between(words: list[str], i: int) -> str:
 def _comparison(prev: str, prev2: str, prev3: str = "") -> str:
     if prev == "$":
         prev, prev2 = prev2, prev3  # "more than $800k": the words before the dollar sign
-    if prev in vocab.MORE_THAN or (prev == "than" and prev2 in vocab.MORE_THAN):
-        return "more"
+    if prev in vocab.MORE_THAN or (prev == "than" and prev2 in vocab.MORE_THAN) or (prev, prev2) == ("of", "north"):
+        return "more"  # "north of $25,000" too
     if prev in vocab.LESS_THAN or (prev == "than" and prev2 in vocab.LESS_THAN) or (prev, prev2) == ("most", "at"):
         return "less"  # "at most $500" (while "the most" ranks)
+    if (prev, prev2) == ("of", "south"):
+        return "less"
     return ""
+
+
+def _is_amount(word: str) -> bool:
+    return word == "$" or bool(re.fullmatch(r"\$?\d[\d,.]*[km]?", word))
 
 
 def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
@@ -741,10 +755,18 @@ def _unplanned_phrase(words: list[str]) -> str:
     """A condition on orders that no record holds ("shipped on time")."""
     text = f" {' '.join(words)} "
     found = next((phrase for phrase in vocab.UNPLANNED_PHRASES if f" {phrase} " in text), "")
-    # "the second biggest order": a place in the ranking, which the plans (the top N) do not give
-    place = next((i for i, w in enumerate(words[:-1]) if w in vocab.ORDINALS and vocab.ORDINALS[w] > 1), None)
-    if place is not None and words[place + 1] in vocab.TOP_WORDS | vocab.BOTTOM_WORDS:
-        found = found or f"{words[place]} {words[place + 1]}"
+    # "the second biggest order", "who came in second": a place in the ranking, which the plans
+    # (the top N) do not give; "on the 2nd" with no month: a day no plan dates.
+    for i, word in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        before = words[i - 1] if i else ""
+        if word in vocab.ORDINALS and vocab.ORDINALS[word] > 1:
+            ranked = after in vocab.TOP_WORDS | vocab.BOTTOM_WORDS or before in vocab.PLACE_VERBS
+            if ranked and after not in vocab.PERIOD_UNITS and after not in _MONTHS and after != "of":
+                found = found or f"{word} {after}".strip()
+        day = re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", word)
+        if day and after not in _MONTHS and after not in vocab.PERIOD_UNITS and after != "of" and before not in _MONTHS:
+            found = found or f"the {word}"
     # "net 30" is a payment term; "net revenue" is a figure after deductions no record holds.
     net = next((i for i, w in enumerate(words[:-1]) if w == "net" and not words[i + 1].isdigit()), None)
     return found or ("" if net is None or words[net + 1] == "terms" else f"net {words[net + 1]}")
@@ -830,6 +852,13 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     name_words = {w for ref in context.named for w in _words(ref.name)}
     name_words |= {w for name in context.unknown_names for w in _words(name)}
     signals = read_question(text, name_words=name_words, today=today)
+    back = _period_referred_back(signals.words)
+    if back and signals.period is None:
+        # "... that year", "the same period": the period still alive from the last question, and
+        # no answer over all dates when there is none.
+        signals.period = Filters.from_slots(context.carried).period
+        if signals.period is None:
+            return Planned(Abstention(vocab.NO_PLAN_REASON, back), {}, fmt=signals.fmt)
     stated = _stated_filters(signals)
     fmt = signals.fmt
     abstain = _abstention(signals, context)
@@ -846,6 +875,12 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         return Planned(plan, stated, follow_up=True, fmt=fmt)
     result = _fresh_plan(text, signals, context)
     return Planned(result, stated, fmt=fmt)
+
+
+def _period_referred_back(words: list[str]) -> str:
+    """ "that year", "the same period", "that quarter": a period named by pointing back, or ""."""
+    units = {*vocab.PERIOD_UNITS, "period"}
+    return next((f"{a} {b}" for a, b in pairwise(words) if a in ("that", "same") and b in units), "")
 
 
 def _words(name: str) -> set[str]:
@@ -1037,7 +1072,8 @@ def _measure(signals: Signals) -> str:
     )  # "count of open orders", not "to count in Q4"
     ranked = signals.limit is not None or bool(words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS))
     ranked = ranked or bool(lemmas & vocab.RANK_WORDS)
-    if "how many" not in text and ranked and _ranked_by_count(signals):
+    by_how_many = "by how many" in text  # "rank the regions by how many orders they placed"
+    if ("how many" not in text or by_how_many) and ranked and (by_how_many or _ranked_by_count(signals)):
         return "rank"  # "the largest number of orders", "rank the segments by number of orders"
     if "how many" in text or counted:
         return "count"
@@ -1046,11 +1082,14 @@ def _measure(signals: Signals) -> str:
     if ranked:
         return "rank"
     valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words))
-    # "add up to", "come to", "amount to": a total asked for with a verb.
-    added = any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
-    if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or added:
+    if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or _summed_by_verb(signals):
         return "sum"  # the word too: "combined" is lemmatised to "combine"
     return ""
+
+
+def _summed_by_verb(signals: Signals) -> bool:
+    """ "add up to", "come to", "amount to", "bring in": a total of money asked for with a verb."""
+    return any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
 
 
 def _averaged(signals: Signals) -> bool:
@@ -1264,7 +1303,7 @@ def _singular(signals: Signals, words: tuple[str, ...]) -> bool:
 def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPlan | Abstention:
     subjects = set(signals.subjects)
     words, lemmas = set(signals.words), set(signals.lemmas)
-    money = bool(lemmas & vocab.MONEY_WORDS)
+    money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals)
     group = _group_by(signals)
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"}:
         if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS):
@@ -1346,7 +1385,7 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
     by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)
-    by_count = by_count or _ranked_by_count(signals)
+    by_count = by_count or _ranked_by_count(signals) or "by how many" in " ".join(signals.words)
     return QueryPlan(
         "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
     )

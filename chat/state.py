@@ -149,7 +149,7 @@ STOPWORDS = frozenset(
 
 _BACK_REFERENCE = re.compile(
     r"\b(their|theirs|them|they|that customer|this customer|the customer|same customer|that account|"
-    r"this account|that one|this one|those|these|its)\b",
+    r"this account|that contract|this contract|that one|this one|those|these|its)\b",
     re.IGNORECASE,
 )
 _FOLLOW_UP = re.compile(

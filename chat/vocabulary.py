@@ -106,7 +106,7 @@ TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number"})
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
-SUM_VERB_PHRASES = frozenset({("add", "up"), ("come", "to"), ("amount", "to")})  # (lemma, next word)
+SUM_VERB_PHRASES = frozenset({("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in")})  # (lemma, next word)
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
@@ -201,6 +201,8 @@ UNPLANNED_PHRASES: tuple[str, ...] = (
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
 # Words that put a contract's period on its renewal date (the date the plans filter contracts by).
 RENEWAL_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "end", "due", "lapse"})
+# Verbs before an ordinal that make it a place in a ranking ("came in second", "was third").
+PLACE_VERBS = frozenset({"in", "was", "is", "were", "are", "came", "finished", "ranked", "placed"})
 ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 # Answer formats (the session's format slot), by phrase.

@@ -477,6 +477,24 @@ def test_a_question_stating_its_own_subject_inherits_no_filter(corpus):
         # customer is no plan (every contract was listed).
         ("All but the cancelled ones", ("list", "orders", "", "", None, (), "", "", "", "", "")),
         ("Anything excluding cancelled?", ("list", "orders", "", "", None, (), "", "", "", "", "")),
+        # "north of $25,000" is more than it (it was the North region); "3 or more" is at least 3;
+        # "bring in" is revenue; "came in second" is a place; "on the 2nd" names no month.
+        (
+            "How many orders north of $25,000 did we book in Q3 2026?",
+            ("count", "orders", "", "", None, (), "", "", "", "", "Q3 2026"),
+        ),
+        (
+            "What did the enterprise segment bring in?",
+            ("sum", "orders", "", "", None, (), "", "", "enterprise", "", ""),
+        ),
+        ("Who came in second for total revenue last year?", ("abstain", vocab.NO_PLAN_REASON)),
+        ("Orders on the 2nd", ("abstain", vocab.NO_PLAN_REASON)),
+        (
+            "Rank the regions by how many orders they placed",
+            ("rank", "orders", "region", "", 5, (), "", "", "", "", ""),
+        ),
+        # "that year" with no period alive from an earlier question: no answer over all dates.
+        ("How many orders did the west place that year?", ("abstain", vocab.NO_PLAN_REASON)),
         # "latest" is a superlative of "late": no overdue filter.
         ("What's the latest order?", ("list", "orders", "", "", None, (), "", "", "", "", "")),
         ("Revenue for non retail", ("abstain", vocab.NO_PLAN_REASON)),  # "non" second to last
@@ -1278,3 +1296,26 @@ def test_a_quarters_year_and_a_day_of_a_month(corpus, question, label, start, en
 def test_a_place_in_a_ranking_or_a_day_that_does_not_exist_abstains(corpus, question):
     # The top one was given for "the second biggest"; every order for "31 February".
     assert shape(plan(question).result) == ("abstain", vocab.NO_PLAN_REASON)
+
+
+@pytest.mark.django_db
+def test_amounts_and_counts_said_with_or_more_or_north_of(corpus):
+    north = plan("How many orders north of $25,000 did we book in Q3 2026?").result
+    assert (north.filters.region, north.filters.min_amount) == ("", Decimal("25000"))
+    south = plan("Orders south of $500 in the north").result
+    assert (south.filters.region, south.filters.max_amount) == ("north", Decimal("500"))
+    at_least = plan("Who's got 3 or more overdue orders?").result
+    assert (at_least.subject, at_least.min_orders, at_least.filters.status) == ("customers", 2, "overdue")
+    assert plan("Orders of $500 or less").result.filters.max_amount == Decimal("500")
+
+
+@pytest.mark.django_db
+def test_that_year_is_the_period_still_alive_from_the_last_question(corpus):
+    carried = {"period": "2025|2025-01-01|2025-12-31"}
+    result = plan("Now rank all five regions by how many orders they placed that year.", carried=carried).result
+    assert (result.kind, result.group_by, result.measure, result.filters.period.label) == (
+        "rank",
+        "region",
+        "count",
+        "2025",
+    )

@@ -117,6 +117,14 @@ def test_the_session_block_and_the_gate_see_a_periods_name_not_its_dates():
     assert gate_filters(state) == {"period": "last quarter", "region": "west"}
 
 
+def test_that_contract_refers_back_to_the_focus():
+    # "And when was that contract signed?" after a customer's credit limit: that customer's.
+    state = SessionState()
+    ask(state, "What's Kestrel Foods' credit limit?", [[KESTREL]])
+    resolution = ask(state, "And when was that contract signed?")
+    assert resolution.refers_back and state.focus.label == "Kestrel Foods"
+
+
 def test_focus_drops_when_another_customer_is_named():
     state = SessionState()
     ask(state, "Kestrel Foods orders", [[KESTREL]])
