@@ -394,7 +394,7 @@ def _drop(span: Span, hits: dict[str, list[tuple[int, int]]]) -> set[int]:
     drop: set[int] = set()
     for name in ("standing", "remember", "one_off"):
         for start, end in hits.get(name, []):
-            drop.update(i for i in range(start, end) if span.doc[i].lower_ not in ("never", "do", "n't", "not"))
+            drop.update(i for i in range(start, end) if span.doc[i].lower_ not in {"do", *vocab.VERB_NEGATIONS})
     drop.update(t.i for t in span if t.lower_ in vocab.POLITENESS)
     # "Can you ...", also after a standing phrase ("From now on, could you ...").
     tokens = [t for t in content_tokens(span) if t.i not in drop and not t.is_punct]
@@ -419,15 +419,17 @@ def _core(span: Span, drop: set[int]) -> list[Token]:
 
 def _is_negative(tokens: list[Token]) -> bool:
     words = [t.lower_ for t in tokens[:3]]
-    return bool(words) and (words[0] == "never" or words[:2] in (["do", "n't"], ["do", "not"]))
+    return bool(words) and (
+        words[0] == "never" or (words[0] == "do" and len(words) > 1 and words[1] in vocab.VERB_NEGATIONS)
+    )
 
 
 def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
     if not core:
         return False
     first = core[0]
-    if first.lower_ in ("never", "do", "not", "n't", "only"):  # "Only show open orders" ("just" is gone)
-        lead = ("never", "do", "not", "n't", "ever", "only")
+    if first.lower_ in {"do", "only", *vocab.VERB_NEGATIONS}:  # "Only show open orders" ("just" is gone)
+        lead = {"do", "ever", "only", *vocab.VERB_NEGATIONS}
         first = next((t for t in core if t.lower_ not in lead), first)
     if first.lemma_.lower() in vocab.REQUEST_VERBS or first.lower_ in vocab.REQUEST_VERBS:
         return True

@@ -33,6 +33,7 @@ _LEADING_SKIP = set(vocab.POLITENESS) | {w for w in vocab.DISCOURSE_OPENERS if "
 _PERSON_SUBJECTS = set(vocab.OTHER_PEOPLE)
 _COMPANY_SUBJECTS = set(vocab.COMPANY_SUBJECTS)
 # First words that open a clause of their own after a comma ("..., and note that ...").
+_REMEMBER_OPENINGS = tuple(f"{p} " for p in vocab.REMEMBER_PHRASES)
 _CLAUSE_OPENERS = {p.split()[0] for p in (*vocab.REMEMBER_PHRASES, *vocab.FORGET_PHRASES)} | {"never", "always", "do"}
 
 
@@ -152,6 +153,8 @@ def _new_subject(conjunction: Token) -> bool:
         return True
     if opens_standing(doc[after.i : after.i + _STANDING_LONGEST]):
         return True
+    if " ".join(t.lower_ for t in doc[after.i : after.i + 4]).startswith(_REMEMBER_OPENINGS):
+        return True  # "... and keep in mind I only work Tuesdays": a request of its own
     if after.lower_ in QUESTION_WORDS and conjunction.sent.text.rstrip().endswith("?"):
         return True  # "remember that I handle Acme and what is our revenue?"
     # A second imperative: "use tables and show amounts in euros" are two requests.

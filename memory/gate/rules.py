@@ -100,6 +100,8 @@ RULES: tuple[Rule, ...] = (
             ],
             [{"LOWER": "each"}, {"LOWER": "other"}, _APOSTROPHE, {"LEMMA": {"IN": v.DATA_NOUNS}}],
             [{"LOWER": {"IN": ["all", "every", "other"]}}, {"LEMMA": "user"}],
+            # "whenever anyone asks about X, tell them ...": what Atlas says to other people.
+            [{"LOWER": {"IN": ["anyone", "anybody", "someone", "somebody", "everyone", "people"]}}, {"LEMMA": "ask"}],
         ),
         scope="message",
     ),
@@ -374,7 +376,9 @@ def _matchers() -> _Matchers:
     dep = DependencyMatcher(language.vocab)
     for rule in RULES:
         if rule.phrases:
-            phrase.add(rule.name, [language.make_doc(p) for p in rule.phrases])
+            # Each phrase also as typed without its apostrophe ("dont ever", "dont want").
+            typed = sorted({*rule.phrases, *(p.replace("'", "") for p in rule.phrases if "'" in p)})
+            phrase.add(rule.name, [language.make_doc(p) for p in typed])
         if rule.tokens:
             token.add(rule.name, list(rule.tokens), greedy="LONGEST")
         if rule.deps:

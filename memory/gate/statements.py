@@ -247,9 +247,9 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     only = bool(tokens) and tokens[0].lower_ == "only"  # "Only show open orders": kept with the object
     negations = 0
     # The tokenizer splits "don't" into "do" and "n't" (atlas.language), so "don't" is never one word.
-    while tokens and tokens[0].lower_ in ("never", "do", "not", "n't", "you", "mind", "only"):
+    while tokens and tokens[0].lower_ in {"do", "you", "mind", "only", *vocab.VERB_NEGATIONS}:
         # "Going forward, don't bother with X": the negation after a standing phrase counts too.
-        negations += tokens[0].lower_ in ("never", "not", "n't")
+        negations += tokens[0].lower_ in vocab.VERB_NEGATIONS
         tokens = tokens[1:]
     if negations > 1:
         return ""  # "never not show the totals": too tangled to keep
@@ -276,6 +276,8 @@ def preference_statement(span: Span, *, drop: set[int], structured: bool, negati
     if lemma in _CONTENT_VERBS and not structured and not negative:
         lemma = "include"
     obj, mod = _object_and_modifier(tokens[1:], lemma)
+    if not obj and not mod and len(tokens) > 1:
+        return ""  # "don't use them from now on": which "them", the note cannot say
     obj = f"only {obj}" if only and obj else obj
     table = NEGATIVE_TEMPLATES if negative else VERB_TEMPLATES
     fallback = ("Does not want Atlas to " if negative else "Wants Atlas to ") + lemma + " {obj} {mod}"
@@ -286,7 +288,9 @@ def _object_and_modifier(tokens: list[Token], lemma: str) -> tuple[str, str]:
     # "give me ...", "show us ...": the dative goes ("US date format" keeps its US).
     tokens = [t for t in tokens if t.text not in _DATIVES]
     if tokens and tokens[0].lower_ in _OBJECT_PRONOUNS:
-        return "answers", text_of(tokens[1:])
+        # "show them as a table": the answers, as the rest says; "don't use them": nothing named
+        rest = text_of(tokens[1:])
+        return ("answers", rest) if rest else ("", "")
     split = len(tokens)
     seen_noun = False
     for index, token in enumerate(tokens):
@@ -373,7 +377,7 @@ def _wants_atlas(tokens: list[Token], *, negated: bool) -> str:
 def _rather_atlas(tokens: list[Token]) -> str:
     """What the user would rather Atlas did: "didn't use emojis" -> "Does not want Atlas to use
     emojis"; "used tables" -> "Wants Atlas to use tables"; "" when it is not a verb phrase."""
-    if len(tokens) > 1 and tokens[0].pos_ == "AUX" and tokens[1].lower_ in ("not", "n't"):
+    if len(tokens) > 1 and tokens[0].pos_ == "AUX" and tokens[1].lower_ in vocab.VERB_NEGATIONS:
         return "Does not want Atlas to " + text_of(tokens[2:])
     if tokens and tokens[0].pos_ == "VERB":
         return "Wants Atlas to " + tokens[0].lemma_.lower() + " " + text_of(tokens[1:])
@@ -418,7 +422,7 @@ def about_user(tokens: list[Token]) -> str:
         verb = token.norm_ if token.lower_ in _CONTRACTED_STEMS else token.text
         words.append(token.lower_ if past else third_person(verb))  # "I visited" -> "Visited"
         tail = rest[index + 1 :]
-        if tail and _straight(tail[0].text) == "n't":  # "I don't" -> "Does not", "I can't" -> "Cannot"
+        if tail and _straight(tail[0].text).lower() in vocab.NEGATION_CLITICS:  # "I don't" -> "Does not"
             words[-1] = "cannot" if words[-1] == "can" else words[-1] + " not"
             tail = tail[1:]
         words.append(_third_person_verbs(tail))

@@ -319,9 +319,11 @@ FORGET_PHRASES: tuple[str, ...] = (
     "wipe what",
 )
 # A negation next to a preference's verb turns it round ("I never want tables", "I'd prefer not to").
-VERB_NEGATIONS: frozenset[str] = frozenset({"not", "n't", "never", "cannot"})
+# "nt" is the tokenizer's half of a "dont" typed without its apostrophe.
+NEGATION_CLITICS: frozenset[str] = frozenset({"n't", "nt"})
+VERB_NEGATIONS: frozenset[str] = frozenset({"not", "never", "cannot", *NEGATION_CLITICS})
 # Words that negate what a clause names: a format request with one is never counted as asking for it.
-NEGATION_WORDS: frozenset[str] = frozenset({"no", "not", "n't", "never", "without", "none", "nothing"})
+NEGATION_WORDS: frozenset[str] = frozenset({"no", "not", "n't", "nt", "never", "without", "none", "nothing"})
 # Vague targets that name nothing to forget ("forget it").
 VAGUE_TARGETS: tuple[str, ...] = ("it", "this", "that", "everything", "all that", "that one", "about it")
 # A reminder is a task, never a memory ("remember to send ...").
@@ -547,7 +549,11 @@ SECRET_NOUNS: dict[str, str] = {
     "2fa code": "one-time code",
     "verification code": "one-time code",
     "recovery code": "recovery code",
+    "recovery codes": "recovery code",
     "backup code": "recovery code",
+    "backup codes": "recovery code",
+    "2fa codes": "one-time code",
+    "2fa backup codes": "recovery code",
     "api key": "API key",
     "api token": "API token",
     "access key": "access key",
@@ -681,6 +687,15 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "deaf",
         "wheelchair",
         "impaired",
+    ),
+    # Trade union membership (GDPR art. 9), a role in one included.
+    "trade union": (
+        "trade union",
+        "union rep",
+        "union representative",
+        "shop steward",
+        "union steward",
+        "union member",
     ),
     "pregnancy": ("pregnant", "pregnancy", "expecting a baby", "miscarriage", "ivf", "maternity"),
     "religion": (
@@ -982,7 +997,14 @@ NEGATIVE_OPENINGS: tuple[str, ...] = ("Does not want ",)
 
 # Words a stored statement must not contain (the write-rules chapter's recognisability test).
 STATEMENT_BANNED_WORDS: tuple[str, ...] = (*FIRST_PERSON, "your", "please")
-STATEMENT_BANNED_PHRASES: tuple[str, ...] = ("remember", "from now on", "going forward", "keep in mind", "note that")
+STATEMENT_BANNED_PHRASES: tuple[str, ...] = (
+    "remember",
+    "from now on",
+    "going forward",
+    "keep in mind",
+    "keeps in mind",
+    "note that",
+)
 # Words a statement cannot end on: the sentence was not done ("Covers Leeds and.",
 # "Prefers never.", "Reports to the."). Particles ("rounded up", "signed off") may end one.
 UNFINISHED_ENDINGS: frozenset[str] = frozenset(
