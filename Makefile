@@ -101,6 +101,9 @@ SHARED ?= ../shared
 eval: db
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev.jsonl
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev2.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/gate_own_cases.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/gate_blind2_cases.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/gate_blind3_cases.jsonl
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/recall/dev.jsonl --k 6
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev.jsonl
@@ -110,6 +113,8 @@ eval: db
 	$(PY) manage.py eval_answers tests/fixtures/answer_blind3_cases.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/answer_blind4_cases.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/answer_blind5_cases.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/answer_blind6_cases.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/answer_blind7_cases.jsonl
 
 eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6

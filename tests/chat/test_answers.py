@@ -244,15 +244,22 @@ def test_eval_answers_on_our_own_and_blind_cases_has_no_wrong_answer(corpus, cas
 
 @pytest.mark.django_db
 @pytest.mark.evaluation
-def test_a_held_out_set_written_after_the_code_has_no_wrong_answer(corpus):
-    # 45 cases a helper wrote without reading the planner (first run: correct 0.667, wrong
-    # 0.044); what it cannot read it must say so, never answer wrongly.
+@pytest.mark.parametrize(
+    ("name", "correct"),
+    [
+        ("answer_blind6_cases.jsonl", 0.71),  # first run: correct 0.667, wrong 0.044
+        ("answer_blind7_cases.jsonl", 0.8),  # first run (issue 17, ninth pass): correct 0.667, wrong 0.133
+    ],
+)
+def test_a_held_out_set_written_after_the_code_has_no_wrong_answer(corpus, name, correct):
+    # 45 cases a helper wrote without reading the planner; what it cannot read it must say so,
+    # never answer wrongly.
     out = StringIO()
-    call_command("eval_answers", str(FIXTURES / "answer_blind6_cases.jsonl"), json=True, stdout=out)
+    call_command("eval_answers", str(FIXTURES / name), json=True, stdout=out)
     report = json.loads(out.getvalue())
     assert report["summary"]["cases"] == 45
     assert report["summary"]["wrong"] == 0, [c for c in report["cases"] if c["verdict"] == "wrong"]
-    assert report["summary"]["correct"] >= 0.71
+    assert report["summary"]["correct"] >= correct
 
 
 @pytest.mark.django_db

@@ -49,13 +49,22 @@ def test_our_own_wordings_of_the_same_rules():
 
 
 @pytest.mark.django_db
-def test_a_held_out_set_written_after_the_code_keeps_its_measured_figures():
-    """45 cases a helper wrote without reading the gate (first run: precision 0.778, recall
-    0.773); the figures after the fixes they led to, as a floor."""
-    summary, text = _run(Path(__file__).resolve().parents[1] / "fixtures" / "gate_blind2_cases.jsonl")
+@pytest.mark.parametrize(
+    ("name", "precision", "recall"),
+    [
+        # first run: precision 0.778, recall 0.773
+        ("gate_blind2_cases.jsonl", 0.92, 0.9),
+        # first run (ninth pass of issue 17): precision 0.828, recall 0.741
+        ("gate_blind3_cases.jsonl", 0.92, 0.81),
+    ],
+)
+def test_a_held_out_set_written_after_the_code_keeps_its_measured_figures(name, precision, recall):
+    """45 cases a helper wrote without reading the gate; the figures after the fixes they led
+    to, as a floor."""
+    summary, text = _run(Path(__file__).resolve().parents[1] / "fixtures" / name)
     assert summary["cases"] == 45
-    assert summary["precision"] >= 0.92, text
-    assert summary["recall"] >= 0.9, text
+    assert summary["precision"] >= precision, text
+    assert summary["recall"] >= recall, text
     assert summary["expiry_accuracy"] == 1.0 and summary["clean_statements"] == 1.0, text
 
 
