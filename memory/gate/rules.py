@@ -342,9 +342,13 @@ RULES: tuple[Rule, ...] = (
         "Switch my currency to Danish kroner.",
         kind="preference",
         # "I've moved permanently to the Cardiff office": an adverb between the verb and "to".
-        tokens=([{"LEMMA": {"IN": v.UPDATE_MOVE_VERBS}}, {"POS": "ADV", "OP": "+"}, {"LOWER": "to"}],),
+        tokens=(
+            [{"LEMMA": {"IN": v.UPDATE_MOVE_VERBS}}, {"POS": "ADV", "OP": "+"}, {"LOWER": "to"}],
+            # "I moved from wholesale to the export desk": where from, then where to.
+            [{"LEMMA": {"IN": v.UPDATE_MOVE_VERBS}}, {"LOWER": "from"}, {"OP": "{1,4}"}, {"LOWER": "to"}],
+        ),
         phrases=v.UPDATE_PHRASES,
-        extra_examples=("I've moved permanently to the Cardiff office.",),
+        extra_examples=("I've moved permanently to the Cardiff office.", "I moved from wholesale to the export desk."),
     ),
     Rule(
         "verdict",

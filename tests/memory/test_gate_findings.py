@@ -681,6 +681,11 @@ CASES = [
             note("context", "explicit_request", "Only works Tuesdays."),
         ],
     ),
+    # "moved from X to Y" is an update, like "moved to Y".
+    (
+        "I moved from wholesale to the export desk last month.",
+        [note("context", "update_supersedes", "Moved from wholesale to the export desk last month.")],
+    ),
     # An imperative about other people's mood is no inference about the user.
     ("List the upset customers first.", []),
     # "no more than three" is a limit, not "no more bullet points" (it withdrew the bullets).
