@@ -126,6 +126,21 @@ def test_correct_writes_a_new_user_note_that_replaces_the_old(make_user):
     assert (corrected.kind, corrected.memory_id, corrected.reason) == ("situation", new.pk, f"supersedes {old.pk}")
 
 
+def test_a_correction_keeps_the_notes_scope_and_where_it_was_said(make_user):
+    # "Prefers tables in answers about renewals" corrected stays about renewals, and keeps the
+    # conversation and turn it came from.
+    user = make_user()
+    old = make_memory(
+        user,
+        "Prefers tables in answers about renewals",
+        scope="in answers about renewals",
+        source_session="s-3",
+        source_turn=7,
+    )
+    new = correct_memory(user, old.pk, statement="Prefers bullet points in answers about renewals")
+    assert (new.scope, new.source_session, new.source_turn) == ("in answers about renewals", "s-3", 7)
+
+
 def test_correcting_a_replaced_note_is_refused(make_user):
     user = make_user()
     old = make_memory(user)
