@@ -228,7 +228,7 @@ def _negated(token: Token) -> bool:
     if any(child.dep_ == "neg" for child in token.children) or any(c.dep_ == "neg" for c in token.head.children):
         return True  # "not cancelled", and "orders that aren't overdue" (the "not" hangs off "are")
     before = [t.lower_ for t in token.doc[max(token.i - 3, 0) : token.i]]
-    pairs = {" ".join(pair) for pair in zip(before, before[1:], strict=False)}
+    pairs = {" ".join(pair) for pair in pairwise(before)}
     return any(w in vocab.NEGATION_WORDS for w in before[-2:]) or bool(pairs & vocab.EXCLUDING_PHRASES)
 
 
@@ -357,12 +357,8 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             signals.limit = max(1, min(value, MAX_LIMIT))
             continue
         comparison = _comparison(prev, prev2, words[i - 3] if i > 2 else "") or _between(words, i)
-        # "3 or more overdue orders": at least 3; "$500 or less": at most $500
-        or_else = words[i + 1 : i + 3]
-        or_more = not comparison and or_else[:1] == ["or"] and or_else[1:] in (["more"], ["over"], ["above"])
-        if not comparison and or_else[:1] == ["or"] and or_else[1:] in (["less"], ["fewer"], ["under"], ["below"]):
-            comparison = "less"
-        comparison = "more" if or_more else comparison
+        trailing = "" if comparison else _trailing_comparison(words, i)  # "3 or more", "$500 or less"
+        comparison = comparison or trailing
         if not comparison:
             if value is not None and _counts_ranked_groups(words, i):
                 signals.limit = max(1, min(value, MAX_LIMIT))  # "which 3 customers spent the most"
@@ -375,8 +371,8 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             continue
         scale = vocab.AMOUNT_SCALES.get(words[i + 1], 1) if i + 1 < len(words) else 1
         is_money = prev == "$" or word.startswith("$") or word.endswith(("k", "m")) or "," in word or scale > 1
-        after = words[i + 3 : i + 6] if or_more or comparison and or_else[:1] == ["or"] else words[i + 1 : i + 4]
-        at_least = prev == "least" or (prev == "$" and prev2 == "least") or or_more
+        after = words[i + 3 : i + 6] if trailing else words[i + 1 : i + 4]
+        at_least = prev == "least" or (prev == "$" and prev2 == "least") or trailing == "more"
         if not is_money and value is not None and any(w in ("order", "orders") for w in after):
             if comparison == "more":
                 signals.min_orders = value - 1 if at_least else value  # "at least 3" is more than 2
@@ -451,6 +447,13 @@ def _comparison(prev: str, prev2: str, prev3: str = "") -> str:
     if (prev, prev2) == ("of", "south"):
         return "less"
     return ""
+
+
+def _trailing_comparison(words: list[str], i: int) -> str:
+    """ "3 or more orders" (at least 3), "$500 or less" (at most): the comparison after the number."""
+    if words[i + 1 : i + 2] != ["or"] or i + 2 >= len(words):
+        return ""
+    return "more" if words[i + 2] in vocab.MORE_THAN else "less" if words[i + 2] in vocab.LESS_THAN else ""
 
 
 def _is_amount(word: str) -> bool:
@@ -1072,8 +1075,8 @@ def _measure(signals: Signals) -> str:
     )  # "count of open orders", not "to count in Q4"
     ranked = signals.limit is not None or bool(words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS))
     ranked = ranked or bool(lemmas & vocab.RANK_WORDS)
-    by_how_many = "by how many" in text  # "rank the regions by how many orders they placed"
-    if ("how many" not in text or by_how_many) and ranked and (by_how_many or _ranked_by_count(signals)):
+    # "rank the regions by how many orders they placed" is a ranking, not a count
+    if ("how many" not in text or "by how many" in text) and ranked and _ranked_by_count(signals):
         return "rank"  # "the largest number of orders", "rank the segments by number of orders"
     if "how many" in text or counted:
         return "count"
@@ -1107,9 +1110,11 @@ def _averaged(signals: Signals) -> bool:
 
 def _ranked_by_count(signals: Signals) -> bool:
     """A count word right after a ranking word or "by": "the most number of", "by number of",
-    "by order count"."""
+    "by order count", "by how many"."""
     rank_words = vocab.TOP_WORDS | vocab.BOTTOM_WORDS | {"by"}
     words = signals.words
+    if "by how many" in " ".join(words):
+        return True
 
     def after_a_rank_word(i: int) -> bool:
         while i > 0 and words[i - 1] in ("the", "order", "orders"):
@@ -1385,7 +1390,7 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
     by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)
-    by_count = by_count or _ranked_by_count(signals) or "by how many" in " ".join(signals.words)
+    by_count = by_count or _ranked_by_count(signals)
     return QueryPlan(
         "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
     )

@@ -158,11 +158,9 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         trigger = clause.starts_with("remember")
         # "Remember that I cover Leeds and (that) I report to Dana": the request holds both.
         # (A clause a rule of its own reads, "and I was moved to ...", stays that rule's.)
-        go_on = (
-            remembering
-            and _goes_on_about_the_user(clause)
-            and analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off) is None
-        )
+        joined = remembering and _goes_on_about_the_user(clause)
+        plain = analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off) if joined else None
+        go_on = joined and plain is None
         remembering = False
         if (trigger or explicit_next or go_on) and not _is_reminder(clause):
             start = trigger[1] if trigger else clause.span.start
@@ -182,7 +180,9 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         elif clause.starts_with("forget") and not _is_reminder(clause):
             found = _forget(clause, quote)
         else:
-            found = analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off)
+            found = (
+                plain if plain is not None else analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off)
+            )
         previous = (clause, len(out))
         if found is not None:
             out.append(found)

@@ -153,11 +153,13 @@ def _clause_as_object(statement: str) -> bool:
     """Whether the opening verb's object is a clause with a verb of its own and no "that"
     ("Prefers bullet points work best."), read from the parse of "They want ..."."""
     lowered = statement.lower()
+    if _CLAUSE_AS_OBJECT.match(lowered):
+        return True
     head = next((h for h in _HEADS if lowered.startswith(h + " ")), None)
     if head is None:
-        return bool(_CLAUSE_AS_OBJECT.match(lowered))
+        return False
     doc = parse("They want " + statement[len(head) + 1 :])
-    return bool(_CLAUSE_AS_OBJECT.match(lowered)) or any(
+    return any(
         # a verb with words of its own after it (the tagger calls "ISO dates" a clause too)
         t.dep_ == "ccomp"
         and t.head.dep_ == "ROOT"

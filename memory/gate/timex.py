@@ -228,6 +228,11 @@ def _next_day_numbered(at: datetime, number: int) -> datetime | None:
         return None
 
 
+def _weekday_ahead(at: datetime, weekday: str, *, next_word: str | None) -> datetime:
+    """The start of the day a "(next) Monday" names."""
+    return _day_start(_next_weekday(at, _weekday_index(weekday), next_week=bool(next_word)))
+
+
 def _duration_days(count: str, unit: str) -> int:
     return {"day": 1, "week": 7, "month": 30}[unit.lower()] * _number(count)
 
@@ -242,9 +247,9 @@ def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
     if name == "next_unit":
         return _end_of_week(at) if groups[0].lower() == "week" else _end_of_month(at)
     if name == "weekday_to_weekday":
-        return _day_start(_next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0])))
+        return _weekday_ahead(at, groups[1], next_word=groups[0])
     if name == "for_duration_from":
-        return _day_start(_next_weekday(at, _weekday_index(groups[3]), next_week=bool(groups[2])))
+        return _weekday_ahead(at, groups[3], next_word=groups[2])
     if name == "on_ordinal":
         day = _next_day_numbered(at, int(groups[0]))
         return _day_start(day) if day is not None else None
@@ -310,8 +315,7 @@ def _resolve_relative(name: str, match: re.Match, at: datetime) -> datetime | No
     if name == "for_duration":
         return _end_of_day(at + timedelta(days=_duration_days(groups[0], groups[1])))
     if name == "for_duration_from":
-        start = _day_start(_next_weekday(at, _weekday_index(groups[3]), next_week=bool(groups[2])))
-        return start + timedelta(days=_duration_days(groups[0], groups[1]))
+        return _weekday_ahead(at, groups[3], next_word=groups[2]) + timedelta(days=_duration_days(groups[0], groups[1]))
     if name == "for_next_unit":
         return _end_of_day(at + timedelta(days={"day": 1, "week": 7, "month": 30}[groups[0].lower()]))
     if name == "this_unit":  # "this week and next" runs to the end of the next one
