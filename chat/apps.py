@@ -2,8 +2,16 @@ from django.apps import AppConfig
 
 
 class ChatConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
     name = "chat"
-    verbose_name = "Chat"
 
     def ready(self) -> None:
-        from chat import signals  # noqa: F401  (connects chat's part of delete-everything)
+        from atlas import lexicon
+        from chat import (
+            signals,  # noqa: F401  (connects chat's part of delete-everything)
+            vocabulary,
+        )
+        from chat.tools import corpus_names
+
+        lexicon.register("chat.vocabulary", lexicon.constant(lexicon.vocabulary_words(vocabulary)))
+        lexicon.register("chat.corpus", corpus_names, names=True)

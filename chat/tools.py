@@ -263,3 +263,14 @@ def find_customer_mentions(text: str) -> list[CustomerMention]:
         else:
             i += 1
     return found
+
+
+def corpus_names() -> tuple[object, list[str]]:
+    """The business data's names as written, for the shared normaliser (atlas.lexicon): every
+    customer name, city and segment on record (rebuilt when the customer table changes)."""
+    from chat.vocabulary import corpus_vocabulary
+
+    index = customer_index()
+    corpus = corpus_vocabulary()
+    names = [e.name for e in index.entries] + sorted({e.city for e in index.entries})
+    return index.signature, names + sorted(set(corpus.segments.values()))

@@ -12,3 +12,8 @@ class MemoryConfig(AppConfig):
         from memory.expiry import ensure_schedule
 
         post_migrate.connect(ensure_schedule, sender=self)
+
+        from atlas import lexicon
+        from memory.gate import vocabulary
+
+        lexicon.register("memory.gate", lexicon.constant(lexicon.vocabulary_words(vocabulary)))

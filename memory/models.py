@@ -55,6 +55,10 @@ class Memory(models.Model):
     # office's name for office): duplicates, supersession, suppression and the responder
     # compare these instead of re-parsing the statement.
     value = models.CharField(max_length=200, blank=True, default="")
+    # Every facet of an answer a preference sets, as the preference table names them
+    # (memory.preferences): {"scale": "k", "currency": "EUR"}; {"region": "west"} for a context
+    # note that names one. The responder applies these; it never re-parses the statement.
+    facets = models.JSONField(default=dict, blank=True)
     confidence = models.FloatField(default=1.0)
     author = models.CharField(max_length=8, choices=Author.choices)
     gate = models.CharField(max_length=32, default="", blank=True)

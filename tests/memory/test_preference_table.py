@@ -1,0 +1,91 @@
+"""The preference table (memory.preferences): the facets a sentence names, read by class
+(paraphrases written before the reader by a helper who never read it), the statement each
+note gets, and the sentence an answer says when Atlas cannot apply a value."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from atlas.normalise import normalise
+from memory.gate.statements import lint
+from memory.preferences import ADDABLE_FIELDS, decline_for, is_applied, read_facets, statement_for
+
+pytestmark = pytest.mark.django_db
+
+PARAPHRASES = Path(__file__).resolve().parents[1] / "fixtures" / "paraphrases" / "gate_classes.jsonl"
+_ROWS = [json.loads(line) for line in PARAPHRASES.read_text().splitlines() if line.strip()]
+FACET_CASES = [row for row in _ROWS if "text" in row and "facets" in row.get("expect", {})]
+
+
+def _matches(got: dict, want: dict) -> bool:
+    for facet, value in want.items():
+        if value == "other":  # a field the records do not hold, in the user's own words
+            if not got.get(facet) or got[facet] in ADDABLE_FIELDS:
+                return False
+        elif got.get(facet) != value:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("case", FACET_CASES, ids=[f"{r['class']}:{r['text'][:40]}" for r in FACET_CASES])
+def test_each_facet_is_read_in_the_users_own_words(case):
+    reading = read_facets(normalise(case["text"]).text)
+    assert _matches(reading.facets, case["expect"]["facets"]), reading
+    if "scope" in case["expect"]:
+        assert reading.scope == case["expect"]["scope"]
+
+
+def test_every_class_of_the_table_has_paraphrases_from_the_helper():
+    classes = {row["class"] for row in FACET_CASES if row["author"] == "helper-blind"}
+    facets = {f"facet_{name}" for name in ("currency", "scale", "rounding", "date_format", "layout", "length")}
+    facets |= {f"facet_{name}" for name in ("include", "sort", "limit", "cancelled", "language", "currency_display")}
+    assert facets <= classes
+    assert all(sum(r["class"] == c for r in FACET_CASES) >= 5 for c in facets)
+
+
+@pytest.mark.parametrize(
+    ("facets", "scope", "statement"),
+    [
+        ({"scale": "k", "currency": "EUR"}, "global", "Prefers amounts in thousands of euros (EUR)."),
+        ({"scale": "m"}, "global", "Prefers amounts in millions (like $8.94m)."),
+        ({"rounding": "whole"}, "global", "Prefers amounts rounded to whole units, without cents."),
+        ({"date_format": "iso"}, "global", "Prefers dates as YYYY-MM-DD (ISO)."),
+        ({"layout": "table"}, "orders", "Prefers order lists as tables."),
+        ({"length": "short", "layout": "bullets"}, "global", "Prefers short answers as bullet points."),
+        ({"length": "short", "max_words": 40}, "global", "Prefers short answers (at most 40 words)."),
+        ({"include": "renewal_date"}, "contracts", "Wants the renewal date shown in answers about contracts."),
+        ({"sort": {"by": "name", "order": "asc"}}, "customers", "Wants customer lists sorted alphabetically by name."),
+        ({"limit": 3}, "rankings", "Wants rankings limited to the top 3."),
+        ({"cancelled": "include"}, "global", "Wants cancelled orders included in totals."),
+        ({"language": "German"}, "global", "Prefers answers in German."),
+        (
+            {"currency": "GBP"},
+            "region:north",
+            "Prefers amounts in pounds sterling (GBP) in answers about the North region.",
+        ),
+    ],
+)
+def test_a_note_states_its_facets_in_one_sentence_that_passes_the_lint(facets, scope, statement):
+    assert statement_for(facets, scope) == statement
+    assert lint(statement) == []
+
+
+@pytest.mark.parametrize(
+    ("facet", "value", "sentence"),
+    [
+        ("currency", "EUR", "Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in EUR."),
+        ("language", "Spanish", "Atlas answers in English only for now, so this answer is in English."),
+        ("include", "PO number", "Atlas's records hold no PO number, so it can't add it."),
+        ("currency", "USD", ""),
+        ("scale", "k", ""),
+    ],
+)
+def test_a_value_atlas_cannot_apply_has_one_plain_sentence(facet, value, sentence):
+    assert decline_for(facet, value) == sentence
+
+
+@pytest.mark.parametrize(("facet", "value"), [("chart", "yes"), ("timezone", "CET"), ("year_basis", "fiscal")])
+def test_facets_no_answer_can_show_are_kept_but_never_applied(facet, value):
+    assert not is_applied(facet, value)
+    assert decline_for(facet, value) == ""  # said on the memory page and in the acknowledgement, not in answers
