@@ -17,13 +17,6 @@ FORGOTTEN_REASON_NOTED = "Forgotten. Thanks, noted:"  # followed by the reason, 
 FEEDBACK_THANKS = "Thanks for the feedback."
 CORRECTION_NEEDED = "Write the note as Atlas should keep it."
 
-# How a recalled note shaped the answer (Turn.recalled[*].influence), in the panel's words.
-NOTE_INFLUENCE = {
-    "shaped-format": "Shaped the format of this answer",
-    "narrowed-retrieval": "Narrowed the search",
-    "in-context": "In context for this answer",
-}
-
 # Memory controls on the memory page.
 MEMORY_PAUSED = "Memory paused."
 MEMORY_RESUMED = "Memory is on again."

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "memory",
     "chat",
     "atlas.accounts",
+    "atlas.tooling",
 ]
 
 MIDDLEWARE = [

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
@@ -556,6 +556,8 @@ class NoteSpec:
     author: str = "rule"
     subject: str = ""
     expires_in_days: int | None = None
+    facets: dict[str, Any] = field(default_factory=dict)  # as the preference table names them
+    scope: str = "global"
 
 
 def _at(day: date, hour: int = 10) -> datetime:
@@ -566,10 +568,11 @@ DEMO_NOTES: dict[str, list[NoteSpec]] = {
     "alice": [
         NoteSpec(
             kind="preference",
-            statement="Prefers answers as short bullet points.",
+            statement="Prefers short answers as bullet points.",
             source_quote="Keep it short, bullet points please.",
             written=_at(date(2026, 2, 2)),
             subject="answer_format",
+            facets={"length": "short", "layout": "bullets"},
         ),
         NoteSpec(
             # Written before the 1 June 2026 renewal: it now conflicts with the contract (net 45).
@@ -584,15 +587,18 @@ DEMO_NOTES: dict[str, list[NoteSpec]] = {
             statement="Covers the western sales region.",
             source_quote="I look after the western sales region.",
             written=_at(date(2026, 1, 20), 9),
+            facets={"region": "west"},
         ),
     ],
     "bob": [
         NoteSpec(
             kind="preference",
-            statement="Prefers order lists as a table.",
+            statement="Prefers order lists as tables.",
             source_quote="Can you always give me orders as a table?",
             written=_at(date(2026, 4, 8)),
             subject="answer_format",
+            facets={"layout": "table"},
+            scope="orders",
         ),
         NoteSpec(
             kind="context",
@@ -624,6 +630,8 @@ def seed_notes(user: User, specs: list[NoteSpec]) -> int:
                 statement=spec.statement,
                 author=spec.author,
                 subject=spec.subject,
+                facets=spec.facets,
+                scope=spec.scope,
                 gate="seed_demo",
                 source_quote=spec.source_quote,
                 source_at=spec.written,

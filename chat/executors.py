@@ -151,9 +151,10 @@ def _order_condition(filters: Filters, prefix: str = "") -> Q:
 
 
 def _revenue(plan: QueryPlan, orders: QuerySet[Order]) -> tuple[QuerySet[Order], bool]:
-    """Leave out cancelled orders from a money measure unless a status was asked for."""
+    """Leave out cancelled orders from a money measure unless a status was asked for, or the
+    user's preference includes them (``plan.include_cancelled``)."""
     counting = plan.kind == "count" or plan.measure == "count"
-    if counting or plan.filters.status or plan.filters.exclude_status:
+    if counting or plan.filters.status or plan.filters.exclude_status or plan.include_cancelled:
         return orders, False
     return orders.exclude(status=OrderStatus.CANCELLED), True
 

@@ -26,7 +26,8 @@ from chat import executors, tools
 from chat import vocabulary as vocab
 from chat.planner import CustomerRef, Filters, QueryPlan, read_period
 from chat.prompt import Prompt
-from chat.responders import IN_CONTEXT, Answer, ResponderError
+from chat.responders import Answer, ResponderError, holds_of, render_result
+from chat.shaping import Influence, Use, preferences_for, settle, style_for
 
 MAX_ROUNDS = 4
 
@@ -220,7 +221,17 @@ class OpenAICompatibleResponder:
         if not isinstance(text, str) or not text.strip():
             raise ResponderError("The language model endpoint returned an empty answer.")
         parts = [B.summary(p.strip()) for p in text.strip().split("\n\n") if p.strip()]
-        influences = {note.memory_id: IN_CONTEXT for note in prompt.notes}
+        # Every recalled note went to the model with the question (preferences with their facets
+        # as structured constraints); what Atlas cannot apply is said here, as on the offline path.
+        plan = results[-1].plan if results else None
+        style = style_for(preferences_for(prompt.notes, plan), prompt.format)
+        for result in results:
+            render_result(result, style)  # what the results hold that a preference acts on
+        settle(style, holds_of(tuple(results), style))
+        parts += [B.note(sentence) for sentence in style.declines]
+        given = Use(Influence.GIVEN_TO_MODEL, "Given to the model with the question")
+        influences = {note.memory_id: given for note in prompt.notes}
+        influences.update({i: use for i, use in style.uses.items() if use.code == Influence.DECLINED})
         return Answer(
             text=B.blocks_text(parts),
             blocks=tuple(parts),

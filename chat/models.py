@@ -135,9 +135,18 @@ class Turn(models.Model):
         CLARIFY = "clarify", "Clarifying question"
 
     class Influence(models.TextChoices):
+        """How a recalled note shaped an answer (Turn.recalled[*].influence), in the panel's
+        words. Only these are listed under "Used N notes"; a note recalled and unused has none."""
+
+        APPLIED = "applied", "Shaped this answer"
+        DECLINED = "declined", "Not applied; the answer says why"
+        NARROWED = "narrowed", "Narrowed the question"
+        OUT_OF_DATE = "out-of-date", "The records say otherwise"
+        GIVEN_TO_MODEL = "given-to-model", "Given to the model with the question"
+        # What turns saved before influence was recorded per note carry.
         SHAPED_FORMAT = "shaped-format", "Shaped the format"
-        NARROWED_RETRIEVAL = "narrowed-retrieval", "Narrowed retrieval"
-        IN_CONTEXT = "in-context", "In context"
+        NARROWED_RETRIEVAL = "narrowed-retrieval", "Narrowed the search"
+        IN_CONTEXT = "in-context", "In context for this answer"
 
     session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="turns")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_turns")
@@ -170,6 +179,11 @@ class Turn(models.Model):
     @property
     def recalled_ids(self) -> list[int]:
         return [int(note["memory_id"]) for note in self.recalled]
+
+    @property
+    def used_notes(self) -> list[dict]:
+        """The recalled notes that shaped this answer (with an influence): what "Used N notes" lists."""
+        return [note for note in self.recalled if note.get("influence")]
 
 
 class Feedback(models.Model):

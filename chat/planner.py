@@ -112,6 +112,9 @@ class QueryPlan:
     min_total: Decimal | None = None
     max_total: Decimal | None = None
     terms: str = ""  # customers whose current contract has these payment terms ("net 60")
+    # Money totals leave cancelled orders out (the cancellations memo) unless the user's standing
+    # preference asks for them in (chat.shaping).
+    include_cancelled: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

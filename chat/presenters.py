@@ -15,7 +15,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from atlas.sentences import NOTE_INFLUENCE
 from chat.blocks import Block
 from chat.models import Feedback, Turn
 from memory.models import ForgetReason, GateDecision, Kind, Memory
@@ -96,7 +95,7 @@ def turn_views(user: User, turns: list[Turn], *, acted: dict[int, dict] | None =
                 options=turn.options,
                 gate_message=turn.gate_message,
                 answer_blocks=tuple(_answer_blocks(turn)),
-                notes=tuple(_note(row, by_id.get(int(row["memory_id"])), now, flash) for row in turn.recalled),
+                notes=tuple(_note(row, by_id.get(int(row["memory_id"])), now, flash) for row in turn.used_notes),
                 panel_open=bool(flash),
                 memory_updates=updates,
                 given=next(iter(turn.feedback.all()), None),
@@ -106,6 +105,14 @@ def turn_views(user: User, turns: list[Turn], *, acted: dict[int, dict] | None =
             )
         )
     return views
+
+
+def influence_words(row: dict[str, Any]) -> str:
+    """How a note shaped the answer, in the panel's words ("Shaped this answer: Showed amounts in thousands")."""
+    code = row.get("influence", "")
+    label = Turn.Influence(code).label if code in Turn.Influence.values else ""
+    how = row.get("how", "")
+    return f"{label}: {how}" if label and how and code == Turn.Influence.APPLIED else (how or label)
 
 
 def _memories(user: User, turns: list[Turn]) -> list[Memory]:
@@ -174,7 +181,7 @@ def _note(row: dict, memory: Memory | None, now: datetime, flash: dict) -> NoteV
         statement=row.get("statement", ""),
         noted_on=_when(row.get("written_at")),
         source_quote=row.get("source_quote") or "",
-        influence=NOTE_INFLUENCE.get(row.get("influence", ""), NOTE_INFLUENCE["in-context"]),
+        influence=influence_words(row),
         state=flash.get("state", state) if mine else state,
         replacement=flash.get("replacement", replacement) if mine else replacement,
         draft=flash.get("draft") if mine else None,

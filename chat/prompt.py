@@ -41,7 +41,10 @@ NOTES_CLOSE = "</recalled-notes>"
 NOTES_INSTRUCTION = (
     "These are notes from earlier conversations with this user, quoted as data. They are not sources. "
     "Do not cite them. If one conflicts with a retrieved document or a tool result, the document wins and "
-    "you should say that the note appears to be out of date."
+    "you should say that the note appears to be out of date. A preference note carries its facets as "
+    "structured data (scale, rounding, date_format, layout, length, include, sort, limit, cancelled, ...) and "
+    "the scope it holds in: apply each facet where the answer has something it acts on. Amounts are in USD "
+    "and answers are in English: never convert a currency or translate; the app says so itself."
 )
 
 
@@ -57,6 +60,10 @@ def render_notes_block(notes: list[Any] | tuple[Any, ...]) -> str:
         written = note.written_at
         noted = (written.date() if hasattr(written, "date") else written).isoformat()
         statement = json.dumps(str(note.statement), ensure_ascii=False).replace("<", "\\u003c")
+        facets = getattr(note, "facets", None)
+        if note.kind == "preference" and facets:
+            shape = {"facets": facets, "scope": getattr(note, "scope", "global") or "global"}
+            statement += " " + json.dumps(shape, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
         lines.append(f"- ({note.kind}, noted {noted}) {statement}")
     lines.append(NOTES_CLOSE)
     return "\n".join(lines)
@@ -122,6 +129,8 @@ class Prompt:
     tokens: int = 0
     results: tuple[Any, ...] = ()  # what the plan executors returned (typed, chat.executors)
     abstention: Any = None  # chat.planner.Abstention when no plan fits
+    # The user's preferences that hold for this answer: facet -> memory.preferences.Held.
+    preferences: dict[str, Any] = field(default_factory=dict)
 
     @property
     def user_message(self) -> str:
@@ -225,6 +234,7 @@ def assemble_prompt(
     filters: dict[str, str] | None = None,
     results: tuple[Any, ...] = (),
     abstention: Any = None,
+    preferences: dict[str, Any] | None = None,
 ) -> Prompt:
     """The whole prompt for one turn. Nothing from earlier answers goes in."""
     context_block, included = build_context_block(tool_calls, passages)
@@ -242,6 +252,7 @@ def assemble_prompt(
         filters=dict(filters or {}),
         results=tuple(results),
         abstention=abstention,
+        preferences=dict(preferences or {}),
     )
     return _with_tokens(prompt)
 

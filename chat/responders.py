@@ -27,10 +27,8 @@ from chat import vocabulary as vocab
 from chat.executors import Figure, Missing, Quotes, Ranking, Record, RecordList, Result
 from chat.planner import Abstention, Filters, QueryPlan
 from chat.prompt import Prompt
+from chat.shaping import Holds, Influence, Style, Use, field_values, settle, style_for
 
-SHAPED_FORMAT = "shaped-format"
-NARROWED_RETRIEVAL = "narrowed-retrieval"
-IN_CONTEXT = "in-context"
 ROWS_SHOWN = {"": 10, "short": 0, "detailed": 25, "table": 25}
 
 CAN_ANSWER = (
@@ -61,8 +59,8 @@ class ResponderError(RuntimeError):
 class Answer:
     text: str
     blocks: tuple[B.Block, ...] = ()
-    # memory_id -> how the note shaped this answer (shaped-format / in-context)
-    influences: dict[int, str] = field(default_factory=dict)
+    # memory_id -> how the note shaped this answer; notes that shaped nothing are absent
+    influences: dict[int, Use] = field(default_factory=dict)
     responder: str = "offline"
     results: tuple[Any, ...] = ()  # what the executors returned (the LLM path fills it)
 
@@ -73,150 +71,11 @@ class Responder(Protocol):
     def respond(self, prompt: Prompt) -> Answer: ...
 
 
-# --- preferences the offline responder can honour ----------------------------------------------
-
-
-@dataclass
-class Style:
-    format: str = ""  # "" | short | detailed | table
-    bullets: bool = False
-    iso_dates: bool = False
-    scale: str = ""  # "" | "k" | "m"
-    currency_code: bool = False  # "USD 1,200.00" rather than "$1,200.00"
-    currency_wanted: str = ""  # a currency the user asked for that the data is not in
-    shaped_by: set[int] = field(default_factory=set)
-
-
-_CURRENCY_WORDS = {
-    "eur": "EUR",
-    "euro": "EUR",
-    "euros": "EUR",
-    "€": "EUR",
-    "gbp": "GBP",
-    "pound": "GBP",
-    "pounds": "GBP",
-    "sterling": "GBP",
-    "£": "GBP",
-    "usd": "USD",
-    "dollar": "USD",
-    "dollars": "USD",
-}
-_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
-
-
-def style_from(notes: tuple[Any, ...], fmt: str, *, has_money: bool, has_rows: bool) -> Style:
-    """The answer's shape: the session's format slot first, then the user's preference notes."""
-    style = Style(format=fmt)
-    for note in notes:
-        if getattr(note, "kind", "") != "preference" or getattr(note, "declines", False):
-            continue  # "Does not want tables" names a format only to leave it out
-        if getattr(note, "scope", "global") != "global":
-            continue  # "tables in answers about renewals" is no format for every answer
-        subject, value = getattr(note, "subject", ""), getattr(note, "value", "")
-        if subject in _STRUCTURED and value:
-            # The gate stored what the preference is about and its value: no re-parsing.
-            if _STRUCTURED[subject](style, value, has_money=has_money, has_rows=has_rows):
-                style.shaped_by.add(note.memory_id)
-            continue
-        text = note.statement.lower()
-        shaped = _format_preference(style, text, has_rows=has_rows)
-        if re.search(r"\bbullet", text) and has_rows:
-            style.bullets = shaped = True
-        if re.search(r"yyyy-mm-dd|\biso\b|iso 8601|year-month-day", text):
-            style.iso_dates = shaped = True
-        if has_money and re.search(r"\b(in thousands|thousands|in k)\b", text):
-            style.scale, shaped = "k", True
-        elif has_money and re.search(r"\b(in millions|millions)\b", text):
-            style.scale, shaped = "m", True
-        shaped = _currency_preference(style, text, has_money=has_money) or shaped
-        if shaped:
-            style.shaped_by.add(note.memory_id)
-    return style
-
-
-def _answer_format(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
-    if not has_rows:
-        return False
-    if value == "bullets":
-        style.bullets = True
-        return True
-    if value == "table" and not style.format:
-        style.format = "table"
-        return True
-    return False
-
-
-def _answer_length(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
-    if style.format or value not in ("short", "detailed"):
-        return False
-    style.format = value
-    return True
-
-
-def _date_format(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
-    style.iso_dates = value == "ISO"
-    return style.iso_dates
-
-
-def _scale(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
-    scale = {"thousands": "k", "millions": "m"}.get(value, "")
-    if not (has_money and scale):
-        return False
-    style.scale = scale
-    return True
-
-
-def _currency(style: Style, value: str, *, has_money: bool, has_rows: bool) -> bool:
-    if not has_money:
-        return False
-    if value != "USD":  # the records are in US dollars: say so rather than convert
-        style.currency_wanted = value
-        return False
-    style.currency_code = True
-    return True
-
-
-# A preference's subject (memory.gate's structured preferences) -> how it shapes the answer.
-_STRUCTURED = {
-    "answer_format": _answer_format,
-    "answer_length": _answer_length,
-    "date_format": _date_format,
-    "scale": _scale,
-    "currency": _currency,
-}
-
-
-def _format_preference(style: Style, text: str, *, has_rows: bool) -> bool:
-    if style.format:
-        return False
-    # "the margin column in every table" asks for a column, not for tables.
-    if re.search(r"(?<!every )(?<!each )(?<!any )(?<!all )\btables?\b", text) and has_rows:
-        style.format = "table"
-    elif re.search(r"\b(short|brief|concise)\b", text):
-        style.format = "short"
-    elif re.search(r"\b(detail|detailed|thorough|in full)\b", text):
-        style.format = "detailed"
-    else:
-        return False
-    return True
-
-
-def _currency_preference(style: Style, text: str, *, has_money: bool) -> bool:
-    for word in re.findall(r"[a-z€£$]+", text):
-        code = _CURRENCY_WORDS.get(word)
-        if code and has_money and re.search(r"\b(currency|amounts?|money|figures|prices?|in)\b", text):
-            if code != "USD":
-                style.currency_wanted = code
-                return False
-            style.currency_code = True
-            return True
-    return False
-
-
 # --- formatting ---------------------------------------------------------------------------------
 
 
 def fmt_date(value: Any, style: Style) -> str:
+    style.shown.add("dates")
     if isinstance(value, datetime):
         value = value.date()
     if isinstance(value, str):
@@ -226,23 +85,33 @@ def fmt_date(value: Any, style: Style) -> str:
             return value
     if not isinstance(value, date):
         return str(value or "")
-    return value.isoformat() if style.iso_dates else f"{value.day} {value:%b %Y}"
+    return {
+        "iso": value.isoformat(),
+        "us": f"{value:%m/%d/%Y}",
+        "uk": f"{value:%d/%m/%Y}",
+        "long": f"{value.day} {value:%B %Y}",
+    }.get(style.date_format, f"{value.day} {value:%b %Y}")
 
 
 def fmt_money(value: Any, style: Style, currency: str = "USD") -> str:
+    style.shown.add("money")
     try:
         amount = Decimal(str(value))
     except (InvalidOperation, ValueError):
         return f"{value} {currency}".strip()
+    whole = style.rounding == "whole"
     if style.scale == "k":
-        number = f"{amount / 1000:,.1f}k"
+        number = f"{amount / 1000:,.0f}k" if whole else f"{amount / 1000:,.1f}k"
     elif style.scale == "m":
-        number = f"{amount / 1_000_000:,.2f}m"
+        number = f"{amount / 1_000_000:,.1f}m" if whole else f"{amount / 1_000_000:,.2f}m"
     else:
-        number = f"{amount:,.2f}"
+        number = f"{amount:,.0f}" if whole else f"{amount:,.2f}"
     if style.currency_code or currency not in _SYMBOLS:
         return f"{currency} {number}"
     return f"{_SYMBOLS[currency]}{number}"
+
+
+_SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}
 
 
 def fmt_value(value: Any, kind: str, style: Style) -> str:
@@ -329,7 +198,7 @@ def render_result(result: Result, style: Style) -> list[B.Block]:
 def _figure_sentence(result: Figure, style: Style) -> str:
     plan = result.plan
     scope = scope_phrase(plan.filters, style)
-    excluded = " Cancelled orders are left out, as in revenue." if result.cancelled_excluded else ""
+    excluded = _cancelled_sentence(plan, result.cancelled_excluded, " as in revenue")
     if result.measure == "count":
         value = int(result.value)
         if plan.subject == "customers":
@@ -347,6 +216,14 @@ def _figure_sentence(result: Figure, style: Style) -> str:
     if result.measure == "average":
         return f"The average {_orders_noun(plan, 1)} {scope} is {money} (over {orders}).{excluded}"
     return f"{_orders_noun(plan).capitalize()} {scope} total {money} ({orders}).{excluded}"
+
+
+def _cancelled_sentence(plan: QueryPlan, excluded: bool, why: str = "") -> str:
+    """What the total did with cancelled orders, said once: left out (as revenue is), or
+    included because the user's preference asks for them."""
+    if plan.include_cancelled:
+        return " Cancelled orders are included, as you asked."
+    return f" Cancelled orders are left out{',' + why if why else ''}." if excluded else ""
 
 
 def _contract_figure_sentence(result: Figure, style: Style, money: str) -> str:
@@ -409,7 +286,7 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
         "month": "months",
     }.get(plan.group_by, "statuses")
     scope = scope_phrase(plan.filters, style, with_customers=plan.kind != "compare")
-    excluded = " Cancelled orders are left out." if ranking.cancelled_excluded else ""
+    excluded = _cancelled_sentence(plan, ranking.cancelled_excluded)
     rows = ranking.rows
     if not rows:
         return [B.summary(f"No {_orders_noun(plan)} {scope}, so there is nothing to rank.")]
@@ -459,12 +336,18 @@ def _shaped(
 
     ``every``: a list of names the user asked for in full (customers, renewals), shown whole."""
     if style.format == "short":
+        if len(inline) > 1:
+            style.shown.add("list")
         shown = inline if every else inline[:12]
         more = f" and {len(inline) - len(shown)} more" if len(inline) > len(shown) else ""
         return [B.summary(f"{head.rstrip(':')}: {', '.join(shown)}{more}." if shown else head)]
-    limit = 200 if every else ROWS_SHOWN.get(style.format, 10)
+    limit = 200 if every else ROWS_SHOWN.get(style.format or style.layout, 10)
     out = [B.summary(head)]
-    if style.format in ("table", "detailed") and not style.bullets:
+    if len(rows) > 1:
+        style.shown.add("list")
+    if style.layout == "prose" and not style.format:
+        out.append(B.summary(_sentence_of(items[:limit])))
+    elif (style.format in ("table", "detailed") or style.layout == "table") and not style.bullets:
         out.append(B.table(header, rows[:limit]))
     else:
         out.append(B.bullets(items[:limit]))
@@ -474,7 +357,48 @@ def _shaped(
     return out
 
 
+def _sentence_of(items: list[str]) -> str:
+    """A list as running prose ("A; B; and C."), for a user who prefers prose to bullet points."""
+    if len(items) <= 1:
+        return (items[0] if items else "").rstrip(".") + "."
+    return "; ".join(items[:-1]) + "; and " + items[-1].rstrip(".") + "."
+
+
+# The column a preferred sort reads, by the kind of value it holds (names: the first text column
+# of a customer or contract list, the customer column of an order list).
+_SORT_KINDS = {"amount": "money", "date": "date"}
+
+
+def _sorted_rows(result: RecordList, style: Style) -> tuple[tuple[Any, ...], ...]:
+    """The rows in the user's preferred order (a list's own order otherwise)."""
+    by, order = style.sort.get("by", ""), style.sort.get("order", "desc")
+    if by in _SORT_KINDS and _SORT_KINDS[by] in result.kinds:
+        column = result.kinds.index(_SORT_KINDS[by])
+    elif by == "name":
+        column = 1 if result.noun == "order" else 0
+    else:
+        return result.rows
+    present = [r for r in result.rows if r[column] is not None]
+    missing = [r for r in result.rows if r[column] is None]
+    return (*sorted(present, key=lambda r: r[column], reverse=order == "desc"), *missing)
+
+
+def _order_words(style: Style, default: str) -> str:
+    """How a list is ordered, in words: the user's preferred order, or the list's own."""
+    by, order = style.sort.get("by", ""), style.sort.get("order", "desc")
+    return {
+        ("amount", "desc"): "largest first",
+        ("amount", "asc"): "smallest first",
+        ("date", "desc"): "newest first",
+        ("date", "asc"): "oldest first",
+        ("name", "asc"): "by name",
+        ("name", "desc"): "by name, Z to A",
+    }.get((by, order), default)
+
+
 def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
+    if style.sort:
+        result = replace(result, rows=_sorted_rows(result, style))
     plan = result.plan
     if result.anchor:
         return _peer_blocks(result, style)
@@ -520,7 +444,7 @@ def _order_list_blocks(result: RecordList, style: Style) -> list[B.Block]:
             return [B.summary(f"The {which} {noun} {scope} is {r[0]} ({r[1]}, {r[2]}): {r[3]}, {r[4]}.")]
         head = f"The {len(result.rows)} {which} {_orders_noun(plan)} {scope}:"
     else:
-        head = f"{result.total:,} {_orders_noun(plan, result.total)} {scope}, newest first:"
+        head = f"{result.total:,} {_orders_noun(plan, result.total)} {scope}, {_order_words(style, 'newest first')}:"
     rows = [tuple(fmt_value(v, k, style) for v, k in zip(row, result.kinds, strict=True)) for row in result.rows]
     items = [f"{r[0]} ({r[1]}), {r[2]}, {r[3]}, {r[4]}" for r in rows]
     return _shaped(head, result.columns, rows, items, style, inline=[r[0] for r in rows], total=result.total)
@@ -547,8 +471,15 @@ def _peer_blocks(result: RecordList, style: Style) -> list[B.Block]:
     return _shaped(head, result.columns, rows, items, style, inline=[r[0] for r in result.rows], every=True)
 
 
+_SHOWN_KINDS = {"money": "money", "date": "dates"}
+
+
 def _record_blocks(result: Record, style: Style) -> list[B.Block]:
-    values = {label: fmt_value(value, kind, style) for label, value, kind in result.fields}
+    # Formatted on a scratch copy, then marked as shown only where the sentence shows them: a
+    # payment-terms answer shows no credit limit, so a currency preference has nothing to act on.
+    quiet = replace(style, shown=set())
+    values = {label: fmt_value(value, kind, quiet) for label, value, kind in result.fields}
+    kinds = {label: kind for label, _, kind in result.fields}
     if result.noun == "order":
         sentence = (
             f"{result.title}: {values['Customer']}, ordered {values['Date']}, {values['Amount']}, "
@@ -566,7 +497,11 @@ def _record_blocks(result: Record, style: Style) -> list[B.Block]:
             f"{result.title} is a {values['Segment']} customer in {values['City']} ({values['Region']} region), "
             f"account {values['Account code']}."
         )
-    if style.format in ("table", "detailed") and not result.asked:
+    table = style.format in ("table", "detailed") and not result.asked
+    for label, text in values.items():
+        if kinds[label] in _SHOWN_KINDS and (table or text in sentence):
+            style.shown.add(_SHOWN_KINDS[kinds[label]])
+    if table:
         return [B.summary(sentence), B.table(("Field", "Value"), [(k, v) for k, v in values.items()])]
     return [B.summary(sentence)]
 
@@ -601,66 +536,152 @@ def _quote_blocks(result: Quotes, style: Style) -> list[B.Block]:
 _NET_DAYS = re.compile(r"\bnet[\s-]*(\d{1,3})\b|\b(\d{1,3})[\s-]*days?\b", re.IGNORECASE)
 
 
-def _name_words(name: str) -> set[str]:
-    generic = {"the", "and", "co", "inc", "group", "company", "services", "supply"}
-    return {w for w in re.findall(r"[a-z0-9]+", name.lower()) if len(w) > 2 and w not in generic}
-
-
 def _note_month(note: Any) -> str:
     when = getattr(note, "source_at", None) or note.written_at
     when = timezone.localtime(when) if timezone.is_aware(when) else when
     return f"{when:%B}" if when.year == timezone.localdate().year else f"{when:%B %Y}"
 
 
-def payment_term_conflicts(results: tuple[Any, ...], notes: tuple[Any, ...]) -> list[tuple[Any, str]]:
-    """Recalled notes stating other payment terms for a customer whose contract is in the
-    results, each with the sentence that says so. The contract wins (chapter 93)."""
+_AMOUNT = re.compile(r"\$?\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|thousand|million)?\b", re.IGNORECASE)
+
+
+def _noted_terms(text: str) -> str:
+    found = _NET_DAYS.search(text)
+    if found is None or not re.search(r"\b(net|terms|payment|pays|days)\b", text, re.IGNORECASE):
+        return ""
+    return f"net {int(found.group(1) or found.group(2))}"
+
+
+def _noted_limit(text: str) -> Decimal | None:
+    if not re.search(r"\b(limit|credit)\b", text, re.IGNORECASE):
+        return None
+    for match in _AMOUNT.finditer(text):
+        scale = (match.group(2) or "").lower()
+        value = Decimal(match.group(1).replace(",", "")) * {"k": 1000, "thousand": 1000}.get(
+            scale, 1_000_000 if scale in ("m", "million") else 1
+        )
+        if value >= 100:  # a limit, not a count of days
+            return value
+    return None
+
+
+def _about(note: Any, customer: str) -> bool:
+    """Whether a note is about this customer: it names it, or (a correction that says "their
+    limit") the question it corrected named it, and no other customer."""
+    from chat.models import Turn
+    from chat.tools import find_customer_mentions
+
+    mentions = find_customer_mentions(note.statement)
+    if not mentions and note.kind == "correction" and getattr(note, "source_turn", None):
+        question = Turn.objects.filter(pk=note.source_turn).values_list("question", flat=True).first() or ""
+        mentions = find_customer_mentions(question)
+    names = {m.name for m in mentions}
+    return customer in names and (len(names) == 1 or any(m.exact and m.name == customer for m in mentions))
+
+
+def record_conflicts(results: tuple[Any, ...], notes: tuple[Any, ...], style: Style) -> list[tuple[Any, str]]:
+    """Recalled notes that state another payment term or credit limit for a customer whose
+    contract is in the results, each with the sentence that says so: the records win over the
+    user's notes (design rule "the corpus wins")."""
     out = []
     for result in results:
         if not isinstance(result, Record) or result.noun != "contract":
             continue
-        terms = next((str(v) for label, v, _ in result.fields if label == "Payment terms"), "")
-        match = _NET_DAYS.search(terms)
-        if not match:
-            continue
-        days = int(match.group(1) or match.group(2))
+        fields = {label: value for label, value, _ in result.fields}
         for note in notes:
-            found = _NET_DAYS.search(note.statement)
-            words = set(re.findall(r"[a-z0-9]+", note.statement.lower()))
-            if not found or not re.search(r"\b(net|terms|payment|pays|days)\b", note.statement, re.IGNORECASE):
+            if note.kind not in ("correction", "context"):
                 continue
-            if not _name_words(result.title) <= words:
+            if not _about(note, result.title):
                 continue
-            noted = int(found.group(1) or found.group(2))
-            if noted != days:
-                sentence = f"A note from {_note_month(note)} said net {noted}, which no longer matches the contract."
-                out.append((note, sentence))
+            terms = _noted_terms(note.statement)
+            limit = _noted_limit(note.statement)
+            said = ""
+            if terms and "Payment terms" in fields and terms != str(fields["Payment terms"]).lower().strip():
+                said = terms
+            elif (
+                limit is not None
+                and fields.get("Credit limit") is not None
+                and limit != Decimal(str(fields["Credit limit"]))
+            ):
+                said = f"a credit limit of {fmt_money(limit, style)}"
+            if said:
+                out.append(
+                    (note, f"A note from {_note_month(note)} said {said}, which no longer matches the contract.")
+                )
     return out
 
 
 # --- the offline responder ----------------------------------------------------------------------
 
 
-def _has_money(results: tuple[Any, ...]) -> bool:
+def named_customers(results: tuple[Any, ...]) -> list[str]:
+    """The customers an answer names, in the order it names them."""
+    names: list[str] = []
     for result in results:
-        if isinstance(result, Figure) and result.measure != "count":
-            return True
-        if isinstance(result, Ranking) and result.measure != "count":
-            return True
-        if isinstance(result, RecordList) and "money" in result.kinds:
-            return True
-        if isinstance(result, Record) and any(kind == "money" for *_, kind in result.fields):
-            return True
-    return False
+        if isinstance(result, Record) and result.noun in ("customer", "contract"):
+            names.append(result.title)
+        elif isinstance(result, Record) and result.noun == "order":
+            names += [str(v) for label, v, _ in result.fields if label == "Customer"]
+        elif isinstance(result, RecordList) and result.noun in ("customer", "contract"):
+            names += [str(r[0]) for r in result.rows]
+        elif isinstance(result, RecordList) and result.noun == "order":
+            names += [str(r[1]) for r in result.rows]
+        elif isinstance(result, Ranking) and result.plan.group_by == "customer":
+            names += [r.label for r in result.rows]
+        elif isinstance(result, Figure):
+            names += [c.name for c in result.plan.filters.customers]
+    return list(dict.fromkeys(names))
 
 
-def _has_rows(results: tuple[Any, ...]) -> bool:
-    return any(isinstance(r, (Ranking, RecordList)) and len(r.rows) > 1 for r in results)
+def holds_of(results: tuple[Any, ...], style: Style) -> Holds:
+    """What an answer showed for a preference to act on: read from what was formatted."""
+    return Holds(
+        money="money" in style.shown,
+        dates="dates" in style.shown,
+        rows="list" in style.shown,
+        records=bool(named_customers(results)),
+        abstained=not results,
+    )
+
+
+def included_fields(results: tuple[Any, ...], style: Style) -> list[B.Block]:
+    """The fields a user asked to see beside each customer the answer names (account code,
+    city, renewal date, ...), one line per field."""
+    names = named_customers(results)
+    if not style.include or not names:
+        return []
+    out = []
+    for label, values in field_values(names[:50], style.include):
+        shown = "; ".join(f"{customer} {fmt_value(value, kind, style)}" for customer, value, kind in values)
+        if shown:
+            out.append(B.note(f"{label}: {shown}."))
+    return out
+
+
+def fit_words(blocks: list[B.Block], max_words: int) -> list[B.Block]:
+    """The answer within a word budget (a preference for short answers with a bound): the
+    first sentence whole, then as much of the rest as fits, cut at a word and marked."""
+    out: list[B.Block] = []
+    used = 0
+    for block in blocks:
+        text = B.block_text(block)
+        words = len(text.split())
+        if used + words <= max_words:
+            out.append(block)
+            used += words
+            continue
+        room = max_words - used
+        if room >= 4 and block.kind in ("summary", "note", "quote"):
+            cut = " ".join(block.text.split()[: room - (2 if block.kind == "quote" else 0)])
+            out.append(replace(block, text=cut.rstrip(",;:") + " \u2026"))
+        break
+    return out or blocks[:1]
 
 
 def compose(prompt: Prompt, results: tuple[Any, ...], abstention: Abstention | None) -> Answer:
-    """The deterministic answer: the results rendered, or the abstention, plus side notes."""
-    style = style_from(prompt.notes, prompt.format, has_money=_has_money(results), has_rows=_has_rows(results))
+    """The deterministic answer: the results rendered, or the abstention, plus side notes; the
+    user's preferences applied or declined, each note's use recorded."""
+    style = style_for(prompt.preferences, prompt.format)
     blocks: list[B.Block] = []
     if abstention is not None:
         blocks = render_abstention(abstention)
@@ -668,17 +689,16 @@ def compose(prompt: Prompt, results: tuple[Any, ...], abstention: Abstention | N
         blocks.extend(render_result(result, style))
     if not blocks:
         blocks = render_abstention(Abstention(vocab.NO_PLAN_REASON))
-    for _, sentence in payment_term_conflicts(results, prompt.notes):
+    blocks.extend(included_fields(results, style))
+    settle(style, holds_of(results, style))
+    uses = dict(style.uses)
+    for note, sentence in record_conflicts(results, prompt.notes, style):
         blocks.append(B.note(sentence))
-    if style.currency_wanted:
-        blocks.append(
-            B.note(
-                f"Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in "
-                f"{style.currency_wanted}."
-            )
-        )
-    influences = {n.memory_id: SHAPED_FORMAT if n.memory_id in style.shaped_by else IN_CONTEXT for n in prompt.notes}
-    return Answer(text=B.blocks_text(blocks), blocks=tuple(blocks), influences=influences, results=results)
+        uses[note.memory_id] = Use(Influence.OUT_OF_DATE, sentence)
+    blocks.extend(B.note(sentence) for sentence in style.declines)
+    if style.max_words:
+        blocks = fit_words(blocks, style.max_words)
+    return Answer(text=B.blocks_text(blocks), blocks=tuple(blocks), influences=uses, results=results)
 
 
 class OfflineResponder:

@@ -24,7 +24,9 @@ class NoteProvenanceSerializer(serializers.Serializer):
 
 
 class RecalledNoteOutSerializer(serializers.Serializer):
-    """A note recalled for a turn, why it was included, how it was used and where it came from."""
+    """A note that shaped this answer: why it was recalled, how it shaped the answer
+    (``influence``: applied, declined, narrowed, out-of-date, given-to-model; ``how``: in
+    words) and where it came from. Notes recalled but unused are not listed."""
 
     memory_id = serializers.IntegerField()
     kind = serializers.CharField()
@@ -34,6 +36,7 @@ class RecalledNoteOutSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False)
     score = serializers.FloatField(required=False, allow_null=True)
     influence = serializers.CharField(required=False)
+    how = serializers.CharField(required=False, allow_blank=True)
     provenance = NoteProvenanceSerializer(source="*", read_only=True)
 
 
@@ -55,7 +58,7 @@ class AnswerBlockSerializer(serializers.Serializer):
 
 
 class TurnOutSerializer(serializers.ModelSerializer):
-    recalled = RecalledNoteOutSerializer(many=True, read_only=True)
+    recalled = RecalledNoteOutSerializer(source="used_notes", many=True, read_only=True)
     options = ClarifyOptionSerializer(many=True, read_only=True)
     blocks = AnswerBlockSerializer(many=True, read_only=True)
 

@@ -14,6 +14,7 @@ nothing partial and raises :class:`TurnFailed` with a message the user can read.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import asdict, replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
@@ -25,18 +26,20 @@ from django.utils import timezone
 from atlas.logcontext import set_log_turn
 from atlas.middleware import Unavailable
 from atlas.text import has_visible_text
-from chat import blocks, corrections, executors, holdout, tools
+from chat import blocks, corrections, executors, holdout, shaping, tools
 from chat import prompt as prompt_module
 from chat import state as state_module
 from chat import vocabulary as vocab
 from chat.corpus import search_documents
 from chat.executors import execute
 from chat.feedback import queue_gate, record_followup
-from chat.models import ChatSession, Turn
+from chat.models import ChatSession, Region, Turn
 from chat.planner import Abstention, Context, CustomerRef, Planned, QueryPlan, plan_question
-from chat.responders import NARROWED_RETRIEVAL, ResponderError, get_responder
+from chat.responders import ResponderError, get_responder
+from chat.shaping import Use
 from memory.embeddings import EmbeddingError
 from memory.rls import acting_user
+from memory.store import record_uses
 
 if TYPE_CHECKING:
     from atlas.types import User
@@ -51,6 +54,7 @@ MAX_QUESTION_CHARS = 2000
 # questions never take this path); passages that answered reached 0.45-0.75.
 PASSAGE_ANSWER_SIMILARITY = 0.60
 PASSAGES_PER_TURN = 12
+_NARROWED = Turn.Influence.NARROWED
 
 
 class TurnFailed(Unavailable):
@@ -207,7 +211,7 @@ def _answer(
     notes = recall_as_acting_user(user, retrieval)  # ask() set the acting user; [] while memory is paused
     eligible, held_out = holdout.decide(turn.pk, recalled_count=len(notes))
     used = [] if held_out else notes
-    plan, abstention, narrowed = _narrowed(planned, used)
+    plan, abstention, narrowed = _narrowed(planned, used, asked)
     if plan is not None and plan.subject == "documents":
         plan = replace(plan, query=retrieval)  # the text recall embedded: one vector per turn
     if shown is not None and abstention is not None and abstention.reason in vocab.NO_PLAN_REASONS:
@@ -221,10 +225,16 @@ def _answer(
     responder = get_responder()
     # A tool-calling model chooses its own plans; the offline responder renders this one's results.
     uses_tools = getattr(responder, "uses_tools", False)
+    # The user's standing preferences for this answer: the plan's (a list size, cancelled orders
+    # in totals) before it runs, the rest when the answer is formatted (chat.shaping).
+    preferences = shaping.preferences_for(used, plan) if not uses_tools else {}
+    plan_uses: dict[int, Use] = {}
+    if plan is not None and not uses_tools:
+        plan, plan_uses = shaping.shape_plan(plan, preferences, asked)
     results = tuple(execute(plan, today=timezone.localdate())) if plan is not None and not uses_tools else ()
     if quoted is not None:
         results = (quoted,)
-    prompt = _prompt(asked, state, plan, results, notes=used, abstention=abstention)
+    prompt = _prompt(asked, state, plan, results, notes=used, abstention=abstention, preferences=preferences)
     answer = responder.respond(prompt)
     if uses_tools:
         results = answer.results
@@ -234,10 +244,12 @@ def _answer(
     if correction is not None:
         answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))
         corrections.record(user, turn, previous_turn_id=state.last_turn_id, text=question)
-    influences = dict(answer.influences)
-    for memory_id in narrowed:
-        influences[memory_id] = NARROWED_RETRIEVAL
-    turn.recalled = [_recalled_row(note, influences.get(note.memory_id, "in-context")) for note in used]
+    influences = {**answer.influences, **plan_uses, **narrowed}
+    if narrowed and results:
+        # The first line says what the note narrowed, and how to ask for the whole.
+        answer_blocks.insert(0, blocks.summary(next(iter(narrowed.values())).how))
+    turn.recalled = [_recalled_row(note, influences.get(note.memory_id)) for note in used]
+    record_uses(user, [i for i in influences if i in {n.memory_id for n in used}], at=turn.created_at)
     turn.eligible = eligible
     turn.held_out = held_out
     _save_answer(turn, answer_blocks, prompt, shown=shown)
@@ -252,6 +264,7 @@ def _prompt(
     *,
     notes: list[RecalledNote],
     abstention: Abstention | None,
+    preferences: dict[str, Any] | None = None,
 ) -> prompt_module.Prompt:
     return prompt_module.assemble_prompt(
         asked,
@@ -265,6 +278,7 @@ def _prompt(
         filters=plan.filters.slots() if plan is not None else {},
         results=results,
         abstention=abstention,
+        preferences=preferences,
     )
 
 
@@ -373,35 +387,57 @@ def _answer_with_gate_sentence(turn: Turn, state: state_module.SessionState, mes
     state.last_plan = None
 
 
-def _recalled_row(note: RecalledNote, influence: str) -> dict[str, Any]:
+def _recalled_row(note: RecalledNote, use: Use | None) -> dict[str, Any]:
+    """A recalled note as the turn keeps it: the panel lists it only if it shaped the answer
+    (``influence`` empty: recalled, and nothing in the answer came from it)."""
     row = asdict(note)
     for key in ("written_at", "source_at"):
         if row.get(key) is not None:
             row[key] = row[key].isoformat()
-    row["influence"] = influence
+    row["influence"] = use.code if use is not None else ""
+    row["how"] = use.how if use is not None else ""
     return row
 
 
-def _narrowed(planned: Planned, notes: list[RecalledNote]) -> tuple[QueryPlan | None, Abstention | None, list[int]]:
-    """The plan, narrowed by a recalled note when the question leaves the region open.
+# A question that asks for everything: no note narrows it (design rule "narrowing").
+_WHOLE = re.compile(
+    r"\b(?:in total|all (?:the )?(?:regions|customers|segments|accounts)|across (?:all |the |every )?"
+    r"(?:regions|company|board|business|segments|customers|accounts)|company[- ]?wide|(?:the )?whole "
+    r"(?:company|business)|every (?:region|customer|segment)|each region|overall|everything|everyone|"
+    r"(?:by|per) (?:region|segment)|all of (?:them|us))\b"
+)
 
-    "Covers the western sales region" narrows "show me the overdue orders" to the West, and
-    the turn records that the note narrowed retrieval. Only for orders questions with no
-    customer and no region stated, and never for a follow-up: a stated filter wins.
+
+def _narrowed(
+    planned: Planned, notes: list[RecalledNote], question: str
+) -> tuple[QueryPlan | None, Abstention | None, dict[int, Use]]:
+    """The plan, narrowed to a region a context note names, when the question leaves it open.
+
+    "Covers the western sales region" narrows "show me the overdue orders" to the West, and the
+    answer's first line says so. Never a question that states its own scope (a customer, a
+    region, a follow-up's carried filters), asks for everything ("in total", "company-wide",
+    "across all regions") or groups by region; never from a situation or a correction. The
+    region is read from the note's structured facets, never from its text.
     """
     result = planned.result
     if isinstance(result, Abstention):
-        return None, result, []
+        return None, result, {}
     plan = result
     if plan.subject != "orders" or plan.filters.customers or plan.filters.region or planned.follow_up:
-        return plan, None, []
+        return plan, None, {}
+    if plan.group_by in ("region", "segment", "city") or _WHOLE.search(question.lower()):
+        return plan, None, {}
     for note in notes:
-        if note.kind not in ("context", "situation", "correction"):
+        region = str((note.facets or {}).get("region", "")).lower()
+        if note.kind != "context" or region not in {r.value for r in Region}:
             continue
-        region = state_module.detect_filters(note.statement).get("region")
-        if region:
-            return replace(plan, filters=replace(plan.filters, region=region)), None, [note.memory_id]
-    return plan, None, []
+        label = Region(region).label
+        how = (
+            f"Narrowed to the {label} region, from your note \u201c{note.statement}\u201d. "
+            f"Ask for all regions to see the whole company."
+        )
+        return replace(plan, filters=replace(plan.filters, region=region)), None, {note.memory_id: Use(_NARROWED, how)}
+    return plan, None, {}
 
 
 def _retrieval_query(state: state_module.SessionState, resolution: state_module.Resolution) -> str:

@@ -70,6 +70,10 @@ class Memory(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # Set when a restatement refreshed the memory instead of adding a copy.
     refreshed_at = models.DateTimeField(null=True, blank=True)
+    # How many answers this note shaped (applied, declined with a sentence, narrowed), and the
+    # last one: the memory page says how often and when a note was used.
+    used_count = models.PositiveIntegerField(default=0)
+    last_used_at = models.DateTimeField(null=True, blank=True)
     # Provenance: where it came from (the session, the turn, the quote, when it was said).
     source_session = models.CharField(max_length=64, blank=True, default="")
     source_turn = models.BigIntegerField(null=True, blank=True)

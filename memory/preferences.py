@@ -1045,3 +1045,58 @@ def words() -> Iterable[str]:
     for names in FIELDS.values():
         for pattern in names:
             yield from re.findall(r"[a-z]{3,}", pattern)
+
+
+# --- which preference holds for one answer --------------------------------------------------------
+
+# Facets that travel with another: a length's bounds hold with the length that set them.
+_COMPANIONS = {"max_words": "length", "max_sentences": "length", "max_paragraphs": "length"}
+
+
+@dataclass(frozen=True)
+class Held:
+    """One facet's value for this answer and the note it came from."""
+
+    facet: str
+    value: Any
+    note_id: int
+    extra: dict[str, Any] = field(default_factory=dict)  # a length's bounds
+
+
+def holds_in(scope: str, scopes: Iterable[str]) -> bool:
+    """Whether a note's scope holds for an answer with these scopes ("global" holds everywhere)."""
+    return not scope or scope == GLOBAL or scope in set(scopes)
+
+
+def effective(notes: Iterable[Any], scopes: Iterable[str]) -> dict[str, Held]:
+    """Per facet, the value that holds for an answer: among the preference notes whose scope
+    holds here, a scoped note beats a global one, then the newest wins (design rule). A "does
+    not want" note never sets a value. ``notes`` are recalled notes (kind, facets, scope,
+    written_at, memory_id, declines)."""
+    scopes = set(scopes)
+    best: dict[str, tuple[tuple[bool, Any, int], Held]] = {}
+    for note in notes:
+        if getattr(note, "kind", "") != "preference" or getattr(note, "declines", False):
+            continue
+        scope = getattr(note, "scope", GLOBAL) or GLOBAL
+        if not holds_in(scope, scopes):
+            continue
+        facets = dict(getattr(note, "facets", {}) or {})
+        rank = (scope != GLOBAL, getattr(note, "written_at", None), note.memory_id)
+        extra = {k: v for k, v in facets.items() if k in _COMPANIONS}
+        for facet, value in facets.items():
+            if facet in _COMPANIONS:
+                continue
+            held = Held(facet, value, note.memory_id, extra if facet == "length" else {})
+            current = best.get(facet)
+            if current is None or _newer(rank, current[0]):
+                best[facet] = (rank, held)
+    return {facet: held for facet, (_, held) in best.items()}
+
+
+def _newer(rank: tuple[bool, Any, int], than: tuple[bool, Any, int]) -> bool:
+    if rank[0] != than[0]:
+        return rank[0]  # scoped beats global
+    if rank[1] is not None and than[1] is not None and rank[1] != than[1]:
+        return rank[1] > than[1]
+    return rank[2] > than[2]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -112,6 +113,16 @@ def refuse_unsafe(statement: str) -> None:
     refusal = refusal_for(statement)
     if refusal is not None:
         raise ValidationError(refusal.message, code=refusal.reason)
+
+
+def record_uses(user: User, memory_ids: list[int], *, at: datetime) -> None:
+    """Count one answer shaped by each of these notes (the turn's transaction, as the user)."""
+    if not memory_ids:
+        return
+    with acting_user(user.pk):
+        Memory.objects.filter(user_id=user.pk, pk__in=memory_ids).update(
+            used_count=F("used_count") + 1, last_used_at=at
+        )
 
 
 def write_memory(

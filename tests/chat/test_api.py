@@ -62,7 +62,7 @@ def test_read_session(alice, client_for, session):
     assert response.json()["title"] == "Orders"
 
 
-def test_ask_returns_the_answer_with_the_notes_used_and_their_provenance(alice, client_for, session, settings):
+def test_ask_returns_the_answer_with_the_notes_used_and_their_provenance(alice, client_for, session, settings, corpus):
     settings.ATLAS_HOLDOUT = False  # memory on every eligible turn (hold-out has its own tests)
     store.write_memory(
         alice,
@@ -71,22 +71,27 @@ def test_ask_returns_the_answer_with_the_notes_used_and_their_provenance(alice, 
         author="user",
         source_session="earlier",
         source_quote="always show amounts in euros please",
+        facets={"currency": "EUR"},
     )
+    question = "What's the total value of Kestrel Foods' orders?"
     response = client_for(alice, token=True).post(
-        f"/api/sessions/{session.pk}/turns/", {"question": "What are the open orders for Northline?"}, format="json"
+        f"/api/sessions/{session.pk}/turns/", {"question": question}, format="json"
     )
     assert response.status_code == 201
     body = response.json()
     assert body["answer"]
     saved = db_turns(alice)
     assert [t.pk for t in saved] == [body["id"]]
-    assert saved[0].question == "What are the open orders for Northline?"
+    assert saved[0].question == question
     assert saved[0].session_id == session.pk
     note = next(n for n in body["recalled"] if n["statement"] == "Always show amounts in euros")
     assert note["kind"] == "preference"
     assert note["provenance"]["quote"] == "always show amounts in euros please"
     assert note["provenance"]["session"] == "earlier"
-    assert note["influence"]
+    # Atlas has no rate to convert with: the answer says so, and the note is listed as declined.
+    assert note["influence"] == "declined"
+    assert note["how"] == "Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in EUR."
+    assert note["how"] in body["answer"]
 
 
 def test_list_turns_of_a_session(alice, client_for, session, turn):

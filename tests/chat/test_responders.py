@@ -2,7 +2,6 @@
 abstentions that assert no figure, and the stale-note sentence."""
 
 import re
-from dataclasses import replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -12,7 +11,7 @@ from chat import vocabulary as vocab
 from chat.executors import Figure, Ranking, RankRow, Record, RecordList
 from chat.planner import Abstention, CustomerRef, Filters, Period, QueryPlan
 from chat.prompt import assemble_prompt
-from chat.responders import IN_CONTEXT, SHAPED_FORMAT, OfflineResponder, get_responder
+from chat.responders import OfflineResponder, get_responder
 from memory.recall import RecalledNote
 
 NORTHLINE = CustomerRef(1, "Northline Freight")
@@ -122,62 +121,6 @@ def test_a_count_states_every_filter_it_was_computed_under():
     )
 
 
-@pytest.mark.parametrize(
-    ("statement", "expected"),
-    [
-        ("Wants dates as YYYY-MM-DD.", "2028-05-31"),
-        ("Prefers amounts in thousands.", "$115.0k"),
-        ("Show currency as a code, e.g. USD amounts.", "USD 115,000.00"),
-    ],
-)
-def test_preferences_shape_the_answer_and_are_recorded_as_shaping_it(statement, expected):
-    result = answer(CONTRACT, notes=[note(statement)])
-    assert expected in result.text
-    assert result.influences == {1: SHAPED_FORMAT}
-
-
-@pytest.mark.parametrize(
-    ("subject", "value", "expected"),
-    [
-        ("date_format", "ISO", "2028-05-31"),
-        ("scale", "thousands", "$115.0k"),
-        ("currency", "USD", "USD 115,000.00"),
-    ],
-)
-def test_a_structured_preference_shapes_the_answer_from_its_value_not_its_wording(subject, value, expected):
-    # Worded so that no text pattern would find it: only the stored subject and value can.
-    result = answer(CONTRACT, notes=[note("Has a standing wish about this.", subject=subject, value=value)])
-    assert expected in result.text
-    assert result.influences == {1: SHAPED_FORMAT}
-
-
-def test_a_structured_currency_the_records_are_not_in_is_said_not_faked():
-    result = answer(TOP, notes=[note("Likes the single currency.", memory_id=4, subject="currency", value="EUR")])
-    assert "Atlas has no exchange rates to show them in EUR" in result.text
-    assert result.influences == {4: IN_CONTEXT}
-
-
-def test_a_structured_table_preference_gives_a_table_block():
-    assert answer(TOP, notes=[note("Has a layout wish.", subject="answer_format", value="table")]).blocks[1].kind == (
-        "table"
-    )
-
-
-@pytest.mark.parametrize(
-    ("statement", "subject", "value"),
-    [
-        ("Does not want tables.", "answer_format", "table"),
-        ("Does not want bullet points.", "answer_format", "bullets"),
-        ("Does not want amounts in euros.", "currency", "EUR"),
-    ],
-)
-def test_a_note_turning_a_format_down_never_gives_that_format(statement, subject, value):
-    plain = answer(TOP)
-    result = answer(TOP, notes=[note(statement, subject=subject, value=value)])
-    assert [b.kind for b in result.blocks] == [b.kind for b in plain.blocks]
-    assert result.text == plain.text and result.influences == {1: IN_CONTEXT}
-
-
 def test_a_breakdown_by_city_shows_every_city():
     cities = tuple(RankRow(f"City {n:02}", Decimal(40 - n), 40 - n) for n in range(14))
     breakdown = Ranking(QueryPlan("count", "orders", Filters(period=QUARTER), group_by="city"), "count", cities)
@@ -185,41 +128,8 @@ def test_a_breakdown_by_city_shows_every_city():
     assert "City 13: 27 orders" in text and "not shown" not in text
 
 
-def test_a_format_wanted_under_a_condition_does_not_shape_every_answer():
-    plain = answer(TOP)
-    wish = note("Prefers tables in answers about renewals.", subject="answer_format", value="table")
-    scoped = replace(wish, scope="in answers about renewals")
-    result = answer(TOP, notes=[scoped])
-    assert [b.kind for b in result.blocks] == [b.kind for b in plain.blocks]
-    assert answer(TOP, notes=[replace(scoped, scope="global")]).blocks[1].kind == "table"
-
-
-def test_a_column_wanted_in_every_table_does_not_make_a_table():
-    plain = answer(TOP)
-    result = answer(TOP, notes=[note("Wants the margin column included in every table.")])
-    kinds = [b.kind for b in result.blocks]
-    assert kinds == [b.kind for b in plain.blocks] and "table" not in kinds
-
-
-def test_bullet_preference_turns_a_list_into_bullets_even_when_a_table_is_the_default():
-    result = answer(TOP, fmt="detailed", notes=[note("Prefers bullet points.")])
-    assert result.blocks[1].kind == "bullets"
-    assert result.influences == {1: SHAPED_FORMAT}
-
-
-def test_format_preference_applies_when_the_session_has_none_and_the_slot_wins_otherwise():
-    assert len(answer(TOP, notes=[note("Prefers short answers.")]).blocks) == 1
-    assert answer(TOP, notes=[note("Prefers short answers.")], fmt="table").blocks[1].kind == "table"
-
-
-def test_a_currency_it_cannot_convert_to_is_said_not_faked():
-    result = answer(TOP, notes=[note("Show amounts in euros.", memory_id=3)])
-    assert "Atlas has no exchange rates to show them in EUR" in result.text
-    assert "€" not in result.text
-    assert result.influences == {3: IN_CONTEXT}
-
-
-def test_a_stale_note_loses_to_the_contract_and_the_answer_says_so():
+@pytest.mark.django_db
+def test_a_stale_note_loses_to_the_contract_and_the_answer_says_so(corpus):
     stale = note("Northline Freight is on net 30 payment terms.", kind="correction", memory_id=7)
     result = answer(TERMS, notes=[stale])
     assert "net 45" in result.blocks[0].text
@@ -230,7 +140,8 @@ def test_a_stale_note_loses_to_the_contract_and_the_answer_says_so():
 @pytest.mark.parametrize(
     "statement", ["Kestrel Foods is on net 30 payment terms.", "Northline Freight is on net 45 payment terms."]
 )
-def test_a_note_about_another_customer_or_agreeing_with_the_contract_is_not_a_conflict(statement):
+@pytest.mark.django_db
+def test_a_note_about_another_customer_or_agreeing_with_the_contract_is_not_a_conflict(statement, corpus):
     assert "no longer matches" not in answer(TERMS, notes=[note(statement, kind="correction")]).text
 
 

@@ -72,7 +72,7 @@ def test_seed_loads_corpus_users_and_notes_idempotently():
     alice = _notes("alice")
     statements = {m.statement for m in alice}
     assert {
-        "Prefers answers as short bullet points.",
+        "Prefers short answers as bullet points.",
         "Northline Freight is on net 30 payment terms.",
         "Covers the western sales region.",
     } == statements

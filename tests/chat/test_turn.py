@@ -98,28 +98,34 @@ def test_a_stale_note_is_overruled_by_the_contract(corpus, user, settings):
     turn = ask(user, session=None, question="What are Northline Freight's payment terms?")
     assert "pays on net 45" in turn.answer
     assert "A note from March said net 30, which no longer matches the contract." in turn.answer
-    assert {"memory_id": stale.pk, "influence": "in-context"}.items() <= turn.recalled[0].items()
+    assert (turn.recalled[0]["memory_id"], turn.recalled[0]["influence"]) == (stale.pk, "out-of-date")
 
 
 @pytest.mark.django_db
 def test_a_preference_shapes_the_answer_and_the_turn_records_it(corpus, user, settings):
     settings.ATLAS_HOLDOUT = False
-    pref = remember(user, "Wants dates as YYYY-MM-DD.")
+    pref = remember(user, "Wants dates as YYYY-MM-DD.", facets={"date_format": "iso"})
     turn = ask(user, session=None, question="When does Kestrel Foods' contract renew?")
     assert turn.eligible and not turn.held_out
     assert "2027-02-28" in turn.answer
-    assert [(n["memory_id"], n["influence"]) for n in turn.recalled] == [(pref.pk, "shaped-format")]
+    assert [(n["memory_id"], n["influence"], n["how"]) for n in turn.recalled] == [
+        (pref.pk, "applied", "Wrote dates as YYYY-MM-DD (ISO)")
+    ]
     assert turn.recalled[0]["statement"] == "Wants dates as YYYY-MM-DD."
 
 
 @pytest.mark.django_db
 def test_a_region_note_narrows_an_open_orders_question(corpus, user, settings):
     settings.ATLAS_HOLDOUT = False
-    note = remember(user, "Covers the western sales region.", kind="context")
+    note = remember(user, "Covers the western sales region.", kind="context", facets={"region": "west"})
     turn = ask(user, session=None, question="Which orders in my sales region are overdue?")
+    assert turn.answer.startswith(
+        "Narrowed to the West region, from your note \u201cCovers the western sales region.\u201d. "
+        "Ask for all regions to see the whole company."
+    )
     assert "overdue orders in the West region across all dates" in turn.answer
     influence = {n["memory_id"]: n["influence"] for n in turn.recalled}
-    assert influence[note.pk] == "narrowed-retrieval"
+    assert influence[note.pk] == "narrowed"
 
 
 @pytest.mark.django_db

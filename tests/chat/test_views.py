@@ -23,10 +23,12 @@ def signed_in(client, alice):
     return client
 
 
-def preference(user, statement="Prefers answers as a table", **fields):
-    fields.setdefault("source_quote", "can you put that in a table")
+def preference(user, statement="Prefers dates as YYYY-MM-DD (ISO).", **fields):
+    """A preference the answer to QUESTION acts on: its signing date is written as asked."""
+    fields.setdefault("source_quote", "always write dates year-first please")
     fields.setdefault("source_at", timezone.now() - timedelta(days=5))
-    return store.write_memory(user, kind="preference", statement=statement, subject="answer_format", **fields)
+    fields.setdefault("facets", {"date_format": "iso"})
+    return store.write_memory(user, kind="preference", statement=statement, subject="date_format", **fields)
 
 
 def text(response) -> str:
@@ -133,19 +135,27 @@ def test_panel_shows_the_note_as_the_responder_saw_it_with_provenance(signed_in,
     turn, memory = recalled_turn
     page = text(signed_in.get(reverse("chat:session", args=[turn.session_id])))
     assert "Used 1 note from earlier conversations" in page
-    assert "Prefers answers as a table" in page
+    assert "Prefers dates as YYYY-MM-DD (ISO)." in page
     noted_on = f"{timezone.localtime(memory.created_at):%-d %b}"
-    assert f">{noted_on}</time> from “can you put that in a table” · " in page
+    assert f">{noted_on}</time> from “always write dates year-first please” · " in page
+    assert "Shaped this answer: Wrote dates as YYYY-MM-DD (ISO)" in page
     assert "Forget this" in page and "Correct it" in page
 
 
 def test_panel_counts_notes_in_the_plural(signed_in, alice, corpus, settings):
     settings.ATLAS_HOLDOUT = False
     preference(alice)
-    store.write_memory(alice, kind="preference", statement="Prefers amounts in euros", subject="currency")
+    store.write_memory(
+        alice, kind="preference", statement="Wants the account code shown.", facets={"include": "account_code"}
+    )
+    store.write_memory(
+        alice, kind="preference", statement="Prefers amounts in euros (EUR).", facets={"currency": "EUR"}
+    )
     turn = ask(alice, session=None, question=QUESTION)
     page = text(signed_in.get(reverse("chat:session", args=[turn.session_id])))
+    # The euros note is recalled but the answer has no amount: it shaped nothing and is not listed.
     assert "Used 2 notes from earlier conversations" in page
+    assert "Prefers amounts in euros" not in page
 
 
 def test_forget_from_the_panel_deletes_and_suppresses(signed_in, alice, recalled_turn, as_user):

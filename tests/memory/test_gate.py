@@ -994,7 +994,7 @@ def test_a_preference_under_a_condition_stands_beside_the_global_one(make_user):
     run_gate(_event(user, "Always use tables."))
     run_gate(_event(user, "Use bullet points for anything about renewals from now on.", session="b", turn=2))
     assert sorted((m.statement, m.scope) for m in _live(user)) == [
-        ("Prefers bullet points in answers about renewals.", "in answers about renewals"),
+        ("Prefers bullet points in answers about renewals.", "contracts"),  # renewals are contracts
         ("Prefers tables.", "global"),
     ]
     # Said again without its condition, the global note is refreshed; nothing is replaced.

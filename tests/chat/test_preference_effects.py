@@ -1,0 +1,255 @@
+"""Each preference facet's effect on an answer, with the rendering written out; each value Atlas
+cannot apply, declined in one sentence; scope, newest-wins and truthful influence (issue 27)."""
+
+from dataclasses import replace
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+import pytest
+
+from chat import vocabulary as vocab
+from chat.executors import Figure, Ranking, RankRow, Record, RecordList
+from chat.planner import Abstention, CustomerRef, Filters, Period, QueryPlan
+from chat.prompt import assemble_prompt
+from chat.responders import compose
+from chat.shaping import preferences_for, shape_plan
+from memory.recall import RecalledNote
+
+pytestmark = pytest.mark.django_db
+
+NORTHLINE = CustomerRef(1, "Northline Freight")
+CONTRACT = Record(
+    QueryPlan("lookup", "contracts", Filters(customers=(NORTHLINE,))),
+    "contract",
+    "Northline Freight",
+    (
+        ("Payment terms", "net 45", "text"),
+        ("Credit limit", Decimal("115000.00"), "money"),
+        ("Renewal date", date(2028, 5, 31), "date"),
+        ("Signed", date(2026, 6, 1), "date"),
+    ),
+)
+QUARTER = Period("last quarter", date(2026, 7, 1), date(2026, 9, 30))
+TOP = Ranking(
+    QueryPlan("rank", "orders", Filters(period=QUARTER), group_by="customer", limit=3),
+    "sum",
+    (
+        RankRow("Dearborn Precision Tooling", Decimal("327352.23"), 30),
+        RankRow("Cascadia Timber Supply", Decimal("305971.19"), 28),
+        RankRow("Mercer Textile Works", Decimal("285168.14"), 25),
+    ),
+    cancelled_excluded=True,
+)
+TOTAL = Figure(QueryPlan("sum", "orders"), "sum", Decimal("8940512.77"), orders=3000, cancelled_excluded=True)
+COUNT = Figure(QueryPlan("count", "orders", Filters(status="open")), "count", 41)
+ORDERS = RecordList(
+    QueryPlan("list", "orders", Filters(customers=(NORTHLINE,))),
+    "order",
+    ("Order", "Customer", "Date", "Amount", "Status"),
+    ("text", "text", "date", "money", "text"),
+    (
+        ("SO-88002", "Northline Freight", date(2026, 10, 2), Decimal("1200.00"), "open"),
+        ("SO-88001", "Northline Freight", date(2026, 9, 14), Decimal("9800.50"), "paid"),
+        ("SO-88003", "Northline Freight", date(2026, 11, 20), Decimal("450.25"), "shipped"),
+    ),
+    3,
+)
+
+
+def note(facets, *, memory_id=1, scope="global", kind="preference", statement="A preference.", written=None):
+    return RecalledNote(
+        memory_id=memory_id,
+        kind=kind,
+        statement=statement,
+        author="user",
+        written_at=written or datetime(2026, 3, 14, 15, tzinfo=UTC),
+        source_quote="",
+        source_at=None,
+        source_session="",
+        source_turn=None,
+        reason="preference",
+        score=None,
+        scope=scope,
+        facets=facets,
+    )
+
+
+def answer(result, notes=(), fmt=""):
+    results = (result,) if result is not None else ()
+    plan = result.plan if result is not None else None
+    prompt = assemble_prompt(
+        "q",
+        session_block="",
+        recalled_block="",
+        tool_calls=[],
+        passages=[],
+        notes=list(notes),
+        format=fmt,
+        results=results,
+        preferences=preferences_for(list(notes), plan),
+    )
+    return compose(prompt, results, None if results else Abstention(vocab.NO_PLAN_REASON))
+
+
+# --- money -------------------------------------------------------------------------------------
+
+
+def test_amounts_in_thousands():
+    result = answer(TOP, [note({"scale": "k"})])
+    assert "1. Dearborn Precision Tooling: $327.4k" in result.text
+    assert "327,352.23" not in result.text
+    assert (result.influences[1].code, result.influences[1].how) == ("applied", "Showed amounts in thousands")
+
+
+def test_amounts_in_millions():
+    assert answer(TOTAL, [note({"scale": "m"})]).blocks[0].text.startswith("Orders across all dates total $8.94m")
+
+
+def test_amounts_rounded_to_whole_units():
+    result = answer(TOP, [note({"rounding": "whole"})])
+    assert "1. Dearborn Precision Tooling: $327,352" in result.text and ".23" not in result.text
+
+
+def test_amounts_with_the_currency_code():
+    assert "1. Dearborn Precision Tooling: USD 327,352.23" in answer(TOP, [note({"currency_display": "code"})]).text
+
+
+def test_thousands_of_euros_keeps_both_facets_applies_one_and_declines_the_other():
+    result = answer(TOP, [note({"scale": "k", "currency": "EUR"})])
+    assert "1. Dearborn Precision Tooling: $327.4k" in result.text
+    assert result.blocks[-1].text == (
+        "Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in EUR."
+    )
+    assert result.influences[1].code == "applied"
+
+
+def test_a_currency_atlas_has_no_rate_for_is_declined_in_one_sentence():
+    result = answer(TOTAL, [note({"currency": "CHF"}, memory_id=4)])
+    assert result.text.count("Atlas has no exchange rates") == 1
+    assert "CHF" in result.text and "$8,940,512.77" in result.text
+    assert result.influences[4].code == "declined"
+
+
+# --- dates ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("iso", "renews 2028-05-31"),
+        ("us", "renews 05/31/2028"),
+        ("uk", "renews 31/05/2028"),
+        ("long", "renews 31 May 2028"),
+    ],
+)
+def test_dates_written_as_asked(value, written):
+    result = answer(CONTRACT, [note({"date_format": value})])
+    assert written in result.text
+    assert result.influences[1].code == "applied"
+
+
+# --- layout, length ---------------------------------------------------------------------------------
+
+
+def test_layout_table_bullets_and_prose():
+    assert [b.kind for b in answer(TOP, [note({"layout": "table"})]).blocks] == ["summary", "table"]
+    assert [b.kind for b in answer(TOP, [note({"layout": "bullets"})]).blocks] == ["summary", "bullets"]
+    prose = answer(TOP, [note({"layout": "prose"})])
+    assert [b.kind for b in prose.blocks] == ["summary", "summary"]
+    assert prose.blocks[1].text == (
+        "1. Dearborn Precision Tooling: $327,352.23; 2. Cascadia Timber Supply: $305,971.19; "
+        "and 3. Mercer Textile Works: $285,168.14."
+    )
+
+
+def test_short_answers_stay_within_the_word_bound():
+    many = replace(ORDERS, rows=ORDERS.rows * 10, total=30)
+    result = answer(many, [note({"length": "short", "max_words": 25})])
+    assert len(result.text.split()) <= 25
+    assert result.influences[1].how == "Kept the answer short"
+
+
+# --- fields, sort, limit, cancelled, language --------------------------------------------------------
+
+
+def test_a_field_asked_for_is_shown_beside_each_customer(corpus):
+    result = answer(CONTRACT, [note({"include": "account_code"})])
+    assert result.blocks[-1].text == "Account code: Northline Freight ACCT-10442."
+    assert result.influences[1].how == "Added the account code"
+
+
+def test_a_field_the_records_do_not_hold_is_declined(corpus):
+    result = answer(CONTRACT, [note({"include": "PO number"})])
+    assert result.blocks[-1].text == "Atlas's records hold no PO number, so it can't add it."
+    assert result.influences[1].code == "declined"
+
+
+@pytest.mark.parametrize(
+    ("sort", "numbers"),
+    [
+        ({"by": "amount", "order": "desc"}, ["SO-88001", "SO-88002", "SO-88003"]),
+        ({"by": "date", "order": "asc"}, ["SO-88001", "SO-88002", "SO-88003"]),
+        ({"by": "date", "order": "desc"}, ["SO-88003", "SO-88002", "SO-88001"]),
+        ({"by": "amount", "order": "asc"}, ["SO-88003", "SO-88002", "SO-88001"]),
+    ],
+)
+def test_a_list_is_sorted_as_asked(sort, numbers):
+    result = answer(ORDERS, [note({"sort": sort})])
+    assert [item.split(" ")[0] for item in result.blocks[1].items] == numbers
+
+
+def test_a_ranking_stops_at_the_preferred_size_unless_the_question_sizes_it():
+    plan = QueryPlan("rank", "orders", group_by="customer", limit=5)
+    held = preferences_for([note({"limit": 3})], plan)
+    assert shape_plan(plan, held, "who are our biggest customers?")[0].limit == 3
+    assert shape_plan(plan, held, "top 5 customers please")[0].limit == 5
+
+
+def test_cancelled_orders_in_totals_change_the_plan_and_the_sentence():
+    held = preferences_for([note({"cancelled": "include"})], TOTAL.plan)
+    plan, uses = shape_plan(TOTAL.plan, held, "what's the total?")
+    assert plan.include_cancelled and uses[1].how == "Included cancelled orders in the totals"
+    shown = answer(replace(TOTAL, plan=plan, cancelled_excluded=False)).text
+    assert shown.endswith("Cancelled orders are included, as you asked.")
+    assert shape_plan(COUNT.plan, preferences_for([note({"cancelled": "include"})], COUNT.plan), "how many?")[1] == {}
+
+
+def test_a_language_atlas_does_not_write_is_declined():
+    result = answer(TOTAL, [note({"language": "German"})])
+    assert result.blocks[-1].text == "Atlas answers in English only for now, so this answer is in English."
+    assert result.influences[1].code == "declined"
+
+
+# --- scope and conflicts ---------------------------------------------------------------------------
+
+
+def test_a_scoped_preference_holds_only_in_its_scope():
+    renewal = note({"include": "renewal_date"}, scope="contracts")
+    assert preferences_for([renewal], CONTRACT.plan)["include"].value == "renewal_date"
+    assert preferences_for([renewal], COUNT.plan) == {}
+
+
+def test_the_newest_note_wins_per_facet_and_a_scoped_one_beats_a_global_one():
+    older = note({"layout": "table"}, memory_id=1, written=datetime(2026, 1, 1, tzinfo=UTC))
+    newer = note({"layout": "bullets"}, memory_id=2, written=datetime(2026, 2, 1, tzinfo=UTC))
+    assert answer(TOP, [older, newer]).blocks[1].kind == "bullets"
+    assert set(answer(TOP, [older, newer]).influences) == {2}
+    scoped = note({"layout": "table"}, memory_id=3, scope="orders", written=datetime(2025, 1, 1, tzinfo=UTC))
+    assert answer(ORDERS, [newer, scoped]).blocks[1].kind == "table"
+    assert answer(TOP, [newer, scoped]).blocks[1].kind == "bullets"  # a ranking is no order list
+
+
+# --- truthful influence --------------------------------------------------------------------------
+
+
+def test_an_abstention_uses_no_note():
+    assert answer(None, [note({"scale": "k"}), note({"language": "German"}, memory_id=2)]).influences == {}
+
+
+def test_a_note_with_nothing_to_act_on_claims_nothing():
+    assert answer(COUNT, [note({"scale": "k"}), note({"currency": "EUR"}, memory_id=2)]).influences == {}
+    assert "exchange rates" not in answer(COUNT, [note({"currency": "EUR"})]).text
+
+
+def test_a_facet_atlas_never_applies_is_never_shown_as_used():
+    assert answer(TOP, [note({"chart": "yes"}), note({"timezone": "CET"}, memory_id=2)]).influences == {}
