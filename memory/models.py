@@ -114,6 +114,15 @@ class Memory(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.statement}"
 
+    @property
+    def application(self) -> str:
+        """For a preference Atlas cannot apply to its answers, the plain sentence that says so."""
+        from django.conf import settings as django_settings
+
+        from memory.preferences import application
+
+        return application(self.kind, self.facets, model=bool(getattr(django_settings, "ATLAS_LLM_BASE_URL", "")))
+
     def is_live(self, *, now: datetime | None = None) -> bool:
         now = now or timezone.now()
         return self.superseded_by_id is None and (self.expires_at is None or self.expires_at > now)

@@ -1100,3 +1100,30 @@ def _newer(rank: tuple[bool, Any, int], than: tuple[bool, Any, int]) -> bool:
     if rank[1] is not None and than[1] is not None and rank[1] != than[1]:
         return rank[1] > than[1]
     return rank[2] > than[2]
+
+
+# How the memory page says a value is declined (the answer's own sentence speaks of "this answer").
+_PAGE_DECLINES = {
+    "currency": "Amounts stay in USD as recorded (Atlas has no exchange rates); each answer with money says so.",
+    "language": "Atlas answers in English only for now; each answer says so.",
+}
+
+
+def application(kind: str, facets: dict[str, Any], *, model: bool = False) -> str:
+    """What Atlas does with a stored preference, when it cannot apply it to its answers: the
+    plain sentence the memory page shows ("" when every facet is applied). ``model``: a
+    language model is configured, and recalled notes go to it with the question."""
+    if kind != "preference" or not facets:
+        return ""
+    never = [f for f in facets if f in FACETS_BY_NAME and FACETS_BY_NAME[f].never_applied]
+    declined = [
+        _PAGE_DECLINES.get(f, decline_for(f, v)).format(value=v) for f, v in facets.items() if decline_for(f, v)
+    ]
+    unknown = [f for f, v in facets.items() if f in ("include", "exclude", "sort") and not is_applied(f, v)]
+    if declined and not never:
+        return " ".join(dict.fromkeys(declined))
+    if never or unknown:
+        if model:
+            return "Given to the language model with each question; Atlas's own answers don't apply it yet."
+        return "Not applied to answers: Atlas keeps this note but can't apply it to its answers yet."
+    return ""

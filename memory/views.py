@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -45,7 +46,9 @@ def _just_forgotten(request: AuthedHttpRequest) -> int | None:
 @login_required
 @require_GET
 def memory_page(request: AuthedHttpRequest) -> HttpResponse:
-    memories = list(selectors.live_memories(request.user))
+    # Each note with the notes it replaced (one more query), so the page shows what was updated.
+    older = Prefetch("supersedes", queryset=Memory.objects.defer("embedding").order_by("-created_at"))
+    memories = list(selectors.live_memories(request.user).defer("embedding").prefetch_related(older))
     surfaces.record_view(request.user, surface=Surface.PAGE, notes=len(memories))
     context = {
         "groups": selectors.grouped_by_kind(memories),

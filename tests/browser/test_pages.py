@@ -15,6 +15,7 @@ from memory.rls import acting_user
 pytestmark = pytest.mark.browser
 
 QUESTION = "What are Northline Freight's payment terms?"
+DATES = "Prefers dates as YYYY-MM-DD (ISO)."
 
 
 def remember(user, statement, *, kind="preference", quote="", days_ago=3, **fields):
@@ -33,8 +34,11 @@ def ask(page, question):
 
 
 def test_forget_a_note_from_the_answer_that_used_it(page, log_in, screenshot, corpus, alice):
-    remember(alice, "Prefers answers as a table", quote="can you put that in a table", subject="answer_format")
-    remember(alice, "Prefers amounts in euros", quote="always show amounts in euros", subject="currency")
+    # Two notes this answer acts on: its signing date as asked, the customer's account code added.
+    remember(alice, DATES, quote="always write dates year-first", facets={"date_format": "iso"})
+    remember(
+        alice, "Wants the account code shown.", quote="put the account code in", facets={"include": "account_code"}
+    )
     log_in(alice)
 
     turn = ask(page, QUESTION)
@@ -43,9 +47,10 @@ def test_forget_a_note_from_the_answer_that_used_it(page, log_in, screenshot, co
     expect(summary).to_have_text("Used 2 notes from earlier conversations")
     expect(panel).not_to_have_attribute("open", "")
     summary.click()
-    note = panel.locator(".note").filter(has_text="Prefers answers as a table")
+    note = panel.locator(".note").filter(has_text=DATES)
     expect(note).to_be_visible()
-    expect(note).to_contain_text("from “can you put that in a table”")
+    expect(note).to_contain_text("from “always write dates year-first”")
+    expect(note).to_contain_text("Shaped this answer: Wrote dates as YYYY-MM-DD (ISO)")
     expect(note.get_by_role("button", name="Forget this")).to_be_visible()
     screenshot("chat-panel.png")
 
@@ -57,11 +62,16 @@ def test_forget_a_note_from_the_answer_that_used_it(page, log_in, screenshot, co
     page.get_by_role("link", name="What Atlas remembers").click()
     expect(page.get_by_role("heading", name="What Atlas remembers about you")).to_be_visible()
     statements = page.locator(".memory-item .note-statement")
-    expect(statements).to_have_text(["Prefers amounts in euros"])
+    expect(statements).to_have_text(["Wants the account code shown."])
 
 
 def test_correct_a_note_inline_and_see_it_as_yours(page, log_in, corpus, alice):
-    remember(alice, "Prefers detailed answers", quote="can you give me the full breakdown on this one")
+    remember(
+        alice,
+        "Prefers detailed answers",
+        quote="can you give me the full breakdown on this one",
+        facets={"length": "detailed"},
+    )
     log_in(alice)
 
     turn = ask(page, QUESTION)
@@ -204,7 +214,7 @@ def test_forget_inline_with_a_reason_and_see_it_in_the_staff_report(
     page, log_in, screenshot, corpus, alice, make_user, settings
 ):
     settings.ATLAS_HOLDOUT = False  # the answer must use the note
-    note = remember(alice, "Prefers answers as a table", quote="can you put that in a table", subject="answer_format")
+    note = remember(alice, DATES, quote="always write dates year-first", facets={"date_format": "iso"})
     with acting_user(alice.pk):  # as the gate stores it: the decision that wrote the note names its rule
         GateDecision.objects.create(
             user=alice, rule="standing_phrase", reason="standing_preference", admitted=True, memory=note
@@ -215,7 +225,7 @@ def test_forget_inline_with_a_reason_and_see_it_in_the_staff_report(
     with page.expect_response(re.compile(r"/notes/viewed/$")) as viewed:
         panel.locator(":scope > summary").click()
     assert viewed.value.status == 204
-    item = panel.locator(".note").filter(has_text="Prefers answers as a table")
+    item = panel.locator(".note").filter(has_text=DATES)
     item.get_by_role("button", name="Forget this").click()
     expect(item).to_contain_text("Forgotten. Atlas won't learn this again.")
     screenshot("chat-forget-reasons.png")
@@ -308,3 +318,22 @@ def test_memory_updated_appears_under_the_turn_without_a_reload(page, log_in, co
     expect(line.get_by_role("link")).to_contain_text("thousands")
     expect(turn.locator(".memory-updates")).not_to_have_attribute("hx-get", re.compile(".*"))
     assert page.evaluate("window.__atlas_marker") == 1
+
+
+def test_a_preference_said_in_one_chat_shapes_the_answer_in_the_next(page, log_in, corpus, alice, monkeypatch):
+    from django_q.conf import Conf
+
+    monkeypatch.setattr(Conf, "SYNC", True)  # the write gate runs as the turn commits, as a worker would
+    log_in(alice)
+    said = ask(page, "From now on, show amounts in thousands please.")
+    expect(said).to_contain_text("Noted")
+    page.get_by_role("link", name="New chat").click()
+
+    turn = ask(page, "What's the total value of Kestrel Foods' orders?")
+    expect(turn.locator(".answer")).to_contain_text(re.compile(r"total \$[\d,]+\.\dk"))
+    panel = turn.locator("details.recalled")
+    expect(panel.locator(":scope > summary")).to_have_text("Used 1 note from earlier conversations")
+    panel.locator(":scope > summary").click()
+    expect(panel.locator(".note")).to_have_count(1)
+    expect(panel.locator(".note")).to_contain_text("Prefers amounts in thousands")
+    expect(panel.locator(".note")).to_contain_text("Shaped this answer: Showed amounts in thousands")

@@ -24,10 +24,16 @@ def page_width(page) -> int:
 
 
 def test_chat_and_memory_pages_fit_a_phone(phone, log_in, screenshot, corpus, alice):
-    remember(alice, LONG_NOTE, quote="put Northline-Freight-International-Holdings-Consolidated in a table")
+    remember(
+        alice,
+        LONG_NOTE,
+        quote="put Northline-Freight-International-Holdings-Consolidated in a table",
+        facets={"date_format": "iso"},  # the answer below writes its signing date as asked
+    )
     log_in(alice)
     ask(phone, QUESTION + " " + "x" * 60)  # a long title in the sidebar, a long word in the question
     assert page_width(phone) <= 390
+    ask(phone, QUESTION)  # an answer the note shapes, so its panel is there to open
     phone.locator("details.recalled > summary").last.click()
     assert page_width(phone) <= 390
     screenshot("phone-chat.png")

@@ -89,7 +89,7 @@ def test_the_model_calls_an_executor_and_the_app_runs_the_plan(corpus, make_user
     tool_message = second["messages"][-1]
     assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == "call_1"
     assert json.loads(tool_message["content"])["results"][0]["value"] == count
-    assert [n["memory_id"] for n in turn.recalled] == [note.pk]
+    assert [(n["memory_id"], n["influence"]) for n in turn.recalled] == [(note.pk, "given-to-model")]
 
 
 @pytest.mark.django_db
@@ -134,3 +134,26 @@ def test_an_unreachable_endpoint_is_a_responder_error():
     prompt = assemble_prompt("q", session_block="", recalled_block="", tool_calls=[], passages=[])
     with pytest.raises(ResponderError):
         OpenAICompatibleResponder(base_url="http://127.0.0.1:9", model="x", timeout=2).respond(prompt)
+
+
+@pytest.mark.django_db
+def test_the_model_gets_preferences_as_structured_facets_and_the_app_says_what_it_cannot_apply(
+    corpus, make_user, model
+):
+    user = make_user()
+    model.arguments = {"measure": "sum", "customer": "Hudson Vale Pharmacy"}
+    with acting_user(user.pk):
+        euros = write_memory(
+            user, kind="preference", statement="Prefers amounts in euros (EUR).", facets={"currency": "EUR"}
+        )
+    turn = ask(user, session=None, question="How much has Hudson Vale Pharmacy spent with us?")
+    user_message = model.requests[0]["messages"][1]["content"]
+    assert '{"facets": {"currency": "EUR"}, "scope": "global"}' in user_message
+    assert turn.answer.endswith(
+        "Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in EUR."
+    )
+    used = {n["memory_id"]: (n["influence"], n["how"]) for n in turn.recalled}
+    assert used[euros.pk] == (
+        "declined",
+        "Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in EUR.",
+    )

@@ -243,3 +243,34 @@ def test_a_database_failure_mid_turn_saves_nothing(user):
         with as_owner(connection), connection.cursor() as cur:
             cur.execute("DROP TRIGGER fail_answer ON chat_turn")
             cur.execute("DROP FUNCTION fail_answer()")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many overdue orders do we have across the whole company?",
+        "What were total sales by region this year?",
+        "Who were our five biggest customers by order value in 2026, company-wide?",
+        "How many overdue orders are there in total?",
+        "Which overdue orders are there in the East?",  # the question states its own region
+    ],
+)
+def test_a_region_note_never_narrows_a_question_that_asks_for_everything_or_states_its_scope(
+    corpus, user, settings, question
+):
+    settings.ATLAS_HOLDOUT = False
+    remember(user, "Covers the western sales region.", kind="context", facets={"region": "west"})
+    turn = ask(user, session=None, question=question)
+    assert "Narrowed" not in turn.answer
+    assert "in the West region" not in turn.answer
+    assert all(n["influence"] != "narrowed" for n in turn.recalled)
+
+
+@pytest.mark.django_db
+def test_a_situation_note_never_narrows(corpus, user, settings):
+    settings.ATLAS_HOLDOUT = False
+    remember(user, "Preparing the east region quarterly review.", kind="situation", facets={"region": "east"})
+    turn = ask(user, session=None, question="What was the average order value by region last year?")
+    assert "Narrowed" not in turn.answer and "East region" not in turn.answer.split("\n")[0]
+    assert all(n["influence"] == "" for n in turn.recalled)

@@ -93,7 +93,9 @@ def test_page_groups_live_notes_by_kind_with_provenance(signed_in, alice):
     assert "Is preparing the quarter-end close" in page
     assert "Expires" in page
     assert "Prefers amounts in pounds" in page
-    assert "Prefers amounts in dollars" not in page  # superseded: no longer live
+    # Superseded: no longer a live note, shown under the note that replaced it.
+    assert '<p class="note-statement">Prefers amounts in dollars</p>' not in page
+    assert page.index("Prefers amounts in pounds") < page.index("\u201cPrefers amounts in dollars\u201d, noted")
     assert '<dd class="author">you</dd>' in page
     assert '<dd class="author">Atlas</dd>' in page
 
@@ -258,9 +260,23 @@ def test_delete_everything_with_htmx_redirects_the_client(signed_in, alice):
 
 def test_memory_page_query_count_does_not_grow_with_notes(signed_in, alice, django_assert_num_queries):
     note(alice)
-    with django_assert_num_queries(11):  # 3 of them record the view (chapter 98's surfaces)
+    # 3 of them record the view (chapter 98's surfaces), one reads the notes each one replaced
+    with django_assert_num_queries(12):
         signed_in.get(reverse("memory:page"))
     for i in range(5):
         note(alice, f"Covers account number {i}", kind="context")
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(12):
         signed_in.get(reverse("memory:page"))
+
+
+def test_the_page_says_how_often_a_note_shaped_an_answer_and_when_it_cannot_apply_one(signed_in, alice):
+    used = note(alice, "Prefers amounts in thousands (like $102.0k).", facets={"scale": "k"})
+    note(alice, "Prefers times in CET.", facets={"timezone": "CET"})
+    note(alice, "Prefers answers in German.", facets={"language": "German"})
+    store.record_uses(alice, [used.pk], at=timezone.now())
+    store.record_uses(alice, [used.pk], at=timezone.now())
+    page = html.unescape(signed_in.get(reverse("memory:page")).content.decode())
+    assert "in 2 answers, last on" in page
+    assert "not in an answer yet" in page
+    assert "Not applied to answers: Atlas keeps this note but can't apply it to its answers yet." in page
+    assert "Atlas answers in English only for now; each answer says so." in page
