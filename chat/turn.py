@@ -423,7 +423,9 @@ def _narrowed(
     if isinstance(result, Abstention):
         return None, result, {}
     plan = result
-    if plan.subject != "orders" or plan.filters.customers or plan.filters.region or planned.follow_up:
+    filters = plan.filters
+    stated = filters.customers or filters.region or filters.city or filters.segment
+    if plan.subject != "orders" or stated or planned.follow_up:
         return plan, None, {}
     if plan.group_by in ("region", "segment", "city") or _WHOLE.search(question.lower()):
         return plan, None, {}
