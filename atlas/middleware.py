@@ -57,6 +57,9 @@ BAD_VALUE = Failure(
     "The request holds a value Atlas cannot store or search for (too large, or not valid). Nothing was changed.",
 )
 TURN_DOWN = Failure(503, "turn_unavailable", "Atlas could not answer", sentences.TURN_UNAVAILABLE)
+CONVERSATION_DELETED = Failure(
+    409, "conversation_deleted", "This conversation was deleted", sentences.CONVERSATION_DELETED
+)
 NUL_IN_QUERY = Failure(
     400,
     "invalid_query",
@@ -72,6 +75,14 @@ class Unavailable(RuntimeError):
     failure: Failure = TURN_DOWN
 
 
+class Conflict(RuntimeError):
+    """The request lost a race with the user's own change (a conversation deleted while a turn
+    waited for it): nothing was saved and repeating it cannot succeed, so it is a 409, not an
+    outage to retry; its message is for the page, ``failure`` for the API."""
+
+    failure: Failure = CONVERSATION_DELETED
+
+
 def classify(exc: BaseException | None) -> Failure | None:
     """The answer for an exception a request raised, or None for a genuine bug (a 500)."""
     from memory.embeddings import EmbeddingError
@@ -82,7 +93,7 @@ def classify(exc: BaseException | None) -> Failure | None:
         return EMBEDDER_DOWN
     if isinstance(exc, DataError | OverflowError):
         return BAD_VALUE
-    if isinstance(exc, Unavailable):
+    if isinstance(exc, Unavailable | Conflict):
         return exc.failure
     return None
 
