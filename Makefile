@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run serve load db test test-random mutation coverage lint format venv browser bench bench-recall bench-surfaces bench-seed eval eval-locomo screenshots faults
+.PHONY: run serve load stop-check db test test-random mutation coverage lint format venv browser bench bench-recall bench-surfaces bench-seed eval eval-locomo screenshots faults
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -39,6 +39,13 @@ LOAD_SECONDS ?= 120
 load: db
 	$(PY) scripts/load_test.py --users $(LOAD_USERS) --seconds $(LOAD_SECONDS) --servers 1
 	$(PY) scripts/load_test.py --users $(LOAD_USERS) --seconds $(LOAD_SECONDS) --servers 2
+
+# The production stop check, repeated: STOP_CYCLES starts of `make serve`, each stopped with TERM to
+# its process group; prints how many left a process of the group or a PostgreSQL server running
+# 15 s later (must be 0). Its own data folder and port. Not part of `make test`.
+STOP_CYCLES ?= 20
+stop-check: venv
+	$(PY) scripts/stop_check.py --cycles $(STOP_CYCLES)
 
 # Debian's chromium for the browser tests (installed once; needs root or sudo).
 browser:
