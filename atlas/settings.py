@@ -292,7 +292,11 @@ ATLAS_HOLDOUT = envbool("ATLAS_HOLDOUT", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "atlas.logcontext.ContextFilter"}},
+    "filters": {
+        "context": {"()": "atlas.logcontext.ContextFilter"},
+        # No request value in any line: exception messages, paths, SQL (atlas/logcontext.py).
+        "redact": {"()": "atlas.logcontext.RedactFilter"},
+    },
     "formatters": {
         "context": {
             "format": "%(asctime)s %(levelname)s %(name)s [request=%(request_id)s user=%(user_id)s "
@@ -303,7 +307,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "stream": sys.stderr,
-            "filters": ["context"],
+            "filters": ["context", "redact"],
             "formatter": "context",
         }
     },
