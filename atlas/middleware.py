@@ -22,6 +22,7 @@ from django.db import DataError, InterfaceError, OperationalError
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.cache import add_never_cache_headers
 
 from atlas import sentences
 
@@ -131,4 +132,21 @@ class FailureMiddleware:
         if failure is not None and response.status_code >= 500:
             logger.warning("request answered %s: %s", failure.status, failure.code)
             return failure_response(request, failure)
+        return response
+
+
+class PrivateResponseMiddleware:
+    """``Cache-Control: no-store`` (and private, no-cache) on every response that may hold a
+    user's data: anything answered to a signed-in user (chat, the memory page, exports) and
+    everything under /api/ (token users are authenticated inside the API view). A browser's
+    back button or a shared proxy then never shows one person's notes to the next."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if request.path.startswith("/api/") or (user is not None and user.is_authenticated):
+            add_never_cache_headers(response)
         return response

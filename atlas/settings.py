@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "atlas.logcontext.LogContextMiddleware",
+    # No cache (browser, proxy) keeps a response that holds a user's data.
+    "atlas.middleware.PrivateResponseMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -249,6 +251,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_THROTTLE_RATES": {"token-create": os.environ.get("ATLAS_TOKEN_CREATE_RATE", "10/min")},
+    # Throttles count the address the connection came from: X-Forwarded-For is the client's to
+    # set, except the one entry a TLS proxy in front of Atlas appends (as django-axes reads it).
+    "NUM_PROXIES": 1 if envbool("ATLAS_BEHIND_TLS_PROXY", False) else 0,
+    # JSON only in production: the browsable API's inline style breaks the CSP, and it is a
+    # second way into every endpoint that nobody reviews.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Domain and outage exceptions become the documented answers in one place (atlas/api.py).
     "EXCEPTION_HANDLER": "atlas.api.exception_handler",
