@@ -228,6 +228,27 @@ def embedded_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> 
     }
 
 
+def _env_int(environ: os._Environ | dict[str, str], name: str, default: int) -> int:
+    value = environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"{name} must be a whole number of seconds, not {value!r}") from None
+
+
+def application_name(argv: list[str]) -> str:
+    """ "atlas web" for gunicorn, "atlas <command>" for manage.py, "atlas <script>" otherwise."""
+    if any("gunicorn" in part for part in argv[:3]):
+        return "atlas web"
+    if len(argv) > 1 and Path(argv[0]).name == "manage.py":
+        return f"atlas {argv[1]}"[:63]
+    return f"atlas {Path(argv[0]).stem}"[:63] if argv and argv[0] else "atlas"
+
+
 def start_database() -> str | None:
     """Start (or attach to) the embedded server and point ``DATABASES["default"]`` at its socket.
 
@@ -268,7 +289,13 @@ def database_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> 
     app["USER"] = environ.get("ATLAS_APP_DB_USER", "atlas_app")
     app["PASSWORD"] = environ.get("ATLAS_APP_DB_PASSWORD", "")
     app.setdefault("OPTIONS", {})
-    app["CONN_MAX_AGE"] = 0
+    # Persistent connections: a new connection per request forked a PostgreSQL backend that
+    # then loaded its catalog caches again (issue 30's profile: most of the database's CPU per
+    # turn). The acting user is set at the start of every request and task (memory.rls), and a
+    # connection is checked before it is reused. 0 goes back to one connection per request
+    # (for PgBouncer in transaction mode).
+    app["CONN_MAX_AGE"] = _env_int(environ, "ATLAS_CONN_MAX_AGE", 300)
+    app["CONN_HEALTH_CHECKS"] = True
     app["TEST"] = {"NAME": f"test_{owner['NAME']}"}
     return app, {"USER": owner["USER"], "PASSWORD": owner.get("PASSWORD") or ""}
 

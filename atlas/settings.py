@@ -93,6 +93,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Profiling only (ATLAS_STAGE_TIMERS): in-app CPU per request as Server-Timing (atlas/stages.py).
+    "atlas.stages.StageTimerMiddleware",
     # First: a database or embedder outage anywhere below is a 503 in the site's words.
     "atlas.middleware.FailureMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -141,6 +143,8 @@ ASGI_APPLICATION = "atlas.asgi.application"
 ATLAS_EMBEDDED_PG = db.embedded_settings(BASE_DIR, os.environ)
 _default_db, ATLAS_DB_OWNER = db.database_settings(BASE_DIR, os.environ)
 DATABASES = {"default": _default_db}
+# Which process a PostgreSQL backend serves (pg_stat_activity; scripts/profile_load.py reads it).
+_default_db["OPTIONS"].setdefault("application_name", db.application_name(sys.argv))
 ATLAS_APP_DB_USER = _default_db["USER"]
 ATLAS_APP_DB_PASSWORD = _default_db["PASSWORD"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -175,6 +179,11 @@ Q_CLUSTER = {
     "sync": envbool("ATLAS_Q_SYNC", False),
     "orm": "default",
     "poll": 0.5,
+    # A recycled worker loads spaCy and the embedding model again (seconds of CPU): django-q2's
+    # default of every 500 tasks did that about once a minute under load; memory is bounded
+    # by max_rss instead (kilobytes).
+    "recycle": envint("ATLAS_Q_RECYCLE", 20_000),
+    "max_rss": envint("ATLAS_Q_MAX_RSS_KB", 1_500_000),
     # Successful task results kept (django-q2 default 250); the load test keeps all (0) to reconcile.
     "save_limit": envint("ATLAS_Q_SAVE_LIMIT", 250),
 }
@@ -293,6 +302,9 @@ ATLAS_LLM_BASE_URL = os.environ.get("ATLAS_LLM_BASE_URL", "")
 ATLAS_LLM_MODEL = os.environ.get("ATLAS_LLM_MODEL", "")
 ATLAS_LLM_API_KEY = os.environ.get("ATLAS_LLM_API_KEY", "")
 ATLAS_LLM_TIMEOUT = envfloat("ATLAS_LLM_TIMEOUT", 30.0)
+
+# In-app CPU per request stage in a Server-Timing header, for scripts/profile_load.py; off by default.
+ATLAS_STAGE_TIMERS = envbool("ATLAS_STAGE_TIMERS", False)
 
 # The hold-out experiment (chapter 93): one in ten eligible turns answered without memory.
 ATLAS_HOLDOUT = envbool("ATLAS_HOLDOUT", True)

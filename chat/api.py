@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from atlas.api import UserAPIView
 from atlas.logcontext import log_step
+from atlas.stages import stage
 from chat import feedback as chat_feedback
 from chat import turn as chat_turn
 from chat.models import ChatSession, Turn
@@ -76,7 +77,7 @@ class SessionTurnsView(UserAPIView):
         data = AskInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         # TurnFailed is the API's 503 turn_unavailable, ConversationDeleted its 409 (atlas.api.exception_handler).
-        with log_step("turn"):
+        with log_step("turn"), stage("turn"):
             turn = chat_turn.ask(
                 request.user,
                 session=session,

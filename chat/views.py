@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from atlas import sentences
 from atlas.logcontext import log_step
+from atlas.stages import stage
 from chat.feedback import give_feedback
 from chat.forms import AskForm, FeedbackForm
 from chat.models import ChatSession, Turn
@@ -107,7 +108,7 @@ def ask(request: AuthedHttpRequest, session_id: uuid.UUID | None = None) -> Http
     status = 400
     if form.is_valid():
         try:
-            with log_step("turn"):
+            with log_step("turn"), stage("turn"):
                 turn = ask_question(
                     request.user,
                     session=session,

@@ -110,7 +110,18 @@ def gate_task_ids(args: Sequence[Any] | None) -> tuple[int, int] | None:
 
 
 def gate_event(user_id: int, event_id: int) -> dict:
-    """Run the write gate for one stored event; a few quick retries on transient failures."""
+    """Run the write gate for one stored event; a few quick retries on transient failures.
+
+    The result records the task's own CPU time (``cpu_ms``), which scripts/profile_load.py
+    sets against the worker process's CPU to see what django-q2 costs around it.
+    """
+    started = time.thread_time()
+    result = _gate_event(user_id, event_id)
+    result["cpu_ms"] = round((time.thread_time() - started) * 1000, 2)
+    return result
+
+
+def _gate_event(user_id: int, event_id: int) -> dict:
     for delay in QUICK_RETRY_DELAYS:
         try:
             return run_event(user_id, event_id)
