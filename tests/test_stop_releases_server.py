@@ -20,6 +20,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_WITHIN = 15.0
+_started: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_process_left():
+    """A failed assertion must not leave a server process running after the test."""
+    yield
+    while _started:
+        proc = _started.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +81,7 @@ def _start(pgdata: Path, *command: str) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    _started.append(proc)
     deadline = time.monotonic() + 60
     while proc.pid not in _handles(pgdata) or _postmaster(pgdata) is None:
         assert proc.poll() is None, f"{command} exited with {proc.returncode} before holding the server"

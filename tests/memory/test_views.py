@@ -258,9 +258,9 @@ def test_delete_everything_with_htmx_redirects_the_client(signed_in, alice):
 
 def test_memory_page_query_count_does_not_grow_with_notes(signed_in, alice, django_assert_num_queries):
     note(alice)
-    with django_assert_num_queries(11):  # 3 of them record the view (chapter 98's surfaces)
+    with django_assert_num_queries(7):  # 3 of them record the view (chapter 98's surfaces)
         signed_in.get(reverse("memory:page"))
     for i in range(5):
         note(alice, f"Covers account number {i}", kind="context")
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(7):
         signed_in.get(reverse("memory:page"))
