@@ -58,6 +58,16 @@ def main() -> None:
             flush=True,
         )
         if not ok:
+            why = {k: v for k, v in report.items() if isinstance(v, int) and v and not isinstance(v, bool)}
+            keys = (
+                "answered_but_missing",
+                "saved_under_another_user",
+                "saved_without_2xx",
+                "gate_runs_not_exactly_once",
+                "gate_runs_failed",
+                "duplicate_gate_decisions",
+            )
+            print("  stopped here:", {k: why[k] for k in keys if k in why} or "turn p95", report["errors"] or "")
             break
         held = row
     if held is None:
