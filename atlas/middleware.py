@@ -22,6 +22,7 @@ from django.db import DataError, InterfaceError, OperationalError
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.cache import add_never_cache_headers
 
 from atlas import sentences
 
@@ -57,6 +58,9 @@ BAD_VALUE = Failure(
     "The request holds a value Atlas cannot store or search for (too large, or not valid). Nothing was changed.",
 )
 TURN_DOWN = Failure(503, "turn_unavailable", "Atlas could not answer", sentences.TURN_UNAVAILABLE)
+CONVERSATION_DELETED = Failure(
+    409, "conversation_deleted", "This conversation was deleted", sentences.CONVERSATION_DELETED
+)
 NUL_IN_QUERY = Failure(
     400,
     "invalid_query",
@@ -72,6 +76,14 @@ class Unavailable(RuntimeError):
     failure: Failure = TURN_DOWN
 
 
+class Conflict(RuntimeError):
+    """The request lost a race with the user's own change (a conversation deleted while a turn
+    waited for it): nothing was saved and repeating it cannot succeed, so it is a 409, not an
+    outage to retry; its message is for the page, ``failure`` for the API."""
+
+    failure: Failure = CONVERSATION_DELETED
+
+
 def classify(exc: BaseException | None) -> Failure | None:
     """The answer for an exception a request raised, or None for a genuine bug (a 500)."""
     from memory.embeddings import EmbeddingError
@@ -82,7 +94,7 @@ def classify(exc: BaseException | None) -> Failure | None:
         return EMBEDDER_DOWN
     if isinstance(exc, DataError | OverflowError):
         return BAD_VALUE
-    if isinstance(exc, Unavailable):
+    if isinstance(exc, Unavailable | Conflict):
         return exc.failure
     return None
 
@@ -120,4 +132,21 @@ class FailureMiddleware:
         if failure is not None and response.status_code >= 500:
             logger.warning("request answered %s: %s", failure.status, failure.code)
             return failure_response(request, failure)
+        return response
+
+
+class PrivateResponseMiddleware:
+    """``Cache-Control: no-store`` (and private, no-cache) on every response that may hold a
+    user's data: anything answered to a signed-in user (chat, the memory page, exports) and
+    everything under /api/ (token users are authenticated inside the API view). A browser's
+    back button or a shared proxy then never shows one person's notes to the next."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if request.path.startswith("/api/") or (user is not None and user.is_authenticated):
+            add_never_cache_headers(response)
         return response

@@ -27,6 +27,7 @@ EVERYTHING_DELETED_PAUSED = " Memory is paused."
 ALREADY_FORGOTTEN = "This note was already forgotten."
 FORGOTTEN_BEFORE_CORRECTION = "This note was forgotten, so there is nothing to correct."
 TURN_UNAVAILABLE = "Atlas could not answer right now; nothing was saved. Please try again."
+CONVERSATION_DELETED = "This conversation was deleted. Nothing was saved; start a new one."
 
 # Each kind of note with its heading and what it is, in the memory page's words (chapter 93's kinds).
 KIND_SECTIONS: dict[str, tuple[str, str]] = {

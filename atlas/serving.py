@@ -60,10 +60,12 @@ def gunicorn_command(addr: str, *, workers: int, threads: int, timeout: int) -> 
         "20",
         "--graceful-timeout",
         str(int(GRACE_SECONDS) - 1),
+        # A restarted worker loads spaCy and the embedding model again (seconds of CPU): at 2,000
+        # requests that happened every minute or two under load.
         "--max-requests",
-        "2000",
+        "50000",
         "--max-requests-jitter",
-        "200",
+        "5000",
         "--error-logfile",
         "-",
         "--no-control-socket",  # one per home directory by default: two servers would share it

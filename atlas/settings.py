@@ -94,6 +94,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Profiling only (ATLAS_STAGE_TIMERS): in-app CPU per request as Server-Timing (atlas/stages.py).
+    "atlas.stages.StageTimerMiddleware",
     # First: a database or embedder outage anywhere below is a 503 in the site's words.
     "atlas.middleware.FailureMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -104,6 +106,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "atlas.logcontext.LogContextMiddleware",
+    # No cache (browser, proxy) keeps a response that holds a user's data.
+    "atlas.middleware.PrivateResponseMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -140,6 +144,8 @@ ASGI_APPLICATION = "atlas.asgi.application"
 ATLAS_EMBEDDED_PG = db.embedded_settings(BASE_DIR, os.environ)
 _default_db, ATLAS_DB_OWNER = db.database_settings(BASE_DIR, os.environ)
 DATABASES = {"default": _default_db}
+# Which process a PostgreSQL backend serves (pg_stat_activity; scripts/profile_load.py reads it).
+_default_db["OPTIONS"].setdefault("application_name", db.application_name(sys.argv))
 ATLAS_APP_DB_USER = _default_db["USER"]
 ATLAS_APP_DB_PASSWORD = _default_db["PASSWORD"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -174,6 +180,11 @@ Q_CLUSTER = {
     "sync": envbool("ATLAS_Q_SYNC", False),
     "orm": "default",
     "poll": 0.5,
+    # A recycled worker loads spaCy and the embedding model again (seconds of CPU): django-q2's
+    # default of every 500 tasks did that about once a minute under load; memory is bounded
+    # by max_rss instead (kilobytes).
+    "recycle": envint("ATLAS_Q_RECYCLE", 20_000),
+    "max_rss": envint("ATLAS_Q_MAX_RSS_KB", 1_500_000),
     # Successful task results kept (django-q2 default 250); the load test keeps all (0) to reconcile.
     "save_limit": envint("ATLAS_Q_SAVE_LIMIT", 250),
 }
@@ -250,6 +261,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_THROTTLE_RATES": {"token-create": os.environ.get("ATLAS_TOKEN_CREATE_RATE", "10/min")},
+    # Throttles count the address the connection came from: X-Forwarded-For is the client's to
+    # set, except the one entry a TLS proxy in front of Atlas appends (as django-axes reads it).
+    "NUM_PROXIES": 1 if envbool("ATLAS_BEHIND_TLS_PROXY", False) else 0,
+    # JSON only in production: the browsable API's inline style breaks the CSP, and it is a
+    # second way into every endpoint that nobody reviews.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # Domain and outage exceptions become the documented answers in one place (atlas/api.py).
     "EXCEPTION_HANDLER": "atlas.api.exception_handler",
@@ -286,6 +304,9 @@ ATLAS_LLM_MODEL = os.environ.get("ATLAS_LLM_MODEL", "")
 ATLAS_LLM_API_KEY = os.environ.get("ATLAS_LLM_API_KEY", "")
 ATLAS_LLM_TIMEOUT = envfloat("ATLAS_LLM_TIMEOUT", 30.0)
 
+# In-app CPU per request stage in a Server-Timing header, for scripts/profile_load.py; off by default.
+ATLAS_STAGE_TIMERS = envbool("ATLAS_STAGE_TIMERS", False)
+
 # The hold-out experiment (chapter 93): one in ten eligible turns answered without memory.
 ATLAS_HOLDOUT = envbool("ATLAS_HOLDOUT", True)
 
@@ -293,7 +314,11 @@ ATLAS_HOLDOUT = envbool("ATLAS_HOLDOUT", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "atlas.logcontext.ContextFilter"}},
+    "filters": {
+        "context": {"()": "atlas.logcontext.ContextFilter"},
+        # No request value in any line: exception messages, paths, SQL (atlas/logcontext.py).
+        "redact": {"()": "atlas.logcontext.RedactFilter"},
+    },
     "formatters": {
         "context": {
             "format": "%(asctime)s %(levelname)s %(name)s [request=%(request_id)s user=%(user_id)s "
@@ -304,7 +329,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "stream": sys.stderr,
-            "filters": ["context"],
+            "filters": ["context", "redact"],
             "formatter": "context",
         }
     },

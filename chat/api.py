@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from atlas.api import UserAPIView
 from atlas.logcontext import log_step
+from atlas.stages import stage
 from chat import feedback as chat_feedback
 from chat import turn as chat_turn
 from chat.models import ChatSession, Turn
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from atlas.types import AuthedRequest
 
 UNAVAILABLE = OpenApiResponse(description="The answer could not be produced right now; try again.")
+CONFLICT = OpenApiResponse(description="The conversation was deleted while the question waited; nothing was saved.")
 
 
 def own_session(request: AuthedRequest, pk: uuid.UUID) -> ChatSession:
@@ -68,13 +70,14 @@ class SessionTurnsView(UserAPIView):
         operation_id="sessions_turns_ask",
         summary="Ask a question: the answer, with the notes it used and where they came from",
         request=AskInSerializer,
-        responses={201: TurnOutSerializer, 503: UNAVAILABLE},
+        responses={201: TurnOutSerializer, 409: CONFLICT, 503: UNAVAILABLE},
     )
     def post(self, request: AuthedRequest, pk: uuid.UUID) -> Response:
         session = own_session(request, pk)
         data = AskInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        with log_step("turn"):  # TurnFailed is the API's 503 turn_unavailable (atlas.api.exception_handler)
+        # TurnFailed is the API's 503 turn_unavailable, ConversationDeleted its 409 (atlas.api.exception_handler).
+        with log_step("turn"), stage("turn"):
             turn = chat_turn.ask(
                 request.user,
                 session=session,

@@ -23,8 +23,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from atlas import sentences
 from atlas.logcontext import set_log_turn
-from atlas.middleware import Unavailable
+from atlas.middleware import Conflict, Unavailable
 from atlas.text import has_visible_text
 from chat import blocks, corrections, executors, holdout, shaping, tools
 from chat import prompt as prompt_module
@@ -59,6 +60,11 @@ _NARROWED = Turn.Influence.NARROWED
 
 class TurnFailed(Unavailable):
     """A turn could not be answered; nothing of it was saved (the API answers 503 turn_unavailable)."""
+
+
+class ConversationDeleted(Conflict):
+    """The conversation was deleted (delete-everything) while the turn waited for it: nothing
+    was saved, and it is the user's own change, not an outage (the API answers 409)."""
 
 
 def start_session(user: User, *, title: str = "") -> ChatSession:
@@ -121,7 +127,7 @@ def _serialise(user: User, session: ChatSession | None, *, title: str) -> tuple[
     try:
         return ChatSession.objects.select_for_update().get(pk=session.pk, user_id=user.pk), generation
     except ChatSession.DoesNotExist:
-        raise TurnFailed("This conversation was deleted. Nothing was saved; start a new one.") from None
+        raise ConversationDeleted(sentences.CONVERSATION_DELETED) from None
 
 
 def _ask(user: User, *, session: ChatSession | None, question: str, option_id: str | None) -> Turn:

@@ -22,11 +22,12 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from atlas import sentences
 from atlas.logcontext import log_step
+from atlas.stages import stage
 from chat.feedback import give_feedback
 from chat.forms import AskForm, FeedbackForm
 from chat.models import ChatSession, Turn
 from chat.presenters import GATE_POLLS, turn_views
-from chat.turn import TurnFailed
+from chat.turn import ConversationDeleted, TurnFailed
 from chat.turn import ask as ask_question
 from memory.forms import CorrectForm, ForgetReasonForm
 from memory.models import ForgetReason, Memory, Surface, SurfaceEvent
@@ -107,7 +108,7 @@ def ask(request: AuthedHttpRequest, session_id: uuid.UUID | None = None) -> Http
     status = 400
     if form.is_valid():
         try:
-            with log_step("turn"):
+            with log_step("turn"), stage("turn"):
                 turn = ask_question(
                     request.user,
                     session=session,
@@ -119,6 +120,11 @@ def ask(request: AuthedHttpRequest, session_id: uuid.UUID | None = None) -> Http
         except TurnFailed as error:
             form.add_error(None, str(error))
             status = 503
+        except ConversationDeleted as error:
+            # Deleted while the turn waited: the question stays in the form, and asking again
+            # starts a new conversation.
+            form.add_error(None, str(error))
+            status, session, ask_url = 409, None, reverse("chat:ask-new")
         else:
             if not request.htmx:
                 return redirect(_session_url(turn.session_id) + f"#turn-{turn.pk}")

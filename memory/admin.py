@@ -99,12 +99,8 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     def quote_preview(self, memory: Memory) -> str:
         return preview(memory.source_quote)
 
-    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        if request.method == "GET":
-            audit_staff_view(request, user_id=None, what="memory list")
-        return super().changelist_view(request, extra_context)
-
     audit_fields = ("user_id", "kind")
+    audit_memory_field = "id"
 
     def audit_opened(self, request: HttpRequest, opened: Memory) -> None:
         audit_staff_view(request, user_id=opened.user_id, what="memory detail", kind=opened.kind, memory_id=opened.pk)
@@ -156,10 +152,11 @@ class GateDecisionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     def statement_preview(self, decision: GateDecision) -> str:
         return preview(decision.statement or decision.source_quote)
 
-    audit_fields = ("user_id",)
+    audit_fields = ("user_id", "memory_id")
+    audit_memory_field = "memory_id"
 
     def audit_opened(self, request: HttpRequest, opened: GateDecision) -> None:
-        audit_staff_view(request, user_id=opened.user_id, what=f"gate decision {opened.pk}")
+        audit_staff_view(request, user_id=opened.user_id, what=f"gate decision {opened.pk}", memory_id=opened.memory_id)
 
 
 @admin.register(Suppression)
@@ -235,6 +232,8 @@ def _midnight(day: date | None) -> datetime | None:
 @admin.register(SurfaceEvent)
 class SurfaceEventAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     """Views, forgets and corrections with their surface (codes only), and the two-surfaces report."""
+
+    audit_memory_field = "memory_id"
 
     list_display = ["at", "action", "surface", "user", "kind", "forget_reason", "rule", "rule_reason", "note_age_days"]
     list_filter = ["action", "surface", "forget_reason", "kind", "rule"]

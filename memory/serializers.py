@@ -54,13 +54,18 @@ class ForgetMemoryQuerySerializer(serializers.Serializer):
     )
 
 
-class DeleteEverythingInSerializer(serializers.Serializer):
-    confirm = serializers.BooleanField(help_text="Must be true: deletes every memory, suppression and gate record.")
+class StrictTrueField(serializers.BooleanField):
+    """JSON ``true`` and nothing else: DRF's BooleanField also takes "yes", "on", 1 and "1", and
+    an irreversible deletion should not happen on a value that only looks like agreement."""
 
-    def validate_confirm(self, value: bool) -> bool:
-        if value is not True:
+    def to_internal_value(self, data: object) -> bool:
+        if data is not True:
             raise serializers.ValidationError("Set confirm to true to delete everything Atlas remembers about you.")
-        return value
+        return True
+
+
+class DeleteEverythingInSerializer(serializers.Serializer):
+    confirm = StrictTrueField(help_text="Must be JSON true: deletes every memory, suppression and gate record.")
 
 
 class DeleteEverythingOutSerializer(serializers.Serializer):

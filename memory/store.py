@@ -79,12 +79,22 @@ def _audit(user_id: int | None, action: str, *, kind: str = "", memory_id: int |
     AuditEvent.objects.create(user_id=user_id, action=action, kind=kind, memory_id=memory_id, reason=reason[:200])
 
 
+def clean_text(text: str | None) -> str:
+    """The one cleaning of text a user wrote, on every write path: the gate's own
+    (``memory.gate.policy.visible_text``: NFKC, then no control, format or bidi characters
+    such as U+202E, which would make a note read differently from what is stored)."""
+    from memory.gate.policy import visible_text  # the gate package loads spaCy on first use
+
+    return visible_text(text)
+
+
 def _clean(*, kind: str, statement: str, author: str, confidence: float, scope: str) -> str:
     errors: dict[str, str] = {}
     if kind not in Kind.values:
         errors["kind"] = f"Kind must be one of {', '.join(Kind.values)}."
-    statement = (statement or "").strip()
-    if not statement:
+    typed, statement = (statement or "").strip(), clean_text(statement)
+    # Only invisible characters ("\u200b"): the refusal policy names that (refuse_unsafe).
+    if not typed:
         errors["statement"] = "A memory needs a statement."
     elif len(statement) > MAX_STATEMENT_CHARS:
         errors["statement"] = f"A memory is one sentence of at most {MAX_STATEMENT_CHARS} characters."
@@ -155,6 +165,8 @@ def write_memory(
     explicit "remember that" is honoured even over a suppression.
     """
     statement = _clean(kind=kind, statement=statement, author=author, confidence=confidence, scope=scope)
+    if not statement:
+        raise ValidationError({"statement": "A memory needs a statement a reader can see."})
     if embedding is None:
         vector = embed_one(statement)  # EmbeddingError propagates: nothing is written
     else:
@@ -468,7 +480,7 @@ def _import_row(raw: object, index: int) -> dict:
         "gate_version": str(raw.get("gate_version") or "")[:16],
         "source_session": str(raw.get("source_session") or "")[:64],
         "source_turn": source_turn,
-        "source_quote": str(raw.get("source_quote") or ""),
+        "source_quote": clean_text(str(raw.get("source_quote") or "")),
         **{field: _parse_when(raw.get(field), field, index) for field in _DATETIME_FIELDS},
     }
 

@@ -63,6 +63,8 @@ class Tally:
     errors: Counter = field(default_factory=Counter)
     turns: dict[int, int] = field(default_factory=dict)  # turn id -> user index
     leaks: list[str] = field(default_factory=list)
+    # In-app CPU seconds per stage, summed from the servers' Server-Timing headers (profiling).
+    stages: Counter = field(default_factory=Counter)
 
 
 class SimulatedUser:
@@ -93,7 +95,12 @@ class SimulatedUser:
                 self.tally.errors[f"{method} {type(exc).__name__}"] += 1
             raise
         elapsed = (time.perf_counter() - started) * 1000
+        timing = response.headers.get("server-timing")
         with self.tally.lock:
+            if timing:
+                for part in timing.split(","):
+                    name, _, duration = part.strip().partition(";dur=")
+                    self.tally.stages[f"{kind}:{name}"] += float(duration or 0) / 1000
             self.tally.requests += 1
             getattr(self.tally, f"{kind}_ms").append(elapsed)
             if response.status_code >= 400:
@@ -185,8 +192,12 @@ def run_threads(target, args_for, users: list[SimulatedUser], timeout: float) ->
         thread.join(timeout)
 
 
-def start_servers(count: int, base_port: int) -> tuple[list[subprocess.Popen], list[str]]:
+def start_servers(
+    count: int, base_port: int, *, stage_timers: bool = False
+) -> tuple[list[subprocess.Popen], list[str]]:
     env = dict(os.environ, DEBUG="false", ATLAS_Q_SAVE_LIMIT="0", ATLAS_HOLDOUT="false")
+    if stage_timers:
+        env["ATLAS_STAGE_TIMERS"] = "true"
     procs, urls = [], []
     for n in range(count):
         addr = f"127.0.0.1:{base_port + n}"
@@ -228,13 +239,28 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if len(values) > 1 else float("nan")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--servers", type=int, default=1, choices=[1, 2])
     parser.add_argument("--base-port", type=int, default=18700)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = arguments(__doc__.splitlines()[0]).parse_args()
+    report = {k: v for k, v in run(args).items() if not k.startswith("_")}
+    for key, value in report.items():
+        print(f"{key:>28}: {value}")
+    print(json.dumps(report))
+    sys.exit(0 if report["clean"] else 1)
+
+
+def run(args: argparse.Namespace, observer: object = None, *, stage_timers: bool = False) -> dict:
+    """One bounded run and its reconciliation. ``observer`` (scripts/profile_load.py) is told
+    when the measured window starts and ends: ``window_started(procs)``, ``window_ended(procs)``;
+    ``stage_timers`` asks the servers for their in-app CPU per request (Server-Timing)."""
     if args.users > 200 or args.seconds > 600:
         raise SystemExit("Bounded on purpose: at most 200 users and 600 seconds.")
 
@@ -248,7 +274,7 @@ def main() -> None:
 
     run = time.strftime("%H%M%S")
     users = create_users(run, args.users, PASSWORD)
-    procs, urls = start_servers(args.servers, args.base_port)
+    procs, urls = start_servers(args.servers, args.base_port, stage_timers=stage_timers)
     tally = Tally()
     try:
         # Sign in first (PBKDF2 costs a couple of CPU-seconds per password on purpose), then
@@ -259,11 +285,17 @@ def main() -> None:
         run_threads("sign_in", lambda i: (ramp + i / RAMP_USERS_PER_SECOND, gate), simulated, 400)
         signed_in = sum(u.signed_in for u in simulated)
         sign_in_seconds = time.monotonic() - ramp
+        with tally.lock:
+            tally.stages.clear()  # the sign-ins' password hashing is not part of the window
+        if observer is not None:
+            observer.window_started(procs)  # type: ignore[attr-defined]
         started = time.monotonic()
         deadline = started + args.seconds
         run_threads("simulate", lambda i: (deadline,), simulated, args.seconds + 120)
         elapsed = time.monotonic() - started
         drained = drain_queue(timeout=180)
+        if observer is not None:
+            observer.window_ended(procs)  # type: ignore[attr-defined]
     finally:
         stop_servers(procs)
     report = reconcile(users, tally.turns, drained=drained)
@@ -287,12 +319,12 @@ def main() -> None:
         "error_rate": round(sum(tally.errors.values()) / max(tally.requests, 1), 5),
         "errors": dict(tally.errors),
         "leaks_seen_by_clients": len(tally.leaks),
+        "load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()),
     }
-    for key, value in report.items():
-        print(f"{key:>28}: {value}")
-    print(json.dumps(report))
-    clean = report["error_rate"] == 0 and report["reconciled"] and not tally.leaks and tally.turns
-    sys.exit(0 if clean else 1)
+    report["clean"] = bool(report["error_rate"] == 0 and report["reconciled"] and not tally.leaks and tally.turns)
+    report["_stages"] = dict(tally.stages)
+    report["_turn_ids"] = sorted(tally.turns)
+    return report
 
 
 if __name__ == "__main__":

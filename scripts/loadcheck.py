@@ -40,20 +40,27 @@ def drain_queue(*, timeout: float) -> bool:
     return False
 
 
-def _gate_runs(turn_ids: set[int]) -> tuple[Counter, int]:
+def gate_runs(users: dict[int, int] | None = None) -> tuple[Counter, Counter, int]:
+    """What the workers did with the tasks the app queued (the name and argument shape come
+    from memory.tasks, so they cannot drift apart): the gate runs that wrote, per turn; the
+    deliveries per event; the failed runs. ``users`` (user id -> anything) keeps only theirs."""
     from django_q.models import Task
 
-    runs: Counter = Counter()
+    from memory.tasks import GATE_TASK, gate_task_ids
+
+    done: Counter = Counter()
+    deliveries: Counter = Counter()
     failed = 0
-    for task in Task.objects.filter(func="memory.tasks.gate_turn").only("args", "success").iterator():
-        try:
-            turn_id = int(task.args[0]["turn_id"])
-        except (TypeError, KeyError, IndexError, ValueError):
+    for task in Task.objects.filter(func=GATE_TASK).only("args", "success", "result").iterator():
+        ids = gate_task_ids(task.args)
+        if ids is None or (users is not None and ids[0] not in users):
             continue
-        if turn_id in turn_ids:
-            runs[turn_id] += 1
-            failed += 0 if task.success else 1
-    return runs, failed
+        deliveries[ids[1]] += 1
+        if not task.success:
+            failed += 1
+        elif isinstance(task.result, dict) and task.result.get("status") == "done" and task.result.get("turn"):
+            done[int(task.result["turn"])] += 1
+    return done, deliveries, failed
 
 
 def reconcile(users: list, answered: dict[int, int], *, drained: bool) -> dict:
@@ -78,7 +85,7 @@ def reconcile(users: list, answered: dict[int, int], *, drained: bool) -> dict:
         leaks += sum(1 for text in texts for marker in MARKER.findall(text) if marker != own)
         orphan_memories += sum(1 for r in rows if r[3] is not None and r[3] not in own_turns)
         duplicate_decisions += sum(n - 1 for n in Counter(g[1:] for g in gate).values() if n > 1)
-    runs, failed = _gate_runs(set(saved))
+    runs, deliveries, failed = gate_runs({user.pk: index for index, user in enumerate(users)})
     missing = [t for t in answered if t not in saved]
     wrong_owner = [t for t, i in answered.items() if t in saved and saved[t] != i]
     unanswered = [t for t in saved if t not in answered]
@@ -91,6 +98,8 @@ def reconcile(users: list, answered: dict[int, int], *, drained: bool) -> dict:
         "saved_without_2xx": len(unanswered),
         "gate_runs_not_exactly_once": len(gate_not_once),
         "gate_runs_failed": failed,
+        # A delivery after the first finds its event gone and writes nothing (memory.tasks).
+        "gate_deliveries_repeated": sum(n - 1 for n in deliveries.values()),
         "gate_decisions": decisions,
         "duplicate_gate_decisions": duplicate_decisions,
         "memories": memories,

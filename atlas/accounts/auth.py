@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication
+from rest_framework import exceptions
 
 from atlas.logcontext import set_log_user
 
@@ -22,6 +23,15 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 class PersonalTokenAuthentication(TokenAuthentication):
+    def authenticate_credentials(self, token: bytes) -> tuple[User, AuthToken]:
+        """A token that is not UTF-8 (``Authorization: Token \\xff\\xfe``) is a 401 like any wrong
+        token; knox would raise UnicodeDecodeError, a 500 page."""
+        try:
+            token.decode("utf-8")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed("Invalid token.") from None
+        return super().authenticate_credentials(token)
+
     def validate_user(self, auth_token: AuthToken) -> tuple[User, AuthToken]:
         user, token = super().validate_user(auth_token)
         set_log_user(user.pk)

@@ -293,12 +293,12 @@ def test_chat_page_query_count_does_not_grow_with_turns(signed_in, alice, corpus
     preference(alice)
     turn = ask(alice, session=None, question=QUESTION)
     url = reverse("chat:session", args=[turn.session_id])
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(11):
         signed_in.get(url)
     for question in ["What is our policy on free delivery?", "Show me Kestrel Foods orders last quarter"]:
         later = ask(alice, session=turn.session, question=question)
         signed_in.post(reverse("chat:feedback", args=[later.pk]), {"kind": "helpful"})
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(11):
         signed_in.get(url)
 
 

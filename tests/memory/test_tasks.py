@@ -89,3 +89,52 @@ def test_an_event_queued_before_delete_everything_writes_nothing(make_user):
     delete_everything(user)
     assert gate_event(user.pk, event_id)["status"] == "gone"
     assert statements(user) == []
+
+
+def test_a_note_deleted_under_the_gate_is_run_again_and_written_once(make_user, monkeypatch, caplog):
+    """A forget committing between the gate reading a note and committing its decision fails the
+    commit with a foreign key violation (the load test's one failed task in 1,500); the task runs
+    the event again on the new state instead of failing."""
+    from django.db import connection
+
+    import memory.gate
+
+    user = make_user()
+    event_id = queue(user)
+    real_run_gate, calls = memory.gate.run_gate, []
+
+    def refers_to_a_deleted_row(event):
+        calls.append(event)
+        if len(calls) == 1:
+            with connection.cursor() as cursor:  # a real violation, raised now instead of at commit
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                cursor.execute(
+                    "INSERT INTO memory_gatedecision (user_id, rule, kind, admitted, reason, statement,"
+                    " source_quote, source_session, gate_version, memory_id, created_at)"
+                    " VALUES (%s, 'remember', 'context', true, 'explicit', '', '', '', '', 987654321, now())",
+                    [user.pk],
+                )
+        return real_run_gate(event)
+
+    monkeypatch.setattr(memory.gate, "run_gate", refers_to_a_deleted_row)
+    monkeypatch.setattr(tasks, "QUICK_RETRY_DELAYS", (0.0, 0.0))
+    result = gate_event(user.pk, event_id)
+    assert result["status"] == "done" and len(calls) == 2
+    assert sum("baltic" in s for s in statements(user)) == 1
+    assert "IntegrityError, retrying" in caplog.text
+
+
+def test_any_other_integrity_error_still_fails_the_task(make_user, monkeypatch):
+    from django.db import IntegrityError
+
+    import memory.gate
+
+    user = make_user()
+    event_id = queue(user)
+
+    def broken(event):
+        raise IntegrityError("duplicate key value violates unique constraint")
+
+    monkeypatch.setattr(memory.gate, "run_gate", broken)
+    with pytest.raises(IntegrityError):
+        gate_event(user.pk, event_id)

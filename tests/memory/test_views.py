@@ -261,11 +261,11 @@ def test_delete_everything_with_htmx_redirects_the_client(signed_in, alice):
 def test_memory_page_query_count_does_not_grow_with_notes(signed_in, alice, django_assert_num_queries):
     note(alice)
     # 3 of them record the view (chapter 98's surfaces), one reads the notes each one replaced
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(8):
         signed_in.get(reverse("memory:page"))
     for i in range(5):
         note(alice, f"Covers account number {i}", kind="context")
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(8):
         signed_in.get(reverse("memory:page"))
 
 

@@ -23,6 +23,8 @@ logger = logging.getLogger(__name__)
 MAX_DELAY_SECONDS = 30.0
 # A worker that ran this long was healthy: the next restart starts the backoff again.
 HEALTHY_SECONDS = 60.0
+# How long a stopping worker may take to finish its task before it is killed.
+STOP_SECONDS = 30.0
 
 
 class Command(BaseCommand):
@@ -32,22 +34,36 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         child: subprocess.Popen | None = None
+        stopping: list[int] = []
 
         def stop(signum: int, frame: FrameType | None) -> None:
+            # Only pass the signal on: the main loop waits for the worker and returns, so this
+            # process exits normally and releases the embedded server. (Waiting here, inside
+            # the main loop's own wait() on the same child, blocked for 30 s and then raised.)
+            stopping.append(signum)
             if child is not None and child.poll() is None:
                 child.terminate()
-                child.wait(30)
-            sys.exit(0)
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         delay = 1.0
-        while True:
+        while not stopping:
             started = time.monotonic()
             child = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
             code = child.wait()
+            if stopping:
+                break
             if time.monotonic() - started > HEALTHY_SECONDS:
                 delay = 1.0
             logger.warning("worker exited with code %s; starting it again in %.0f s", code, delay)
-            time.sleep(delay)
+            waited = 0.0
+            while waited < delay and not stopping:
+                time.sleep(0.1)
+                waited += 0.1
             delay = min(delay * 2, MAX_DELAY_SECONDS)
+        if child is not None:
+            try:
+                child.wait(STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
