@@ -29,7 +29,7 @@ run: db
 # ATLAS_ADDR (default 127.0.0.1:8000). TERM or INT (Ctrl-C) stops everything within seconds.
 serve: db
 	$(PY) manage.py seed_demo --if-empty
-	DEBUG=false $(PY) manage.py serveatlas
+	$(PY) manage.py serveatlas
 
 # The bounded load test (loopback only): 50 simulated users for 2 minutes against one
 # production server, then two servers on two ports against one database; each run is

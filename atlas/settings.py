@@ -1,7 +1,8 @@
 """Atlas settings: one file, every value from the environment.
 
 Development defaults are safe for ``make run`` on 127.0.0.1. With ``DEBUG`` off, Atlas
-refuses to start without a ``SECRET_KEY``.
+refuses to start without a ``SECRET_KEY`` (``make serve`` generates one, in the serving
+command). Importing this module reads the environment and writes nothing.
 """
 
 import os
@@ -55,19 +56,22 @@ def envlist(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", True)
-# Serving (issue 13): the data folder holds collected static files and, with DEBUG off and
-# no SECRET_KEY in the environment, a secret key generated once (0600); ATLAS_ADDR is where
-# `make serve` listens. (The embedded database lives in ATLAS_PGDATA, atlas/db.py.)
+# Serving: the data folder holds collected static files and the secret key `make serve`
+# generates (0600); ATLAS_ADDR is where it listens, with ATLAS_WEB_WORKERS gunicorn processes of
+# ATLAS_WEB_THREADS threads each; ATLAS_WARM_UP loads the models before a worker takes requests.
+# (The embedded database lives in ATLAS_PGDATA, atlas/db.py.)
 ATLAS_DATA_DIR = Path(os.environ.get("ATLAS_DATA_DIR", BASE_DIR / ".atlas"))
 ATLAS_ADDR = os.environ.get("ATLAS_ADDR", "127.0.0.1:8000")
+ATLAS_WEB_WORKERS = envint("ATLAS_WEB_WORKERS", 2)
+ATLAS_WEB_THREADS = envint("ATLAS_WEB_THREADS", 4)
+ATLAS_WARM_UP = envbool("ATLAS_WARM_UP", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if DEBUG:
-        SECRET_KEY = "atlas-development-only-key-never-use-in-production-0123456789"
-    else:
-        from atlas.serving import load_or_create_secret_key
-
-        SECRET_KEY = load_or_create_secret_key(ATLAS_DATA_DIR / "secret_key")
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off; `make serve` generates one in ATLAS_DATA_DIR/secret_key."
+        )
+    SECRET_KEY = "atlas-development-only-key-never-use-in-production-0123456789"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 

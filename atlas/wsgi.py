@@ -13,7 +13,9 @@ from atlas.db import start_database  # noqa: E402  (needs the settings module na
 start_database()  # the embedded PostgreSQL, unless DATABASE_URL names another server
 application = get_wsgi_application()
 
-if os.environ.get("ATLAS_WARM_UP"):
+from django.conf import settings  # noqa: E402
+
+if settings.ATLAS_WARM_UP:
     from atlas.serving import warm_up
 
     warm_up()

@@ -12,7 +12,6 @@ notes travel in the user message as quoted data (chapter 93; :func:`chat.prompt.
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 from typing import Any
@@ -195,7 +194,7 @@ class OpenAICompatibleResponder:
         return cls(
             base_url=settings.ATLAS_LLM_BASE_URL,
             model=getattr(settings, "ATLAS_LLM_MODEL", "") or "default",
-            api_key=getattr(settings, "ATLAS_LLM_API_KEY", "") or os.environ.get("ATLAS_LLM_API_KEY", ""),
+            api_key=settings.ATLAS_LLM_API_KEY,
             timeout=float(getattr(settings, "ATLAS_LLM_TIMEOUT", 30)),
         )
 

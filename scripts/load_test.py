@@ -195,7 +195,8 @@ def run_threads(target, args_for, users: list[SimulatedUser], timeout: float) ->
 def start_servers(
     count: int, base_port: int, *, stage_timers: bool = False
 ) -> tuple[list[subprocess.Popen], list[str]]:
-    env = dict(os.environ, DEBUG="false", ATLAS_Q_SAVE_LIMIT="0", ATLAS_HOLDOUT="false")
+    # serveatlas runs its processes with DEBUG off and the generated secret key.
+    env = dict(os.environ, ATLAS_Q_SAVE_LIMIT="0", ATLAS_HOLDOUT="false")
     if stage_timers:
         env["ATLAS_STAGE_TIMERS"] = "true"
     procs, urls = [], []

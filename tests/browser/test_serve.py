@@ -48,7 +48,6 @@ def _serve():
     addr = f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "PYTEST", "DJANGO_ALLOW"))}
     env |= {
-        "DEBUG": "false",
         "ATLAS_ADDR": addr,
         "ATLAS_DATA_DIR": str(data),
         "ATLAS_PGDATA": str(data / "pgdata"),
