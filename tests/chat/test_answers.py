@@ -18,9 +18,9 @@ from django.core.management import call_command
 from django.db.models import Count, Sum
 from django.utils import timezone
 
-from chat.evaluation import Expected, check_for, judge, period_bounds
+from atlas.tooling.evaluation import Expected, check_for, judge, period_bounds
 from chat.models import Feedback, Order, Turn
-from chat.truth import load_names, read_truth
+from atlas.tooling.truth import load_names, read_truth
 from chat.turn import ask, start_session
 from memory.rls import acting_user
 from tests.factories import shared_benchmarks
@@ -269,7 +269,7 @@ def test_a_policy_question_without_document_words_is_answered_by_a_close_passage
     assert quotes and quotes[0]["title"] == "Policy memo: shipping cut-off times"
 
 
-# --- reading truth texts (chat.truth) -----------------------------------------------------------
+# --- reading truth texts (atlas.tooling.truth) -----------------------------------------------------------
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DEV = shared_benchmarks() / "answers" / "dev.jsonl"

@@ -131,7 +131,7 @@ class Command(BaseCommand):
 
     def _time_gate(self, turns: list[dict]) -> list[float]:
         from memory.gate import run_gate
-        from memory.management.commands.eval_gate import turn_event
+        from atlas.tooling.management.commands.eval_gate import turn_event
 
         timings = []
         try:

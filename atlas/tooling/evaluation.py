@@ -1,7 +1,7 @@
 """Judging answers against the records: the logic behind ``manage.py eval_answers``.
 
 Each case's ``check`` (in the case, or in a checks file keyed by case id) says what to
-compute; a case without one is read from its ``truth`` text (:mod:`chat.truth`, which has its
+compute; a case without one is read from its ``truth`` text (:mod:`atlas.tooling.truth`, which has its
 own grammar and resolves names against the database, not through the planner). The expected
 value is computed here with its own ORM queries and its own date arithmetic, never by calling
 the planner or the executors, for the day the evaluation runs.
@@ -22,7 +22,7 @@ from typing import Any
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 
 from chat.models import Contract, Customer, Order
-from chat.truth import Names, read_truth
+from atlas.tooling.truth import Names, read_truth
 
 ABSTAINED = re.compile(
     r"\b(can't answer|cannot answer|can't forecast|cannot forecast|outside what Atlas answers|"

@@ -2,9 +2,9 @@
 
 Each case's turns are asked in order by a fresh user in a fresh session through
 :func:`chat.turn.ask` (the function the chat view and the API call); only the last answer
-is judged, against a value computed from the database now (:mod:`chat.evaluation`). A case
+is judged, against a value computed from the database now (:mod:`atlas.tooling.evaluation`). A case
 says how to compute it in a ``check`` field, or a checks file maps case ids to checks; a
-case with neither is read from its ``truth`` text (:mod:`chat.truth`; ``out_of_scope`` cases
+case with neither is read from its ``truth`` text (:mod:`atlas.tooling.truth`; ``out_of_scope`` cases
 must abstain). A truth text the reader cannot read is counted as unjudged, with the reason.
 Everything runs in one transaction that is rolled back: no user, session, turn or memory
 stays behind and no gate run is queued.
@@ -25,8 +25,8 @@ from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from chat.evaluation import Verdict, check_for, expected_for, judge
-from chat.truth import load_names
+from atlas.tooling.evaluation import Verdict, check_for, expected_for, judge
+from atlas.tooling.truth import load_names
 from chat.turn import ask, start_session
 
 VERDICTS = ("correct", "abstained", "wrong", "unjudged")

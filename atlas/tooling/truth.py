@@ -1,4 +1,4 @@
-"""Reading a case's ``truth`` text into the check :func:`chat.evaluation.expected_for` computes.
+"""Reading a case's ``truth`` text into the check :func:`atlas.tooling.evaluation.expected_for` computes.
 
 The answers benchmark states each case's expected value in words ("count of orders with status
 open for Hudson Vale Pharmacy", "payment terms of the customer's latest contract"). This module
@@ -33,7 +33,7 @@ OUT_OF_SCOPE = re.compile(
     r"no such (field|record) in the (corpus|records))\b"
 )
 
-# Periods: pattern on the lowered text -> the spec ``chat.evaluation.period_bounds`` reads.
+# Periods: pattern on the lowered text -> the spec ``atlas.tooling.evaluation.period_bounds`` reads.
 MONTH_NAMES = "january february march april may june july august september october november december".split()
 PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:between today and|by|before|until) the (?:last day|end) of next month", "end_of_next_month"),
