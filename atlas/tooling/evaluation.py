@@ -21,8 +21,8 @@ from typing import Any
 
 from django.db.models import Avg, Count, Q, QuerySet, Sum
 
-from chat.models import Contract, Customer, Order
 from atlas.tooling.truth import Names, read_truth
+from chat.models import Contract, Customer, Order
 
 ABSTAINED = re.compile(
     r"\b(can't answer|cannot answer|can't forecast|cannot forecast|outside what Atlas answers|"

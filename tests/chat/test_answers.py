@@ -19,8 +19,8 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from atlas.tooling.evaluation import Expected, check_for, judge, period_bounds
-from chat.models import Feedback, Order, Turn
 from atlas.tooling.truth import load_names, read_truth
+from chat.models import Feedback, Order, Turn
 from chat.turn import ask, start_session
 from memory.rls import acting_user
 from tests.factories import shared_benchmarks

@@ -130,8 +130,8 @@ class Command(BaseCommand):
         return timings
 
     def _time_gate(self, turns: list[dict]) -> list[float]:
-        from memory.gate import run_gate
         from atlas.tooling.management.commands.eval_gate import turn_event
+        from memory.gate import run_gate
 
         timings = []
         try:
