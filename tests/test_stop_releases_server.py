@@ -5,6 +5,7 @@ qcluster left it running until a later start pruned the dead handle).
 Real processes (``manage.py ...``) on a private data folder, stopped with real signals.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -29,9 +30,15 @@ def _no_process_left():
     yield
     while _started:
         proc = _started.pop()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        try:  # the process and everything it started (a qcluster runs in a session of its own)
+            tree = [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]
+        except psutil.Error:
+            tree = []
+        for process in tree:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        psutil.wait_procs(tree, timeout=5)
+        proc.poll()
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +80,9 @@ def _postmaster(pgdata: Path) -> psutil.Process | None:
         return None
 
 
-def _start(pgdata: Path, *command: str) -> subprocess.Popen:
+def _start(pgdata: Path, *command: str, holders: int = 1) -> subprocess.Popen:
+    """Start ``manage.py command`` and wait until it (and ``holders - 1`` processes it started) hold
+    the server."""
     proc = subprocess.Popen(
         [sys.executable, "manage.py", *command],
         cwd=ROOT,
@@ -83,7 +92,7 @@ def _start(pgdata: Path, *command: str) -> subprocess.Popen:
     )
     _started.append(proc)
     deadline = time.monotonic() + 60
-    while proc.pid not in _handles(pgdata) or _postmaster(pgdata) is None:
+    while proc.pid not in _handles(pgdata) or len(_handles(pgdata)) < holders or _postmaster(pgdata) is None:
         assert proc.poll() is None, f"{command} exited with {proc.returncode} before holding the server"
         assert time.monotonic() < deadline, f"{command} never held the embedded server"
         time.sleep(0.2)
@@ -112,7 +121,7 @@ def _stopped_within(pgdata: Path, seconds: float) -> float | None:
     ids=["runserver-TERM", "runworker-TERM", "command-TERM", "runserver-INT"],
 )
 def test_a_process_stopped_by_a_signal_releases_the_embedded_server(pgdata, command, signum):
-    proc = _start(pgdata, *command)
+    proc = _start(pgdata, *command, holders=2 if command == ("runworker",) else 1)
     proc.send_signal(signum)
     assert proc.wait(STOP_WITHIN) in (0, 128 + signum, -signum)  # -2: an uncaught KeyboardInterrupt
     assert _stopped_within(pgdata, STOP_WITHIN) is not None, f"left behind: handles {_handles(pgdata)}"

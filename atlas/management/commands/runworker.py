@@ -8,7 +8,9 @@ no worker runs, but something must start one again: this command does, with a ba
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -23,8 +25,10 @@ logger = logging.getLogger(__name__)
 MAX_DELAY_SECONDS = 30.0
 # A worker that ran this long was healthy: the next restart starts the backoff again.
 HEALTHY_SECONDS = 60.0
-# How long a stopping worker may take to finish its task before it is killed.
-STOP_SECONDS = 30.0
+# How long a stopping worker may take to finish its task before it is killed (a gate task takes
+# milliseconds; a worker still starting up may not have installed its handler yet). Below the
+# 15 s in which a stopped Atlas must have let go of everything.
+STOP_SECONDS = 10.0
 
 
 class Command(BaseCommand):
@@ -49,7 +53,9 @@ class Command(BaseCommand):
         delay = 1.0
         while not stopping:
             started = time.monotonic()
-            child = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
+            # Its own process group, so a worker that will not stop is killed with everything it
+            # started (the cluster's sentinel and worker processes), not orphaned holding the server.
+            child = subprocess.Popen([sys.executable, "manage.py", "qcluster"], start_new_session=True)
             code = child.wait()
             if stopping:
                 break
@@ -65,5 +71,7 @@ class Command(BaseCommand):
             try:
                 child.wait(STOP_SECONDS)
             except subprocess.TimeoutExpired:
-                child.kill()
+                logger.warning("worker did not stop within %.0f s; killing it", STOP_SECONDS)
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(child.pid, signal.SIGKILL)
                 child.wait()
