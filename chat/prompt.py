@@ -1,8 +1,9 @@
-"""Prompt assembly: system prompt, session block, recalled notes, tool results, passages.
+"""Prompt assembly: system prompt, session block, recalled notes, tool results, question.
 
 The prompt is rebuilt from bounded parts every turn and never replays earlier answers, so its
 size stays flat across a session (chapter 92: replay grew 4,100 -> 26,400 tokens by turn six;
-bounded state held 4,100 -> 4,420). Tool results and passages share a fixed token budget.
+bounded state held 4,100 -> 4,420). Tool results are capped in rows (document passages arrive as
+the search tool's result).
 
 Tokens are counted with the embedder's own tokenizer (``memory/model_files/tokenizer.json``,
 WordPiece). It is not the tokenizer of whatever chat model answers, so absolute counts are an
@@ -69,10 +70,7 @@ def render_notes_block(notes: list[Any] | tuple[Any, ...]) -> str:
     return "\n".join(lines)
 
 
-# Tool results and passages share this budget, so a turn with a long order list does not
-# make the prompt grow (bounded state, chapter 92).
-CONTEXT_TOKEN_BUDGET = 1400
-PASSAGE_CHARS = 700
+# A turn with a long order list does not make the prompt grow (bounded state).
 MAX_ROWS_IN_PROMPT = 12
 
 
@@ -106,13 +104,6 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
-class PromptPassage:
-    title: str
-    text: str
-    document_id: int | None = None
-
-
-@dataclass(frozen=True)
 class Prompt:
     system: str
     session_block: str
@@ -121,7 +112,6 @@ class Prompt:
     question: str
     # Structured copies of what the text holds, for the offline responder.
     tool_calls: tuple[ToolCall, ...] = ()
-    passages: tuple[PromptPassage, ...] = ()
     notes: tuple[Any, ...] = ()
     format: str = ""
     focus_label: str = ""
@@ -182,52 +172,18 @@ def _args(args: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in args.items() if v not in (None, ""))
 
 
-def _truncate_tokens(text: str, tokens: int) -> str:
-    encoding = _tokenizer().encode(text, add_special_tokens=False)
-    if len(encoding.ids) <= tokens:
-        return text
-    end = encoding.offsets[max(tokens - 2, 0)][1]
-    return text[:end].rstrip() + " …"
-
-
-def build_context_block(tool_calls: list[ToolCall], passages: list[PromptPassage]) -> tuple[str, list[PromptPassage]]:
-    """Tool results first, then passages, until the shared token budget is spent.
-
-    Returns the block and the passages that made it in."""
-    parts: list[str] = []
-    included: list[PromptPassage] = []
-    used = 0
-    for call in tool_calls:
-        # Tool results always go in: they are the answer's evidence, and capped in size.
-        rendered = render_tool_call(call)
-        parts.append(rendered)
-        used += count_tokens(rendered)
-    for passage in passages:
-        rendered = f"### Document: {passage.title}\n{passage.text[:PASSAGE_CHARS]}"
-        cost = count_tokens(rendered)
-        room = CONTEXT_TOKEN_BUDGET - used
-        if cost > room:
-            # Fill the budget exactly with the head of this passage, so every turn's context
-            # is about the same size whatever the tools returned.
-            if room < 40:
-                break
-            rendered = _truncate_tokens(rendered, room)
-            cost = count_tokens(rendered)
-        parts.append(rendered)
-        included.append(passage)
-        used += cost
-    if not parts:
-        return "## Tool results and passages\nNothing in the company's records matched this question.", included
-    return "## Tool results and passages\n" + "\n\n".join(parts), included
+def build_context_block(tool_calls: list[ToolCall]) -> str:
+    """The tool results, each capped in rows: the answer's evidence."""
+    if not tool_calls:
+        return "## Tool results\nNothing in the company's records matched this question."
+    return "## Tool results\n" + "\n\n".join(render_tool_call(call) for call in tool_calls)
 
 
 def assemble_prompt(
     question: str,
     *,
     session_block: str,
-    recalled_block: str,
     tool_calls: list[ToolCall],
-    passages: list[PromptPassage],
     notes: list[Any] = (),  # type: ignore[assignment]
     format: str = "",
     focus_label: str = "",
@@ -237,15 +193,13 @@ def assemble_prompt(
     preferences: dict[str, Any] | None = None,
 ) -> Prompt:
     """The whole prompt for one turn. Nothing from earlier answers goes in."""
-    context_block, included = build_context_block(tool_calls, passages)
     prompt = Prompt(
         system=SYSTEM_PROMPT,
         session_block=session_block,
-        recalled_block=recalled_block or render_notes_block(notes),
-        context_block=context_block,
+        recalled_block=render_notes_block(notes),
+        context_block=build_context_block(tool_calls),
         question=question,
         tool_calls=tuple(tool_calls),
-        passages=tuple(included),
         notes=tuple(notes),
         format=format,
         focus_label=focus_label,
@@ -258,7 +212,7 @@ def assemble_prompt(
 
 
 def _with_tokens(prompt: Prompt) -> Prompt:
-    """Count the prompt part by part: the system prompt and recurring passages are cached, so
+    """Count the prompt part by part: the system prompt and recurring tool results are cached, so
     a turn only tokenises what is new in it. WordPiece does not merge across the blank lines
     that join the parts, so the sum equals the count of the whole text."""
     from dataclasses import replace

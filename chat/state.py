@@ -27,8 +27,6 @@ FILTER_TURNS = 2
 FOCUS_OVERLAP_THRESHOLD = 0.12
 RECENT_QUESTIONS = 3
 RECENT_QUESTION_CHARS = 200
-FORMATS = ("short", "detailed", "table")
-FILTER_KEYS = ("period", "region", "status")
 
 
 @dataclass
@@ -312,7 +310,7 @@ def update_from_question(
     """Update the slots from the user's text, before retrieval.
 
     ``mentions`` holds, for each customer name the question uses, the customers it matches.
-    User text sets focus tentatively; a tool result confirms it (:func:`update_from_tool`).
+    User text sets focus tentatively.
     """
     text = question.strip()
     resolution = Resolution(rewritten=text)
@@ -407,19 +405,6 @@ def _keep_or_drop_focus(state: SessionState, focus: Focus, text: str, back: bool
     if overlap < FOCUS_OVERLAP_THRESHOLD:
         resolution.focus_dropped = "topic-change"
         state.focus = None
-
-
-def update_from_tool(state: SessionState, *, name: str, ok: bool, data: Any, args: dict[str, Any]) -> None:
-    """Update the slots from a tool result: an identifier from the system of record is the
-    strongest signal about what the conversation is now about (chapter 92)."""
-    if not ok:
-        return
-    if name == "lookup_customer" and isinstance(data, dict) and data.get("id") is not None:
-        state.focus = Focus(type="customer", id=str(data["id"]), label=str(data.get("name", "")), confident=True)
-    elif name == "list_orders" and args.get("period"):
-        slot = state.filters.get("period")
-        if not slot or slot.get("value") != args["period"]:
-            state.filters["period"] = {"value": args["period"], "turns_left": FILTER_TURNS}
 
 
 def gate_filters(state: SessionState) -> dict[str, str]:

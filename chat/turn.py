@@ -54,7 +54,6 @@ MAX_QUESTION_CHARS = 2000
 # nothing in the records answers peaked at 0.41 (0.61 when they name a customer, so named
 # questions never take this path); passages that answered reached 0.45-0.75.
 PASSAGE_ANSWER_SIMILARITY = 0.60
-PASSAGES_PER_TURN = 12
 _NARROWED = Turn.Influence.NARROWED
 
 
@@ -275,9 +274,7 @@ def _prompt(
     return prompt_module.assemble_prompt(
         asked,
         session_block=state_module.render_state(state),
-        recalled_block="",
         tool_calls=[executors.as_tool_call(r) for r in results],
-        passages=[],
         notes=notes,
         format=state.format,
         focus_label=state.focus.label if state.focus else "",

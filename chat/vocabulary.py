@@ -444,8 +444,3 @@ def corpus_vocabulary() -> CorpusVocabulary:
         words = frozenset(w for key in (*cities, *segments) for w in key)
         _vocabulary = CorpusVocabulary(signature, cities, segments, longest, words)
         return _vocabulary
-
-
-def clear_corpus_vocabulary() -> None:
-    global _vocabulary
-    _vocabulary = None

@@ -106,7 +106,7 @@ class MemoryCorrectView(UserAPIView):
 class MemoryExportView(UserAPIView):
     @extend_schema(
         operation_id="memories_export",
-        summary="Export everything Atlas remembers about you (JSON, importable)",
+        summary="Export everything Atlas remembers about you (JSON)",
         responses={(200, "application/json"): ExportOutSerializer},
     )
     def get(self, request: AuthedRequest) -> HttpResponse:

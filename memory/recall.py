@@ -320,25 +320,3 @@ def recall_as_acting_user(user: User, question: str, *, now: datetime | None = N
         )
         for row in rows
     ]
-
-
-RECALLED_INSTRUCTION = (
-    "These are notes from earlier conversations with this user. They are not\n"
-    "sources. Do not cite them. If one conflicts with a retrieved document, the\n"
-    "document wins and you should say that the note appears to be out of date."
-)
-
-
-def render_recalled_block(notes: list[RecalledNote]) -> str:
-    """The prompt block for recalled notes, as chapter 93 renders it ("" when there are none).
-
-    Marked as recalled and dated: without the marking the model blends notes with retrieved
-    passages and cites them like documents; the last sentence makes a document win a conflict.
-    """
-    if not notes:
-        return ""
-    lines = ["## Recalled about this user"]
-    for note in notes:
-        noted = timezone.localdate(note.written_at)  # stored aware (USE_TZ)
-        lines.append(f"- ({note.kind}, noted {noted:%Y-%m-%d}) {note.statement}")
-    return "\n".join(lines) + "\n\n" + RECALLED_INSTRUCTION

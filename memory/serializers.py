@@ -88,7 +88,7 @@ class MemoryControlOutSerializer(serializers.Serializer):
 
 
 class ExportOutSerializer(serializers.Serializer):
-    """The JSON export of memory.store.export_memories (importable)."""
+    """The JSON export of memory.store.export_memories."""
 
     format = serializers.CharField()
     version = serializers.IntegerField()

@@ -9,17 +9,16 @@ what happened (kind, ids, reason), never statement text.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from atlas.sentences import KIND_SECTIONS
-from memory.embeddings import embed, embed_one
+from memory.embeddings import embed_one
 from memory.epoch import advance_generation, hold_generation
 from memory.events import everything_deleted
 from memory.models import (
@@ -389,7 +388,7 @@ def _provenance(memory: Memory) -> str:
 
 
 def export_memories(user: User, *, fmt: str) -> str:
-    """Everything Atlas holds about the user's memory, as JSON (importable) or plain text.
+    """Everything Atlas holds about the user's memory, as JSON or plain text.
 
     JSON has every field of every row, superseded and expired ones included, with
     provenance; the embedding is left out (it is recomputed on import). Text lists the
@@ -434,93 +433,6 @@ def export_memories(user: User, *, fmt: str) -> str:
             lines.append(f"  ({why}; {_provenance(memory)})")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _parse_when(value: object, field: str, index: int) -> datetime | None:
-    if value in (None, ""):
-        return None
-    parsed = parse_datetime(str(value)) if isinstance(value, str) else None
-    if parsed is None:
-        raise ValidationError(f"Memory {index + 1}: {field} is not a date and time.")
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, UTC)
-    return parsed
-
-
-def _import_row(raw: object, index: int) -> dict:
-    """One exported row, checked like any other write (the gate's refusal policy included)."""
-    if not isinstance(raw, dict):
-        raise ValidationError(f"Memory {index + 1} is not an object.")
-    try:
-        statement = _clean(
-            kind=raw.get("kind", ""),
-            statement=raw.get("statement", ""),
-            author=raw.get("author", ""),
-            confidence=raw.get("confidence", 1.0),
-            scope=raw.get("scope", "global"),
-        )
-        refuse_unsafe(statement)
-    except ValidationError as exc:
-        code = getattr(exc, "code", None)
-        raise ValidationError(f"Memory {index + 1}: {'; '.join(exc.messages)}", code=code) from exc
-    source_turn = raw.get("source_turn")
-    if source_turn is not None and not isinstance(source_turn, int):
-        raise ValidationError(f"Memory {index + 1}: source_turn must be a whole number.")
-    return {
-        "old_id": raw.get("id"),
-        "old_superseded_by": raw.get("superseded_by"),
-        "kind": raw["kind"],
-        "statement": statement,
-        "scope": str(raw.get("scope", "global")).strip(),
-        "subject": str(raw.get("subject") or "")[:64],
-        "value": str(raw.get("value") or "")[:200],
-        "confidence": float(raw.get("confidence", 1.0)),
-        "author": raw["author"],
-        "gate": str(raw.get("gate") or "")[:32],
-        "gate_version": str(raw.get("gate_version") or "")[:16],
-        "source_session": str(raw.get("source_session") or "")[:64],
-        "source_turn": source_turn,
-        "source_quote": clean_text(str(raw.get("source_quote") or "")),
-        **{field: _parse_when(raw.get(field), field, index) for field in _DATETIME_FIELDS},
-    }
-
-
-def import_memories(user: User, payload: str) -> list[Memory]:
-    """Load a JSON export back (the user's own data: no suppression check).
-
-    Rows keep their fields and provenance; supersession links are remapped to the new ids;
-    embeddings are computed once for the whole batch. A row identical to one the user
-    already has (kind, statement, created_at) is skipped, so importing twice adds nothing.
-    """
-    try:
-        data = json.loads(payload)
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise ValidationError("The import is not valid JSON.") from exc
-    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT or not isinstance(data.get("memories"), list):
-        raise ValidationError("This is not an Atlas memory export.")
-    rows = [_import_row(raw, index) for index, raw in enumerate(data["memories"])]
-    with acting_user(user.pk):
-        existing = set(Memory.objects.filter(user_id=user.pk).values_list("kind", "statement", "created_at"))
-    rows = [r for r in rows if (r["kind"], r["statement"], r["created_at"]) not in existing]
-    vectors = embed([r["statement"] for r in rows])  # no rows: no vectors, and the model is not run
-    created: list[Memory] = []
-    by_old_id: dict = {}
-    with acting_user(user.pk), transaction.atomic():
-        hold_generation(user.pk)
-        for row, vector in zip(rows, vectors, strict=True):
-            fields = {k: v for k, v in row.items() if k not in ("old_id", "old_superseded_by")}
-            fields["created_at"] = fields["created_at"] or timezone.now()
-            memory = Memory.objects.create(user_id=user.pk, embedding=vector, **fields)
-            created.append(memory)
-            if row["old_id"] is not None:
-                by_old_id[row["old_id"]] = memory
-        for row, memory in zip(rows, created, strict=True):
-            newer = by_old_id.get(row["old_superseded_by"])
-            if newer is not None and newer.pk != memory.pk:
-                memory.superseded_by = newer
-                memory.save(update_fields=["superseded_by"])
-        _audit(user.pk, AuditEvent.Action.IMPORTED, reason=f"{len(created)} memories")
-    return created
 
 
 def set_paused(user: User, *, paused: bool) -> None:

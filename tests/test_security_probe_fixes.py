@@ -8,7 +8,6 @@
 - bidi control characters saved through Correct (and import) were kept raw.
 """
 
-import json
 import os
 import subprocess
 import sys
@@ -185,11 +184,3 @@ def test_a_correction_on_the_page_is_cleaned(client, alice):
     client.force_login(alice)
     client.post(f"/memory/{old.pk}/correct/", {"statement": BIDI})
     assert _statements(alice) == [CLEAN]
-
-
-def test_an_import_is_cleaned(alice):
-    row = {"kind": "preference", "statement": BIDI, "author": "user", "source_quote": "said \u202eso"}
-    store.import_memories(alice, json.dumps({"format": store.EXPORT_FORMAT, "memories": [row]}))
-    with acting_user(alice.pk):
-        [memory] = Memory.objects.all()
-    assert (memory.statement, memory.source_quote) == (CLEAN, "said so")

@@ -361,7 +361,6 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-RULES_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
 MESSAGE_REFUSALS: tuple[str, ...] = tuple(rule.name for rule in RULES if rule.scope == "message")
 
 

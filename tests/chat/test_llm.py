@@ -131,7 +131,7 @@ def test_the_model_path_is_used_only_when_configured(settings):
 def test_an_unreachable_endpoint_is_a_responder_error():
     from chat.prompt import assemble_prompt
 
-    prompt = assemble_prompt("q", session_block="", recalled_block="", tool_calls=[], passages=[])
+    prompt = assemble_prompt("q", session_block="", tool_calls=[])
     with pytest.raises(ResponderError):
         OpenAICompatibleResponder(base_url="http://127.0.0.1:9", model="x", timeout=2).respond(prompt)
 

@@ -80,9 +80,7 @@ def answer(result, notes=(), fmt=""):
     prompt = assemble_prompt(
         "q",
         session_block="",
-        recalled_block="",
         tool_calls=[],
-        passages=[],
         notes=list(notes),
         format=fmt,
         results=results,

@@ -3,9 +3,7 @@
 from tokenizers import Tokenizer
 
 from chat.prompt import (
-    CONTEXT_TOKEN_BUDGET,
     SYSTEM_PROMPT,
-    PromptPassage,
     ToolCall,
     assemble_prompt,
     count_tokens,
@@ -21,31 +19,23 @@ def test_tokens_are_counted_with_the_embedders_tokenizer():
     assert count_tokens(text) == len(tokenizer.encode(text, add_special_tokens=False).ids) > 256
 
 
-def _prompt(question="What are their terms?", *, rows=5, passages=3, session_block="## Session context\nx"):
+def _prompt(question="What are their terms?", *, rows=5, session_block="## Session context\nx", notes=()):
     orders = ToolCall(
         "list_orders",
         {"customer_id": 1},
         True,
         {"rows": [{"number": f"SO-{n}", "amount": "10.00"} for n in range(rows)], "totals": {"count": rows}},
     )
-    docs = [PromptPassage(f"Doc {n}", "A sentence about delivery terms. " * 30, n) for n in range(passages)]
-    return assemble_prompt(
-        question,
-        session_block=session_block,
-        recalled_block="## Recalled about this user\n- (preference, noted 2026-03-01) Prefers tables",
-        tool_calls=[orders],
-        passages=docs,
-    )
+    return assemble_prompt(question, session_block=session_block, tool_calls=[orders], notes=list(notes))
 
 
-def test_prompt_holds_system_session_notes_tools_passages_and_question_in_that_order():
-    text = _prompt().text
+def test_prompt_holds_system_session_notes_tools_and_question_in_that_order():
+    text = _prompt(notes=[_note("Prefers tables.")]).text
     order = [
         text.index("You are Atlas"),
         text.index("## Session context"),
-        text.index("## Recalled about this user"),
+        text.index("Prefers tables."),
         text.index("### list_orders"),
-        text.index("### Document: Doc 0"),
         text.index("## Question\nWhat are their terms?"),
     ]
     assert order == sorted(order)
@@ -56,19 +46,20 @@ def test_total_tokens_match_a_count_of_the_whole_text():
     assert abs(prompt.tokens - count_tokens(prompt.text)) <= 3
 
 
-def test_tool_rows_are_capped_and_passages_fill_a_fixed_budget():
-    small, large = _prompt(rows=2, passages=20), _prompt(rows=200, passages=20)
-    assert "SO-11" in large.context_block and "SO-12" not in large.context_block
-    for prompt in (small, large):
-        context = count_tokens(prompt.context_block)
-        assert CONTEXT_TOKEN_BUDGET * 0.9 <= context <= CONTEXT_TOKEN_BUDGET * 1.1
+def test_tool_rows_are_capped_so_a_long_list_does_not_grow_the_prompt():
+    ten, two_hundred = _prompt(rows=12), _prompt(rows=200)
+    assert "SO-11" in two_hundred.context_block and "SO-12" not in two_hundred.context_block
+    assert two_hundred.tokens <= ten.tokens * 1.05
 
 
 def test_replaying_history_grows_while_the_prompt_does_not():
-    prompts = [_prompt(f"Question {n}", passages=20) for n in range(6)]
+    prompts = [_prompt(f"Question {n}", rows=12) for n in range(6)]
     history = [(p.user_message, "An answer of moderate length. " * 10) for p in prompts[:5]]
     assert max(p.tokens for p in prompts) <= min(p.tokens for p in prompts) * 1.05
-    assert replay_tokens(history, prompts[5]) >= 5 * prompts[5].tokens
+    # Replaying five earlier turns sends about four prompts' worth; the bounded prompt stays one.
+    assert replay_tokens(history, prompts[5]) >= 3.5 * prompts[5].tokens
+    # each replayed turn adds its message and its answer (about 190 tokens here)
+    assert replay_tokens(history, prompts[5]) - replay_tokens(history[:1], prompts[5]) >= 4 * 150
 
 
 def _note(statement):
@@ -85,9 +76,7 @@ def test_recalled_notes_go_to_the_model_as_quoted_data_on_the_user_side_never_in
     prompt = assemble_prompt(
         "What are their terms?",
         session_block="",
-        recalled_block="",
         tool_calls=[],
-        passages=[],
         notes=[_note(statement)],
     )
     system, user = prompt.messages()

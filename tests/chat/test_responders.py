@@ -73,9 +73,7 @@ def answer(*results, notes=(), fmt="", abstention=None):
     prompt = assemble_prompt(
         "question",
         session_block="",
-        recalled_block="",
         tool_calls=[],
-        passages=[],
         notes=list(notes),
         format=fmt,
         results=results,

@@ -21,7 +21,6 @@ from chat.state import (
     save_state,
     state_key,
     update_from_question,
-    update_from_tool,
 )
 
 KESTREL = Candidate(id="3", name="Kestrel Foods", city="Sacramento", account_code="ACCT-31206")
@@ -37,28 +36,8 @@ def ask(state, question, mentions=(), **kwargs):
     return resolution
 
 
-def test_named_customer_sets_focus_tentatively_and_a_lookup_confirms_it():
-    state = SessionState()
-    ask(state, "Show me Kestrel Foods orders", [[KESTREL]])
-    assert state.focus == Focus(type="customer", id="3", label="Kestrel Foods", confident=False)
-    update_from_tool(state, name="lookup_customer", ok=True, data={"id": 3, "name": "Kestrel Foods"}, args={})
-    assert state.focus.confident
-
-
-def test_a_period_the_order_tool_was_called_with_becomes_the_period_filter():
-    state = SessionState()
-    update_from_tool(state, name="list_orders", ok=True, data=[], args={"period": "last month"})
-    assert state.filters["period"] == {"value": "last month", "turns_left": FILTER_TURNS}
-
-
 def test_a_singular_and_its_plural_are_the_same_word_for_a_topic_change():
     assert content_word_overlap("Which order shipped late?", "Kestrel Foods orders that shipped late") == 1.0
-
-
-def test_failed_lookup_changes_nothing():
-    state = SessionState()
-    update_from_tool(state, name="lookup_customer", ok=False, data={}, args={})
-    assert state.focus is None
 
 
 def test_their_refers_back_to_the_focus():
@@ -254,15 +233,6 @@ def test_a_reply_that_matches_no_option_is_read_as_a_new_question():
     assert state.recent_questions[-1] == "Forget that, list the overdue orders as a table"
 
 
-def test_the_order_tool_repeating_the_period_in_force_does_not_restart_its_decay():
-    state = SessionState()
-    state.filters["period"] = {"value": "last month", "turns_left": 1}
-    update_from_tool(state, name="list_orders", ok=True, data=[], args={"period": "last month"})
-    assert state.filters["period"] == {"value": "last month", "turns_left": 1}
-    update_from_tool(state, name="list_orders", ok=True, data=[], args={"period": "this year"})
-    assert state.filters["period"] == {"value": "this year", "turns_left": FILTER_TURNS}
-
-
 def test_clearing_one_sessions_state_leaves_the_others(make_user):
     user = make_user()
     save_state(user.pk, "session-a", SessionState(format="table"))
@@ -356,13 +326,6 @@ def test_asking_again_narrows_the_options_so_the_next_reply_picks_among_those_le
     assert picked.clarify is None and picked.picked.name == "Northline Logistics"
 
 
-def test_a_lookup_sets_the_focus_to_the_customer_it_returned_by_name():
-    state = SessionState()
-    update_from_tool(state, name="lookup_customer", ok=True, data={"id": 4, "name": "Northline Marine"}, args={})
-    assert state.focus == Focus(type="customer", id="4", label="Northline Marine", confident=True)
-    assert 'customer "Northline Marine" (4)' in render_state(state)
-
-
 def test_several_filters_in_effect_are_listed_in_one_line():
     state = SessionState()
     state.filters = {
@@ -370,13 +333,6 @@ def test_several_filters_in_effect_are_listed_in_one_line():
         "region": {"value": "west", "turns_left": 1},
     }
     assert render_state(state) == "## Session context\nFilters in effect: region=west, status=open"
-
-
-def test_a_lookup_without_a_name_leaves_the_focus_label_empty_not_none():
-    state = SessionState()
-    update_from_tool(state, name="lookup_customer", ok=True, data={"id": 7}, args={})
-    assert state.focus == Focus(type="customer", id="7", label="", confident=True)
-    assert "None" not in render_state(state)
 
 
 def test_a_reply_naming_two_options_by_code_asks_again_and_focuses_neither():

@@ -9,14 +9,12 @@ from django.db import connection
 from memory.embeddings import embed
 from memory.models import Memory
 from memory.recall import (
-    RecalledNote,
     _vector_literal,
     rank_by_brute_force,
     rank_memories,
     recall_as_acting_user,
     recall_for_question,
     recall_sql,
-    render_recalled_block,
 )
 from memory.rls import acting_user
 from memory.store import correct_memory, set_paused, write_memory
@@ -234,29 +232,6 @@ def test_recall_is_one_ranking_statement(analyst, django_assert_max_num_queries)
     # acting user set + restore, the pause check, and the single ranking statement.
     with django_assert_max_num_queries(4):
         recall_for_question(user, "What payment terms does Harbor Tools have?", now=NOW)
-
-
-def test_rendered_block_marks_notes_as_recalled_dated_and_not_sources():
-    note = RecalledNote(
-        memory_id=1,
-        kind="correction",
-        statement="Harbor Tools pays on net 60 terms since March, not net 30.",
-        author="user",
-        written_at=datetime(2026, 3, 20, 9, 0, tzinfo=UTC),
-        source_quote="",
-        source_at=None,
-        source_session="",
-        source_turn=None,
-        reason="ranked",
-        score=0.71,
-    )
-    block = render_recalled_block([note])
-    assert block.startswith("## Recalled about this user\n")
-    # The notes, a blank line, then the instruction.
-    assert "- (correction, noted 2026-03-20) Harbor Tools pays on net 60 terms since March, not net 30.\n\n" in block
-    assert "They are not\nsources. Do not cite them." in block
-    assert "the\ndocument wins and you should say that the note appears to be out of date." in block
-    assert render_recalled_block([]) == ""
 
 
 def test_recall_reads_only_live_rows_in_the_database(analyst):

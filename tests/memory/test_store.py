@@ -21,7 +21,6 @@ from memory.store import (
     delete_everything,
     export_memories,
     forget_memory,
-    import_memories,
     set_paused,
     supersede_memory,
     write_memory,
@@ -35,11 +34,6 @@ pytestmark = pytest.mark.django_db
 def live_statements(user, **kwargs) -> list[str]:
     with acting_user(user.pk):
         return sorted(live_memories(user, **kwargs).values_list("statement", flat=True))
-
-
-def _export_of(*rows):
-    """An export file holding ``rows``, as import_memories reads it."""
-    return json.dumps({"format": "atlas-memory-export", "version": 1, "memories": list(rows)})
 
 
 def audit_actions(user) -> list[str]:
@@ -167,16 +161,6 @@ def test_correct_refuses_what_the_gate_refuses(make_user, statement, code):
     assert live_statements(user) == ["Prefers metric units"]
 
 
-def test_import_refuses_a_secret_and_writes_nothing(make_user):
-    user = make_user()
-    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user"}]
-    rows.append({"kind": "context", "statement": "My IBAN is DE89 3704 0044 0532 0130 00", "author": "user"})
-    payload = json.dumps({"format": "atlas-memory-export", "version": 1, "memories": rows})
-    with pytest.raises(ValidationError, match="Memory 2: .*never stores secrets"):
-        import_memories(user, payload)
-    assert live_statements(user) == []
-
-
 def test_correct_and_forget_do_not_reach_another_users_note(make_user):
     alice, bob = make_user("alice"), make_user("bob")
     bobs = make_memory(bob)
@@ -295,79 +279,7 @@ def test_a_confidence_that_is_not_a_number_is_refused_in_words(make_user):
     assert error.value.message_dict == {"confidence": ["Confidence must be a number between 0 and 1."]}
 
 
-def test_export_round_trip_after_delete_everything(make_user):
-    user = make_user()
-    said = timezone.now() - timedelta(days=1)
-    make_memory(
-        user, "Prefers metric units", source_session="s-1", source_turn=3, source_quote="metric", source_at=said
-    )
-    make_memory(
-        user, "Travelling to Lyon", kind="situation", expires_at=timezone.now() + timedelta(days=30), gate="situation"
-    )
-    old = make_memory(user, "Covers Benelux", kind="context", scope="answers about distributors")
-    correct_memory(user, old.pk, statement="Covers Benelux and France")
-    exported = json.loads(export_memories(user, fmt="json"))
-
-    delete_everything(user)
-    assert live_statements(user) == []
-    imported = import_memories(user, json.dumps(exported))
-    assert len(imported) == 4
-
-    again = json.loads(export_memories(user, fmt="json"))
-    fields = ("kind", "statement", "author", "scope", "confidence", "expires_at", "created_at")
-    provenance = ("source_session", "source_turn", "source_quote", "source_at", "gate")
-
-    def comparable(export):
-        by_id = {row["id"]: row for row in export["memories"]}
-        return sorted(
-            (
-                *(row[f] for f in fields + provenance),
-                by_id[row["superseded_by"]]["statement"] if row["superseded_by"] else None,
-            )
-            for row in export["memories"]
-        )
-
-    assert comparable(again) == comparable(exported)
-    assert live_statements(user) == ["Covers Benelux and France", "Prefers metric units", "Travelling to Lyon"]
-    assert import_memories(user, json.dumps(exported)) == []  # importing twice adds nothing
-    with acting_user(user.pk):
-        assert Memory.objects.get(statement="Covers Benelux").scope == "answers about distributors"
-
-
-def test_an_imported_row_without_a_scope_is_global(make_user):
-    user = make_user()
-    row = {"kind": "preference", "statement": "Prefers metric units", "author": "user"}
-    [memory] = import_memories(user, _export_of(row))
-    assert memory.scope == "global"
-
-
 @pytest.mark.parametrize("payload", ["not json", "[]", '{"format": "other", "memories": []}'])
-def test_import_refuses_what_is_not_an_export(make_user, payload):
-    with pytest.raises(ValidationError):
-        import_memories(make_user(), payload)
-
-
-def test_import_names_the_row_that_is_not_a_memory(make_user):
-    payload = json.dumps({"format": "atlas-memory-export", "memories": [["Prefers metric units"]]})
-    with pytest.raises(ValidationError, match="Memory 1 is not an object"):
-        import_memories(make_user(), payload)
-
-
-def test_import_refuses_a_bad_row_and_writes_nothing(make_user):
-    user = make_user()
-    payload = {
-        "format": "atlas-memory-export",
-        "version": 1,
-        "memories": [
-            {"kind": "preference", "statement": "Prefers metric units", "author": "user"},
-            {"kind": "preference", "statement": "", "author": "user"},
-        ],
-    }
-    with pytest.raises(ValidationError):
-        import_memories(user, json.dumps(payload))
-    assert live_statements(user) == []
-
-
 def _rows_of(user) -> dict[str, int]:
     counts = {}
     with staff_bypass(actor_id=None, reason="test: count rows"), connection.cursor() as cur:
@@ -489,50 +401,6 @@ def test_forget_blanks_the_statement_and_the_quote_in_the_gate_log(make_user):
     assert kept == [("", "", "explicit_request")]
 
 
-def test_an_imported_row_keeps_its_subject_value_and_confidence(make_user):
-    user = make_user()
-    row = {
-        "kind": "preference",
-        "statement": "Prefers amounts in euros",
-        "author": "rule",
-        "subject": "currency",
-        "value": "EUR",
-        "confidence": 0.6,
-    }
-    [memory] = import_memories(user, _export_of(row))
-    assert (memory.subject, memory.value, memory.confidence) == ("currency", "EUR", 0.6)
-
-
-def test_an_imported_value_longer_than_its_column_is_cut_not_refused_by_the_database(make_user):
-    user = make_user()
-    row = {
-        "kind": "context",
-        "statement": "Covers the Leeds office",
-        "author": "user",
-        "subject": "office",
-        "value": "L" * 300,
-    }
-    [memory] = import_memories(user, _export_of(row))
-    assert memory.value == "L" * 200
-
-
-@pytest.mark.parametrize(
-    ("field", "value", "message"),
-    [
-        ("created_at", "last Tuesday", "Memory 1: created_at is not a date and time."),
-        ("source_turn", "seven", "Memory 1: source_turn must be a whole number."),
-    ],
-)
-def test_an_import_names_the_row_and_the_field_that_is_wrong(make_user, field, value, message):
-    user = make_user()
-    rows = [{"kind": "context", "statement": "Covers Iberia", "author": "user", field: value}]
-    payload = json.dumps({"format": "atlas-memory-export", "version": 1, "memories": rows})
-    with pytest.raises(ValidationError) as error:
-        import_memories(user, payload)
-    assert error.value.messages == [message]
-    assert live_statements(user) == []
-
-
 def test_a_note_written_without_a_subject_has_none(make_user):
     memory = write_memory(make_user(), kind="context", statement="Covers the western region")
     assert (memory.subject, memory.value, memory.scope, memory.confidence) == ("", "", "global", 1.0)
@@ -551,19 +419,8 @@ def test_an_unknown_kind_is_refused_naming_the_four_kinds(make_user):
     assert error.value.message_dict["kind"] == ["Kind must be one of preference, correction, context, situation."]
 
 
-def test_an_imported_row_without_a_subject_names_none(make_user):
-    # A hand-written row has no subject: it must not supersede or be superseded by subject.
-    user = make_user()
-    row = {"kind": "context", "statement": "Covers the Nordics", "author": "user"}
-    [memory] = import_memories(user, _export_of(row))
-    assert (memory.subject, memory.value) == ("", "")
-
-
-def test_import_and_supersede_errors_say_what_is_wrong(make_user):
+def test_a_memory_is_superseded_only_by_one_of_the_same_user(make_user):
     user, other = make_user(), make_user()
-    with pytest.raises(ValidationError) as error:
-        import_memories(user, "{not json")
-    assert error.value.messages == ["The import is not valid JSON."]
     mine, theirs = make_memory(user, "Covers Iberia"), make_memory(other, "Covers Iberia too")
     with pytest.raises(ValidationError) as error:
         supersede_memory(mine, theirs)
@@ -574,38 +431,3 @@ def test_an_export_is_dated(make_user):
     user = make_user()
     exported = json.loads(export_memories(user, fmt="json"))
     assert datetime.fromisoformat(exported["exported_at"]) <= timezone.now()
-
-
-def test_an_imported_row_keeps_the_gate_that_wrote_it(make_user):
-    user = make_user()
-    row = {
-        "kind": "preference",
-        "statement": "Prefers tables",
-        "author": "rule",
-        "gate": "atlas",
-        "gate_version": "3.2",
-    }
-    [memory] = import_memories(user, _export_of(row))
-    assert (memory.gate, memory.gate_version) == ("atlas", "3.2")
-
-
-def test_an_import_refused_by_the_policy_names_the_row_and_carries_the_reason_code(make_user):
-    user = make_user()
-    kept = {"kind": "preference", "statement": "Prefers metric units", "author": "user"}
-    secret = {"kind": "context", "statement": "My password is hunter22", "author": "user"}
-    with pytest.raises(ValidationError) as refused:
-        import_memories(user, _export_of(kept, secret))
-    assert refused.value.code == "secret"  # the API returns it as the error's code
-    assert refused.value.messages == [
-        "Memory 2: Atlas won't store this: it looks like a password, and Atlas never stores secrets."
-    ]
-    assert live_statements(user) == []
-
-
-def test_an_import_row_with_several_faults_lists_them_all(make_user):
-    bad = {"kind": "mood", "statement": "Feels upbeat", "author": "someone"}
-    with pytest.raises(ValidationError) as refused:
-        import_memories(make_user(), _export_of(bad))
-    assert refused.value.messages == [
-        "Memory 1: Kind must be one of preference, correction, context, situation.; Author must be 'user' or 'rule'."
-    ]
