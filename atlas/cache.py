@@ -2,7 +2,7 @@
 whose write is one statement, and delete by prefix.
 
 Session state is the only thing Atlas keeps in the cache, and losing it costs one repeated
-question (chapter 92), so a Redis outage must not fail a turn: :class:`TolerantRedisCache`
+question (design rule: bounded state), so a Redis outage must not fail a turn: :class:`TolerantRedisCache`
 answers a miss and skips writes while Redis cannot be reached. :func:`delete_by_prefix`
 removes every entry under a key prefix in the Redis and the database backends, so
 delete-everything needs no index of keys (an index rewritten by parallel turns loses keys).

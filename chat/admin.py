@@ -1,4 +1,4 @@
-"""Django admin for chat: conversations read-only, and the hold-out report page (chapter 93).
+"""Django admin for chat: conversations read-only, and the hold-out report page (design rule: hold-out).
 
 Conversation tables are under Row Level Security; every view runs inside the audited staff
 bypass (atlas.admin.StaffBypassAdmin).

@@ -1,6 +1,6 @@
 """Corpus retrieval: hybrid search over the company's documents.
 
-The same shape as memory recall (DESIGN.md, chapter 97): the top candidates by cosine
+The same shape as memory recall (design rule: recall cap): the top candidates by cosine
 similarity and the top candidates by ``ts_rank_cd`` over the generated ``tsvector``, fused
 by reciprocal rank. Identifiers (account codes, order numbers) are lexical and embeddings
 are poor at them; paraphrases are the opposite. Documents are company data: no RLS.
@@ -17,7 +17,7 @@ from django.db import connection
 
 from memory.embeddings import embed_one
 
-CANDIDATES = 40  # per branch, as measured for memory recall (DESIGN.md)
+CANDIDATES = 40  # per branch, as measured for memory recall (design rule: recall cap)
 RRF_K = 60
 # Below this cosine a vector-only candidate is noise (MiniLM puts unrelated text near 0-0.15).
 MIN_SIMILARITY = 0.2
@@ -40,7 +40,7 @@ class Passage:
 # with documents matching the whole query (websearch semantics: "quoted phrases", -exclusions)
 # ranked first. A document containing an
 # identifier the question names (a lexeme with digits: account code, order number) also gets
-# a fusion bonus worth a first place: chapter 97's hybrid gain came entirely from such
+# a fusion bonus worth a first place: the hybrid gain came entirely from such
 # identifiers, which plain rank fusion lets a near-miss vector neighbour outrank.
 _SQL = """
 WITH q AS (

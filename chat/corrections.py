@@ -1,7 +1,7 @@
 """Corrections typed into the chat: "That's wrong: Saltmarsh moved to net 60 in June".
 
 Answered, not dropped: the answer says what the records say, that the correction is noted,
-and that the records win until they change (chapter 93: a retrieved document wins a
+and that the records win until they change (design rule: the corpus wins: a retrieved document wins a
 conflict with a note). The correction goes to the write gate exactly as the "That's wrong"
 feedback control sends it: as feedback of kind ``incorrect`` on the turn it corrects.
 """

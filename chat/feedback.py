@@ -1,8 +1,8 @@
 """Feedback on an answer: helpful, not helpful, or "That's wrong" with a comment.
 
-"That's wrong" with a comment is the correction event the write gate reads (chapter 93: a
+"That's wrong" with a comment is the correction event the write gate reads (design rule: rules on events: a
 correction is one of the three events a memory is written on). Follow-ups are recorded here
-too: whether the next question stayed on the same focus (chapter 93's "follow-up needed").
+too: whether the next question stayed on the same focus (design rule: hold-out, "follow-up needed").
 """
 
 from __future__ import annotations

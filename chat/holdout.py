@@ -1,4 +1,4 @@
-"""The hold-out experiment: does memory actually help? (chapter 93)
+"""The hold-out experiment: does memory actually help? (design rule: hold-out)
 
 An eligible turn is one where recall returned at least one memory. One in ten eligible turns,
 chosen by a hash of the turn id, is answered without memory, and the turn records it.

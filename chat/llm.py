@@ -6,7 +6,7 @@ model chooses a tool and its arguments; the app turns the arguments into a
 :class:`~chat.planner.QueryPlan`, runs it with :mod:`chat.executors` and sends the typed
 result back as the tool's output, until the model answers in words (at most
 ``MAX_ROUNDS`` rounds). The system message holds only the fixed instructions: recalled
-notes travel in the user message as quoted data (chapter 93; :func:`chat.prompt.render_notes_block`).
+notes travel in the user message as quoted data (design rule: notes are data; :func:`chat.prompt.render_notes_block`).
 """
 
 from __future__ import annotations

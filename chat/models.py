@@ -158,7 +158,7 @@ class Turn(models.Model):
     options = models.JSONField(default=list, blank=True)  # clarify choices: [{"id", "label"}]
     recalled = models.JSONField(default=list, blank=True)  # notes used, each with its influence
     eligible = models.BooleanField(default=False)  # recall returned at least one memory
-    held_out = models.BooleanField(default=False)  # answered without memory (chapter 93)
+    held_out = models.BooleanField(default=False)  # answered without memory (design rule: hold-out)
     prompt_tokens = models.PositiveIntegerField(default=0)
     followup = models.BooleanField(default=False)  # the next question stayed on the same focus
     gate_message = models.TextField(blank=True, default="")

@@ -1,4 +1,4 @@
-"""The hold-out report: does memory help? (chapter 93)
+"""The hold-out report: does memory help? (design rule: hold-out)
 
 Memory is held out on a share of *eligible* turns (recall returned at least one note);
 comparing those with the eligible turns that used memory is the only honest number,

@@ -18,7 +18,7 @@ class CorrectForm(forms.Form):
 
 
 class ForgetReasonForm(forms.Form):
-    """Why a note was forgotten: chapter 98's four reasons, nothing else (no free text)."""
+    """Why a note was forgotten: the four forget reasons, nothing else (no free text)."""
 
     reason = forms.ChoiceField(choices=ForgetReason.choices)
 

@@ -93,7 +93,7 @@ class Memory(models.Model):
     class Meta:
         verbose_name_plural = "memories"
         indexes = [
-            # Exact per-user scans (DESIGN.md), no HNSW: recall is ONE index-only scan of this
+            # Exact per-user scans (design rule: recall cap), no HNSW: recall is ONE index-only scan of this
             # covering btree (the live filter, the kind, and both signals it ranks by), so the
             # wide heap rows are read only for the notes it returns, by primary key.
             models.Index(
@@ -143,7 +143,7 @@ class Suppression(models.Model):
     # other words stays forgotten; empty when the note had none.
     subject_hash = models.CharField(max_length=32, blank=True, default="")
     # Hashes of the distinguishing content (numbers, names, units, negation): a match
-    # needs these to agree as well as the embedding (chapter 98 + the metric/imperial pair).
+    # needs these to agree as well as the embedding (design rule: forgetting suppresses; the metric/imperial pair).
     content_hashes = models.JSONField(default=list)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
     created_at = models.DateTimeField(default=timezone.now)
@@ -183,7 +183,7 @@ class GateDecision(models.Model):
 class Observation(models.Model):
     """Evidence the gate counts across sessions (a filter used, a format asked for).
 
-    Repetition is evidence no single session can give (chapter 93): a signal becomes a
+    Repetition is evidence no single session can give (design rule: rules on events): a signal becomes a
     memory once it has been seen in three separate sessions.
     """
 
@@ -283,7 +283,7 @@ class AuditEvent(models.Model):
 
 
 class Surface(models.TextChoices):
-    """Where a user saw or changed their memory (chapter 98's two surfaces, plus the rest)."""
+    """Where a user saw or changed their memory (design rule: two surfaces, plus the rest)."""
 
     INLINE = "inline", "Inline, under an answer"
     PAGE = "page", "Memory page"
@@ -293,7 +293,7 @@ class Surface(models.TextChoices):
 
 
 class ForgetReason(models.TextChoices):
-    """Why a note was forgotten: chapter 98's four reasons, offered after the forget, never required."""
+    """Why a note was forgotten: the four forget reasons, offered after the forget, never required."""
 
     OVER_GENERALISED = "over-generalised", "I said it once, it's not a rule"
     NO_LONGER_TRUE = "no-longer-true", "It was true, not any more"

@@ -1,4 +1,4 @@
-"""Recall: which of a user's memories go into the prompt for one question (chapter 93).
+"""Recall: which of a user's memories go into the prompt for one question (design rule: recall cap).
 
 Memory selection is retrieval over a small per-user index (chapters 93 and 97): a hybrid of
 cosine similarity (pgvector ``<=>`` on the row's embedding) and full-text rank (the row's
@@ -9,7 +9,7 @@ included while the user has fewer than ten; the cap counts them.
 Everything happens in ONE SQL statement inside Postgres, over the user's live rows only.
 The user filter is a hard pre-filter in the WHERE clause (never a ranking signal) and Row
 Level Security backs it: the statement runs as the acting user. Results are exact: every
-rankable live row of the user is scored, and there is no approximate index (DESIGN.md
+rankable live row of the user is scored, and there is no approximate index (design rule: recall cap
 measured HNSW with a user filter returning 38-93% of the true top 12).
 
 The scoring is one index-only scan of a covering btree (migration 0007): (user_id) INCLUDE
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# Chapter 93: "score > 0.45" and ".slice(0, 6)"; the weights start at 0.7 vector / 0.3
+# Design rule: recall cap (the design text had "score > 0.45" and ".slice(0, 6)"); the weights start at 0.7 vector / 0.3
 # keyword (issue 3). Measured with eval_recall on ../shared/benchmarks/recall/dev.jsonl: the
 # seed's 0.45 is on another score scale. With MiniLM, relevant short notes score cosine
 # 0.25-0.7 against a question, so 0.7 * cosine + 0.3 * keyword > 0.45 kept recall@6 at 0.75;
@@ -58,7 +58,7 @@ CAP = 6
 THRESHOLD = 0.17
 VECTOR_WEIGHT = 0.7
 KEYWORD_WEIGHT = 0.3
-# Preferences bypass ranking while the user has fewer than this many live ones (chapter 93).
+# Design rule: preferences bypass ranking, while the user has fewer than this many live ones.
 PREFERENCE_BYPASS_BELOW = 10
 
 
@@ -276,7 +276,7 @@ def _vector_literal(values: list[float]) -> str:
 def recall_for_question(user: User, question: str, *, now: datetime | None = None) -> list[RecalledNote]:
     """The notes to put in front of the model for ``question``, each with why it was chosen.
 
-    Returns [] while the user has paused memory: nothing is recalled (chapter 98); and []
+    Returns [] while the user has paused memory: nothing is recalled (design rule: two surfaces); and []
     without embedding the question when the user has no live note.
     """
     with acting_user(user.pk):

@@ -1,4 +1,4 @@
-"""The two-surfaces report: what people delete, and where (chapter 98), for our own data.
+"""The two-surfaces report: what people delete, and where (design rule: two surfaces), for our own data.
 
 Three tables over a chosen period:
 
@@ -31,7 +31,7 @@ from atlas.stats import Rate, rate
 from memory.models import ForgetReason, GateDecision, Surface, SurfaceEvent
 from memory.surfaces import NOT_A_WRITE
 
-# Chapter 98's window for "forgotten soon after it was written".
+# The window for "forgotten soon after it was written".
 FORGET_WINDOW = timedelta(days=30)
 # The reasons in the chapter's words (the buttons use the user's words).
 REASON_HEADINGS = {
@@ -173,7 +173,7 @@ def _rules(since: datetime | None, until: datetime | None) -> tuple[list[RuleRow
 
 
 def surfaces_report(*, since: datetime | None = None, until: datetime | None = None) -> SurfacesReport:
-    """Chapter 98's two tables and the forget rate by gate rule, for ``[since, until)``."""
+    """The two-surfaces tables and the forget rate by gate rule, for ``[since, until)``."""
     events = _in_period(SurfaceEvent.objects.all(), "at", since, until)
     reasons, forgets, no_reason = _reasons(events.filter(action=SurfaceEvent.Action.FORGOTTEN))
     rules, overall = _rules(since, until)

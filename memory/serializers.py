@@ -43,7 +43,7 @@ class CorrectMemoryInSerializer(serializers.Serializer):
 
 
 class ForgetMemoryQuerySerializer(serializers.Serializer):
-    """Why the note is forgotten: one of chapter 98's four reasons, or left out (no free text)."""
+    """Why the note is forgotten: one of the four forget reasons, or left out (no free text)."""
 
     reason = serializers.ChoiceField(
         choices=ForgetReason.choices,

@@ -295,7 +295,7 @@ def forget_memory(user: User, memory_id: int, *, reason: str = "", surface: str 
     """Hard delete a memory (and the older versions it replaced) and suppress it for 365 days.
 
     The older versions go too: forgetting a correction must not bring back what it corrected.
-    ``reason`` is one of chapter 98's four (``ForgetReason``) or "" (none: it is optional and
+    ``reason`` is one of the four (``ForgetReason``) or "" (none: it is optional and
     usually given afterwards, :func:`memory.surfaces.give_forget_reason`); ``surface`` is where
     the forget came from. Both are codes: the audit holds no user text.
     Idempotent: False when the user had already forgotten it (a double click, or parallel

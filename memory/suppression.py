@@ -1,4 +1,4 @@
-"""Suppression: what a user asked Atlas to forget stays forgotten (chapter 98).
+"""Suppression: what a user asked Atlas to forget stays forgotten (design rule: forgetting suppresses).
 
 A suppression keeps the forgotten statement's embedding, a hash of its normalised text and
 hashes of its distinguishing content (numbers, names, units and currencies, directions,
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from atlas.types import User
 
 SUPPRESSION_DAYS = 365
-COSINE_THRESHOLD = 0.88  # chapter 98
+COSINE_THRESHOLD = 0.88  # design rule: forgetting suppresses
 # When the distinguishing content agrees and is not empty, a paraphrase may score lower.
 ANCHORED_COSINE_FLOOR = 0.55
 
@@ -144,7 +144,7 @@ def subject_hash(subject: str, value: str, statement: str = "") -> str:
 
 
 def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
-    """Keep a forgotten memory from coming back for 365 days (chapter 98); no text is stored."""
+    """Keep a forgotten memory from coming back for 365 days (design rule: forgetting suppresses); no text is stored."""
     now = now or timezone.now()
     embedding = memory.embedding
     if embedding is None:

@@ -1,6 +1,6 @@
-"""Where people see and change their memory, and why they forget (chapter 98).
+"""Where people see and change their memory, and why they forget (design rule: two surfaces).
 
-Chapter 98 steers the design with two measurements: which surface people use (the page or
+The design is steered with two measurements: which surface people use (the page or
 the inline control under an answer) and why they delete a note (over-generalised, no longer
 true, unwanted, never true). These functions record them as :class:`SurfaceEvent` rows:
 codes, ids, kinds and dates, never statement text. The forget reason is optional and given

@@ -2,7 +2,7 @@
 memory.store function, render.
 
 Every change is a POST; with htmx it answers with the partial it changed, without
-JavaScript it redirects back to the page with a message (chapter 98: the page exists for
+JavaScript it redirects back to the page with a message (design rule: two surfaces: the page exists for
 "what does it know about me", export and delete everything).
 """
 
@@ -153,7 +153,7 @@ def pause(request: AuthedHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def delete_everything(request: AuthedHttpRequest) -> HttpResponse:
-    """One confirmation step, then a hard delete (chapter 98: no soft delete)."""
+    """One confirmation step, then a hard delete (design rule: two surfaces: no soft delete)."""
     form = DeleteEverythingForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():

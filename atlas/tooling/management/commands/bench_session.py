@@ -4,7 +4,7 @@ A scripted session of follow-up questions on the seeded demo data, asked through
 turn (state, tools, recall, prompt, offline responder). For each turn it prints the prompt
 tokens Atlas sends with its bounded session state, the tokens the replay-everything design
 would send (every earlier question with its retrieved context and every earlier answer,
-chapter 92), the server time of the turn and the SQL statements it ran. Everything runs in
+design rule: bounded state), the server time of the turn and the SQL statements it ran. Everything runs in
 one transaction that is rolled back, so the bench leaves no user, session, turn or memory
 behind and queues no gate (so each turn's own transaction is a savepoint here: two of its
 statements are SAVEPOINT / RELEASE, where a server runs BEGIN / COMMIT).
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from atlas.types import User
     from chat.models import ChatSession
 
-# Targets from issue 12 (seed, chapter 92: 4,100 -> 4,420 bounded, 26,400 replayed).
+# Targets from issue 12 (design rule: bounded state).
 FLAT_WITHIN = 0.10  # turn 6 / turn 1 at most 1.10
 REPLAY_FACTOR = 5.0
 MEDIAN_MS = 30.0
@@ -95,7 +95,7 @@ class Command(BaseCommand):
             raise CommandError("No demo data: run `manage.py seed_demo` first.")
         self._warm_up(customer.name)
         rows: list[dict] = []
-        # Memory on every eligible turn: a held-out turn (chapter 93's experiment) would drop its
+        # Memory on every eligible turn: a held-out turn (design rule: hold-out) would drop its
         # notes from the prompt and make the bounded state look smaller than it is.
         with override_settings(ATLAS_HOLDOUT=False), transaction.atomic():
             user = get_user_model().objects.create_user(username=f"bench-{uuid.uuid4().hex[:8]}")
