@@ -23,7 +23,6 @@ def _run(*paths) -> tuple[dict, str]:
     return json.loads(text.strip().splitlines()[-1]), text
 
 
-@pytest.mark.skipif(not DEV2.exists(), reason="benchmark files not present")
 @pytest.mark.django_db
 def test_dev_and_dev2_cases_meet_the_targets():
     summary, text = _run(DEV, DEV2)
