@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 PYTHON_BOOT ?= python3
 
-.PHONY: run serve load profile capacity stop-check db test test-random mutation coverage lint format venv browser bench bench-recall bench-surfaces bench-seed eval eval-locomo screenshots faults
+.PHONY: check run serve load profile capacity stop-check db test test-random mutation coverage lint format venv browser bench bench-recall bench-surfaces bench-seed eval eval-locomo screenshots faults
 
 $(STAMP): requirements.txt
 	@$(PYTHON_BOOT) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "Atlas needs Python 3.12 or newer; found " + sys.version.split()[0] + ". Install 3.12 (pyenv install 3.12.1; the .python-version file selects it) or run make PYTHON_BOOT=python3.12 ...")'
@@ -74,6 +74,13 @@ lint: venv
 format: venv
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
+
+# The edit-test loop: ruff, then every test but the browser, the slow modules and the labelled
+# sets (tests/conftest.py SLOW_MODULES). `make test` runs everything.
+check: venv
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest -n 2 -q -m "not browser and not slow and not evaluation" $(PYTEST_ARGS)
 
 test: venv browser lint
 	$(PY) manage.py makemigrations --check --dry-run

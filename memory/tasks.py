@@ -122,22 +122,19 @@ def gate_event(user_id: int, event_id: int) -> dict:
 
 
 def _gate_event(user_id: int, event_id: int) -> dict:
-    for delay in QUICK_RETRY_DELAYS:
+    """Run the event, retrying a transient failure after each quick delay, then postponing it."""
+    for delay in (*QUICK_RETRY_DELAYS, None):
         try:
             return run_event(user_id, event_id)
         except Exception as exc:
             if not _retryable(exc):
                 raise
             _drop_broken_connection()
+            if delay is None:
+                return _postpone(user_id, event_id, exc)
             logger.warning("gate event %s: %s, retrying in %.1f s", event_id, type(exc).__name__, delay)
             time.sleep(delay)
-    try:
-        return run_event(user_id, event_id)
-    except Exception as exc:
-        if not _retryable(exc):
-            raise
-        _drop_broken_connection()
-        return _postpone(user_id, event_id, exc)
+    raise AssertionError("unreachable: the last attempt returns or postpones")
 
 
 # PostgreSQL's foreign_key_violation: the row a write refers to is gone.

@@ -9,8 +9,33 @@ from django.db import connection
 
 from atlas.db import as_owner, start_database
 
+# What `make check` (the edit-test loop) leaves to `make test`: real processes and servers, the
+# API fuzzer, whole labelled sets, throttle windows. Module names, as data.
+SLOW_MODULES = frozenset(
+    {
+        "tests.test_schemathesis",
+        "tests.test_stop_releases_server",
+        "tests.test_database_url",
+        "tests.test_db_bootstrap",
+        "tests.test_worker",
+        "tests.test_reliability",
+        "tests.chat.test_seed_demo",
+        "tests.chat.test_answers",
+        "tests.chat.test_bench_session",
+        "tests.memory.test_eval_gate",
+        "tests.memory.test_eval_recall",
+    }
+)
+
 
 def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.module.__name__ in SLOW_MODULES or "throttle" in item.name:
+            item.add_marker(pytest.mark.slow)
+    _order_for_mutation(items)
+
+
+def _order_for_mutation(items):
     """Under mutation testing (mutmut sets MUTANT_UNDER_TEST) the unit tests run first, then the
     tests through the whole turn, then the case-set evaluations: with -x a mutant the unit tests
     kill never pays for the slow ones, and a survivor still meets every test."""

@@ -63,8 +63,9 @@ def collect_problems(page) -> list[str]:
     return problems
 
 
-@pytest.fixture
-def page(browser, live_server, transactional_db):
+def watched_page(browser, live_server, *, allowed: tuple[str, ...] = (), seen: list[str] | None = None):
+    """A page whose console errors and CSP violations fail the test, except the ``allowed`` lines
+    (what the browser reported is added to ``seen``)."""
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)
     watch_console(context)
@@ -72,7 +73,14 @@ def page(browser, live_server, transactional_db):
     problems = collect_problems(page)
     yield page
     context.close()
-    assert problems == [], "the browser reported errors (CSP violations or scripts)"
+    if seen is not None:
+        seen.extend(problems)
+    assert [p for p in problems if p not in allowed] == [], "the browser reported errors (CSP violations or scripts)"
+
+
+@pytest.fixture
+def page(browser, live_server, transactional_db):
+    yield from watched_page(browser, live_server)
 
 
 @pytest.fixture

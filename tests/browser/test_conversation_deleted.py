@@ -9,7 +9,7 @@ import chat.turn
 from chat.models import ChatSession, Turn
 from memory import store
 from memory.rls import acting_user
-from tests.browser.conftest import collect_problems, watch_console
+from tests.browser.conftest import watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -19,15 +19,9 @@ SENTENCE = "This conversation was deleted. Nothing was saved; start a new one."
 @pytest.fixture
 def page(browser, live_server, transactional_db):
     """The suite's page, except that Chromium's own line for the expected 409 is allowed."""
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    watch_console(context)
-    page = context.new_page()
-    problems = collect_problems(page)
-    yield page
-    context.close()
     expected = "console error: Failed to load resource: the server responded with a status of 409 (Conflict)"
-    assert [p for p in problems if p != expected] == [], "the browser reported errors (CSP violations or scripts)"
+    problems: list[str] = []
+    yield from watched_page(browser, live_server, allowed=(expected,), seen=problems)
     assert problems.count(expected) == 1
 
 
