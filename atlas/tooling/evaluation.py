@@ -268,18 +268,24 @@ def _compare_expected(spec: dict[str, Any], today: date) -> Expected:
     kind = spec["measure"]
     first, second = (expected_for({kind: side}, today) for side in spec["sides"])
     expected = both(first, second)
-    expected = either(*(Expected(numbers=e.numbers, names=labels) for e in expected.either or (expected,)))
+    alternatives = expected.either or (expected,)
+    if kind == "count_orders":
+        expected = either(*(_counted(e, labels) for e in alternatives))
+    else:
+        expected = either(*(Expected(numbers=e.numbers, names=labels) for e in alternatives))
     if spec.get("or_count"):
         counts = [{k: v for k, v in side.items() if k not in ("revenue", "cancelled")} for side in spec["sides"]]
         by_count = both(
             expected_for({"count_orders": {**counts[0], "cancelled": "either"}}, today),
             expected_for({"count_orders": {**counts[1], "cancelled": "either"}}, today),
         )
-        alternatives = (
-            Expected(numbers=e.numbers, names=labels, texts=("order",)) for e in by_count.either or (by_count,)
-        )
-        expected = either(expected, *alternatives)
+        expected = either(expected, *(_counted(e, labels) for e in by_count.either or (by_count,)))
     return expected
+
+
+def _counted(expected: Expected, labels: tuple[str, ...] = ()) -> Expected:
+    """Counts of orders said as counts ("12 orders"), not any 12 in the answer (a date in a list has one)."""
+    return Expected(names=labels, texts=tuple(f"{n:,.0f} order|{n:.0f} order" for n in expected.numbers))
 
 
 def _yes_no_expected(spec: dict[str, Any], today: date) -> Expected:
@@ -296,7 +302,7 @@ def _yes_no_expected(spec: dict[str, Any], today: date) -> Expected:
             continue
         latest = max(Order.objects.filter(number__in=listed.names).values_list("ordered_on", flat=True))
         # then the count, the order numbers, or the latest order's date
-        alternatives.append(Expected(yes=True, numbers=(Decimal(len(listed.names)),)))
+        alternatives.append(Expected(yes=True, texts=_counted(Expected(numbers=(Decimal(len(listed.names)),))).texts))
         alternatives.append(Expected(yes=True, names=listed.names))
         alternatives.append(Expected(yes=True, texts=(date_texts(latest),)))
     return either(*alternatives)
@@ -426,7 +432,9 @@ def judge(answer: str, expected: Expected) -> str:
     found = numbers_in(answer)
     if any(not any(abs(n - e) <= Decimal("0.011") for n in found) for e in expected.numbers):
         return "wrong"
-    if any(not any(alt.lower() in lowered for alt in t.split("|")) for t in expected.texts):
+    if any(
+        not any(re.search(r"(?<!\w)" + re.escape(alt.lower()), lowered) for alt in t.split("|")) for t in expected.texts
+    ):
         return "wrong"
     if not expected.names:
         if expected.none_ok and not expected.numbers and not NONE_STATED.search(answer):
