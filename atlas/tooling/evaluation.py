@@ -41,6 +41,7 @@ class Expected:
     none_ok: bool = False  # an empty list: a plain statement that there are none
     abstain: bool = False
     yes: bool | None = None  # a yes/no question: the answer opens with this yes or no
+    denies: bool = False  # the answer says plainly there is no such thing ("no", "none", "not", "n't")
     either: tuple[Expected, ...] = ()  # any one of these is correct (then the fields above are unused)
 
 
@@ -221,6 +222,8 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         return _compare_expected(spec, today)
     if kind == "yes_no":
         return _yes_no_expected(spec, today)
+    if kind == "no_such":  # "there is no Northwest region", naming the regions there are
+        return _no_such_expected(spec)
     if kind in ("count_orders", "sum_orders", "avg_orders"):
         agg = _orders(spec, today).aggregate(n=Count("id"), s=Sum("amount"), a=Avg("amount"))
         value = {"count_orders": agg["n"], "sum_orders": agg["s"], "avg_orders": agg["a"]}[kind]
@@ -286,6 +289,20 @@ def _compare_expected(spec: dict[str, Any], today: date) -> Expected:
 def _counted(expected: Expected, labels: tuple[str, ...] = ()) -> Expected:
     """Counts of orders said as counts ("12 orders"), not any 12 in the answer (a date in a list has one)."""
     return Expected(names=labels, texts=tuple(f"{n:,.0f} order|{n:.0f} order" for n in expected.numbers))
+
+
+def _no_such_expected(spec: dict[str, Any]) -> Expected:
+    """A plain statement that there is no such value, naming the values there are: those the truth lists, or
+    all of them (at least one city, for a city: there are dozens)."""
+    if spec.get("existing"):
+        return Expected(texts=(spec["value"],), names=tuple(spec["existing"]), denies=True)
+    if spec["field"] == "status":
+        values = sorted(set(Order.objects.values_list("status", flat=True)))
+    else:
+        values = sorted(set(Customer.objects.values_list(spec["field"], flat=True)))
+    if spec["field"] == "city":
+        return either(*(Expected(texts=(spec["value"],), names=(city,), denies=True) for city in values))
+    return Expected(texts=(spec["value"],), names=tuple(values), denies=True)
 
 
 def _yes_no_expected(spec: dict[str, Any], today: date) -> Expected:
@@ -414,6 +431,7 @@ def abstained(answer: str) -> bool:
 ASKS_BACK = re.compile(
     r"^\W*(did you mean|do you mean|which (one|of (these|them|the))\b.*\?|could you (clarify|say))", re.I
 )
+DENIES = re.compile(r"\b(no|none|not|0)\b|n't\b", re.IGNORECASE)
 YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 
 
@@ -428,6 +446,8 @@ def judge(answer: str, expected: Expected) -> str:
         opening = YES_NO.search(answer)
         if opening is None or (opening[1].lower() == "yes") != expected.yes:
             return "wrong"
+    if expected.denies and not DENIES.search(answer):
+        return "wrong"
     lowered = answer.lower()
     found = numbers_in(answer)
     if any(not any(abs(n - e) <= Decimal("0.011") for n in found) for e in expected.numbers):

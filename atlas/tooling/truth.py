@@ -416,8 +416,38 @@ def _drop_notes(truth: str, names: Names) -> str:
     return truth
 
 
+# "no customer has segment retail; the segments are enterprise, mid-market and small business",
+# "there is no Northwest region; the regions are ...": a value the records do not have.
+NO_SUCH = re.compile(
+    r"^(?:no (?:customer|order) has (?P<field>segment|region|city|status) (?P<value>[\w .'-]+?)|"
+    r"there is no (?P<value2>[\w .'-]+?) (?P<field2>segment|region|city|status))"
+    r"(?:; the (?P<plural>segments|regions|cities|statuses) are (?P<listed>[\w ,.'-]+))?$",
+    re.IGNORECASE,
+)
+
+
+def _no_such(m: re.Match[str], names: Names) -> dict[str, Any]:
+    field, value = (m["field"] or m["field2"]).lower(), (m["value"] or m["value2"]).strip()
+    known = {"segment": names.segments, "region": names.regions, "city": names.cities, "status": names.statuses}
+    existing = {v.lower(): v for v in known[field]}
+    if value.lower() in existing:
+        raise Unreadable(f"the truth says no {field} {value!r}, but the records have it")
+    check: dict[str, Any] = {"field": field, "value": value}
+    if m["listed"]:
+        if m["plural"].lower() != {"city": "cities", "status": "statuses"}.get(field, field + "s"):
+            raise Unreadable(f"no {field}, and a list of {m['plural']}?")
+        listed = [v.strip() for v in re.split(r",|\band\b", m["listed"]) if v.strip()]
+        if {v.lower() for v in listed} != set(existing):
+            raise Unreadable(f"{m['listed']!r} are not the {m['plural']} the records have")
+        check["existing"] = [existing[v.lower()] for v in listed]
+    return {"no_such": check}
+
+
 def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
-    """A comparison, a yes/no, or one check."""
+    """A comparison, a yes/no, a value the records do not have, or one check."""
+    no_such = NO_SUCH.match(truth)
+    if no_such:
+        return _no_such(no_such, names)
     if COMPARED.match(truth):
         return _read_compare(truth, case, names)
     yes_if = YES_IF_ANY.match(truth)

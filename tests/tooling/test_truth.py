@@ -416,3 +416,29 @@ def test_counts_compared_must_be_said_as_counts_not_found_in_a_list_of_dates(cor
     expected = expected_for(check, today)
     assert judge(f"{november:,} orders in November against {october:,} orders in October.", expected) == "correct"
     assert judge(f"Orders: SO-1, {november} Nov; SO-2, {october} Oct.", expected) == "wrong"
+
+
+@pytest.mark.django_db
+def test_a_value_the_records_do_not_have_is_read_checked_and_judged(corpus):
+    check = reading("no customer has segment retail; the segments are enterprise, mid-market and small business").check
+    assert check == {
+        "no_such": {"field": "segment", "value": "retail", "existing": ["enterprise", "mid-market", "small business"]}
+    }
+    assert reading("there is no Northwest region; the regions are West, East, North, South and Central").check == {
+        "no_such": {"field": "region", "value": "Northwest", "existing": ["west", "east", "north", "south", "central"]}
+    }
+    assert reading("no customer has city Austin").check == {"no_such": {"field": "city", "value": "Austin"}}
+    # a value the records do have, or a list that is not theirs, is never taken on trust
+    assert "the records have it" in reading("no customer has segment enterprise").reason
+    assert (
+        "are not the segments"
+        in reading("no customer has segment retail; the segments are enterprise and retail").reason
+    )
+    expected = expected_for(check, timezone.localdate())
+    right = "There is no retail segment; the segments are enterprise, mid-market and small business."
+    assert judge(right, expected) == "correct"
+    assert judge("Retail: enterprise, mid-market and small business.", expected) == "wrong"
+    city = Customer.objects.order_by("city").values_list("city", flat=True).first()
+    austin = expected_for({"no_such": {"field": "city", "value": "Austin"}}, timezone.localdate())
+    assert judge(f"No customer is based in Austin; there are customers in {city}.", austin) == "correct"
+    assert judge("No customer is based in Austin.", austin) == "wrong"  # it names no city that has customers
