@@ -71,10 +71,11 @@ def _range(m: re.Match[str], context: str | None) -> str | None:
 
 
 def _since(m: re.Match[str], context: str | None) -> str | None:
+    """From a day (or the first of a month) of a stated year to today; "since June" alone names no year."""
     year = _year_token(m[3], context)
     if year is None:
         return None
-    day = _day_token(m[1], m[2], year)
+    day = _day_token(m[1] or "1", m[2], year)
     return "ytd" if day == "this-01-01" else f"from:{day}"
 
 
@@ -90,6 +91,10 @@ def _half(m: re.Match[str], context: str | None) -> str | None:
 PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _range),
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
+    (r"since (\d{1,2}) " + MONTH + "(?: " + YEAR + r")?", _since),
+    (r"since (?:the start of |the beginning of )?()" + MONTH + "(?: " + YEAR + ")?", _since),
+    (r"from (?:the start of |the beginning of )?()" + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
+    (r"(?:in |during )?(?:the )?(?:(this|current) )?(year|quarter|month)[- ]to[- ]date", lambda m: f"{m[2][0]}td"),
     (
         r"(?:from )?(?:the )?first (?:day )?of the current (month|quarter|year) to today",
         lambda m: {"month": "mtd", "quarter": "qtd", "year": "ytd"}[m[1]],
@@ -113,7 +118,7 @@ PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:between today and |in |within |over |during )?the next (\d+) months", lambda m: f"next_months:{m[1]}"),
     (r"between today and (\d+) months (?:from today|from now|later)", lambda m: f"next_months:{m[1]}"),
     (r"(?:in |within |over |during )?the (?:last|past) (\d+) days", lambda m: f"last_days:{m[1]}"),
-    (r"(?:in |during )?q([1-4]) (\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
+    (r"(?:in |during )?q([1-4]) (?:of )?(\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
     (
         r"(?:in |during )?(" + "|".join(MONTH_NAMES) + r") (\d{4})",
         lambda m: f"month:{m[2]}-{MONTH_NAMES.index(m[1]) + 1:02d}",
@@ -232,7 +237,7 @@ KNOWN_WORDS = frozenset(
     date lies between today last day next month payment terms term credit limit other same sharing
     above over more than greater exceeding at least top first per each grouped is are
     days signing signed code account current recent were was which who there has have had
-    numbered signed-on ordered-on
+    numbered signed-on ordered-on bottom
     """.split()
 )
 
@@ -244,7 +249,7 @@ KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         frozenset({"grouped", "rank"}),
     ),
     (
-        re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|first)\b|\bmost\b(?! recent)"),
+        re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|bottom|first)\b|\bmost\b(?! recent)"),
         frozenset({"rank", "largest_order", "smallest_order"}),
     ),
     (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract", "contract_agg"})),
@@ -252,7 +257,7 @@ KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\d"), frozenset({"having", "having_sum", "rank"})),  # a number the reader placed nowhere
 )
 
-REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked)|\btheir\b")
+REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked| of (?:the )?order)|\btheir\b")
 ORDER_NUMBER = re.compile(r"\bSO-\d{3,}\b", re.IGNORECASE)
 
 
@@ -408,7 +413,9 @@ def _drop_notes(truth: str, names: Names) -> str:
         if set(values) != {v.lower() for v in known[m[1].lower()]}:
             raise Unreadable(f"{m[2]!r} are not the {m[1]}")
         truth = truth.replace(m.group(), m[1])
-    for m in list(re.finditer(r"\bthe customer of (?:the )?order (?:numbered )?(SO-\d+)\b", truth, re.IGNORECASE)):
+    for m in list(
+        re.finditer(r"(?<=\w )the customer of (?:the )?order (?:numbered )?(SO-\d+)\b", truth, re.IGNORECASE)
+    ):
         order = Order.objects.select_related("customer").filter(number=m[1].upper()).first()
         if order is None:
             raise Unreadable(f"no order {m[1]}")
@@ -453,9 +460,9 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
     yes_if = YES_IF_ANY.match(truth)
     if yes_if:
         inner = _read(yes_if[1], case, names)
-        if "orders" not in inner:
+        if not inner.keys() & {"orders", "count_orders"}:
             raise Unreadable("yes if there is at least one of what?")
-        return {"yes_no": {"check": inner, "any": True}}
+        return {"yes_no": {"check": {"orders": next(iter(inner.values()))}, "any": True}}
     compared = COMPARED_WITH.match(truth)
     if compared:
         inner = _read(compared[1], case, names)
@@ -479,11 +486,9 @@ def _read_compare(truth: str, case: dict[str, Any], names: Names) -> dict[str, A
     single = {"sums": "sum", "counts": "count", "means": "mean", "averages": "average"}[measure[1].lower()]
     truth = single + " of" + truth[measure.end() :]
     lowered = truth.lower()
-    if " and for " in lowered:
-        at = lowered.index(" and for ")
-        left, right = truth[:at], truth[at + len(" and for ") :]
-        if " for " not in left:
-            raise Unreadable("a comparison of what?")
+    joined = re.search(r" and for | and (?!in |from |last |this |the (?:same|calendar|whole) )", lowered)
+    if joined and " for " in lowered[: joined.start()]:
+        left, right = truth[: joined.start()], truth[joined.end() :]
         base, first = left[: left.rindex(" for ")], left[left.rindex(" for ") + len(" for ") :]
         stop = re.search(r",| ordered\b| \(", right)
         second, rest = (right[: stop.start()], right[stop.start() :]) if stop else (right, "")
@@ -578,6 +583,8 @@ def _read_period(text: str, spec: dict[str, Any]) -> str:
     if "period" in spec:
         raise Unreadable("two periods")
     period, start, end = found
+    if re.search(r"\b(?:from|since|after|before|until) $", text[:start]):
+        raise Unreadable(f"{text[max(0, start - 6) : end].strip()!r}: from when to when?")
     spec["period"] = period
     text = text[:start] + " " + text[end:]
     if find_period(text) is not None:
@@ -736,9 +743,9 @@ def _limit(text: str, case: dict[str, Any]) -> int | None:
 
 
 def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
-    group = re.search(r"^(?:the )?(?:top \d+ )?(customers?|regions?|segments?|city|cities)\b", text) or re.search(
-        r"\b(customer|region|segment|city)s? (?:ranked|with the)\b", text
-    )
+    group = re.search(
+        r"^(?:the )?(?:(?:top|bottom) \d+ )?(customers?|regions?|segments?|city|cities)\b", text
+    ) or re.search(r"\b(customer|region|segment|city)s? (?:ranked|with the)\b", text)
     if group is None:
         raise Unreadable("a ranking of what?")
     direction = re.search(r"\b(largest|highest|most|smallest|lowest|fewest)\b", text)
@@ -751,12 +758,12 @@ def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any
         if limit is None:
             raise Unreadable("a ranking without a number of places")
     else:
-        limit = _limit(text, case) if re.search(r"\btop\b", text) else 1
+        limit = _limit(text, case) if re.search(r"\b(?:top|bottom)\b", text) else 1
     check["limit"] = limit
     check |= _only({k: v for k, v in spec.items() if k != "revenue"}, ORDER_FILTERS, "rank")
     if measure[1] in ("count", "number"):
         check["measure"] = "count"
-    if direction and direction[1] in ("smallest", "lowest", "fewest"):
+    if (direction and direction[1] in ("smallest", "lowest", "fewest")) or re.search(r"\bbottom\b", text):
         check["ascending"] = True
     if re.search(
         r"\beach with its (?:figure|count|total|amount)|\bwith their (?:figures|counts|totals|amounts)",

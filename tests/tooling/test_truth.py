@@ -442,3 +442,87 @@ def test_a_value_the_records_do_not_have_is_read_checked_and_judged(corpus):
     austin = expected_for({"no_such": {"field": "city", "value": "Austin"}}, timezone.localdate())
     assert judge(f"No customer is based in Austin; there are customers in {city}.", austin) == "correct"
     assert judge("No customer is based in Austin.", austin) == "wrong"  # it names no city that has customers
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "check"),
+    [
+        (
+            "sum of non-cancelled order amounts for Kestrel Foods ordered since 1 March this year",
+            {"sum_orders": {"customer": "Kestrel Foods", "period": "from:this-03-01", "revenue": True}},
+        ),
+        (
+            "sum of non-cancelled order amounts for Kestrel Foods ordered since June this year",
+            {"sum_orders": {"customer": "Kestrel Foods", "period": "from:this-06-01", "revenue": True}},
+        ),
+        (
+            "sum of non-cancelled order amounts for Kestrel Foods ordered year to date",
+            {"sum_orders": {"customer": "Kestrel Foods", "period": "ytd", "revenue": True}},
+        ),
+        (
+            "sum of non-cancelled order amounts ordered from 1 October 2025 to 31 March 2026",
+            {"sum_orders": {"period": "range:2025-10-01:2026-03-31", "revenue": True}},
+        ),
+        (
+            "sums of non-cancelled order amounts ordered this year for Harborview Marine and Sierra Outdoor Co., "
+            "compared",
+            {
+                "compare": {
+                    "measure": "sum_orders",
+                    "sides": [
+                        {"customer": "Harborview Marine", "period": "this year", "revenue": True},
+                        {"customer": "Sierra Outdoor Co.", "period": "this year", "revenue": True},
+                    ],
+                }
+            },
+        ),
+        (
+            "means of non-cancelled order amounts ordered in 2025 for customers with segment enterprise and for "
+            "customers with segment mid-market",
+            {
+                "compare": {
+                    "measure": "avg_orders",
+                    "sides": [
+                        {"segment": "enterprise", "period": "year:2025", "revenue": True},
+                        {"segment": "mid-market", "period": "year:2025", "revenue": True},
+                    ],
+                }
+            },
+        ),
+        (
+            "the bottom 2 segments ranked by the sum of non-cancelled order amounts ordered last year",
+            {"rank": {"group": "segment", "limit": 2, "period": "last year", "ascending": True}},
+        ),
+        (
+            "count of orders with status open for Kestrel Foods ordered this month; yes if there is at least one",
+            {
+                "yes_no": {
+                    "check": {"orders": {"customer": "Kestrel Foods", "status": "open", "period": "this month"}},
+                    "any": True,
+                }
+            },
+        ),
+        ("the customer of the order numbered SO-86123", {"order_field": {"order": "SO-86123", "field": "customer"}}),
+        (
+            "status of order SO-86123, compared with paid",
+            {"yes_no": {"check": {"order_field": {"order": "SO-86123", "field": "status"}}, "equals": "paid"}},
+        ),
+    ],
+)
+def test_the_language_is_read_beyond_the_fixtures_wording(corpus, truth, check):
+    assert reading(truth).check == check
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "reason"),
+    [
+        ("sum of non-cancelled order amounts for Kestrel Foods ordered since June", "unknown words"),  # which June?
+        ("sum of non-cancelled order amounts for Kestrel Foods ordered from June 2025", "from when to when?"),
+        ("customers ranked by the sum of non-cancelled order amounts ordered in the past 30 days", "number of places"),
+    ],
+)
+def test_a_period_or_a_ranking_left_open_is_not_guessed(corpus, truth, reason):
+    result = reading(truth)
+    assert result.check is None and reason in result.reason
