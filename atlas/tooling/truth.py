@@ -12,6 +12,16 @@ References in the truth text ("that customer", "the customer's", "that number") 
 from the case's turns, latest turn first. A truth text with a word the grammar does not know, a
 name that matches two customers, or a kind that lacks a slot it needs is not guessed at: the
 reading carries no check and says why, and the case is counted as unjudged.
+
+Besides one figure, list or lookup, the language has: periods of every kind (a named month, quarter
+or year, "Q2 of this year", this/last/next month, quarter or year, "from 1 January this year to today",
+"since June this year", "the 30 days up to today", a range of days; a restatement in brackets must
+agree with the period it follows); "cancelled excluded or included" (either count is correct);
+comparisons ("sums of ... for A and for B", "... in Q3 of this year and in Q2 of this year, compared");
+yes/no ("..., compared with net 30"; "...; yes if there is at least one"); a value the records do
+not have ("no customer has segment retail"); and remarks in brackets about how the question was typed,
+which are dropped. A comparison with a figure or a date ("compared with 500,000") does not say above,
+below or on it, so it is not read.
 """
 
 from __future__ import annotations

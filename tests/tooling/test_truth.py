@@ -526,3 +526,24 @@ def test_the_language_is_read_beyond_the_fixtures_wording(corpus, truth, check):
 def test_a_period_or_a_ranking_left_open_is_not_guessed(corpus, truth, reason):
     result = reading(truth)
     assert result.check is None and reason in result.reason
+
+
+@pytest.mark.django_db
+def test_eval_answers_readings_reads_the_truths_without_asking(corpus, tmp_path):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    cases = tmp_path / "cases.jsonl"
+    rows = [
+        {"id": "r1", "turns": ["?"], "truth": "status of the order numbered SO-86123", "must": "that status"},
+        {"id": "r2", "turns": ["?"], "truth": "credit limit of Kestrel Foods' latest contract, compared with 500,000"},
+    ]
+    cases.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    out = StringIO()
+    call_command("eval_answers", str(cases), readings=True, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].split(None, 1) == ["r1", json.dumps({"order_field": {"order": "SO-86123", "field": "status"}})]
+    assert lines[1].startswith("r2") and "unjudged: truth not read: compared with a figure" in lines[1]
+    assert lines[-1] == "cases 2  unjudged 0.500"
