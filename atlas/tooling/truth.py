@@ -607,7 +607,8 @@ def _period_year(period: str) -> str | None:
     m = re.fullmatch(r"(?:year|month|quarter):(\d{4}|this|last|next)(?:-\d+)?|(this|last|next) year", period)
     if m:
         return m[1] or m[2]
-    m = re.fullmatch(r"range:(\w+)-\d\d-\d\d:(\w+)-\d\d-\d\d|(this|last|next) (?:month|quarter)", period)
+    # "this month" lies in this year; "last quarter" may lie in last year, so it gives no year
+    m = re.fullmatch(r"range:(\w+)-\d\d-\d\d:(\w+)-\d\d-\d\d|(this) (?:month|quarter)", period)
     if m is None or m[1] != m[2]:
         return None
     return m[1] or m[3]
