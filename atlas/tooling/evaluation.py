@@ -40,6 +40,9 @@ class Expected:
     texts: tuple[str, ...] = ()  # each must appear (one of its "|" alternatives)
     none_ok: bool = False  # an empty list: a plain statement that there are none
     abstain: bool = False
+    yes: bool | None = None  # a yes/no question: the answer opens with this yes or no
+    denies: bool = False  # the answer says plainly there is no such thing ("no", "none", "not", "n't")
+    either: tuple[Expected, ...] = ()  # any one of these is correct (then the fields above are unused)
 
 
 @dataclass
@@ -67,10 +70,25 @@ def _month_end(year: int, month: int) -> date:
     return date(year, month, calendar.monthrange(year, month)[1])
 
 
+def _year(value: str, today: date) -> int:
+    """A year in a period spec: digits, or this/last/next year counted from ``today``."""
+    relative = {"this": 0, "last": -1, "next": 1}
+    return today.year + relative[value] if value in relative else int(value)
+
+
+def _day(value: str, today: date) -> date:
+    """A day in a period spec: "2025-01-01", "this-06-01", "last-12-31"."""
+    year, month, day = value.rsplit("-", 2)
+    return date(_year(year, today), int(month), int(day))
+
+
 def period_bounds(spec: str, today: date) -> tuple[date, date]:
     """ "last quarter", "this year", "last month", "this month", "next month", "next quarter",
     "next year", "year:2025", "month:2026-03", "quarter:2025-3", "next_days:90", "last_days:30",
-    "end_of_this_month", "end_of_next_month"."""
+    "end_of_this_month", "end_of_next_month"; "ytd", "qtd", "mtd" (from the first day of the current year,
+    quarter or month to today); "quarter:this-2", "month:last-12" (a named quarter or month of this, last or
+    next year); "months_ago:13", "quarters_ago:2" (a whole calendar month or quarter that many before the
+    current one); "from:this-06-01" (that day to today); "range:2025-01-01:2025-06-30"."""
     q = (today.month - 1) // 3
     if spec == "this month":
         return today.replace(day=1), _month_end(today.year, today.month)
@@ -99,15 +117,30 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
     if spec == "end_of_next_month":
         year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
         return today, _month_end(year, month)
+    if spec in ("ytd", "qtd", "mtd"):
+        starts = {"ytd": date(today.year, 1, 1), "qtd": date(today.year, 3 * q + 1, 1), "mtd": today.replace(day=1)}
+        return starts[spec], today
     kind, _, value = spec.partition(":")
     if kind == "year":
-        return date(int(value), 1, 1), date(int(value), 12, 31)
+        return date(_year(value, today), 1, 1), date(_year(value, today), 12, 31)
     if kind == "month":
-        year, month = (int(x) for x in value.split("-"))
-        return date(year, month, 1), _month_end(year, month)
+        named, number = value.rsplit("-", 1)
+        return date(_year(named, today), int(number), 1), _month_end(_year(named, today), int(number))
     if kind == "quarter":
-        year, quarter = (int(x) for x in value.split("-"))
+        named, number = value.rsplit("-", 1)
+        year, quarter = _year(named, today), int(number)
         return date(year, 3 * quarter - 2, 1), _month_end(year, 3 * quarter)
+    if kind in ("months_ago", "quarters_ago"):
+        size = 1 if kind == "months_ago" else 3
+        first = (today.year * 12 + (today.month - 1) // size * size) - int(value) * size
+        year, month = divmod(first, 12)
+        end_year, end_month = divmod(first + size - 1, 12)
+        return date(year, month + 1, 1), _month_end(end_year, end_month + 1)
+    if kind == "from":
+        return _day(value, today), today
+    if kind == "range":
+        begin, _, until = value.partition(":")
+        return _day(begin, today), _day(until, today)
     if kind == "next_months":
         year, month = divmod(today.year * 12 + today.month - 1 + int(value), 12)
         return today, date(year, month + 1, min(today.day, calendar.monthrange(year, month + 1)[1]))
@@ -148,11 +181,49 @@ def _latest_contracts() -> dict[int, Contract]:
     return latest
 
 
+def either(*alternatives: Expected) -> Expected:
+    """Any one of ``alternatives`` is correct (one alone, or all alike, is that one)."""
+    flat: list[Expected] = []
+    for alternative in alternatives:
+        for one in alternative.either or (alternative,):
+            if one not in flat:
+                flat.append(one)
+    return flat[0] if len(flat) == 1 else Expected(either=tuple(flat))
+
+
+def both(first: Expected, second: Expected, **extra: Any) -> Expected:
+    """Everything ``first`` and ``second`` ask for, together (each alternative of one with each of the other)."""
+    if first.either or second.either:
+        return either(*(both(a, b, **extra) for a in first.either or (first,) for b in second.either or (second,)))
+    return Expected(
+        numbers=first.numbers + second.numbers,
+        names=first.names + second.names,
+        texts=first.texts + second.texts + tuple(extra.get("texts", ())),
+    )
+
+
+def date_texts(value: date) -> str:
+    """The ways an answer may write a date, as one "|"-separated text."""
+    return (
+        f"{value.day} {value:%b %Y}|{value.day} {value:%B %Y}|{value:%B} {value.day}, {value.year}|{value.isoformat()}"
+    )
+
+
 def expected_for(check: dict[str, Any], today: date) -> Expected:
     """What the answer must contain, computed from the database now."""
     kind, spec = next(iter(check.items()))
     if kind == "abstain":
         return Expected(abstain=True)
+    if isinstance(spec, dict) and spec.get("cancelled") == "either":
+        # "cancelled excluded or included": either count or list is correct.
+        base = {k: v for k, v in spec.items() if k != "cancelled"}
+        return either(expected_for({kind: base}, today), expected_for({kind: {**base, "revenue": True}}, today))
+    if kind == "compare":
+        return _compare_expected(spec, today)
+    if kind == "yes_no":
+        return _yes_no_expected(spec, today)
+    if kind == "no_such":  # "there is no Northwest region", naming the regions there are
+        return _no_such_expected(spec)
     if kind in ("count_orders", "sum_orders", "avg_orders"):
         agg = _orders(spec, today).aggregate(n=Count("id"), s=Sum("amount"), a=Avg("amount"))
         value = {"count_orders": agg["n"], "sum_orders": agg["s"], "avg_orders": agg["a"]}[kind]
@@ -161,13 +232,19 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         key = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
         key["city"] = "customer__city"
         by_count = spec.get("measure") == "count"
+        revenue = spec.get("revenue") or (not by_count and "status" not in spec)
         rows = (
-            _orders({**spec, "revenue": not by_count and "status" not in spec}, today)
+            _orders({**spec, "revenue": revenue}, today)
             .values(key[spec["group"]])
             .annotate(total=Count("id") if by_count else Sum("amount"))
-            .order_by("total" if spec.get("ascending") else "-total")[: spec["limit"]]
+            .order_by("total" if spec.get("ascending") else "-total", key[spec["group"]])[: spec.get("limit")]
         )
-        return Expected(names=tuple(str(r[key[spec["group"]]]) for r in rows), ordered=True)
+        names = tuple(str(r[key[spec["group"]]]) for r in rows)
+        if spec.get("values"):  # "each with its figure"
+            return Expected(
+                names=names, ordered=True, numbers=tuple(Decimal(r["total"]).quantize(Decimal("0.01")) for r in rows)
+            )
+        return Expected(names=names, ordered=True)
     if kind in ("customers", "count_customers"):
         customers = Customer.objects.filter(**{k: v for k, v in spec.items() if k != "terms"})
         if "terms" in spec:
@@ -177,6 +254,75 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
             return Expected(numbers=(Decimal(customers.count()),))
         return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
     return _record_expected(kind, spec, today)
+
+
+def _value_expected(value: Any) -> Expected:
+    if isinstance(value, Decimal):
+        return Expected(numbers=(value,))
+    if isinstance(value, date):
+        return Expected(texts=(date_texts(value),))
+    return Expected(texts=(str(value),))
+
+
+def _compare_expected(spec: dict[str, Any], today: date) -> Expected:
+    """Two figures side by side, each named by its customer or region where it has one; "or_count" is
+    another comparison (of counts of orders) that is also correct when the answer says it counts orders."""
+    labels = tuple(str(side[k]) for side in spec["sides"] for k in ("customer", "region") if k in side)
+    kind = spec["measure"]
+    first, second = (expected_for({kind: side}, today) for side in spec["sides"])
+    expected = both(first, second)
+    alternatives = expected.either or (expected,)
+    if kind == "count_orders":
+        expected = either(*(_counted(e, labels) for e in alternatives))
+    else:
+        expected = either(*(Expected(numbers=e.numbers, names=labels) for e in alternatives))
+    if spec.get("or_count"):
+        counts = [{k: v for k, v in side.items() if k not in ("revenue", "cancelled")} for side in spec["sides"]]
+        by_count = both(
+            expected_for({"count_orders": {**counts[0], "cancelled": "either"}}, today),
+            expected_for({"count_orders": {**counts[1], "cancelled": "either"}}, today),
+        )
+        expected = either(expected, *(_counted(e, labels) for e in by_count.either or (by_count,)))
+    return expected
+
+
+def _counted(expected: Expected, labels: tuple[str, ...] = ()) -> Expected:
+    """Counts of orders said as counts ("12 orders"), not any 12 in the answer (a date in a list has one)."""
+    return Expected(names=labels, texts=tuple(f"{n:,.0f} order|{n:.0f} order" for n in expected.numbers))
+
+
+def _no_such_expected(spec: dict[str, Any]) -> Expected:
+    """A plain statement that there is no such value, naming the values there are: those the truth lists, or
+    all of them (at least one city, for a city: there are dozens)."""
+    if spec.get("existing"):
+        return Expected(texts=(spec["value"],), names=tuple(spec["existing"]), denies=True)
+    if spec["field"] == "status":
+        values = sorted(set(Order.objects.values_list("status", flat=True)))
+    else:
+        values = sorted(set(Customer.objects.values_list(spec["field"], flat=True)))
+    if spec["field"] == "city":
+        return either(*(Expected(texts=(spec["value"],), names=(city,), denies=True) for city in values))
+    return Expected(texts=(spec["value"],), names=tuple(values), denies=True)
+
+
+def _yes_no_expected(spec: dict[str, Any], today: date) -> Expected:
+    """A yes or no first: a field equal to a value, or orders of which there is at least one."""
+    inner = expected_for(spec["check"], today)
+    if "equals" in spec:
+        value = inner.texts[0]
+        return Expected(texts=inner.texts, yes=value.lower() == str(spec["equals"]).lower())
+    kind, orders = next(iter(spec["check"].items()))
+    alternatives = []
+    for listed in inner.either or (inner,):
+        if not listed.names:
+            alternatives.append(Expected(yes=False))
+            continue
+        latest = max(Order.objects.filter(number__in=listed.names).values_list("ordered_on", flat=True))
+        # then the count, the order numbers, or the latest order's date
+        alternatives.append(Expected(yes=True, texts=_counted(Expected(numbers=(Decimal(len(listed.names)),))).texts))
+        alternatives.append(Expected(yes=True, names=listed.names))
+        alternatives.append(Expected(yes=True, texts=(date_texts(latest),)))
+    return either(*alternatives)
 
 
 def _in_places(contract: Contract, spec: dict[str, Any]) -> bool:
@@ -198,13 +344,10 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         return Expected(numbers=(order.amount,), names=(order.customer.name,))
     if kind == "contract":
         customer = Customer.objects.get(name=spec["customer"])
-        contract = _latest_contracts()[customer.pk]
-        value = getattr(contract, spec["field"])
-        if isinstance(value, Decimal):
-            return Expected(numbers=(value,))
-        if isinstance(value, date):
-            return Expected(texts=(f"{value.day} {value:%b %Y}|{value.isoformat()}",))
-        return Expected(texts=(str(value),))
+        return _value_expected(getattr(_latest_contracts()[customer.pk], spec["field"]))
+    if kind == "order_field":
+        order = Order.objects.select_related("customer").get(number=spec["order"])
+        return _value_expected(order.customer.name if spec["field"] == "customer" else getattr(order, spec["field"]))
     if kind == "customer_field":
         return Expected(texts=(str(getattr(Customer.objects.get(name=spec["customer"]), spec["field"])),))
     if kind in ("largest_order", "smallest_order"):
@@ -284,16 +427,34 @@ def abstained(answer: str) -> bool:
     return bool(ABSTAINED.search(answer)) and not re.search(r"\d", answer)
 
 
+# An answer that asks back instead of answering ("Did you mean Northline Freight?"): never correct.
+ASKS_BACK = re.compile(
+    r"^\W*(did you mean|do you mean|which (one|of (these|them|the))\b.*\?|could you (clarify|say))", re.I
+)
+DENIES = re.compile(r"\b(no|none|not|0)\b|n't\b", re.IGNORECASE)
+YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
+
+
 def judge(answer: str, expected: Expected) -> str:
     if abstained(answer):
         return "correct" if expected.abstain else "abstained"
-    if expected.abstain:
+    if expected.abstain or ASKS_BACK.search(answer):
+        return "wrong"
+    if expected.either:
+        return "correct" if any(judge(answer, e) == "correct" for e in expected.either) else "wrong"
+    if expected.yes is not None:
+        opening = YES_NO.search(answer)
+        if opening is None or (opening[1].lower() == "yes") != expected.yes:
+            return "wrong"
+    if expected.denies and not DENIES.search(answer):
         return "wrong"
     lowered = answer.lower()
     found = numbers_in(answer)
     if any(not any(abs(n - e) <= Decimal("0.011") for n in found) for e in expected.numbers):
         return "wrong"
-    if any(not any(alt.lower() in lowered for alt in t.split("|")) for t in expected.texts):
+    if any(
+        not any(re.search(r"(?<!\w)" + re.escape(alt.lower()), lowered) for alt in t.split("|")) for t in expected.texts
+    ):
         return "wrong"
     if not expected.names:
         if expected.none_ok and not expected.numbers and not NONE_STATED.search(answer):

@@ -12,13 +12,25 @@ References in the truth text ("that customer", "the customer's", "that number") 
 from the case's turns, latest turn first. A truth text with a word the grammar does not know, a
 name that matches two customers, or a kind that lacks a slot it needs is not guessed at: the
 reading carries no check and says why, and the case is counted as unjudged.
+
+Besides one figure, list or lookup, the language has: periods of every kind (a named month, quarter
+or year, "Q2 of this year", this/last/next month, quarter or year, "from 1 January this year to today",
+"since June this year", "the 30 days up to today", a range of days; a restatement in brackets must
+agree with the period it follows); "cancelled excluded or included" (either count is correct);
+comparisons ("sums of ... for A and for B", "... in Q3 of this year and in Q2 of this year, compared");
+yes/no ("..., compared with net 30"; "...; yes if there is at least one"); a value the records do
+not have ("no customer has segment retail"); and remarks in brackets about how the question was typed,
+which are dropped. A comparison with a figure or a date ("compared with 500,000") does not say above,
+below or on it, so it is not read.
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from chat.models import Customer, Order, OrderStatus
@@ -35,7 +47,80 @@ OUT_OF_SCOPE = re.compile(
 
 # Periods: pattern on the lowered text -> the spec ``atlas.tooling.evaluation.period_bounds`` reads.
 MONTH_NAMES = "january february march april may june july august september october november december".split()
+MONTH = "(" + "|".join(MONTH_NAMES) + ")"
+YEAR = r"(?:of )?(\d{4}|this year|last year|next year)"
+
+
+def _year_token(words: str | None, context: str | None) -> str | None:
+    """ "2025", "this year" -> "2025", "this"; no year: the period it restates gives one, or none is guessed."""
+    return words.split()[0] if words else context
+
+
+def _day_token(day: str, month: str, year: str) -> str:
+    return f"{year}-{MONTH_NAMES.index(month) + 1:02d}-{int(day):02d}"
+
+
+def _range(m: re.Match[str], context: str | None) -> str | None:
+    """ "1 July to 30 September 2026": a year on either end holds for both."""
+    first = _year_token(m[3] or m[6], context)
+    last = _year_token(m[6] or m[3], context)
+    if first is None or last is None:
+        return None
+    start, end = _day_token(m[1], m[2], first), _day_token(m[4], m[5], last)
+    if first == last:  # a whole month, quarter or year reads as one
+        (sm, sd), (em, ed) = (tuple(int(x) for x in d.split("-")[-2:]) for d in (start, end))
+        if (sm, sd, em, ed) == (1, 1, 12, 31):
+            return f"year:{first}"
+        last_day = calendar.monthrange(2001 if first in ("this", "last", "next") else int(first), em)[1]
+        whole = sd == 1 and ed == last_day and (em != 2 or first not in ("this", "last", "next"))
+        if whole and sm == em:
+            return f"month:{first}-{sm:02d}"
+        if whole and sm % 3 == 1 and em == sm + 2:
+            return f"quarter:{first}-{(sm + 2) // 3}"
+    return f"range:{start}:{end}"
+
+
+def _since(m: re.Match[str], context: str | None) -> str | None:
+    """From a day (or the first of a month) of a stated year to today; "since June" alone names no year."""
+    year = _year_token(m[3], context)
+    if year is None:
+        return None
+    day = _day_token(m[1] or "1", m[2], year)
+    return "ytd" if day == "this-01-01" else f"from:{day}"
+
+
+def _half(m: re.Match[str], context: str | None) -> str | None:
+    year = _year_token(m[2], context)
+    if year is None:
+        return None
+    return f"range:{year}-01-01:{year}-06-30" if m[1] == "1" else f"range:{year}-07-01:{year}-12-31"
+
+
+# Periods: pattern on the lowered text -> the spec ``atlas.tooling.evaluation.period_bounds`` reads
+# (or a function of the match and the year of the period it restates, for a restatement in brackets).
 PERIODS: tuple[tuple[str, Any], ...] = (
+    (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _range),
+    (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
+    (r"since (\d{1,2}) " + MONTH + "(?: " + YEAR + r")?", _since),
+    (r"since (?:the start of |the beginning of )?()" + MONTH + "(?: " + YEAR + ")?", _since),
+    (r"from (?:the start of |the beginning of )?()" + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
+    (r"(?:in |during )?(?:the )?(?:(this|current) )?(year|quarter|month)[- ]to[- ]date", lambda m: f"{m[2][0]}td"),
+    (
+        r"(?:from )?(?:the )?first (?:day )?of the current (month|quarter|year) to today",
+        lambda m: {"month": "mtd", "quarter": "qtd", "year": "ytd"}[m[1]],
+    ),
+    (r"(?:in |within |over |during )?the (\d+) days up to (?:and including )?today", lambda m: f"last_days:{m[1]}"),
+    (r"(?:in |during )?q([1-4]) (?:of )?(this|last|next) year", lambda m: f"quarter:{m[2]}-{m[1]}"),
+    (
+        r"(?:in |during )?" + MONTH + r" (?:of )?(this|last|next) year",
+        lambda m: f"month:{m[2]}-{MONTH_NAMES.index(m[1]) + 1:02d}",
+    ),
+    (r"(?:in |during )?h([12])(?: " + YEAR + ")?", _half),
+    (
+        r"(?:in |during )?the whole (?:calendar (month|quarter|year) before the current one|"
+        r"previous calendar (month|quarter|year))",
+        lambda m: f"last {m[1] or m[2]}",
+    ),
     (r"(?:between today and|by|before|until) the (?:last day|end) of next month", "end_of_next_month"),
     (r"(?:between today and|by|before|until) the (?:last day|end) of this month", "end_of_this_month"),
     (r"(?:between today and |in |within |over |during )?the next (\d+) days", lambda m: f"next_days:{m[1]}"),
@@ -43,7 +128,7 @@ PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:between today and |in |within |over |during )?the next (\d+) months", lambda m: f"next_months:{m[1]}"),
     (r"between today and (\d+) months (?:from today|from now|later)", lambda m: f"next_months:{m[1]}"),
     (r"(?:in |within |over |during )?the (?:last|past) (\d+) days", lambda m: f"last_days:{m[1]}"),
-    (r"(?:in |during )?q([1-4]) (\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
+    (r"(?:in |during )?q([1-4]) (?:of )?(\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
     (
         r"(?:in |during )?(" + "|".join(MONTH_NAMES) + r") (\d{4})",
         lambda m: f"month:{m[2]}-{MONTH_NAMES.index(m[1]) + 1:02d}",
@@ -74,7 +159,17 @@ CONTRACT_FIELDS = {
     "renewal date": "renewal_date",
     "payment days": "payment_days",
     "signing date": "signed_on",
+    "signed-on date": "signed_on",
     "signed date": "signed_on",
+}
+ORDER_FIELDS = {
+    "status": "status",
+    "amount": "amount",
+    "value": "amount",
+    "ordered-on date": "ordered_on",
+    "order date": "ordered_on",
+    "date": "ordered_on",
+    "customer": "customer",
 }
 CUSTOMER_FIELDS = {"segment": "segment", "region": "region", "city": "city", "account code": "account_code"}
 GROUPS = {"customer": "customer", "customers": "customer", "region": "region", "regions": "region"}
@@ -115,9 +210,21 @@ KINDS: tuple[tuple[str, str], ...] = (
     ),
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
+    (
+        r"^(?:the )?(?P<field>" + "|".join(ORDER_FIELDS) + r") of (?:the )?order (?:numbered |number )?<order>$",
+        "order_field",
+    ),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
-    (r"^(?:the )?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b", "largest_order"),
-    (r"^(?:the )?smallest (?:single )?order\b|^the order with the smallest amount\b", "smallest_order"),
+    (
+        r"^(?:the )?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b|"
+        r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:largest|biggest|highest) amount$",
+        "largest_order",
+    ),
+    (
+        r"^(?:the )?smallest (?:single )?order\b|^the order with the smallest amount\b|"
+        r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:smallest|lowest) amount$",
+        "smallest_order",
+    ),
     (r"\branked by\b|\bwith the (?:largest|highest|most|smallest|lowest|fewest)\b", "rank"),
     (r"\b(?:per|by|for each|grouped by) (?:region|segment|city|customer)\b", "grouped"),
     (r"^(?:the )?(?:total )?(?:count|number) of customers\b", "count_customers"),
@@ -140,6 +247,7 @@ KNOWN_WORDS = frozenset(
     date lies between today last day next month payment terms term credit limit other same sharing
     above over more than greater exceeding at least top first per each grouped is are
     days signing signed code account current recent were was which who there has have had
+    numbered signed-on ordered-on bottom
     """.split()
 )
 
@@ -151,7 +259,7 @@ KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         frozenset({"grouped", "rank"}),
     ),
     (
-        re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|first)\b|\bmost\b(?! recent)"),
+        re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|bottom|first)\b|\bmost\b(?! recent)"),
         frozenset({"rank", "largest_order", "smallest_order"}),
     ),
     (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract", "contract_agg"})),
@@ -159,7 +267,7 @@ KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"\d"), frozenset({"having", "having_sum", "rank"})),  # a number the reader placed nowhere
 )
 
-REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked)|\btheir\b")
+REFERENCE = re.compile(r"\b(?:that|the|this) customer(?:'s)?\b(?! with the| ranked| of (?:the )?order)|\btheir\b")
 ORDER_NUMBER = re.compile(r"\bSO-\d{3,}\b", re.IGNORECASE)
 
 
@@ -261,14 +369,161 @@ def read_truth(case: dict[str, Any], names: Names | None = None) -> Reading:
     if not truth:
         return Reading(None, "the case has no truth text")
     try:
-        return Reading(_read(truth, case, names or load_names()))
+        names = names or load_names()
+        return Reading(_read_whole(_drop_notes(truth, names), case, names))
     except Unreadable as exc:
         return Reading(None, f"truth not read: {exc}")
 
 
-def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
-    turns = [str(t) for t in case.get("turns", [])]
+# Remarks in brackets about how the question was typed, not about what to compute: dropped.
+QUESTION_NOTE = re.compile(
+    r"\s*\([^()]*\b(?:in the question|misspel\w*|spelled|swapped|first word of the name|"
+    r"the records (?:have|hold) no)\b[^()]*\)",
+    re.IGNORECASE,
+)
+# "for customers in the North region and for customers in the South region, compared"
+COMPARED = re.compile(r"^(sums|counts|means|averages) of\b", re.IGNORECASE)
+OR_BY_COUNT = re.compile(r"\s*\(a comparison by (?:count|number) of orders\b[^()]*\balso correct\)", re.IGNORECASE)
+# "orders with status open for Gateway Auto Parts; yes if there is at least one"
+YES_IF_ANY = re.compile(r"^(.+?)[;,]? yes if there (?:is|are) (?:at least one|any)$", re.IGNORECASE)
+# "segment of Mercer Textile Works, compared with enterprise": yes when the field equals the value.
+COMPARED_WITH = re.compile(r"^(.+?),? compared with (.+)$", re.IGNORECASE)
+EQUALITY_FIELDS = frozenset({"payment_terms", "segment", "region", "city", "account_code", "status"})
+# "cancelled excluded or included": a count or list either way is correct.
+CANCELLED_EITHER = re.compile(r"[,;]?\s*\(?\bcancelled (?:excluded or included|included or excluded)\b\)?")
+# Filters the truth says do not apply: "not only overdue ones", "no region filter", "any status", ", all customers".
+NOT_APPLYING = (
+    (re.compile(r",?\s*\bnot only (?:<status> )?(?:[a-z]+ )?ones\b"), "status"),
+    (re.compile(r",?\s*\bno (region|segment|city|status|customer|period) filter\b"), None),
+    (re.compile(r",?\s*\bany (status|region|segment|city)\b"), None),
+    (re.compile(r",\s*all customers\b"), "customer"),
+)
+GROUP_VALUES = re.compile(r"\b(segments|regions|cities|statuses) \(([^()]+)\)", re.IGNORECASE)
+
+
+def _drop_notes(truth: str, names: Names) -> str:
+    """The truth without its remarks: how the question was typed, a customer it is not ("(not Northline
+    Freight)"), a fact about the customer that must hold ("(Copperline is in the Central region)"), the
+    values of a grouping ("segments (enterprise, mid-market, small business)"); and "the customer of order
+    SO-88888" read as that order's customer."""
+    truth = QUESTION_NOTE.sub("", truth)
+    for m in list(re.finditer(r"\s*\(not ([^()]+)\)", truth)):
+        if m[1].strip().rstrip(".").lower() in {n.rstrip(".").lower() for n in names.customers}:
+            truth = truth.replace(m.group(), "")
+    for m in list(re.finditer(r"\s*\(([^()]+?) is in the (\w+) region\)", truth)):
+        found, _ = find_customers(m[1], names)
+        regions = {Customer.objects.get(name=n).region for *_, n in found}
+        if len({n for *_, n in found}) != 1 or regions != {m[2].lower()}:
+            raise Unreadable(f"the remark {m.group().strip()!r} does not hold")
+        truth = truth.replace(m.group(), "")
+    for m in list(GROUP_VALUES.finditer(truth)):
+        known = {"segments": names.segments, "regions": names.regions, "cities": names.cities}
+        known["statuses"] = names.statuses
+        values = [v.strip().lower() for v in re.split(r",|\band\b", m[2]) if v.strip()]
+        if set(values) != {v.lower() for v in known[m[1].lower()]}:
+            raise Unreadable(f"{m[2]!r} are not the {m[1]}")
+        truth = truth.replace(m.group(), m[1])
+    for m in list(
+        re.finditer(r"(?<=\w )the customer of (?:the )?order (?:numbered )?(SO-\d+)\b", truth, re.IGNORECASE)
+    ):
+        order = Order.objects.select_related("customer").filter(number=m[1].upper()).first()
+        if order is None:
+            raise Unreadable(f"no order {m[1]}")
+        truth = truth.replace(m.group(), order.customer.name)
+    return truth
+
+
+# "no customer has segment retail; the segments are enterprise, mid-market and small business",
+# "there is no Northwest region; the regions are ...": a value the records do not have.
+NO_SUCH = re.compile(
+    r"^(?:no (?:customer|order) has (?P<field>segment|region|city|status) (?P<value>[\w .'-]+?)|"
+    r"there is no (?P<value2>[\w .'-]+?) (?P<field2>segment|region|city|status))"
+    r"(?:; the (?P<plural>segments|regions|cities|statuses) are (?P<listed>[\w ,.'-]+))?$",
+    re.IGNORECASE,
+)
+
+
+def _no_such(m: re.Match[str], names: Names) -> dict[str, Any]:
+    field, value = (m["field"] or m["field2"]).lower(), (m["value"] or m["value2"]).strip()
+    known = {"segment": names.segments, "region": names.regions, "city": names.cities, "status": names.statuses}
+    existing = {v.lower(): v for v in known[field]}
+    if value.lower() in existing:
+        raise Unreadable(f"the truth says no {field} {value!r}, but the records have it")
+    check: dict[str, Any] = {"field": field, "value": value}
+    if m["listed"]:
+        if m["plural"].lower() != {"city": "cities", "status": "statuses"}.get(field, field + "s"):
+            raise Unreadable(f"no {field}, and a list of {m['plural']}?")
+        listed = [v.strip() for v in re.split(r",|\band\b", m["listed"]) if v.strip()]
+        if {v.lower() for v in listed} != set(existing):
+            raise Unreadable(f"{m['listed']!r} are not the {m['plural']} the records have")
+        check["existing"] = [existing[v.lower()] for v in listed]
+    return {"no_such": check}
+
+
+def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
+    """A comparison, a yes/no, a value the records do not have, or one check."""
+    no_such = NO_SUCH.match(truth)
+    if no_such:
+        return _no_such(no_such, names)
+    if COMPARED.match(truth):
+        return _read_compare(truth, case, names)
+    yes_if = YES_IF_ANY.match(truth)
+    if yes_if:
+        inner = _read(yes_if[1], case, names)
+        if not inner.keys() & {"orders", "count_orders"}:
+            raise Unreadable("yes if there is at least one of what?")
+        return {"yes_no": {"check": {"orders": next(iter(inner.values()))}, "any": True}}
+    compared = COMPARED_WITH.match(truth)
+    if compared:
+        inner = _read(compared[1], case, names)
+        kind, spec = next(iter(inner.items()))
+        if kind not in ("contract", "customer_field", "order_field") or spec["field"] not in EQUALITY_FIELDS:
+            raise Unreadable("compared with a figure or a date: above, below or on it is not said")
+        return {"yes_no": {"check": inner, "equals": compared[2].strip().rstrip(".")}}
+    return _read(truth, case, names)
+
+
+def _read_compare(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
+    """Two figures of one measure: for two customers or regions ("for A and for B"), or over two periods
+    ("in Q3 of this year and in Q2 of this year", "last quarter and the calendar quarter before it")."""
     spec: dict[str, Any] = {}
+    if OR_BY_COUNT.search(truth):
+        spec["or_count"] = True
+        truth = OR_BY_COUNT.sub("", truth)
+    truth = re.sub(r",?\s*\bcompared\b(?! with)", "", truth)
+    measure = COMPARED.match(truth)
+    assert measure is not None
+    single = {"sums": "sum", "counts": "count", "means": "mean", "averages": "average"}[measure[1].lower()]
+    truth = single + " of" + truth[measure.end() :]
+    lowered = truth.lower()
+    joined = re.search(r" and for | and (?!in |from |last |this |the (?:same|calendar|whole) )", lowered)
+    if joined and " for " in lowered[: joined.start()]:
+        left, right = truth[: joined.start()], truth[joined.end() :]
+        base, first = left[: left.rindex(" for ")], left[left.rindex(" for ") + len(" for ") :]
+        stop = re.search(r",| ordered\b| \(", right)
+        second, rest = (right[: stop.start()], right[stop.start() :]) if stop else (right, "")
+        sides = [_read(f"{base} for {subject}{rest}", case, names) for subject in (first, second)]
+    else:
+        found = find_period(lowered)
+        joined = found and re.match(r"\s*,?\s*and ", lowered[found[2] :])
+        if not found or not joined:
+            raise Unreadable("a comparison of what?")
+        period, start, end = found
+        after = end + joined.end()
+        again = relative_period(lowered[after:], period) or find_period(lowered[after:])
+        if again is None or again[1] != 0:
+            raise Unreadable("a comparison of two periods needs the second")
+        text = truth[:start] + " " + truth[after + again[2] :]
+        sides = [_read(text, case, names, period=p) for p in (period, again[0])]
+    kinds = {next(iter(side)) for side in sides}
+    if len(kinds) != 1 or not kinds <= {"sum_orders", "count_orders", "avg_orders"} or sides[0] == sides[1]:
+        raise Unreadable("the two sides of the comparison do not match")
+    return {"compare": {"measure": kinds.pop(), "sides": [next(iter(side.values())) for side in sides], **spec}}
+
+
+def _read(truth: str, case: dict[str, Any], names: Names, period: str | None = None) -> dict[str, Any]:
+    turns = [str(t) for t in case.get("turns", [])]
+    spec: dict[str, Any] = {"period": period} if period else {}
     found, ambiguous = find_customers(truth, names)
     if ambiguous:
         raise Unreadable(f"{sorted(ambiguous)} could be more than one customer")
@@ -299,12 +554,24 @@ def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
     if amount:
         spec["min_amount"] = amount[1].replace(",", "")
         text = text[: amount.start()] + " " + text[amount.end() :]
+    if CANCELLED_EITHER.search(text):
+        spec["cancelled"] = "either"
+        text = CANCELLED_EITHER.sub(" ", text)
+    not_applying = set()
+    for not_applied, key in NOT_APPLYING:
+        for m in not_applied.finditer(text):
+            not_applying.add(key or m[1])
+        text = not_applied.sub(" ", text)
     if REVENUE.search(text):
+        if "cancelled" in spec:
+            raise Unreadable("cancelled orders both left out and either way")
         spec["revenue"] = True
         text = REVENUE.sub(" ", text)
     text = NO_PERIOD.sub(" ", text)
     text = _read_period(text, spec)
     text = _read_filters(text, spec, names)
+    if not_applying & set(spec):
+        raise Unreadable(f"the truth says {sorted(not_applying & set(spec))} does not apply, and applies it")
     text = " ".join(text.replace(",", " ").split())
     text = re.sub(r"\s*\(\s*|\s*\)\s*", " ", text).strip()
     for pattern, kind in KINDS:
@@ -320,12 +587,98 @@ def _read(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
 
 
 def _read_period(text: str, spec: dict[str, Any]) -> str:
-    for pattern, value in PERIODS:
-        m = re.search(r"\b" + pattern + r"\b", text)
-        if m:
-            spec["period"] = value(m) if callable(value) else value
-            return text[: m.start()] + " " + text[m.end() :]
+    found = find_period(text)
+    if found is None:
+        return text
+    if "period" in spec:
+        raise Unreadable("two periods")
+    period, start, end = found
+    if re.search(r"\b(?:from|since|after|before|until) $", text[:start]):
+        raise Unreadable(f"{text[max(0, start - 6) : end].strip()!r}: from when to when?")
+    spec["period"] = period
+    text = text[:start] + " " + text[end:]
+    if find_period(text) is not None:
+        raise Unreadable("two periods")
     return text
+
+
+def _period_year(period: str) -> str | None:
+    """The year a period lies in ("quarter:this-2" -> "this"), for a restatement that gives none."""
+    m = re.fullmatch(r"(?:year|month|quarter):(\d{4}|this|last|next)(?:-\d+)?|(this|last|next) year", period)
+    if m:
+        return m[1] or m[2]
+    # "this month" lies in this year; "last quarter" may lie in last year, so it gives no year
+    m = re.fullmatch(r"range:(\w+)-\d\d-\d\d:(\w+)-\d\d-\d\d|(this) (?:month|quarter)", period)
+    if m is None or m[1] != m[2]:
+        return None
+    return m[1] or m[3]
+
+
+def _match_period(text: str, context: str | None = None) -> tuple[str, int, int] | None:
+    """The leftmost period in ``text`` (the longest there), as (spec, start, end)."""
+    best: tuple[str, int, int] | None = None
+    for pattern, value in PERIODS:
+        for m in re.finditer(r"(?<![\w-])" + pattern + r"(?![\w-])", text):
+            if best is not None and (m.start(), -m.end()) >= (best[1], -best[2]):
+                break
+            spec = value(m, context) if callable(value) and value.__code__.co_argcount == 2 else value
+            spec = spec(m) if callable(spec) else spec
+            if spec is not None:  # a day and month with no year to place them in is not a period
+                best = (spec, m.start(), m.end())
+                break
+    return best
+
+
+# Days on which a period and its restatement in brackets must agree.
+PROBE_DAYS = (date(2025, 2, 14), date(2025, 11, 30), date(2026, 1, 1), date(2026, 7, 15), date(2026, 12, 31))
+
+
+def find_period(text: str) -> tuple[str, int, int] | None:
+    """The first period in ``text`` and where it is, with its restatement in brackets if it has one
+    ("in Q2 of this year (1 April to 30 June)"). A restatement must start where the period does and end
+    no later ("this year (from 1 January this year to today)" is the year to date); else nothing is guessed."""
+    from atlas.tooling.evaluation import period_bounds  # evaluation imports this module
+
+    found = _match_period(text)
+    if found is None:
+        return None
+    period, start, end = found
+    bracket = re.match(r"\s*\(([^()]*)\)", text[end:])
+    if bracket:
+        restated = _match_period(bracket[1], _period_year(period))
+        if restated is not None and restated[1:] == (0, len(bracket[1])):
+            if not all(_restates(period, restated[0], day) for day in PROBE_DAYS):
+                raise Unreadable(f"the period {text[start:end]!r} and its restatement {bracket[1]!r} disagree")
+            if any(period_bounds(period, day) != period_bounds(restated[0], day) for day in PROBE_DAYS):
+                period = restated[0]
+            end += bracket.end()
+    return period, start, end
+
+
+def _restates(period: str, restated: str, day: date) -> bool:
+    from atlas.tooling.evaluation import period_bounds
+
+    (start, end), (again, until) = period_bounds(period, day), period_bounds(restated, day)
+    return start == again and until <= end
+
+
+def relative_period(text: str, before: str) -> tuple[str, int, int] | None:
+    """A period said against the one before it: "the calendar quarter before it", "the same calendar
+    month one year earlier"."""
+    m = re.match(
+        r"\s*(?:in )?the (?:(?:calendar )?(month|quarter) before it|"
+        r"same calendar (month|quarter) (?:one|a) year earlier)\b",
+        text,
+    )
+    if m is None:
+        return None
+    unit = m[1] or m[2]
+    ago = re.fullmatch(rf"(this|last) {unit}|{unit}s_ago:(\d+)", before)
+    if ago is None:
+        raise Unreadable(f"a {unit} before {before!r}?")
+    back = {"this": 0, "last": 1}.get(ago[1] or "", int(ago[2] or 0))
+    back += 1 if m[1] else (12 if unit == "month" else 4)
+    return f"{unit}s_ago:{back}", m.start(), m.end()
 
 
 # How each filter's value may be written around it ("with region central", "in the East",
@@ -364,7 +717,7 @@ def _check_words(text: str) -> None:
 
 # --- building each kind of check ------------------------------------------------------------------
 
-ORDER_FILTERS = ("customer", "region", "segment", "city", "status", "period", "revenue", "min_amount")
+ORDER_FILTERS = ("customer", "region", "segment", "city", "status", "period", "revenue", "cancelled", "min_amount")
 
 
 def _only(spec: dict[str, Any], allowed: tuple[str, ...], kind: str) -> dict[str, Any]:
@@ -390,8 +743,10 @@ def _orders(kind: str) -> Builder:
 def _limit(text: str, case: dict[str, Any]) -> int | None:
     number = r"(\d+|" + "|".join(NUMBER_WORDS) + r")"
     for source in (text, str(case.get("must", "")).lower(), *(t.lower() for t in reversed(case.get("turns", [])))):
-        m = re.search(r"\b(?:top|first|biggest|largest|best) " + number + r"\b", source) or re.search(
-            r"\b" + number + r" (?:biggest|largest|best|top|highest)\b", source
+        m = (
+            re.search(r"\b(?:top|first|biggest|largest|best|bottom) " + number + r"\b", source)
+            or re.search(r"\b" + number + r" (?:biggest|largest|best|top|highest|smallest|lowest)\b", source)
+            or re.search(r"\bthe " + number + r" (?:\w+ )?names\b", source)  # must: "the three region names"
         )
         if m:
             return int(m[1]) if m[1].isdigit() else NUMBER_WORDS[m[1]]
@@ -399,9 +754,9 @@ def _limit(text: str, case: dict[str, Any]) -> int | None:
 
 
 def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
-    group = re.search(r"^(?:the )?(?:top \d+ )?(customers?|regions?|segments?|city|cities)\b", text) or re.search(
-        r"\b(customer|region|segment|city)s? (?:ranked|with the)\b", text
-    )
+    group = re.search(
+        r"^(?:the )?(?:(?:top|bottom) \d+ )?(customers?|regions?|segments?|city|cities)\b", text
+    ) or re.search(r"\b(customer|region|segment|city)s? (?:ranked|with the)\b", text)
     if group is None:
         raise Unreadable("a ranking of what?")
     direction = re.search(r"\b(largest|highest|most|smallest|lowest|fewest)\b", text)
@@ -414,13 +769,18 @@ def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any
         if limit is None:
             raise Unreadable("a ranking without a number of places")
     else:
-        limit = _limit(text, case) if re.search(r"\btop\b", text) else 1
+        limit = _limit(text, case) if re.search(r"\b(?:top|bottom)\b", text) else 1
     check["limit"] = limit
     check |= _only({k: v for k, v in spec.items() if k != "revenue"}, ORDER_FILTERS, "rank")
     if measure[1] in ("count", "number"):
         check["measure"] = "count"
-    if direction and direction[1] in ("smallest", "lowest", "fewest"):
+    if (direction and direction[1] in ("smallest", "lowest", "fewest")) or re.search(r"\bbottom\b", text):
         check["ascending"] = True
+    if re.search(
+        r"\beach with its (?:figure|count|total|amount)|\bwith their (?:figures|counts|totals|amounts)",
+        str(case.get("must", "")),
+    ):
+        check["values"] = True
     return {"rank": check}
 
 
@@ -486,6 +846,11 @@ def _order(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, An
     return {"order": _need(spec, "number", "an order lookup")}
 
 
+def _order_field(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
+    _only(spec, ("number",), "an order's field")
+    return {"order_field": {"order": spec["number"], "field": ORDER_FIELDS[m["field"]]}}
+
+
 BUILDERS = {
     "peers": _peers,
     "having": _having,
@@ -496,6 +861,7 @@ BUILDERS = {
     "count_renewals": _renewals("count_renewals"),
     "renewals": _renewals("renewals"),
     "order": _order,
+    "order_field": _order_field,
     "largest_order": _orders("largest_order"),
     "smallest_order": _orders("smallest_order"),
     "rank": _rank,

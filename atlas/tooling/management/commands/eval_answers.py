@@ -1,11 +1,12 @@
-"""``manage.py eval_answers FILE [--checks FILE] [--json]``: are Atlas's answers right?
+"""``manage.py eval_answers FILE [--checks FILE] [--json] [--readings]``: are Atlas's answers right?
 
 Each case's turns are asked in order by a fresh user in a fresh session through
 :func:`chat.turn.ask` (the function the chat view and the API call); only the last answer
 is judged, against a value computed from the database now (:mod:`atlas.tooling.evaluation`). A case
 says how to compute it in a ``check`` field, or a checks file maps case ids to checks; a
 case with neither is read from its ``truth`` text (:mod:`atlas.tooling.truth`; ``out_of_scope`` cases
-must abstain). A truth text the reader cannot read is counted as unjudged, with the reason.
+must abstain). A truth text the reader cannot read is counted as unjudged, with the reason;
+``--readings`` only reads the truths (the check of each case, or why it has none) and asks nothing.
 Everything runs in one transaction that is rolled back: no user, session, turn or memory
 stays behind and no gate run is queued.
 """
@@ -51,11 +52,17 @@ class Command(BaseCommand):
         parser.add_argument("--checks", type=Path, help="JSON lines of {id, check} for cases without a check")
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
         parser.add_argument("--verbose", action="store_true", help="print every answer")
+        parser.add_argument(
+            "--readings", action="store_true", help="only read each truth: print its check, or why it is unjudged"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         cases = load_jsonl(options["file"])
         checks = {row["id"]: row["check"] for row in load_jsonl(options["checks"])} if options["checks"] else {}
         today = timezone.localdate()
+        if options["readings"]:
+            self._readings(cases, checks)
+            return
         verdicts: list[Verdict] = []
         timings: list[float] = []
         with override_settings(ATLAS_HOLDOUT=False), transaction.atomic():
@@ -78,6 +85,16 @@ class Command(BaseCommand):
                 verdicts.append(Verdict(case["id"], judge(answer, expected), answer, expected.__dict__))
             transaction.set_rollback(True)
         self._report(verdicts, timings, options)
+
+    def _readings(self, cases: list[dict], checks: dict[str, Any]) -> None:
+        """Each case's check as read from its truth, without asking Atlas anything."""
+        names = load_names()
+        unread = 0
+        for case in cases:
+            check, reason = check_for(case, checks, names)
+            unread += check is None
+            self.stdout.write(f"{case.get('id', '?'):<12} {json.dumps(check) if check else 'unjudged: ' + reason}")
+        self.stdout.write(f"\ncases {len(cases)}  unjudged {unread / (len(cases) or 1):.3f}")
 
     def _report(self, verdicts: list[Verdict], timings: list[float], options: dict[str, Any]) -> None:
         total = len(verdicts) or 1
