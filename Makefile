@@ -127,20 +127,24 @@ SHARED ?= ../shared
 eval: db
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev.jsonl
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev2.jsonl
+	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev3.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/gate_own_cases.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/gate_blind2_cases.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/gate_blind3_cases.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set2.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set3.jsonl
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/recall/dev.jsonl --k 6
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev.jsonl
+	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev2.jsonl
+	$(PY) manage.py eval_memory_effect $(SHARED)/benchmarks/memory_effect/dev.jsonl
+	$(PY) manage.py eval_memory_effect tests/fixtures/memory_effect_own_cases.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/answer_own_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/answer_blind_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/answer_blind2_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/answer_blind3_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/answer_blind4_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/answer_blind5_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/answer_blind6_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/answer_blind7_cases.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set1.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set2.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set3.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set4.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set5.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set6.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set7.jsonl
 
 eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6

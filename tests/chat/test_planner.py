@@ -590,7 +590,7 @@ def test_customers_sharing_a_field_with_a_named_one_are_its_peers_without_the_wo
     assert (result.kind, result.subject, result.peers) == ("list", "customers", ("region",))
 
 
-# --- mechanisms found by the blind held-out check (tests/fixtures/answer_blind_cases.jsonl) ----
+# --- mechanisms found by the first blind set (now tests/fixtures/regression/answers_set1.jsonl) ----
 
 
 @pytest.mark.django_db
