@@ -226,6 +226,15 @@ def _cancelled_sentence(plan: QueryPlan, excluded: bool, why: str = "") -> str:
     return f" Cancelled orders are left out{',' + why if why else ''}." if excluded else ""
 
 
+def _cancelled_clause(plan: QueryPlan, sentence: str) -> str:
+    """The cancelled-orders sentence as a clause of a heading that ends in a colon, so a
+    ranking's heading is one sentence ("Top 3 customers by order value in 2025, cancelled
+    orders left out:"), never a sentence broken by another."""
+    if plan.include_cancelled:
+        return ", cancelled orders included as you asked"
+    return ", cancelled orders left out" if sentence else ""
+
+
 def _contract_figure_sentence(result: Figure, style: Style, money: str) -> str:
     """ "The average credit limit of current contracts in the West region is $120,000.00 (over 9 contracts)." """
     plan = result.plan
@@ -305,12 +314,13 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
         head = f"{_metric(ranking).capitalize()} {scope}: {lead}.{excluded}"
     elif plan.kind == "rank":
         which = "Bottom" if plan.order == "asc" else "Top"
-        head = f"{which} {len(rows)} {group} by {_metric(ranking)} {scope}:{excluded}"
+        clause = _cancelled_clause(plan, excluded)
+        head = f"{which} {len(rows)} {group} by {_metric(ranking)} {scope}{clause}:"
         if plan.limit and len(rows) > plan.limit:  # a tie at the last place asked for
             tie = f"with a tie reaching place {plan.limit}, so {len(rows)} are shown"
-            head = f"{which} {plan.limit} {group} by {_metric(ranking)} {scope}, {tie}:{excluded}"
+            head = f"{which} {plan.limit} {group} by {_metric(ranking)} {scope}{clause}, {tie}:"
     else:
-        head = f"{_metric(ranking).capitalize()} by {plan.group_by} {scope}:{excluded}"
+        head = f"{_metric(ranking).capitalize()} by {plan.group_by} {scope}{_cancelled_clause(plan, excluded)}:"
     table_rows: list[tuple[str, ...]] = [(r.label, _rank_value(ranking, r.value, style), f"{r.orders:,}") for r in rows]
     header = (plan.group_by.capitalize() or "Status", _metric(ranking).capitalize(), "Orders")
     places = list(range(1, len(rows) + 1))

@@ -24,9 +24,9 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from atlas import sentences
-from atlas.normalise import Normalised, normalise
 from atlas.logcontext import set_log_turn
 from atlas.middleware import Conflict, Unavailable
+from atlas.normalise import Normalised, normalise
 from atlas.text import has_visible_text
 from chat import blocks, corrections, executors, holdout, shaping, tools
 from chat import prompt as prompt_module
