@@ -32,6 +32,7 @@ from chat import blocks, corrections, executors, holdout, shaping, tools
 from chat import prompt as prompt_module
 from chat import state as state_module
 from chat import vocabulary as vocab
+from chat.answering.speech import asks_nothing
 from chat.corpus import search_documents
 from chat.executors import execute
 from chat.feedback import queue_gate, record_followup
@@ -234,6 +235,11 @@ def _answer(
         # "From now on, amounts in euros" asks nothing of the records: the acknowledgement is the answer.
         _answer_with_gate_sentence(turn, state, shown.message)
         return
+    if abstention is not None and asks_nothing(asked, names_customer=bool(tools.find_customer_mentions(asked))):
+        # "I'm in Denver till Friday": a statement, acknowledged, never "I can't answer that"
+        # (design rule "statements acknowledged"); what the gate keeps it says itself.
+        _acknowledge(turn, state)
+        return
     quoted = _passage_answer(asked, abstention) if abstention is not None else None
     if quoted is not None:
         plan, abstention = quoted.plan, None
@@ -403,6 +409,13 @@ def _answer_with_gate_sentence(turn: Turn, state: state_module.SessionState, mes
     turn.answer = turn.gate_message = message
     turn.blocks = [blocks.summary(message).as_dict()]
     turn.save(update_fields=["answer", "gate_message", "blocks"])
+    state.last_plan = None
+
+
+def _acknowledge(turn: Turn, state: state_module.SessionState) -> None:
+    turn.answer = sentences.STATEMENT_ACKNOWLEDGED
+    turn.blocks = [blocks.summary(sentences.STATEMENT_ACKNOWLEDGED).as_dict()]
+    turn.save(update_fields=["answer", "blocks"])
     state.last_plan = None
 
 
