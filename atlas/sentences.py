@@ -44,3 +44,10 @@ KIND_SECTIONS: dict[str, tuple[str, str]] = {
 def context(request: Any) -> dict[str, Any]:
     """Template context processor: the sentences above as ``sentences``."""
     return {"sentences": {name: value for name, value in globals().items() if name.isupper()}}
+
+
+# A turn that states something and asks nothing (design rule "statements acknowledged"); what
+# the gate keeps from it, it says on the memory page and under the answer, not here.
+STATEMENT_ACKNOWLEDGED = (
+    "Thanks for letting me know. When you need something from the records, ask me about customers, orders or contracts."
+)

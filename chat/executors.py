@@ -8,7 +8,7 @@ cancellations policy memo excludes cancelled orders from revenue.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -18,7 +18,7 @@ from django.db.models.functions import TruncMonth
 
 from chat.corpus import Passage, search_documents
 from chat.models import Contract, Customer, Order, OrderStatus
-from chat.planner import Filters, QueryPlan
+from chat.planner import Filters, Period, QueryPlan
 
 if TYPE_CHECKING:
     from chat.prompt import ToolCall
@@ -113,6 +113,8 @@ def execute(plan: QueryPlan, *, today: date) -> list[Result]:
         return [_order_list(plan)]
     if plan.kind == "rank" and not plan.group_by:
         return [_order_list(plan, by_amount=True)]
+    if plan.kind == "compare":
+        return [_compared(plan)]
     if plan.group_by:
         return [_grouped(plan)]
     return [_figure(plan)]
@@ -201,10 +203,37 @@ def _grouped(plan: QueryPlan) -> Ranking:
         while picked and len(picked) < len(everything) and everything[len(picked)]["value"] == picked[-1]["value"]:
             picked.append(everything[len(picked)])
     out = [RankRow(_group_label(plan.group_by, r["key"]), _rounded(r["value"]), r["n"]) for r in picked]
-    if plan.kind == "compare":
-        present = {r.label for r in out}
-        out += [RankRow(c.name, Decimal("0.00"), 0) for c in plan.filters.customers if c.name not in present]
     return Ranking(plan, measure, tuple(out), cancelled_excluded=excluded)
+
+
+def comparison_sides(plan: QueryPlan) -> list[tuple[str, Filters]]:
+    """Each side of a comparison as its label and the filters its figure is computed under,
+    in the order the question named them."""
+    filters = plan.filters
+    if plan.group_by == "region":
+        return [(region.title(), replace(filters, region=region)) for region in plan.sides]
+    if plan.group_by == "period":
+        out = []
+        for side in plan.sides:
+            label, start, end = side.split("|")
+            out.append(
+                (label, replace(filters, period=Period(label, date.fromisoformat(start), date.fromisoformat(end))))
+            )
+        return out
+    return [(c.name, replace(filters, customers=(c,))) for c in filters.customers]
+
+
+def _compared(plan: QueryPlan) -> Ranking:
+    """Both sides' figures, in the question's order (one aggregate per side, in SQL)."""
+    measure = plan.measure or "sum"
+    value = {"count": Count("id"), "average": Avg("amount")}.get(measure, Sum("amount"))
+    rows = []
+    excluded = False
+    for label, filters in comparison_sides(plan):
+        orders, excluded = _revenue(plan, orders_for(filters))
+        agg = orders.aggregate(value=value, n=Count("id"))
+        rows.append(RankRow(label, _rounded(agg["value"] if agg["value"] is not None else Decimal("0.00")), agg["n"]))
+    return Ranking(plan, measure, tuple(rows), cancelled_excluded=excluded)
 
 
 def _rounded(value: Any) -> Decimal | int:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -78,8 +80,24 @@ TOOLS: list[dict[str, Any]] = [
         {
             **{k: _FILTERS[k] for k in ("region", "city", "segment", "status")},
             "min_orders": {"type": "integer", "minimum": 0},
+            "min_total": {"type": "number", "description": "only customers whose orders total more than this"},
+            "max_total": {"type": "number", "description": "only customers whose orders total less than this"},
+            "terms": {"type": "string", "description": 'payment terms of the current contract, e.g. "net 30"'},
             "count_only": {"type": "boolean"},
         },
+    ),
+    _tool(
+        "compare_orders",
+        "Two customers, two regions or two periods side by side: both figures and which is ahead. "
+        "Sums leave out cancelled orders unless a status is given.",
+        {
+            "measure": {"type": "string", "enum": ["sum", "count", "average"]},
+            "customers": {"type": "array", "items": _FILTERS["customer"], "minItems": 2, "maxItems": 2},
+            "regions": {"type": "array", "items": _FILTERS["region"], "minItems": 2, "maxItems": 2},
+            "periods": {"type": "array", "items": _FILTERS["period"], "minItems": 2, "maxItems": 2},
+            **{k: _FILTERS[k] for k in ("customer", "region", "segment", "status", "period")},
+        },
+        ["measure"],
     ),
     _tool(
         "renewing_contracts",
@@ -152,12 +170,41 @@ def plan_from_tool(name: str, args: dict[str, Any]) -> QueryPlan:
         min_orders = args.get("min_orders")
         if min_orders is None and args.get("status"):
             min_orders = 0
-        return QueryPlan(kind, "customers", _filters(args), min_orders=min_orders)
+        totals = {k: Decimal(str(args[k])) for k in ("min_total", "max_total") if args.get(k) is not None}
+        terms = str(args.get("terms") or "").lower().strip()
+        return QueryPlan(kind, "customers", _filters(args), min_orders=min_orders, terms=terms, **totals)
+    if name == "compare_orders":
+        return _comparison(args)
     if name == "renewing_contracts":
         return QueryPlan("list", "contracts", _filters(args))
     if name == "search_documents":
         return QueryPlan("list", "documents", query=str(args.get("query") or "")[:2000])
     raise ValidationError(f'Unknown tool "{name}".')
+
+
+def _comparison(args: dict[str, Any]) -> QueryPlan:
+    """A compare_orders call: exactly two customers, two regions or two periods."""
+    measure = str(args.get("measure") or "sum")
+    if measure not in ("sum", "count", "average"):
+        raise ValidationError(f'Unknown measure "{measure}".')
+    filters = _filters(args)
+    plan = QueryPlan("compare", "orders", filters, measure="" if measure == "sum" else measure)
+    if len(args.get("customers") or ()) == 2:
+        named = tuple(c for name in args["customers"] for c in _customer({"customer": name}))
+        return replace(plan, filters=replace(filters, customers=named), group_by="customer")
+    if len(args.get("regions") or ()) == 2:
+        regions = tuple(vocab.REGION_WORDS.get(str(r).lower(), "") for r in args["regions"])
+        if not all(regions):
+            raise ValidationError(f"Unknown region in {args['regions']}.")
+        return replace(plan, filters=replace(filters, region=""), group_by="region", sides=regions)
+    if len(args.get("periods") or ()) == 2:
+        sides = []
+        for text in args["periods"]:
+            period = _filters({"period": text}).period
+            assert period is not None  # _filters raises on a period it cannot read
+            sides.append(f"{period.label}|{period.start.isoformat()}|{period.end.isoformat()}")
+        return replace(plan, filters=replace(filters, period=None), group_by="period", sides=tuple(sides))
+    raise ValidationError("Give two customers, two regions or two periods to compare.")
 
 
 def run_tool(name: str, arguments: str) -> tuple[dict[str, Any], list[executors.Result]]:

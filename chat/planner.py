@@ -115,11 +115,16 @@ class QueryPlan:
     # Money totals leave cancelled orders out (the cancellations memo) unless the user's standing
     # preference asks for them in (chat.shaping).
     include_cancelled: bool = False
+    # A comparison's sides when they are not the filters' customers: region values, or periods
+    # written "label|start|end" (chat.answering.comparisons); group_by says which.
+    sides: tuple[str, ...] = ()
+    yes_no: bool = False  # asked as yes or no: the answer says yes or no first
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["filters"] = {"slots": self.filters.slots(), "customers": [asdict(c) for c in self.filters.customers]}
         data["peers"] = list(self.peers)
+        data["sides"] = list(self.sides)
         for key in ("min_total", "max_total"):
             data[key] = str(data[key]) if data[key] is not None else None
         return data
@@ -130,6 +135,7 @@ class QueryPlan:
         raw = values.pop("filters", {}) or {}
         customers = tuple(CustomerRef(**c) for c in raw.get("customers", []))
         values["peers"] = tuple(values.get("peers") or ())
+        values["sides"] = tuple(values.get("sides") or ())
         for key in ("min_total", "max_total"):
             values[key] = Decimal(values[key]) if values.get(key) is not None else None
         return cls(filters=Filters.from_slots(raw.get("slots", {}), customers), **values)
@@ -798,6 +804,11 @@ def _year_near(words: list[str], i: int) -> int | None:
 
 def _calendar_period(words: list[str], today: date) -> Period | None:
     for i, word in enumerate(words):
+        if re.fullmatch(r"h[12]", word):  # a half year: "H1 2025"
+            half = int(word[1])
+            year = _year_near(words, i) or today.year
+            start = date(year, 6 * half - 5, 1)
+            return Period(f"H{half} {year}", start, _month_end(year, 6 * half))
         quarter = int(word[1]) if re.fullmatch(r"q[1-4]", word) else None
         if quarter is None and word in vocab.ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
             quarter = vocab.ORDINALS[word]
@@ -867,6 +878,12 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
             return Planned(Abstention(vocab.NO_PLAN_REASON, back), {}, fmt=signals.fmt)
     stated = _stated_filters(signals)
     fmt = signals.fmt
+    if not signals.out_of_scope and not signals.order_number:
+        from chat.answering.comparisons import plan_comparison
+
+        compared = plan_comparison(signals, context, today=today)
+        if compared is not None:
+            return Planned(compared, stated, fmt=fmt)
     abstain = _abstention(signals, context)
     if abstain is not None:
         if abstain.reason in vocab.NO_PLAN_REASONS and _measure(signals):
@@ -1037,6 +1054,28 @@ def _unit_before(signals: Signals) -> str:
         if word in vocab.PERIOD_UNITS and words[i + 1] in vocab.PERIOD_BEFORE and signals.period is None:
             return word
     return ""
+
+
+def shift_period(period: Period, *, months: int) -> Period | None:
+    """``period`` moved by whole months ("the same month last year"), when it is whole months."""
+    start = period.start
+    if start.day != 1 or (period.end + timedelta(days=1)).day != 1:
+        return None
+    span = (period.end.year - start.year) * 12 + period.end.month - start.month
+    year, month = _shift_month(start.year, start.month, months)
+    end = _month_end(*_shift_month(year, month, span))
+    if span == 0:
+        label = f"{calendar.month_name[month]} {year}"
+    elif span == 11 and month == 1:
+        label = str(year)
+    else:
+        label = f"{date(year, month, 1):%b %Y} to {end:%b %Y}"
+    return Period(label, date(year, month, 1), end)
+
+
+def period_before(period: Period | None, unit: str) -> Period | None:
+    """The calendar ``unit`` before ``period`` ("the quarter before"), when ``period`` is one such unit."""
+    return _period_before(period, unit)
 
 
 def _period_before(period: Period | None, unit: str) -> Period | None:

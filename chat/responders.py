@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from chat import blocks as B
 from chat import vocabulary as vocab
-from chat.executors import Figure, Missing, Quotes, Ranking, Record, RecordList, Result
+from chat.executors import Figure, Missing, Quotes, Ranking, RankRow, Record, RecordList, Result
 from chat.planner import Abstention, Filters, QueryPlan
 from chat.prompt import Prompt
 from chat.shaping import Holds, Influence, Style, Use, field_values, settle, style_for
@@ -226,6 +226,15 @@ def _cancelled_sentence(plan: QueryPlan, excluded: bool, why: str = "") -> str:
     return f" Cancelled orders are left out{',' + why if why else ''}." if excluded else ""
 
 
+def _cancelled_clause(plan: QueryPlan, sentence: str) -> str:
+    """The cancelled-orders sentence as a clause of a heading that ends in a colon, so a
+    ranking's heading is one sentence ("Top 3 customers by order value in 2025, cancelled
+    orders left out:"), never a sentence broken by another."""
+    if plan.include_cancelled:
+        return ", cancelled orders included as you asked"
+    return ", cancelled orders left out" if sentence else ""
+
+
 def _contract_figure_sentence(result: Figure, style: Style, money: str) -> str:
     """ "The average credit limit of current contracts in the West region is $120,000.00 (over 9 contracts)." """
     plan = result.plan
@@ -301,16 +310,16 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
         sentence = f"{label} had the {word} {_metric(ranking)} {scope}: {_rank_value(ranking, top.value, style)}."
         return [B.summary(sentence + excluded)]
     if plan.kind == "compare":
-        lead = "; ".join(f"{r.label} {_rank_value(ranking, r.value, style)}" for r in rows)
-        head = f"{_metric(ranking).capitalize()} {scope}: {lead}.{excluded}"
-    elif plan.kind == "rank":
+        return [B.summary(_comparison_sentence(ranking, style))]
+    if plan.kind == "rank":
         which = "Bottom" if plan.order == "asc" else "Top"
-        head = f"{which} {len(rows)} {group} by {_metric(ranking)} {scope}:{excluded}"
+        clause = _cancelled_clause(plan, excluded)
+        head = f"{which} {len(rows)} {group} by {_metric(ranking)} {scope}{clause}:"
         if plan.limit and len(rows) > plan.limit:  # a tie at the last place asked for
             tie = f"with a tie reaching place {plan.limit}, so {len(rows)} are shown"
-            head = f"{which} {plan.limit} {group} by {_metric(ranking)} {scope}, {tie}:{excluded}"
+            head = f"{which} {plan.limit} {group} by {_metric(ranking)} {scope}{clause}, {tie}:"
     else:
-        head = f"{_metric(ranking).capitalize()} by {plan.group_by} {scope}:{excluded}"
+        head = f"{_metric(ranking).capitalize()} by {plan.group_by} {scope}{_cancelled_clause(plan, excluded)}:"
     table_rows: list[tuple[str, ...]] = [(r.label, _rank_value(ranking, r.value, style), f"{r.orders:,}") for r in rows]
     header = (plan.group_by.capitalize() or "Status", _metric(ranking).capitalize(), "Orders")
     places = list(range(1, len(rows) + 1))
@@ -319,6 +328,40 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
     items = [f"{p}. {r.label}: {_rank_value(ranking, r.value, style)}" for p, r in zip(places, rows, strict=True)]
     # A breakdown ("order count city by city") shows every group; a top N is already cut.
     return _shaped(head, header, table_rows, items, style, inline=[r.label for r in rows], every=not plan.limit)
+
+
+def _comparison_sentence(ranking: Ranking, style: Style) -> str:
+    """Both figures and a one-line verdict, yes or no first when asked so: "Yes: Kestrel Foods
+    $102,041.84 against Brightwater Dental $10,861.77 this year (...), cancelled orders left out." """
+    plan = ranking.plan
+    first, second = ranking.rows[0], ranking.rows[1]
+    by_period = plan.group_by == "period"
+
+    def side(row: RankRow) -> str:
+        label = row.label
+        if by_period:
+            start, end = next((s.split("|")[1:] for s in plan.sides if s.split("|")[0] == row.label), ("", ""))
+            if start:
+                span = f"{fmt_date(date.fromisoformat(start), style)} to {fmt_date(date.fromisoformat(end), style)}"
+                label = f"{label} ({span})"
+        value = _rank_value(ranking, row.value, style)
+        return f"{label} averaging {value} an order" if ranking.measure == "average" else f"{label} {value}"
+
+    both = f"{side(first)} against {side(second)}"
+    if plan.filters.status:
+        both += f" in {plan.filters.status} orders"
+    if plan.yes_no:
+        more = first.value > second.value if plan.order != "asc" else first.value < second.value
+        verdict = "Yes" if more else "No"
+    elif first.value == second.value:
+        verdict = "Level"
+    else:
+        ahead = first if first.value > second.value else second
+        verdict = f"{ahead.label[:1].upper()}{ahead.label[1:]} is ahead"
+    filters = plan.filters if plan.group_by != "customer" else replace(plan.filters, customers=())
+    scope = scope_phrase(filters, style, dated=not by_period)
+    clause = _cancelled_clause(plan, "x" if ranking.cancelled_excluded else "")
+    return " ".join(f"{verdict}: {both} {scope}".split()) + f"{clause}."
 
 
 def _shaped(

@@ -82,6 +82,8 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = ()) -> set[
     if plan.kind in ("rank", "compare") and plan.group_by == "customer":
         scopes.add("customers")
     regions = (*regions, plan.filters.region) if plan.filters.region else regions
+    if plan.kind == "compare" and plan.group_by == "region":
+        regions = (*regions, *plan.sides)
     scopes |= {f"region:{r.lower()}" for r in regions if r}
     return scopes
 

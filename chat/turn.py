@@ -26,11 +26,13 @@ from django.utils import timezone
 from atlas import sentences
 from atlas.logcontext import set_log_turn
 from atlas.middleware import Conflict, Unavailable
+from atlas.normalise import Normalised, normalise
 from atlas.text import has_visible_text
 from chat import blocks, corrections, executors, holdout, shaping, tools
 from chat import prompt as prompt_module
 from chat import state as state_module
 from chat import vocabulary as vocab
+from chat.answering.speech import asks_nothing
 from chat.corpus import search_documents
 from chat.executors import execute
 from chat.feedback import queue_gate, record_followup
@@ -135,8 +137,11 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         state = state_module.load_state(user.pk, session.pk)
         previous_focus = state.focus.id if state.focus else state.last_focus_id
         previous_turn = state.last_turn_id
-        mentions = _group_mentions(tools.find_customer_mentions(question))
-        resolution = state_module.update_from_question(state, question, mentions=mentions, option_id=option_id)
+        # Read once through the normaliser the gate shares (shorthand, contractions, spelling
+        # against the domain lexicon); the turn keeps the words the user typed.
+        read = normalise(question)
+        mentions = _group_mentions(tools.find_customer_mentions(read.text))
+        resolution = state_module.update_from_question(state, read.text, mentions=mentions, option_id=option_id)
         # Reserve the turn id first: the hold-out draw hashes it (chapter 93).
         turn = Turn.objects.create(session=session, user=user, question=question, created_at=timezone.now())
         set_log_turn(turn.pk)
@@ -144,14 +149,14 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         if resolution.clarify is not None:
             _clarify(turn, resolution.clarify)
         else:
-            _answer(user, turn, state, resolution, question)
+            _answer(user, turn, state, resolution, question, read=read)
 
         record_followup(
             session.pk,
             previous_turn,
             stayed=bool(previous_focus) and state.focus is not None and state.focus.id == previous_focus,
         )
-        state_module.remember_question(state, question)
+        state_module.remember_question(state, read.text)
         state.last_turn_id = turn.pk
         state.last_focus_id = state.focus.id if state.focus else ""
         state_module.save_state(user.pk, session.pk, state)
@@ -192,7 +197,13 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
 
 
 def _answer(
-    user: User, turn: Turn, state: state_module.SessionState, resolution: state_module.Resolution, question: str
+    user: User,
+    turn: Turn,
+    state: state_module.SessionState,
+    resolution: state_module.Resolution,
+    question: str,
+    *,
+    read: Normalised,
 ) -> None:
     from memory.recall import recall_as_acting_user
 
@@ -206,8 +217,8 @@ def _answer(
         # "Remember that I cover Denver. How many open orders there?": both are answered.
         shown = replace(shown, standalone=False)
 
-    correction = corrections.correction_text(question)
-    asked = correction or resolution.original_question or question
+    correction = corrections.correction_text(read.text)
+    asked = correction or resolution.original_question or read.text
     if shown is not None:
         asked = _question_part(user, asked)
     planned = _plan(state, resolution, asked, correcting=correction is not None)
@@ -222,6 +233,11 @@ def _answer(
     if shown is not None and abstention is not None and abstention.reason in vocab.NO_PLAN_REASONS:
         # "From now on, amounts in euros" asks nothing of the records: the acknowledgement is the answer.
         _answer_with_gate_sentence(turn, state, shown.message)
+        return
+    if abstention is not None and asks_nothing(asked, names_customer=bool(tools.find_customer_mentions(asked))):
+        # "I'm in Denver till Friday": a statement, acknowledged, never "I can't answer that"
+        # (design rule "statements acknowledged"); what the gate keeps it says itself.
+        _acknowledge(turn, state)
         return
     quoted = _passage_answer(asked, abstention) if abstention is not None else None
     if quoted is not None:
@@ -250,6 +266,9 @@ def _answer(
         answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))
         corrections.record(user, turn, previous_turn_id=state.last_turn_id, text=question)
     influences = {**answer.influences, **plan_uses, **narrowed}
+    if read.corrections and plan is not None:
+        # What was read differently, so a wrong correction is seen, not silently answered.
+        answer_blocks.insert(0, blocks.note(" ".join(c.said() for c in read.corrections)))
     if narrowed and results:
         # The first line says what the note narrowed, and how to ask for the whole.
         answer_blocks.insert(0, blocks.summary(next(iter(narrowed.values())).how))
@@ -390,6 +409,13 @@ def _answer_with_gate_sentence(turn: Turn, state: state_module.SessionState, mes
     state.last_plan = None
 
 
+def _acknowledge(turn: Turn, state: state_module.SessionState) -> None:
+    turn.answer = sentences.STATEMENT_ACKNOWLEDGED
+    turn.blocks = [blocks.summary(sentences.STATEMENT_ACKNOWLEDGED).as_dict()]
+    turn.save(update_fields=["answer", "blocks"])
+    state.last_plan = None
+
+
 def _recalled_row(note: RecalledNote, use: Use | None) -> dict[str, Any]:
     """A recalled note as the turn keeps it: the panel lists it only if it shaped the answer
     (``influence`` empty: recalled, and nothing in the answer came from it)."""
@@ -438,7 +464,7 @@ def _narrowed(
             continue
         label = Region(region).label
         how = (
-            f"Narrowed to the {label} region, from your note \u201c{note.statement}\u201d. "
+            f"Narrowed to the {label} region, from your note \u201c{note.statement.rstrip('.')}\u201d. "
             f"Ask for all regions to see the whole company."
         )
         return replace(plan, filters=replace(plan.filters, region=region)), None, {note.memory_id: Use(_NARROWED, how)}

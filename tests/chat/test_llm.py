@@ -157,3 +157,18 @@ def test_the_model_gets_preferences_as_structured_facets_and_the_app_says_what_i
         "declined",
         "Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in EUR.",
     )
+
+
+@pytest.mark.django_db
+def test_the_compare_tool_builds_the_plan_the_planner_builds(corpus):
+    from chat.llm import plan_from_tool
+
+    plan = plan_from_tool("compare_orders", {"measure": "sum", "regions": ["north", "south"], "period": "last quarter"})
+    assert (plan.kind, plan.group_by, plan.sides, plan.filters.period.label) == (
+        "compare",
+        "region",
+        ("north", "south"),
+        "last quarter",
+    )
+    by_terms = plan_from_tool("list_customers", {"terms": "Net 30", "min_total": 1000})
+    assert (by_terms.terms, by_terms.min_total) == ("net 30", 1000)

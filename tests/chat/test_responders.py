@@ -93,7 +93,7 @@ def test_a_ranking_is_a_summary_and_a_list_in_order_with_the_period_stated():
     assert result.blocks[0].text.startswith("Top 3 customers by order value last quarter (1 Jul 2026 to 30 Sep 2026)")
     assert result.blocks[1].kind == "bullets"
     assert result.blocks[1].items[0] == "1. Dearborn Precision Tooling: $327,352.23"
-    assert "Cancelled orders are left out" in result.text
+    assert "cancelled orders left out:" in result.blocks[0].text
 
 
 def test_table_format_gives_a_table_block_and_short_gives_one_line():

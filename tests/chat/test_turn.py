@@ -120,7 +120,7 @@ def test_a_region_note_narrows_an_open_orders_question(corpus, user, settings):
     note = remember(user, "Covers the western sales region.", kind="context", facets={"region": "west"})
     turn = ask(user, session=None, question="Which orders in my sales region are overdue?")
     assert turn.answer.startswith(
-        "Narrowed to the West region, from your note \u201cCovers the western sales region.\u201d. "
+        "Narrowed to the West region, from your note \u201cCovers the western sales region\u201d. "
         "Ask for all regions to see the whole company."
     )
     assert "overdue orders in the West region across all dates" in turn.answer

@@ -1,0 +1,158 @@
+"""Comparisons: two customers, two regions or two periods side by side.
+
+"Did Kestrel Foods order more than Brightwater Dental this year?", "north vs south sales last
+quarter", "was Q3 better than Q2 for Hudson Vale Pharmacy?". A comparison needs two sides of
+one kind and a word that sets them against each other; the answer gives both figures and a
+one-line verdict, yes or no first when the question asks yes or no.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from datetime import date
+
+from chat import vocabulary as vocab
+from chat.models import Region
+
+# Words that set two sides against each other whatever else the question says.
+STRONG_CUES = frozenset({*vocab.COMPARE_WORDS, "than", "v", "vs.", "stack"})
+# "or" sets two sides against each other only in a question that also asks which is more.
+CHOICE_CUES = frozenset({"or"})
+MORE_WORDS = frozenset(
+    {"more", "bigger", "better", "higher", "stronger", "larger", "greater", "most", "ahead", "up", "best"}
+)
+LESS_WORDS = frozenset({"less", "fewer", "smaller", "worse", "lower", "weaker", "least", "behind", "down", "worst"})
+WHICH_WORDS = frozenset({"which", "who", "whos", "who's"})
+# A question opened by one of these asks yes or no ("Did ... order more than ...?").
+YES_NO_OPENERS = frozenset({"did", "was", "is", "were", "does", "do", "has", "have", "are", "had"})
+
+
+class Dimension(enum.StrEnum):
+    """What the two sides of a comparison are."""
+
+    CUSTOMER = "customer"
+    REGION = "region"
+    PERIOD = "period"
+
+
+def cue_index(words: list[str]) -> int | None:
+    """Where the question sets its sides against each other ("than", "vs", "compared"), or
+    None. "or" counts only when the question also asks which is more ("east or west, which
+    did better")."""
+    for i, word in enumerate(words):
+        if word in STRONG_CUES:
+            return i
+    if set(words) & (MORE_WORDS | LESS_WORDS | WHICH_WORDS):
+        for i, word in enumerate(words):
+            if word in CHOICE_CUES:
+                return i
+    return None
+
+
+def regions_named(words: list[str]) -> tuple[str, ...]:
+    """The regions a question names, in its order ("north vs south": north, south)."""
+    names = {r.value for r in Region}
+    found = [vocab.REGION_WORDS[w] for w in words if w in vocab.REGION_WORDS and vocab.REGION_WORDS[w] in names]
+    return tuple(dict.fromkeys(found))
+
+
+def yes_no(words: list[str]) -> bool:
+    """A comparison asked as yes or no: opened by "did", "was", "is" ... and not offering the
+    choice itself ("were sales up or down" asks which)."""
+    return bool(words) and words[0] in YES_NO_OPENERS and "or" not in words
+
+
+def direction(words: list[str]) -> str:
+    """ "desc" when the question asks whether the first side is more, "asc" when less."""
+    for word in words:
+        if word in LESS_WORDS:
+            return "asc"
+        if word in MORE_WORDS:
+            return "desc"
+    return "desc"
+
+
+def counts_orders(words: list[str], lemmas: list[str]) -> bool:
+    """The sides are compared by how many orders ("more orders from X or Y", "number of
+    orders"), not by their value ("did X order more than Y": the verb, so value)."""
+    text = " ".join(words)
+    if "how many" in text or "number of" in text or "# of" in text or "count" in lemmas:
+        return True
+    nouns = {"order", "orders", "deal", "deals"}
+    return any(w in (MORE_WORDS | LESS_WORDS) and nxt in nouns for w, nxt in zip(words, words[1:], strict=False))
+
+
+# --- periods ------------------------------------------------------------------------------------
+
+_YEAR = re.compile(r"(19|20)\d\d")
+
+
+def period_sides(words: list[str], cue: int, *, today: date) -> tuple[object, object] | None:
+    """The two periods on either side of the cue ("this month vs last month", "Q3 than Q2",
+    "last quarter compared to the quarter before"), or None when both are not there."""
+    from chat.planner import period_before, read_period, shift_period
+
+    left_words, right_words = words[:cue], words[cue + 1 :]
+    if words[cue] in ("compare", "comparing", "comparison") and "with" in right_words:
+        # "how does October compare with September": the sides are before and after "with".
+        at = right_words.index("with")
+        left_words, right_words = words[:cue] + right_words[:at], right_words[at + 1 :]
+    if words[cue] in ("compare", "comparing") and not read_period(left_words, today=today)[0]:
+        # "compare Q1 and Q2": the sides are either side of "and".
+        if "and" in right_words:
+            at = right_words.index("and")
+            left_words, right_words = right_words[:at], right_words[at + 1 :]
+    year = next((w for w in right_words if _YEAR.fullmatch(w)), None)
+    if year and not any(_YEAR.fullmatch(w) for w in left_words):
+        left_words = [*left_words, year]  # "H1 vs H2 2025": the year belongs to both
+    left, _ = read_period(left_words, today=today)
+    if left is None:
+        return None
+    units = [w for w in right_words if w in vocab.PERIOD_UNITS]
+    if "same" in right_words and units and right_words[-1:] != units[-1:] and "year" in right_words:
+        right = shift_period(left, months=-12)  # "the same month last year"
+    elif units and set(right_words) & vocab.PERIOD_BEFORE:
+        right = period_before(left, units[0])  # "the quarter before"
+    else:
+        right, _ = read_period(right_words, today=today)
+    if right is None or (right.start, right.end) == (left.start, left.end):
+        return None
+    return left, right
+
+
+# --- the plan -----------------------------------------------------------------------------------
+
+
+def plan_comparison(signals: object, context: object, *, today: date) -> object | None:
+    """A comparison plan when the question sets two customers, two regions or two periods
+    against each other; None otherwise (the other plans then read it)."""
+    from dataclasses import replace
+
+    from chat.planner import QueryPlan, _averaged, _filters
+
+    words: list[str] = signals.words  # type: ignore[attr-defined]
+    cue = cue_index(words)
+    if cue is None:
+        return None
+    if counts_orders(words, signals.lemmas):  # type: ignore[attr-defined]
+        measure = "count"
+    elif _averaged(signals):  # type: ignore[arg-type]
+        measure = "average"
+    else:
+        measure = ""
+    named = tuple(context.named)  # type: ignore[attr-defined]
+    base = _filters(signals, named)  # type: ignore[arg-type]
+    asked = {"measure": measure, "yes_no": yes_no(words), "order": direction(words)}
+    if len(named) >= 2:
+        return QueryPlan("compare", "orders", replace(base, customers=named[:2]), group_by=Dimension.CUSTOMER, **asked)
+    regions = regions_named(words)
+    if len(regions) >= 2:
+        filters = replace(base, region="")
+        return QueryPlan("compare", "orders", filters, group_by=Dimension.REGION, sides=regions[:2], **asked)
+    periods = period_sides(words, cue, today=today)
+    if periods is not None:
+        sides = tuple(f"{p.label}|{p.start.isoformat()}|{p.end.isoformat()}" for p in periods)  # type: ignore[attr-defined]
+        filters = replace(base, period=None)
+        return QueryPlan("compare", "orders", filters, group_by=Dimension.PERIOD, sides=sides, **asked)
+    return None
