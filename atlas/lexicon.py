@@ -276,11 +276,22 @@ def register(name: str, provider: Provider, *, names: bool = False) -> None:
 _collected: dict[str, tuple[tuple[object, ...], frozenset[str], tuple[str, ...]]] = {}
 
 
+def _answer(provider: Provider) -> tuple[object, Iterable[str]]:
+    """A provider's words; one that cannot answer (no database yet, or none allowed here) gives
+    none for now, and its words arrive when it can: the normaliser degrades, the turn goes on."""
+    from django.db import DatabaseError
+
+    try:
+        return provider()
+    except (DatabaseError, RuntimeError):
+        return ("unavailable", ())
+
+
 def _collect() -> tuple[tuple[object, ...], frozenset[str], tuple[str, ...]]:
     """Every provider's words, rebuilt only when a provider's signature changed."""
     with _lock:
         providers = dict(_providers)
-    answers = {key: (provider(), are_names) for key, (provider, are_names) in providers.items()}
+    answers = {key: (_answer(provider), are_names) for key, (provider, are_names) in providers.items()}
     signature = tuple((key, answers[key][0][0]) for key in sorted(answers))
     cached = _collected.get("last")
     if cached is not None and cached[0] == signature:

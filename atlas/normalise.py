@@ -142,7 +142,10 @@ def warm_up() -> None:
 
 def _known(word: str, lex: _Lexicon) -> bool:
     low = word.lower()
-    return lexicon.english().knows(low) or low in lex.domain
+    if lexicon.english().knows(low) or low in lex.domain:
+        return True
+    # A plural of a known word ("emojis", "KPIs") is no typo.
+    return len(low) > 4 and low.endswith("s") and (lexicon.english().knows(low[:-1]) or low[:-1] in lex.domain)
 
 
 def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
@@ -161,7 +164,10 @@ def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
     found = speller.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance)  # type: ignore[attr-defined]
     if not found:
         return None
-    closest = [s.term for s in found if s.distance == found[0].distance]
+    # A contraction is shorthand's to spell out, never a spelling's ("donut" is no "don't").
+    closest = [s.term for s in found if s.distance == found[0].distance and s.term.isalpha()]
+    if not closest:
+        return None
     pairs = lexicon.bigrams()
 
     frequency = lexicon.english().frequency
@@ -188,6 +194,16 @@ def _swapped(word: str, term: str) -> bool:
     return len(diff) == 2 and diff[1] == diff[0] + 1
 
 
+def _in_code(text: str, start: int, end: int) -> bool:
+    """Whether the word is part of a code joined by a hyphen, slash or underscore to a number
+    ("ACCT-10442", "10442-acct"): identifiers are never spelt out or corrected."""
+    after = text[end : end + 2]
+    before = text[max(0, start - 2) : start]
+    return (len(after) == 2 and after[0] in "-_/#" and after[1].isdigit()) or (
+        len(before) == 2 and before[1] in "-_/#" and before[0].isdigit()
+    )
+
+
 def _cased_like(original: str, replacement: str) -> str:
     if original[:1].isupper() and replacement[:1].islower():
         return replacement[:1].upper() + replacement[1:]
@@ -205,12 +221,16 @@ def normalise(text: str) -> Normalised:
     words = [t[2].lower() for t in tokens]
     sentence_start = True
     for i, (start, _end, token) in enumerate(tokens):
-        space = " " if i and start > tokens[i - 1][1] else ""
+        gap = clean[tokens[i - 1][1] : start] if i else ""
+        space = "\n" if "\n" in gap else " " if gap else ""  # a line break still ends a clause
+        sentence_start = sentence_start or "\n" in gap
         low = token.lower()
         before = words[i - 1] if i else ""
         after = words[i + 1] if i + 1 < len(words) else ""
         replacement = token
-        if low in lexicon.SHORTHAND and not (low in ("mon", "wed") and token[:1].isupper() and not sentence_start):
+        if _in_code(clean, start, _end):
+            pass  # "ACCT-10442", "PO-7781": a code is copied as typed
+        elif low in lexicon.SHORTHAND and not (low in ("mon", "wed") and token[:1].isupper() and not sentence_start):
             replacement = _cased_like(token, lexicon.SHORTHAND[low])
             changes.append(Change(token, replacement, "shorthand"))
         elif low in lexicon.GUARDED_SHORTHAND and before in lexicon.GUARDED_SHORTHAND[low][1]:

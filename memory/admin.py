@@ -144,6 +144,7 @@ class GateDecisionAdmin(StaffBypassAdmin, ReadOnlyAdmin):
         "source_turn",
         "memory",
         "gate_version",
+        "read_as",
         "created_at",
     )
     fields = readonly_fields

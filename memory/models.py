@@ -170,6 +170,9 @@ class GateDecision(models.Model):
     source_turn = models.BigIntegerField(null=True, blank=True)
     memory = models.ForeignKey(Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     gate_version = models.CharField(max_length=16, default="", blank=True)
+    # What the normaliser read differently before any rule read the turn:
+    # [{"from": "agian", "to": "again", "why": "spelling"}], so staff see what the rules read.
+    read_as = models.JSONField(default=list, db_default=[], blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -17,6 +17,7 @@ from typing import Any
 
 from spacy.tokens import Doc, Span, Token
 
+from atlas.normalise import Change, normalise
 from memory.gate import policy, rules, statements, subjects, timex
 from memory.gate import reasons as r
 from memory.gate import vocabulary as vocab
@@ -63,6 +64,8 @@ class Finding:
     # which is never applied to every answer and never replaces a note on another scope.
     scope: str = "global"
     extra: dict = field(default_factory=dict)
+    # What the normaliser read differently in the turn ("agian" as "again"), recorded on the decision.
+    read_as: tuple[Change, ...] = ()
 
 
 def _refuse(rule: str, reason: str, quote: str, *, kind: str = "", explicit: bool = False, **extra: Any) -> Finding:
@@ -110,19 +113,23 @@ def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_c
     findings: list[Finding] = []
     if feedback_kind == "incorrect":
         findings.append(analyse_correction(feedback_comment))
-    text = policy.visible_text(text)
-    if not text:
+    original = policy.visible_text(text)
+    if not original:
         return findings
+    # Every rule reads the text as people meant it: shorthand spelt out, typos fixed against
+    # the domain lexicon, places and weekdays cased (atlas.normalise); what changed is kept.
+    read = normalise(original)
+    text = read.text or original
     doc = parse_turn(text)
     hits = rules.match(doc)
     explicit = "remember" in hits
-    refusal = policy.message_refusal(text, hits)
+    refusal = policy.message_refusal(text, hits) or policy.message_refusal(original, {})
     if refusal is not None:
         rule = "explicit" if explicit else refusal.rule
         findings.append(_refuse(rule, refusal.reason, text, explicit=explicit, what=refusal.what))
-        return findings
+        return [replace(f, read_as=read.changes) for f in findings]
     findings.extend(_legible(f) for f in _analyse_clauses(clauses(doc, hits), at=at, quote=text))
-    return findings
+    return [replace(f, read_as=read.changes) for f in findings]
 
 
 def questions_in(text: str) -> list[str]:

@@ -127,7 +127,7 @@ ADMITTED = [
     ("Stop using abbreviations in answers.", "reverse", "preference", rules.REVERSAL, []),
     ("No more pie charts please.", "reverse", "preference", rules.REVERSAL, []),
     ("This week I'm in Paris for meetings.", "write", "situation", rules.SITUATION_DATED, ["Paris"]),
-    ("OOO till Monday, my backup is Sam.", "write", "situation", rules.SITUATION_DATED, ["OOO"]),
+    ("OOO till Monday, my backup is Sam.", "write", "situation", rules.SITUATION_DATED, ["out of office"]),
     ("I'm at a trade fair in Milan until Wednesday.", "write", "situation", rules.SITUATION_DATED, ["Milan"]),
     ("Going forward, totals with two decimals.", "write", "preference", rules.STANDING_PREFERENCE, ["two decimals"]),
     (
