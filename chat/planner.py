@@ -682,7 +682,7 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     "March 2025"), years ("in 2025"), "year to date" and "until the end of next month".
     """
     text = " ".join(words)
-    period = _named_period(words, today) or _calendar_period(words, today)
+    period = _named_period(words, today) or _range_period(words, today) or _calendar_period(words, today)
     if period is None and ("ytd" in words or "year to date" in text):
         period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
     if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
@@ -753,7 +753,7 @@ def _unread_period(words: list[str]) -> str:
         if w in ("this", "last", "next", "previous") and words[i + 1] in vocab.PERIOD_UNITS
     ]
     named = sorted([*anchors, *years, *relative])
-    if len(named) > 1:
+    if len(named) > 1 and not (_range_anchors(words) and not relative):
         first, last = (" ".join(words[i : i + 2]) if i in relative else words[i] for i in (named[0], named[-1]))
         return f"{first} to {last}"
     for i, word in enumerate(words[:-1]):
@@ -800,6 +800,55 @@ def _year_near(words: list[str], i: int) -> int | None:
         if re.fullmatch(r"(19|20)\d\d", w):
             return int(w)
     return None
+
+
+def _range_month(words: list[str], i: int) -> int | None:
+    """The month of ``words[i]`` as a range's end: "may" only beside a join and another month."""
+    if words[i] != "may":
+        return _MONTHS.get(words[i])
+    beside = (words[i + 1 : i + 3], words[max(i - 2, 0) : i][::-1])
+    return 5 if any(len(w) == 2 and w[0] in vocab.PERIOD_RANGE_JOINS and w[1] in _MONTHS for w in beside) else None
+
+
+def _range_anchors(words: list[str]) -> list[int] | None:
+    """Two or more months or quarters joined only by range words ("September and October 2026",
+    "from Q1 to Q2 2025", "nov to feb", "may - jul"): one span, first start to last end."""
+    anchors = [i for i, w in enumerate(words) if _range_month(words, i) or re.fullmatch(r"q[1-4]", w)]
+    if len(anchors) < 2 or any(_day_of_month(words, i) for i in anchors if not words[i].startswith("q")):
+        return None
+    for a, b in pairwise(anchors):
+        between = [w for w in words[a + 1 : b] if not re.fullmatch(r"(19|20)\d\d", w)]
+        if not between or not set(between) <= vocab.PERIOD_RANGE_JOINS:
+            return None
+    return anchors
+
+
+def _range_period(words: list[str], today: date) -> Period | None:
+    anchors = _range_anchors(words)
+    if anchors is None:
+        return None
+
+    def span(i: int, year: int) -> tuple[date, date, str]:
+        month = _range_month(words, i)
+        first, last = (month, month) if month else (3 * int(words[i][1]) - 2, 3 * int(words[i][1]))
+        label = calendar.month_name[month] if month else words[i].upper()
+        return date(year, first, 1), _month_end(year, last), label
+
+    def stated(i: int) -> int | None:
+        after = words[i + 1] if i + 1 < len(words) else ""
+        return int(after) if re.fullmatch(r"(19|20)\d\d", after) else None
+
+    first_at, last_at = anchors[0], anchors[-1]
+    last_year = stated(last_at)
+    if last_year is None:  # the most recent such month or quarter that has begun
+        last_year = today.year if span(last_at, today.year)[0] <= today else today.year - 1
+    last_start, last_end, last_label = span(last_at, last_year)
+    first_year = stated(first_at) or (last_year if span(first_at, last_year)[0] <= last_start else last_year - 1)
+    first_start, _, first_label = span(first_at, first_year)
+    if first_start > last_start:
+        return None
+    head = first_label if first_year == last_year else f"{first_label} {first_year}"
+    return Period(f"{head} to {last_label} {last_year}", first_start, last_end)
 
 
 def _calendar_period(words: list[str], today: date) -> Period | None:

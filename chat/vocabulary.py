@@ -199,6 +199,8 @@ UNPLANNED_PHRASES: tuple[str, ...] = (
 )  # fmt: skip
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
+# Words that join two months or quarters into one span ("from September to November").
+PERIOD_RANGE_JOINS = frozenset({"and", "to", "through", "thru", "until", "till", "til", "-", "&", ","})
 # Words that put a contract's period on its renewal date (the date the plans filter contracts by).
 RENEWAL_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "end", "due", "lapse"})
 # Verbs before an ordinal that make it a place in a ranking ("came in second", "was third").

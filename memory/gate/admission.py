@@ -157,7 +157,9 @@ class _Run:
             source_turn=self.event.turn_id,
             memory_id=memory_id,
             gate_version=GATE_VERSION,
-            read_as=[] if reason == r.SECRET else [{"from": c.original, "to": c.replacement, "why": c.reason} for c in finding.read_as],
+            read_as=[]
+            if reason == r.SECRET
+            else [{"from": c.original, "to": c.replacement, "why": c.reason} for c in finding.read_as],
         )
         self.decisions.append(Decision(finding.rule, finding.kind, admitted, reason, statement, memory_id))
 
