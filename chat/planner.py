@@ -987,7 +987,8 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
     if _averaged(signals) and set(signals.words) & vocab.TOTAL_NOUNS and "order" not in signals.lemmas:
         # "the average revenue per customer" averages each customer's total; the plans average orders.
         return Abstention(vocab.NO_PLAN_REASON, "average")
-    if signals.counted and not documents and not _countable(signals.counted):
+    days_to_pay = signals.counted == "days" and _contract_fields(signals) == ["payment_terms"] and context.named
+    if signals.counted and not documents and not _countable(signals.counted) and not days_to_pay:
         return Abstention(vocab.NO_PLAN_REASON, "how many")  # "how many days ...": not a count of records
     unsupported = [w for w in (*signals.lemmas, *signals.words) if w in vocab.UNSUPPORTED_MEASURES]
     if unsupported and not documents:
@@ -1216,8 +1217,25 @@ def _ranked_by_count(signals: Signals) -> bool:
 
 
 def _field(signals: Signals, context: Context) -> tuple[str, str] | None:
-    """A single record's field: ("contracts", "payment_terms"), ("customers", "segment")."""
+    """A single record's field: ("contracts", "payment_terms"), ("customers", "segment"); two or
+    more of a contract's fields asked at once are its whole record ("contracts", "")."""
+    asked = _contract_fields(signals)
+    if asked:
+        return "contracts", asked[0] if len(asked) == 1 else ""
     lemmas, words = signals.lemmas, signals.words
+    if context.named or context.refers_back:
+        for lemma, word in zip(lemmas, words, strict=True):
+            name = vocab.CUSTOMER_FIELDS.get(word) or vocab.CUSTOMER_FIELDS.get(lemma)
+            if name and not (word == "where" and "orders" in signals.subjects):
+                return "customers", name
+    return None
+
+
+def _contract_fields(signals: Signals) -> list[str]:
+    """The contract fields a question asks for, in its order, each once."""
+    lemmas, words = signals.lemmas, signals.words
+    present = set(lemmas) | set(words)
+    asked: list[str] = []
     for i, (lemma, word) in enumerate(zip(lemmas, words, strict=True)):
         name = vocab.CONTRACT_FIELDS.get(lemma) or vocab.CONTRACT_FIELDS.get(word)
         # "terms", "payment term", "net 30" are the payment terms; "net revenue" is no term, and
@@ -1227,14 +1245,12 @@ def _field(signals: Signals, context: Context) -> tuple[str, str] | None:
             continue
         if name == "credit_limit" and "limit" not in words and "credit" not in words:
             continue
-        if name:
-            return "contracts", name
-    if context.named or context.refers_back:
-        for lemma, word in zip(lemmas, words, strict=True):
-            name = vocab.CUSTOMER_FIELDS.get(word) or vocab.CUSTOMER_FIELDS.get(lemma)
-            if name and not (word == "where" and "orders" in signals.subjects):
-                return "customers", name
-    return None
+        if name and name not in asked:
+            asked.append(name)
+    for needs, cues, name in vocab.CONTRACT_FIELD_PHRASES:
+        if present & needs and present & cues and name not in asked:
+            asked.append(name)
+    return asked
 
 
 def _filters(signals: Signals, customers: tuple[CustomerRef, ...]) -> Filters:
@@ -1274,6 +1290,11 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     measure = _measure(signals)
     words = set(signals.words)
     subjects = signals.subjects
+    # "how many days does X get to pay": the count is the payment terms' days, not a count of orders
+    days = measure == "count" and field_asked == ("contracts", "payment_terms") and "days" in signals.words
+    if field_asked is not None and field_asked[0] == "contracts" and customers and (measure in ("", "sum") or days):
+        # a named customer's contract field, even in words a policy document also uses
+        return QueryPlan("lookup", "contracts", filters, field=field_asked[1])
     if "documents" in subjects and not measure:
         return QueryPlan("list", "documents", filters, query=text)
     others = words & {"else", "other", "others"} or ("customers" in subjects and words & {"share", "shares", "sharing"})
@@ -1282,8 +1303,6 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
         peers = tuple(f for f in ("segment", "region", "city") if f in words)
         if peers:
             return QueryPlan("list", "customers", filters, field=peers[0], peers=peers)
-    if field_asked is not None and field_asked[0] == "contracts" and customers and measure in ("", "sum"):
-        return QueryPlan("lookup", "contracts", filters, field=field_asked[1])
     terms = payment_terms(signals)
     if terms and not customers:
         # "Which customers are on net 60?": a condition on each customer's current contract.

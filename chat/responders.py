@@ -533,7 +533,7 @@ def _record_blocks(result: Record, style: Style) -> list[B.Block]:
     elif result.noun == "contract":
         sentence = (
             f"{result.title}'s current contract: {values['Payment terms']}, credit limit {values['Credit limit']}, "
-            f"renews {values['Renewal date']}."
+            f"renews {values['Renewal date']}, signed {values['Signed']}."
         )
     else:
         sentence = (

@@ -160,6 +160,15 @@ CONTRACT_FIELDS: dict[str, str] = {
     "sign": "signed_on",
     "signed": "signed_on",
 }
+# A contract's field asked in other words, each with the word that must stand beside it: its
+# end ("when is the contract up", "when does it expire"), its start ("when did the contract
+# start"), the days to pay ("how many days does X get to pay"), what may be owed ("allowed to owe").
+CONTRACT_FIELD_PHRASES: tuple[tuple[frozenset[str], frozenset[str], str], ...] = (
+    (frozenset({"contract"}), frozenset({"up", "expire", "expiry", "end", "lapse", "run"}), "renewal_date"),
+    (frozenset({"contract"}), frozenset({"start", "begin", "began", "commence"}), "signed_on"),
+    (frozenset({"day", "days"}), frozenset({"pay"}), "payment_terms"),
+    (frozenset({"owe"}), frozenset({"allow", "allowed", "permit", "permitted", "maximum", "max"}), "credit_limit"),
+)
 FIELD_LABELS: dict[str, str] = {
     "segment": "segment",
     "city": "city",
@@ -358,7 +367,7 @@ HARMLESS_VERBS = frozenset(
         "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
         "share",
         "contract", "account",
-        "wonder", "ask", "curious", "interested",
+        "wonder", "ask", "curious", "interested", "remind", "recall",
     }
 )  # fmt: skip
 # Words never accounted for, whatever their tag (spaCy tags "why" as a conjunction): the
