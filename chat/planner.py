@@ -1225,6 +1225,8 @@ def _field(signals: Signals, context: Context) -> tuple[str, str] | None:
     lemmas, words = signals.lemmas, signals.words
     if context.named or context.refers_back:
         for lemma, word in zip(lemmas, words, strict=True):
+            if word in signals.name_words:  # "Bayou City Fabrication" asks for no city
+                continue
             name = vocab.CUSTOMER_FIELDS.get(word) or vocab.CUSTOMER_FIELDS.get(lemma)
             if name and not (word == "where" and "orders" in signals.subjects):
                 return "customers", name
@@ -1237,6 +1239,8 @@ def _contract_fields(signals: Signals) -> list[str]:
     present = set(lemmas) | set(words)
     asked: list[str] = []
     for i, (lemma, word) in enumerate(zip(lemmas, words, strict=True)):
+        if word in signals.name_words:
+            continue
         name = vocab.CONTRACT_FIELDS.get(lemma) or vocab.CONTRACT_FIELDS.get(word)
         # "terms", "payment term", "net 30" are the payment terms; "net revenue" is no term, and
         # a contract's "term" is how long it runs, which the corpus does not hold.
