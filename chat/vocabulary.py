@@ -368,6 +368,7 @@ HARMLESS_VERBS = frozenset(
         "share",
         "contract", "account",
         "wonder", "ask", "curious", "interested", "remind", "recall",
+        "set", "specify", "grant", "agree", "allow",
     }
 )  # fmt: skip
 # Words never accounted for, whatever their tag (spaCy tags "why" as a conjunction): the

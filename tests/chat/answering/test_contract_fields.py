@@ -56,3 +56,30 @@ def test_what_it_cannot_read_it_says_so_and_asserts_no_figure(corpus, make_user,
     row = next(r for r in ROWS if question in r["question"])
     answer = ask(make_user(), session=None, question=row["question"]).answer
     assert answer.startswith("I can't answer that") and "$" not in answer, answer
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "customers"),
+    [
+        ("What credit limits do the Pinecrest Medical Group and Mercer Textile Works contracts set?", 2),
+        ("what payment terms did we agree with kestrel foods?", 1),
+        ("which terms does the northline freight contract specify?", 1),
+        ("what credit limit did we grant to saguaro solar?", 1),
+        ("how much credit do we allow harborview marine?", 1),
+    ],
+)
+def test_a_verb_of_what_a_contract_sets_is_read(corpus, make_user, question, customers):
+    """The verbs a contract's terms are set with (set, agree, specify, grant, allow) are read."""
+    answer = ask(make_user(), session=None, question=question).answer
+    contracts = Contract.objects.filter(customer__name__in=[c.name for c in _named(question)])
+    assert len({c.customer_id for c in contracts}) == customers
+    for contract in contracts.order_by("customer_id", "-signed_on").distinct("customer_id"):
+        field = "payment_terms" if "terms" in question else "credit_limit"
+        assert shown(contract, field) in answer, answer
+
+
+def _named(question):
+    from chat.models import Customer
+
+    return [c for c in Customer.objects.all() if c.name.lower() in question.lower()]
