@@ -34,6 +34,7 @@ from memory.models import (
     Surface,
     SurfaceEvent,
 )
+from memory.preferences import GLOBAL, statement_for
 from memory.rls import staff_bypass
 
 
@@ -78,6 +79,11 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     fields: ClassVar[tuple[str, ...]] = (
         "user",
         *NOTE_COLUMNS,
+        "facets",
+        "preference_reading",
+        "applied_to_answers",
+        "used_count",
+        "last_used_at",
         "gate_version",
         *LIFECYCLE_COLUMNS,
         "source_session",
@@ -98,6 +104,14 @@ class MemoryAdmin(StaffBypassAdmin, ReadOnlyAdmin):
     @admin.display(description="provenance quote")
     def quote_preview(self, memory: Memory) -> str:
         return preview(memory.source_quote)
+
+    @admin.display(description="what the preference table reads in its facets")
+    def preference_reading(self, memory: Memory) -> str:
+        return statement_for(memory.facets, memory.scope or GLOBAL) if memory.facets else "—"
+
+    @admin.display(description="applied to answers")
+    def applied_to_answers(self, memory: Memory) -> str:
+        return memory.application or ("yes" if memory.facets else "—")
 
     audit_fields = ("user_id", "kind")
     audit_memory_field = "id"

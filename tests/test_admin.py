@@ -187,3 +187,17 @@ def test_staff_without_permissions_is_refused(make_user, memories):
     client.force_login(make_user("intern", is_staff=True))
     assert client.get("/admin/memory/memory/").status_code == 403
     assert client.get("/admin/chat/turn/holdout-report/").status_code == 403
+
+
+def test_a_preference_shows_its_facets_as_the_table_reads_them_and_whether_answers_apply_it(staff_client, make_user):
+    carol = make_user("carol")
+    scaled = store.write_memory(
+        carol,
+        kind="preference",
+        statement="Wants amounts in thousands of euros.",
+        author="user",
+        facets={"scale": "k", "currency": "EUR"},
+    )
+    page = staff_client.get(f"/admin/memory/memory/{scaled.pk}/change/").content.decode()
+    assert "Prefers amounts in thousands of euros (EUR)." in page
+    assert "Amounts stay in USD as recorded (Atlas has no exchange rates); each answer with money says so." in page
