@@ -33,6 +33,7 @@ from chat import prompt as prompt_module
 from chat import state as state_module
 from chat import vocabulary as vocab
 from chat.answering.speech import asks_nothing
+from chat.answering.values import MissingValue, missing_value
 from chat.corpus import search_documents
 from chat.executors import execute
 from chat.feedback import queue_gate, record_followup
@@ -238,7 +239,12 @@ def _answer(
     if abstention is not None and asks_nothing(asked, names_customer=bool(tools.find_customer_mentions(asked))):
         # "I'm in Denver till Friday": a statement, acknowledged, never "I can't answer that"
         # (design rule "statements acknowledged"); what the gate keeps it says itself.
-        _acknowledge(turn, state)
+        _acknowledge(turn, state, sentences.STATEMENT_ACKNOWLEDGED)
+        return
+    missing = _missing_value(asked, abstention)
+    if missing is not None:
+        # "There is no retail segment; the segments are ...": what exists, from the data.
+        _acknowledge(turn, state, missing.sentence())
         return
     quoted = _passage_answer(asked, abstention) if abstention is not None else None
     if quoted is not None:
@@ -412,9 +418,17 @@ def _answer_with_gate_sentence(turn: Turn, state: state_module.SessionState, mes
     state.last_plan = None
 
 
-def _acknowledge(turn: Turn, state: state_module.SessionState) -> None:
-    turn.answer = sentences.STATEMENT_ACKNOWLEDGED
-    turn.blocks = [blocks.summary(sentences.STATEMENT_ACKNOWLEDGED).as_dict()]
+def _missing_value(asked: str, abstention: Abstention | None) -> MissingValue | None:
+    if abstention is None or abstention.reason not in vocab.NO_PLAN_REASONS:
+        return None
+    unread = abstention.topic if abstention.topic.isalpha() else ""
+    return missing_value(asked, unread=unread)
+
+
+def _acknowledge(turn: Turn, state: state_module.SessionState, sentence: str) -> None:
+    """A plain sentence is the whole answer (a statement acknowledged, a value that is not there)."""
+    turn.answer = sentence
+    turn.blocks = [blocks.summary(sentence).as_dict()]
     turn.save(update_fields=["answer", "blocks"])
     state.last_plan = None
 
