@@ -897,6 +897,11 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
             stated = {**stated, "period": plan.filters.slots()["period"]}  # a period the follow-up set
         return Planned(plan, stated, follow_up=True, fmt=fmt)
     result = _fresh_plan(text, signals, context)
+    if isinstance(result, QueryPlan):
+        from chat.answering.verdicts import as_yes_no, asks_yes_no
+
+        if asks_yes_no(signals.words):
+            result = as_yes_no(result, signals, context)
     return Planned(result, stated, fmt=fmt)
 
 
