@@ -26,7 +26,7 @@ from django.utils import timezone
 from atlas import sentences
 from atlas.logcontext import set_log_turn
 from atlas.middleware import Conflict, Unavailable
-from atlas.normalise import Normalised, normalise
+from atlas.normalise import Change, Normalised, normalise
 from atlas.text import has_visible_text
 from chat import blocks, corrections, executors, holdout, shaping, tools
 from chat import prompt as prompt_module
@@ -273,9 +273,10 @@ def _answer(
         answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))
         corrections.record(user, turn, previous_turn_id=state.last_turn_id, text=question)
     influences = {**answer.influences, **plan_uses, **narrowed}
-    if read.corrections and plan is not None:
-        # What was read differently, so a wrong correction is seen, not silently answered.
-        answer_blocks.insert(0, blocks.note(" ".join(c.said() for c in read.corrections)))
+    said = [c.said() for c in read.corrections] + [Change(w, m, "meaning").said() for w, m in planned.readings]
+    if said and plan is not None:
+        # What was read differently, so a wrong reading is seen, not silently answered.
+        answer_blocks.insert(0, blocks.note(" ".join(said)))
     if narrowed and results:
         # The first line says what the note narrowed, and how to ask for the whole.
         answer_blocks.insert(0, blocks.summary(next(iter(narrowed.values())).how))
