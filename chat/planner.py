@@ -29,6 +29,7 @@ from spacy.tokens import Doc, Token
 from atlas.language import parse
 from atlas.vocabulary import MONTHS
 from chat import vocabulary as vocab
+from chat.answering.meaning import read_as_ordering
 
 ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
 MAX_LIMIT = 50
@@ -179,6 +180,7 @@ class Signals:
     unplanned: str = ""  # a condition no plan expresses ("fewer than 3 orders")
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
+    readings: list[tuple[str, str]] = field(default_factory=list)  # words read by meaning ("book" as "order")
     fmt: str = ""
 
     def has_slot(self) -> bool:
@@ -519,6 +521,12 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         if ranked or word in vocab.FILLER_ADVERBS or _on_the_asking(token):
             continue
         if not _known_word(word, lemma, signals.place_words):
+            read, meant = read_as_ordering(token)
+            if read:
+                # "how many orders did we book": the ordering verb in other words, read as it
+                signals.readings.append((read, meant))
+                signals.lemmas[token.i] = meant
+                continue
             signals.unread.append(word)
 
 
@@ -771,6 +779,8 @@ def _unplanned_phrase(words: list[str]) -> str:
     # (the top N) do not give; "on the 2nd" with no month: a day no plan dates.
     for i, word in enumerate(words):
         after = words[i + 1] if i + 1 < len(words) else ""
+        if after == "-" and i + 2 < len(words):
+            after = words[i + 2]  # "the third-biggest order"
         before = words[i - 1] if i else ""
         if word in vocab.ORDINALS and vocab.ORDINALS[word] > 1:
             ranked = after in vocab.TOP_WORDS | vocab.BOTTOM_WORDS or before in vocab.PLACE_VERBS
@@ -909,6 +919,7 @@ class Planned:
     stated: dict[str, str]  # the filter slots the question itself stated (they restart their decay)
     follow_up: bool = False
     fmt: str = ""
+    readings: tuple[tuple[str, str], ...] = ()  # words read by meaning, said in the answer
 
 
 def plan_question(text: str, context: Context, *, today: date) -> Planned:
@@ -932,7 +943,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
 
         compared = plan_comparison(signals, context, today=today)
         if compared is not None:
-            return Planned(compared, stated, fmt=fmt)
+            return Planned(compared, stated, fmt=fmt, readings=tuple(signals.readings))
     abstain = _abstention(signals, context)
     if abstain is not None:
         if abstain.reason in vocab.NO_PLAN_REASONS and _measure(signals):
@@ -944,9 +955,14 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         plan = _swap(context.last_plan, signals, context)
         if isinstance(plan, QueryPlan) and _unit_before(signals) and plan.filters.period is not None:
             stated = {**stated, "period": plan.filters.slots()["period"]}  # a period the follow-up set
-        return Planned(plan, stated, follow_up=True, fmt=fmt)
+        return Planned(plan, stated, follow_up=True, fmt=fmt, readings=tuple(signals.readings))
     result = _fresh_plan(text, signals, context)
-    return Planned(result, stated, fmt=fmt)
+    if isinstance(result, QueryPlan):
+        from chat.answering.verdicts import as_yes_no, asks_yes_no
+
+        if asks_yes_no(signals.words):
+            result = as_yes_no(result, signals, context)
+    return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
 
 
 def _period_referred_back(words: list[str]) -> str:

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from chat import blocks as B
 from chat import vocabulary as vocab
+from chat.answering.verdicts import verdict
 from chat.executors import Figure, Missing, Quotes, Ranking, RankRow, Record, RecordList, Result
 from chat.planner import Abstention, Filters, QueryPlan
 from chat.prompt import Prompt
@@ -729,7 +730,12 @@ def compose(prompt: Prompt, results: tuple[Any, ...], abstention: Abstention | N
     if abstention is not None:
         blocks = render_abstention(abstention)
     for result in results:
-        blocks.extend(render_result(result, style))
+        rendered = render_result(result, style)
+        said = verdict(result)
+        if said is not None and rendered and rendered[0].kind == "summary":
+            # Asked yes or no: answered yes or no first, then what the records hold.
+            rendered[0] = replace(rendered[0], text=f"{'Yes' if said else 'No'}: {rendered[0].text}")
+        blocks.extend(rendered)
     if not blocks:
         blocks = render_abstention(Abstention(vocab.NO_PLAN_REASON))
     blocks.extend(included_fields(results, style))

@@ -26,13 +26,14 @@ from django.utils import timezone
 from atlas import sentences
 from atlas.logcontext import set_log_turn
 from atlas.middleware import Conflict, Unavailable
-from atlas.normalise import Normalised, normalise
+from atlas.normalise import Change, Normalised, normalise
 from atlas.text import has_visible_text
 from chat import blocks, corrections, executors, holdout, shaping, tools
 from chat import prompt as prompt_module
 from chat import state as state_module
 from chat import vocabulary as vocab
 from chat.answering.speech import asks_nothing
+from chat.answering.values import MissingValue, missing_value
 from chat.corpus import search_documents
 from chat.executors import execute
 from chat.feedback import queue_gate, record_followup
@@ -237,7 +238,12 @@ def _answer(
     if abstention is not None and asks_nothing(asked, names_customer=bool(tools.find_customer_mentions(asked))):
         # "I'm in Denver till Friday": a statement, acknowledged, never "I can't answer that"
         # (design rule "statements acknowledged"); what the gate keeps it says itself.
-        _acknowledge(turn, state)
+        _acknowledge(turn, state, sentences.STATEMENT_ACKNOWLEDGED)
+        return
+    missing = _missing_value(asked, abstention)
+    if missing is not None:
+        # "There is no retail segment; the segments are ...": what exists, from the data.
+        _acknowledge(turn, state, missing.sentence())
         return
     quoted = _passage_answer(asked, abstention) if abstention is not None else None
     if quoted is not None:
@@ -266,9 +272,10 @@ def _answer(
         answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))
         corrections.record(user, turn, previous_turn_id=state.last_turn_id, text=question)
     influences = {**answer.influences, **plan_uses, **narrowed}
-    if read.corrections and plan is not None:
-        # What was read differently, so a wrong correction is seen, not silently answered.
-        answer_blocks.insert(0, blocks.note(" ".join(c.said() for c in read.corrections)))
+    said = [c.said() for c in read.corrections] + [Change(w, m, "meaning").said() for w, m in planned.readings]
+    if said and plan is not None:
+        # What was read differently, so a wrong reading is seen, not silently answered.
+        answer_blocks.insert(0, blocks.note(" ".join(said)))
     if narrowed and results:
         # The first line says what the note narrowed, and how to ask for the whole.
         answer_blocks.insert(0, blocks.summary(next(iter(narrowed.values())).how))
@@ -409,9 +416,17 @@ def _answer_with_gate_sentence(turn: Turn, state: state_module.SessionState, mes
     state.last_plan = None
 
 
-def _acknowledge(turn: Turn, state: state_module.SessionState) -> None:
-    turn.answer = sentences.STATEMENT_ACKNOWLEDGED
-    turn.blocks = [blocks.summary(sentences.STATEMENT_ACKNOWLEDGED).as_dict()]
+def _missing_value(asked: str, abstention: Abstention | None) -> MissingValue | None:
+    if abstention is None or abstention.reason not in vocab.NO_PLAN_REASONS:
+        return None
+    unread = abstention.topic if abstention.topic.isalpha() else ""
+    return missing_value(asked, unread=unread)
+
+
+def _acknowledge(turn: Turn, state: state_module.SessionState, sentence: str) -> None:
+    """A plain sentence is the whole answer (a statement acknowledged, a value that is not there)."""
+    turn.answer = sentence
+    turn.blocks = [blocks.summary(sentence).as_dict()]
     turn.save(update_fields=["answer", "blocks"])
     state.last_plan = None
 
