@@ -219,6 +219,14 @@ RULES: tuple[Rule, ...] = (
         extra_examples=("For now, always put the numbers in a table.",),
     ),
     Rule(
+        "circumstance",
+        "refuse",
+        r.SESSION_ONLY,
+        "Keep it brief, I'm in a taxi.",
+        kind="preference",
+        phrases=v.CIRCUMSTANCES,
+    ),
+    Rule(
         "venting",
         "refuse",
         r.VENTING,
@@ -277,6 +285,21 @@ RULES: tuple[Rule, ...] = (
         "From now on, give me prices in Swiss francs.",
         kind="preference",
         phrases=v.STANDING_PHRASES,
+    ),
+    Rule(
+        "habit",
+        "write",
+        r.STANDING_PREFERENCE,
+        "Amounts in thousands across the board, please.",
+        kind="preference",
+        phrases=v.STANDING_HABITS,
+        tokens=(
+            # "I like my replies brief", "I want my dates as dd/mm/yyyy": a habit of the user's.
+            [{"LOWER": "i"}, {"LEMMA": {"IN": ["like", "love", "want", "need", "prefer"]}}, {"LOWER": "my"}],
+            # "I'd like everything in millions", "id rather have answers in German".
+            [{"LOWER": {"IN": ["i", "id"]}}, {"LOWER": {"IN": ["'d", "would"]}, "OP": "?"}, {"LOWER": {"IN": ["like", "rather"]}}],
+        ),
+        extra_examples=("ISO dates for everything, please.", "I like my numbers in millions."),
     ),
     Rule(
         "prefer",

@@ -15,7 +15,6 @@ from __future__ import annotations
 # A standing phrase: the request governs future answers (chapter 93's "from now on").
 STANDING_PHRASES: tuple[str, ...] = (
     "from now on",
-    "frm now on",
     "from now onwards",
     "going forward",
     "moving forward",
@@ -56,6 +55,11 @@ ONE_OFF_PHRASES: tuple[str, ...] = (
     "for this conversation",
     "for this session",
     "for this report",
+)
+# A circumstance that makes a request one-off unless a standing phrase says otherwise:
+# "make it brief, I'm in a taxi" is for now; "shorter answers always, I'm on mobile most of
+# the day" is a standing wish with its reason.
+CIRCUMSTANCES: tuple[str, ...] = (
     "on my phone",
     "on a tablet",
     "on my tablet",
@@ -70,6 +74,57 @@ ONE_OFF_PHRASES: tuple[str, ...] = (
     "on the go",
     "driving",
 )
+# Standing adverbials and habits that sit anywhere in a sentence, not only at its start: a
+# wish said this way holds for every answer ("amounts in GBP across the board", "ISO dates
+# for everything", "make top 5 my default", "no cents ever").
+STANDING_HABITS: tuple[str, ...] = (
+    "as standard",
+    "as a standard",
+    "as my standard",
+    "my standard",
+    "standard for me",
+    "across the board",
+    "for everything",
+    "on everything",
+    "out of everything",
+    "in everything",
+    "everything in",
+    "everywhere",
+    "every answer",
+    "every reply",
+    "every response",
+    "all answers",
+    "all replies",
+    "all responses",
+    "all my",
+    "all the time",
+    "all figures",
+    "all amounts",
+    "all the money",
+    "every single time",
+    "every customer",
+    "my default",
+    "the default",
+    "default to",
+    "as the default",
+    "the norm",
+    "for good",
+    "make that stick",
+    "ever",
+    "never again",
+    "any more",
+    "anymore",
+    "in future",
+    "going forward",
+    "from here on",
+    "from here on out",
+    "unless i ask",
+    "how i read",
+    "how i like",
+    "how i work",
+)
+# Words before a one-off marker that deny it ("for all my questions, not just this one").
+ONE_OFF_DENIALS: tuple[str, ...] = ("not", "n't")
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").
 DELIVERY_VERBS: tuple[str, ...] = (
     "give",

@@ -113,7 +113,7 @@ ADMITTED = [
     ("Can you forget my currency preference?", "forget", "", rules.FORGET_REQUEST, ["currency"]),
     ("I look after the Nordic accounts, just so you know.", "write", "context", rules.EXPLICIT_REQUEST, ["Nordic"]),
     ("I look after the Baltic accounts, so remember.", "write", "context", rules.EXPLICIT_REQUEST, ["Baltic"]),
-    ("Do it as a table from now on.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
+    ("Do it as a table from now on.", "write", "preference", rules.STANDING_PREFERENCE, ["tables"]),
     ("Every time you show revenue, use a chart.", "write", "preference", rules.STANDING_PREFERENCE, ["chart"]),
     ("Whenever I ask about revenue, include the margin.", "write", "preference", rules.STANDING_PREFERENCE, ["margin"]),
     (

@@ -688,8 +688,12 @@ CASES = [
     ),
     # An imperative about other people's mood is no inference about the user.
     ("List the upset customers first.", []),
-    # "no more than three" is a limit, not "no more bullet points" (it withdrew the bullets).
-    ("From now on, no more than three bullet points.", []),
+    # "no more than three" is a limit, not "no more bullet points" (it withdrew the bullets):
+    # a standing wish for bullet points.
+    (
+        "From now on, no more than three bullet points.",
+        [note("preference", "standing_preference", "Prefers answers as bullet points.", subject="answer_format", value="bullets")],
+    ),
     # "again" says nothing the note keeps ("Does not want pie charts again.").
     (
         "Don't ever show me pie charts again.",
@@ -728,7 +732,10 @@ CASES = [
     # "..., but ..." opens a clause of its own: the first note keeps none of it.
     (
         "From now on use tables, but never show pie charts.",
-        [note("preference", "standing_preference", "Prefers tables.", subject="answer_format", value="table")],
+        [
+            note("preference", "standing_preference", "Prefers answers as tables.", subject="answer_format", value="table"),
+            note("preference", "standing_preference", "Does not want a chart.", subject="answer_format", value="chart"),
+        ],
     ),
     # A standing phrase with nothing after it asks for nothing.
     ("From now on.", NOTHING),
