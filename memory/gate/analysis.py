@@ -175,14 +175,39 @@ def _polite_request(clause: Clause) -> bool:
 
 
 def _carries_wish(clause: Clause) -> bool:
-    """Whether a clause can carry the user's wish about answers: not a question, not about
-    someone else or the company, not a refusal's or another rule's (forget, reversal, remember)."""
-    if clause.act == "question" and not _polite_request(clause):
+    """Whether a clause can carry the user's wish about answers: not a question (a polite
+    "can we keep ...?" is a request), not a statement about someone else or the company, not a
+    refusal's or another rule's (forget, reversal, remember). An imperative is the user's wish
+    whoever its subordinate clause names ("spell out acronyms the first time they come up")."""
+    if set(clause.hits) & _NOT_WISHES:
         return False
-    if set(clause.hits) & _NOT_WISHES or clause.subject in ("other", "company"):
+    if _polite_request(clause):
+        return True
+    if clause.act == "question" or _reported(clause):
         return False
-    # "the ledger is in CHF": a statement about a thing gives the reason, not the wish.
-    return not (clause.act == "statement" and clause.subject == "thing" and not set(clause.hits) & _STANDING_MARKS)
+    return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
+
+
+def _reported(clause: Clause) -> bool:
+    """ "I never said I prefer tables": the user reports what was said, and wishes nothing."""
+    return any(
+        t.lemma_.lower() in vocab.REPORTING_VERBS and t.dep_ == "ROOT" and t.i < clause.span.start + 4 for t in clause.span
+    )
+
+
+def _wish_span(clause: Clause) -> Span | None:
+    """The part of a clause that can carry a wish: all of it, or for a clause that states a
+    condition the consequence after "so" ("I'm dyslexic so bullet points as a rule"): the
+    condition itself is never read, let alone kept."""
+    if "special_category" not in clause.hits:
+        return clause.span if _carries_wish(clause) else None
+    after = next((t.i for t in clause.span if t.lower_ in ("so", "therefore", "hence") and t.i > clause.span.start), None)
+    if after is None:
+        return None
+    rest = clause.span.doc[after + 1 : clause.span.end]
+    if any(start > after for start, _ in clause.hits["special_category"]):
+        return None  # "bullets please, as I'm dyslexic": the condition is in the consequence
+    return rest if _words(rest) else None
 
 
 def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list[Finding]:
@@ -197,17 +222,19 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         marks = {name for c in inside for name in c.hits}
         if not marks & _STANDING_MARKS or any(_one_off_said(c) for c in inside):
             continue
-        wishes = [c for c in inside if _carries_wish(c)]
+        wishes = [span for c in inside if (span := _wish_span(c)) is not None]
         # A clause that turns its facets round ("but never show pie charts") is a wish of its own.
-        against = [c for c in wishes if preferences.read_facets(c.text).negative]
-        groups = [[c for c in wishes if c not in against]] + [[c] for c in against]
-        readings = [(g, preferences.read_facets(", ".join(c.text for c in g))) for g in groups if g]
+        against = [w for w in wishes if preferences.read_facets(w.text).negative]
+        groups = [[w for w in wishes if w not in against]] + [[w] for w in against]
+        readings = [(g, preferences.read_facets(", ".join(w.text.strip() for w in g))) for g in groups if g]
         readings = [(g, reading) for g, reading in readings if reading]
         if not readings:
             continue
         starts = {c.span.start for c in inside}
         said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
-        kept = {id(f): preferences.read_facets(f.quote) for f in said if f.action == "write"}
+        kept = {
+            id(f): preferences.read_facets(f.quote) for f in said if f.action == "write" and not statements.lint(f.statement)
+        }
         wanted = set().union(*(reading.facets for _, reading in readings))
         if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
             # The clauses' own notes already say every facet the sentence names: they stay,
@@ -219,11 +246,11 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     return out
 
 
-def _wish(group: list[Clause], reading: preferences.Reading) -> Finding | None:
+def _wish(group: list[Span], reading: preferences.Reading) -> Finding | None:
     statement = preferences.statement_for(reading.facets, reading.scope, negative=reading.negative)
     if not statement:
         return None
-    text = ", ".join(c.text for c in group)
+    text = ", ".join(w.text.strip() for w in group)
     subject, value = subjects.subject_value(text)
     return Finding(
         "write",

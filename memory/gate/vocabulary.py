@@ -123,6 +123,8 @@ STANDING_HABITS: tuple[str, ...] = (
     "how i like",
     "how i work",
 )
+# Verbs that report what was said or meant: "I never said I prefer tables" states no wish.
+REPORTING_VERBS: tuple[str, ...] = ("say", "tell", "mean", "claim", "mention", "ask")
 # Words before a one-off marker that deny it ("for all my questions, not just this one").
 ONE_OFF_DENIALS: tuple[str, ...] = ("not", "n't")
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").
