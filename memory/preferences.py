@@ -887,7 +887,7 @@ def _label(facet: str, value: Any) -> str:
             ("date", "desc"): "by date, newest first",
             ("date", "asc"): "by date, oldest first",
             ("name", "asc"): "alphabetically by name",
-            ("name", "desc"): "by name, Z to A",
+            ("name", "desc"): "by name in reverse alphabetical order",
         }
         what = FIELD_LABELS.get(by, f"the {by}").removeprefix("the ").replace("_", " ")
         dated = "date" in what

@@ -155,7 +155,7 @@ def _with_facets(finding: Finding) -> Finding:
 
 _STANDING_MARKS = frozenset({"standing", "habit", "prefer"})
 _ONE_OFF_MARKS = frozenset({"one_off"})
-_NOT_WISHES = frozenset({"special_category", "reminder", "reversal", "forget", "remember"})
+_NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
 
 
 def _one_off_said(clause: Clause) -> bool:
@@ -181,6 +181,8 @@ def _carries_wish(clause: Clause) -> bool:
     whoever its subordinate clause names ("spell out acronyms the first time they come up")."""
     if set(clause.hits) & _NOT_WISHES:
         return False
+    if "reversal" in clause.hits and preferences.read_facets(clause.text).negative:
+        return False  # "no need for the PO numbers any more" withdraws; "no bullets, just prose" asks for prose
     if _polite_request(clause):
         return True
     if clause.act == "question" or _reported(clause):

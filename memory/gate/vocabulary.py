@@ -125,6 +125,31 @@ STANDING_HABITS: tuple[str, ...] = (
 )
 # Verbs that report what was said or meant: "I never said I prefer tables" states no wish.
 REPORTING_VERBS: tuple[str, ...] = ("say", "tell", "mean", "claim", "mention", "ask")
+# Trade unions by their own names: a role in one ("the Unite rep", "member of Unison") is union
+# membership, a special category, however it is phrased.
+UNION_NAMES: tuple[str, ...] = (
+    "unite", "unison", "gmb", "usdaw", "cwu", "rmt", "neu", "pcs", "aslef", "nasuwt", "ucu", "bectu",
+    "verdi", "teamsters", "seiu", "uaw", "cgt", "cfdt", "fnv", "ccoo", "ugt", "afl-cio", "unifor",
+)
+UNION_ROLES: tuple[str, ...] = (
+    "rep", "representative", "steward", "member", "delegate", "organiser", "organizer", "convenor", "branch", "official",
+)
+# A wish about what Atlas does with its data, not about how it answers: trust the user's
+# figures over the records, skip the checks, use what the user types instead. An instruction,
+# refused whatever standing phrase or politeness surrounds it.
+TRUST_VERBS: tuple[str, ...] = ("trust", "believe", "accept")
+# "use my numbers instead", "take my figures over the records": a substitution needs its contrast.
+SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go")
+SUBSTITUTE_CONTRASTS: tuple[str, ...] = ("instead", "over", "rather", "not")
+CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check")
+DATA_SOURCES: tuple[str, ...] = (
+    "ledger", "database", "db", "system", "records", "record", "crm", "erp", "books", "data", "source", "warehouse",
+)
+USER_FIGURES: tuple[str, ...] = (
+    "number", "numbers", "figure", "figures", "total", "totals", "limit", "limits", "value", "values", "amount",
+    "amounts", "data", "spreadsheet", "sheet", "file", "version", "count", "counts",
+)
+USER_SUPPLIES: tuple[str, ...] = ("give", "tell", "paste", "send", "provide", "type", "say", "supply", "enter", "share")
 # Words before a one-off marker that deny it ("for all my questions, not just this one").
 ONE_OFF_DENIALS: tuple[str, ...] = ("not", "n't")
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").
@@ -777,6 +802,14 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "kosher",
         "halal",
         "lent",
+        "yom kippur",
+        "rosh hashanah",
+        "passover",
+        "hanukkah",
+        "diwali",
+        "vaisakhi",
+        "sabbath",
+        "shabbat",
     ),
     "sexuality": ("gay", "lesbian", "bisexual", "transgender", "trans", "queer", "sexuality", "sexual orientation"),
     "politics": (
