@@ -22,6 +22,7 @@ from memory import preferences
 from memory.gate import policy, rules, statements, subjects, timex
 from memory.gate import reasons as r
 from memory.gate import vocabulary as vocab
+from memory.gate.secrets import names_secret, secret_kind
 from memory.gate.pipeline import (
     QUESTION_WORDS,
     Clause,
@@ -131,11 +132,40 @@ def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_c
     if refusal is not None:
         rule = "explicit" if explicit else refusal.rule
         findings.append(_refuse(rule, refusal.reason, text, explicit=explicit, what=refusal.what))
+        if refusal.reason == r.SECRET:
+            findings.extend(_wishes_beside_a_secret(text))
         return [replace(f, read_as=read.changes) for f in findings]
     parts = clauses(doc, hits)
     found = standing_wishes(doc, parts, _analyse_clauses(parts, at=at, quote=text))
     findings.extend(_legible(_with_facets(f)) for f in found)
     return [replace(f, read_as=read.changes) for f in findings]
+
+
+_PIECES = re.compile(r"[.;!?\n]+|,|\s[-/&]\s|\b(?:and|also|plus|separately|btw)\b", re.I)
+
+
+def _wishes_beside_a_secret(text: str) -> list[Finding]:
+    """A secret is refused as a whole, and no note names it; a standing wish said beside it in
+    the same turn is still the user's ("vpn password is ... btw, also ISO dates everywhere").
+    Only the pieces that neither hold nor name a secret are read, and only for standing wishes."""
+    pieces = [p.strip(" ,") for p in _PIECES.split(text)]
+    kept = [p for p in pieces if p and not secret_kind(p) and not names_secret(p) and not _secret_shaped(p)]
+    if not kept or len(kept) == len([p for p in pieces if p]):
+        return []
+    rest = ". ".join(kept)
+    doc = parse_turn(rest)
+    hits = rules.match(doc)
+    if policy.message_refusal(rest, hits) is not None:
+        return []
+    return [_legible(_with_facets(f)) for f in standing_wishes(doc, clauses(doc, hits), [])]
+
+
+def _secret_shaped(piece: str) -> bool:
+    """A piece holding a token with letters and digits or symbols mixed ("jdoe / Passw0rd1")."""
+    return any(
+        any(c.isdigit() for c in token) and any(c.isalpha() for c in token) or any(c in "#!$%*@" for c in token)
+        for token in piece.split()
+    )
 
 
 def _with_facets(finding: Finding) -> Finding:
@@ -181,13 +211,29 @@ def _carries_wish(clause: Clause) -> bool:
     whoever its subordinate clause names ("spell out acronyms the first time they come up")."""
     if set(clause.hits) & _NOT_WISHES:
         return False
-    if "reversal" in clause.hits and preferences.read_facets(clause.text).negative:
-        return False  # "no need for the PO numbers any more" withdraws; "no bullets, just prose" asks for prose
     if _polite_request(clause):
         return True
     if clause.act == "question" or _reported(clause):
         return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
+
+
+_CONSEQUENCE_CUES = frozenset({"so", "therefore", "hence", ",", "-", ";"})
+_REPLACEMENT_CUES = frozenset({",", "and", "just", "instead", "but", "only", "rather"})
+
+
+def _replacement(clause: Clause) -> Span | None:
+    """What a withdrawal asks for instead ("no bullets or tables any more, just normal
+    sentences", "drop the decimals and round to whole units"): the words after the withdrawn
+    thing, when they name a facet; "drop the charts, I don't need them" asks for nothing."""
+    doc = clause.span.doc
+    end = max(e for _, e in clause.hits["reversal"])
+    cue = next((t.i for t in doc[end : clause.span.end] if t.lower_ in _REPLACEMENT_CUES), None)
+    if cue is None:
+        return None
+    rest = doc[cue + 1 : clause.span.end]
+    reading = preferences.read_facets(rest.text)
+    return rest if reading and not reading.negative else None
 
 
 def _reported(clause: Clause) -> bool:
@@ -201,14 +247,16 @@ def _wish_span(clause: Clause) -> Span | None:
     """The part of a clause that can carry a wish: all of it, or for a clause that states a
     condition the consequence after "so" ("I'm dyslexic so bullet points as a rule"): the
     condition itself is never read, let alone kept."""
+    if "reversal" in clause.hits:
+        return _replacement(clause) if _carries_wish(clause) else None
     if "special_category" not in clause.hits:
         return clause.span if _carries_wish(clause) else None
-    after = next((t.i for t in clause.span if t.lower_ in ("so", "therefore", "hence") and t.i > clause.span.start), None)
-    if after is None:
-        return None
-    rest = clause.span.doc[after + 1 : clause.span.end]
-    if any(start > after for start, _ in clause.hits["special_category"]):
+    doc = clause.span.doc
+    end = max(e for _, e in clause.hits["special_category"])
+    cue = next((t.i for t in doc[end : clause.span.end] if t.lower_ in _CONSEQUENCE_CUES), None)
+    if cue is None:
         return None  # "bullets please, as I'm dyslexic": the condition is in the consequence
+    rest = doc[cue + 1 : clause.span.end]
     return rest if _words(rest) else None
 
 
