@@ -106,6 +106,7 @@ SHORTHAND: dict[str, str] = {
     "coz": "because",
     "bc": "because",
     "abt": "about",
+    "frm": "from",
     "tho": "though",
     "nxt": "next",
     "w/": "with",

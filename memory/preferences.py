@@ -627,7 +627,7 @@ def _field_of(words: str) -> str:
     return ""
 
 
-_NEGATORS = re.compile(r"\b(?:no|never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b")
+_NEGATORS = re.compile(r"\b(?:no(?!\s+(?:more|fewer|less)\s+than\b)|never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b")
 _CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|none of)\b|>")
 _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
 
@@ -887,7 +887,7 @@ def _label(facet: str, value: Any) -> str:
             ("date", "desc"): "by date, newest first",
             ("date", "asc"): "by date, oldest first",
             ("name", "asc"): "alphabetically by name",
-            ("name", "desc"): "by name, Z to A",
+            ("name", "desc"): "by name in reverse alphabetical order",
         }
         what = FIELD_LABELS.get(by, f"the {by}").removeprefix("the ").replace("_", " ")
         dated = "date" in what
@@ -931,7 +931,9 @@ def statement_for(facets: dict[str, Any], scope: str = GLOBAL, *, negative: bool
         parts.append("answers in " + facets["language"])
     for facet in ("timezone", "year_basis", "acronyms", "units", "chart"):
         if facet in facets:
-            parts.append(FACETS_BY_NAME[facet].statement.format(label=_label(facet, facets[facet])))
+            label = _label(facet, facets[facet])
+            # "Does not want a chart", never "does not want a chart where it helps".
+            parts.append(label if negative else FACETS_BY_NAME[facet].statement.format(label=label))
     wants: list[str] = []
     if "include" in facets:
         wants.append(f"{_label('include', facets['include'])} shown")

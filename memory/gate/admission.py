@@ -203,8 +203,8 @@ def _admit(run: _Run, finding: Finding) -> None:
         confidence=1.0 if finding.explicit else finding.confidence,
         subject=finding.subject,
         value=finding.value,
-        facets=_facets(finding),
-        scope=_scope(finding)[:200],
+        facets=finding.facets,
+        scope=finding.scope[:200],
         expires_at=finding.expires_at,
         gate=GATE_NAME,
         gate_version=GATE_VERSION,
@@ -219,28 +219,6 @@ def _admit(run: _Run, finding: Finding) -> None:
         run.superseded.append(old.pk)
     run.written.append(memory.pk)
     run.decide(finding, True, finding.reason, statement=memory.statement, memory_id=memory.pk)
-
-
-def _facets(finding: Finding) -> dict:
-    """The facets a preference sets, read from what the user said (memory.preferences); a
-    context note keeps the region it names."""
-    from atlas.normalise import normalise
-    from memory.preferences import read_facets
-
-    if finding.kind == Kind.PREFERENCE:
-        return read_facets(normalise(finding.quote or finding.statement).text).facets
-    if finding.subject == "filter_region" and finding.value:
-        return {"region": finding.value.lower()}
-    return {}
-
-
-def _scope(finding: Finding) -> str:
-    from atlas.normalise import normalise
-    from memory.preferences import read_facets
-
-    if finding.kind == Kind.PREFERENCE:
-        return read_facets(normalise(finding.quote or finding.statement).text).scope
-    return finding.scope
 
 
 def _observe(run: _Run, *, signal: str, quote: str) -> int | None:

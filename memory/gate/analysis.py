@@ -18,9 +18,11 @@ from typing import Any
 from spacy.tokens import Doc, Span, Token
 
 from atlas.normalise import Change, normalise
+from memory import preferences
 from memory.gate import policy, rules, statements, subjects, timex
 from memory.gate import reasons as r
 from memory.gate import vocabulary as vocab
+from memory.gate.secrets import names_secret, secret_kind
 from memory.gate.pipeline import (
     QUESTION_WORDS,
     Clause,
@@ -66,6 +68,9 @@ class Finding:
     extra: dict = field(default_factory=dict)
     # What the normaliser read differently in the turn ("agian" as "again"), recorded on the decision.
     read_as: tuple[Change, ...] = ()
+    # The preference facets the note sets ({"scale": "k", "currency": "EUR"}), read from the
+    # shared preference table (memory.preferences); a context note keeps the region it names.
+    facets: dict = field(default_factory=dict)
 
 
 def _refuse(rule: str, reason: str, quote: str, *, kind: str = "", explicit: bool = False, **extra: Any) -> Finding:
@@ -127,9 +132,190 @@ def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_c
     if refusal is not None:
         rule = "explicit" if explicit else refusal.rule
         findings.append(_refuse(rule, refusal.reason, text, explicit=explicit, what=refusal.what))
+        if refusal.reason == r.SECRET:
+            findings.extend(_wishes_beside_a_secret(text))
         return [replace(f, read_as=read.changes) for f in findings]
-    findings.extend(_legible(f) for f in _analyse_clauses(clauses(doc, hits), at=at, quote=text))
+    parts = clauses(doc, hits)
+    found = standing_wishes(doc, parts, _analyse_clauses(parts, at=at, quote=text))
+    findings.extend(_legible(_with_facets(f)) for f in found)
     return [replace(f, read_as=read.changes) for f in findings]
+
+
+_PIECES = re.compile(r"[.;!?\n]+|,|\s[-/&]\s|\b(?:and|also|plus|separately|btw)\b", re.I)
+
+
+def _wishes_beside_a_secret(text: str) -> list[Finding]:
+    """A secret is refused as a whole, and no note names it; a standing wish said beside it in
+    the same turn is still the user's ("vpn password is ... btw, also ISO dates everywhere").
+    Only the pieces that neither hold nor name a secret are read, and only for standing wishes."""
+    pieces = [p.strip(" ,") for p in _PIECES.split(text)]
+    kept = [p for p in pieces if p and not secret_kind(p) and not names_secret(p) and not _secret_shaped(p)]
+    if not kept or len(kept) == len([p for p in pieces if p]):
+        return []
+    rest = ". ".join(kept)
+    doc = parse_turn(rest)
+    hits = rules.match(doc)
+    if policy.message_refusal(rest, hits) is not None:
+        return []
+    return [_legible(_with_facets(f)) for f in standing_wishes(doc, clauses(doc, hits), [])]
+
+
+def _secret_shaped(piece: str) -> bool:
+    """A piece holding a token with letters and digits or symbols mixed ("jdoe / Passw0rd1")."""
+    return any(
+        any(c.isdigit() for c in token) and any(c.isalpha() for c in token) or any(c in "#!$%*@" for c in token)
+        for token in piece.split()
+    )
+
+
+def _with_facets(finding: Finding) -> Finding:
+    """A preference keeps the facets its words name in the shared table, and their scope; a
+    context note about a region keeps the region."""
+    if finding.facets or finding.action not in ("write", "observe"):
+        return finding
+    if finding.kind == "preference":
+        reading = preferences.read_facets(finding.quote or finding.statement)
+        return replace(finding, facets=reading.facets, scope=reading.scope)
+    if finding.subject == "filter_region" and finding.value:
+        return replace(finding, facets={"region": finding.value.lower()})
+    return finding
+
+
+# --- standing wishes: a standing phrase or habit and the facets of the preference table -------
+
+_STANDING_MARKS = frozenset({"standing", "habit", "prefer"})
+_ONE_OFF_MARKS = frozenset({"one_off"})
+_NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
+
+
+def _one_off_said(clause: Clause) -> bool:
+    """A one-off marker the user did not deny ("for all my questions, not just this one" is standing)."""
+    doc = clause.span.doc
+    for start, _ in clause.hits.get("one_off", []):
+        before = {t.lower_ for t in doc[max(clause.span.start, start - 3) : start]}
+        if not before & set(vocab.ONE_OFF_DENIALS):
+            return True
+    return False
+
+
+def _polite_request(clause: Clause) -> bool:
+    """ "can you ...", "could we keep ...": a request, though it ends with a question mark."""
+    words = [t.lower_ for t in content_tokens(clause.span)[:2]]
+    return len(words) == 2 and words[0] in vocab.POLITE_REQUEST_VERBS and words[1] in ("you", "we", "u")
+
+
+def _carries_wish(clause: Clause) -> bool:
+    """Whether a clause can carry the user's wish about answers: not a question (a polite
+    "can we keep ...?" is a request), not a statement about someone else or the company, not a
+    refusal's or another rule's (forget, reversal, remember). An imperative is the user's wish
+    whoever its subordinate clause names ("spell out acronyms the first time they come up")."""
+    if set(clause.hits) & _NOT_WISHES:
+        return False
+    if _polite_request(clause):
+        return True
+    if clause.act == "question" or _reported(clause):
+        return False
+    return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
+
+
+_CONSEQUENCE_CUES = frozenset({"so", "therefore", "hence", ",", "-", ";"})
+_REPLACEMENT_CUES = frozenset({",", "and", "just", "instead", "but", "only", "rather"})
+
+
+def _replacement(clause: Clause) -> Span | None:
+    """What a withdrawal asks for instead ("no bullets or tables any more, just normal
+    sentences", "drop the decimals and round to whole units"): the words after the withdrawn
+    thing, when they name a facet; "drop the charts, I don't need them" asks for nothing."""
+    doc = clause.span.doc
+    end = max(e for _, e in clause.hits["reversal"])
+    cue = next((t.i for t in doc[end : clause.span.end] if t.lower_ in _REPLACEMENT_CUES), None)
+    if cue is None:
+        return None
+    rest = doc[cue + 1 : clause.span.end]
+    reading = preferences.read_facets(rest.text)
+    return rest if reading and not reading.negative else None
+
+
+def _reported(clause: Clause) -> bool:
+    """ "I never said I prefer tables": the user reports what was said, and wishes nothing."""
+    return any(
+        t.lemma_.lower() in vocab.REPORTING_VERBS and t.dep_ == "ROOT" and t.i < clause.span.start + 4 for t in clause.span
+    )
+
+
+def _wish_span(clause: Clause) -> Span | None:
+    """The part of a clause that can carry a wish: all of it, or for a clause that states a
+    condition the consequence after "so" ("I'm dyslexic so bullet points as a rule"): the
+    condition itself is never read, let alone kept."""
+    if "reversal" in clause.hits:
+        return _replacement(clause) if _carries_wish(clause) else None
+    if "special_category" not in clause.hits:
+        return clause.span if _carries_wish(clause) else None
+    doc = clause.span.doc
+    end = max(e for _, e in clause.hits["special_category"])
+    cue = next((t.i for t in doc[end : clause.span.end] if t.lower_ in _CONSEQUENCE_CUES), None)
+    if cue is None:
+        return None  # "bullets please, as I'm dyslexic": the condition is in the consequence
+    rest = doc[cue + 1 : clause.span.end]
+    return rest if _words(rest) else None
+
+
+def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list[Finding]:
+    """Per sentence: a standing phrase or habit anywhere in it and the facets of the preference
+    table its wishes name make one preference with every facet it names ("thousands of euros
+    always", "top 25 is plenty, don't ever give me the full list again": the 25 is kept). It
+    replaces the preference findings of that sentence's clauses; a one-off marker, a question
+    or a wish about someone else keeps none (design rule: standing wish)."""
+    out = list(found)
+    for sent in doc.sents:
+        inside = [c for c in parts if sent.start <= c.span.start < sent.end]
+        marks = {name for c in inside for name in c.hits}
+        if not marks & _STANDING_MARKS or any(_one_off_said(c) for c in inside):
+            continue
+        wishes = [span for c in inside if (span := _wish_span(c)) is not None]
+        # A clause that turns its facets round ("but never show pie charts") is a wish of its own.
+        against = [w for w in wishes if preferences.read_facets(w.text).negative]
+        groups = [[w for w in wishes if w not in against]] + [[w] for w in against]
+        readings = [(g, preferences.read_facets(", ".join(w.text.strip() for w in g))) for g in groups if g]
+        readings = [(g, reading) for g, reading in readings if reading]
+        if not readings:
+            continue
+        starts = {c.span.start for c in inside}
+        said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
+        kept = {
+            id(f): preferences.read_facets(f.quote) for f in said if f.action == "write" and not statements.lint(f.statement)
+        }
+        wanted = set().union(*(reading.facets for _, reading in readings))
+        if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
+            # The clauses' own notes already say every facet the sentence names: they stay,
+            # each with its facets.
+            out = [replace(f, facets=kept[id(f)].facets, scope=kept[id(f)].scope) if id(f) in kept else f for f in out]
+            continue
+        out = [f for f in out if f not in said]
+        out.extend(f for g, reading in readings if (f := _wish(g, reading)) is not None)
+    return out
+
+
+def _wish(group: list[Span], reading: preferences.Reading) -> Finding | None:
+    statement = preferences.statement_for(reading.facets, reading.scope, negative=reading.negative)
+    if not statement:
+        return None
+    text = ", ".join(w.text.strip() for w in group)
+    subject, value = subjects.subject_value(text)
+    return Finding(
+        "write",
+        "standing_wish",
+        r.STANDING_PREFERENCE,
+        "preference",
+        statement,
+        subject=subject,
+        value=value,
+        quote=text,
+        echo=statements.echo(statement, said=text),
+        confidence=0.95,
+        scope=reading.scope,
+        facets=reading.facets,
+    )
 
 
 def questions_in(text: str) -> list[str]:
@@ -160,7 +346,8 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
     explicit_next = correcting = remembering = False
     previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
     # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
-    one_off = any("one_off" in clause.hits for clause in parts)
+    marks = {name for clause in parts for name in clause.hits}
+    one_off = "one_off" in marks or "circumstance" in marks and not marks & _STANDING_MARKS
     for clause in parts:
         trigger = clause.starts_with("remember")
         # "Remember that I cover Leeds and (that) I report to Dana": the request holds both.
@@ -192,7 +379,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             )
         previous = (clause, len(out))
         if found is not None:
-            out.append(found)
+            out.append(replace(found, extra={**found.extra, "clause": clause.span.start}))
     if explicit_next and previous is not None:
         # "..., just so you know": a trailing trigger makes the clause before it explicit.
         clause, before = previous
@@ -518,7 +705,8 @@ def analyse_clause(
         return situation
     if "reversal" in hits:
         return _reversal(clause, text, earlier)
-    if "one_off" in hits and (hits & {"standing", "prefer"} or _format_request(clause)):
+    momentary = "one_off" in hits or "circumstance" in hits and not hits & _STANDING_MARKS
+    if momentary and (hits & {"standing", "prefer"} or _format_request(clause)):
         return _refuse("preference", r.SESSION_ONLY, text, kind="preference")
     preference = _preference(clause.span, hits, quote=text)
     if preference is not None:

@@ -122,3 +122,8 @@ def secret_kind(text: str) -> str:
     if any(_key_shaped(token) for token in _TOKEN.findall(text)):
         return "credential"
     return ""
+
+
+def names_secret(text: str) -> bool:
+    """Whether ``text`` names a kind of secret ("my SAP login", "the vpn pw"), with or without its value."""
+    return bool(_names().search(text.replace("’", "'").lower()))

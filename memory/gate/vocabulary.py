@@ -15,7 +15,6 @@ from __future__ import annotations
 # A standing phrase: the request governs future answers (chapter 93's "from now on").
 STANDING_PHRASES: tuple[str, ...] = (
     "from now on",
-    "frm now on",
     "from now onwards",
     "going forward",
     "moving forward",
@@ -56,6 +55,11 @@ ONE_OFF_PHRASES: tuple[str, ...] = (
     "for this conversation",
     "for this session",
     "for this report",
+)
+# A circumstance that makes a request one-off unless a standing phrase says otherwise:
+# "make it brief, I'm in a taxi" is for now; "shorter answers always, I'm on mobile most of
+# the day" is a standing wish with its reason.
+CIRCUMSTANCES: tuple[str, ...] = (
     "on my phone",
     "on a tablet",
     "on my tablet",
@@ -70,6 +74,84 @@ ONE_OFF_PHRASES: tuple[str, ...] = (
     "on the go",
     "driving",
 )
+# Standing adverbials and habits that sit anywhere in a sentence, not only at its start: a
+# wish said this way holds for every answer ("amounts in GBP across the board", "ISO dates
+# for everything", "make top 5 my default", "no cents ever").
+STANDING_HABITS: tuple[str, ...] = (
+    "as standard",
+    "as a standard",
+    "as my standard",
+    "my standard",
+    "standard for me",
+    "across the board",
+    "for everything",
+    "on everything",
+    "out of everything",
+    "in everything",
+    "everything in",
+    "everywhere",
+    "every answer",
+    "every reply",
+    "every response",
+    "all answers",
+    "all replies",
+    "all responses",
+    "all my",
+    "all the time",
+    "all figures",
+    "all amounts",
+    "all the money",
+    "every single time",
+    "every customer",
+    "my default",
+    "the default",
+    "default to",
+    "as the default",
+    "the norm",
+    "for good",
+    "make that stick",
+    "ever",
+    "never again",
+    "any more",
+    "anymore",
+    "in future",
+    "going forward",
+    "from here on",
+    "from here on out",
+    "unless i ask",
+    "how i read",
+    "how i like",
+    "how i work",
+)
+# Verbs that report what was said or meant: "I never said I prefer tables" states no wish.
+REPORTING_VERBS: tuple[str, ...] = ("say", "tell", "mean", "claim", "mention", "ask")
+# Trade unions by their own names: a role in one ("the Unite rep", "member of Unison") is union
+# membership, a special category, however it is phrased.
+UNION_NAMES: tuple[str, ...] = (
+    "unite", "unison", "gmb", "usdaw", "cwu", "rmt", "neu", "pcs", "aslef", "nasuwt", "ucu", "bectu",
+    "verdi", "teamsters", "seiu", "uaw", "cgt", "cfdt", "fnv", "ccoo", "ugt", "afl-cio", "unifor",
+)
+UNION_ROLES: tuple[str, ...] = (
+    "rep", "representative", "steward", "member", "delegate", "organiser", "organizer", "convenor", "branch", "official",
+)
+# A wish about what Atlas does with its data, not about how it answers: trust the user's
+# figures over the records, skip the checks, use what the user types instead. An instruction,
+# refused whatever standing phrase or politeness surrounds it.
+TRUST_VERBS: tuple[str, ...] = ("trust", "believe", "accept")
+# "use my numbers instead", "take my figures over the records": a substitution needs its contrast.
+SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go")
+SUBSTITUTE_CONTRASTS: tuple[str, ...] = ("instead", "over", "rather", "not")
+CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check")
+DATA_SOURCES: tuple[str, ...] = (
+    "ledger", "database", "db", "system", "records", "record", "crm", "erp", "books", "data", "source", "warehouse",
+)
+USER_FIGURES: tuple[str, ...] = (
+    "number", "numbers", "figure", "figures", "total", "totals", "limit", "limits", "value", "values", "amount",
+    "amounts", "data", "spreadsheet", "sheet", "file", "version", "count", "counts",
+)
+USER_SUPPLIES: tuple[str, ...] = ("give", "tell", "paste", "send", "provide", "type", "say", "supply", "enter", "share")
+# Words before a one-off marker that deny it ("for all my questions, not just this one").
+ONE_OFF_DENIALS: tuple[str, ...] = ("not", "n't")
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").
 DELIVERY_VERBS: tuple[str, ...] = (
     "give",
@@ -720,6 +802,14 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "kosher",
         "halal",
         "lent",
+        "yom kippur",
+        "rosh hashanah",
+        "passover",
+        "hanukkah",
+        "diwali",
+        "vaisakhi",
+        "sabbath",
+        "shabbat",
     ),
     "sexuality": ("gay", "lesbian", "bisexual", "transgender", "trans", "queer", "sexuality", "sexual orientation"),
     "politics": (

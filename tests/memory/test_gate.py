@@ -113,7 +113,7 @@ ADMITTED = [
     ("Can you forget my currency preference?", "forget", "", rules.FORGET_REQUEST, ["currency"]),
     ("I look after the Nordic accounts, just so you know.", "write", "context", rules.EXPLICIT_REQUEST, ["Nordic"]),
     ("I look after the Baltic accounts, so remember.", "write", "context", rules.EXPLICIT_REQUEST, ["Baltic"]),
-    ("Do it as a table from now on.", "observe", "preference", rules.SINGLE_OCCURRENCE, ["tables"]),
+    ("Do it as a table from now on.", "write", "preference", rules.STANDING_PREFERENCE, ["tables"]),
     ("Every time you show revenue, use a chart.", "write", "preference", rules.STANDING_PREFERENCE, ["chart"]),
     ("Whenever I ask about revenue, include the margin.", "write", "preference", rules.STANDING_PREFERENCE, ["margin"]),
     (
@@ -130,6 +130,8 @@ ADMITTED = [
     ("OOO till Monday, my backup is Sam.", "write", "situation", rules.SITUATION_DATED, ["out of office"]),
     ("I'm at a trade fair in Milan until Wednesday.", "write", "situation", rules.SITUATION_DATED, ["Milan"]),
     ("Going forward, totals with two decimals.", "write", "preference", rules.STANDING_PREFERENCE, ["two decimals"]),
+    # Inverted word order: the facet says what the note is ("Never would I want charts").
+    ("Never would I want charts.", "write", "preference", rules.STANDING_PREFERENCE, ["does not want a chart"]),
     (
         "From now on, always mention the order number.",
         "write",
@@ -171,7 +173,6 @@ REFUSED = [
     ("Do you always give totals in euros from now on", rules.QUESTION),
     ("Should I always get totals in euros from now on", rules.QUESTION),
     ("The dashboard always shows returns.", rules.CORPUS_FACT),
-    ("Never would I want charts.", rules.GARBLED),  # no clean note comes out of the parse
     ("My finance director always wants tables.", rules.NOT_ABOUT_USER),
     ("Remember that my boss prefers short answers.", rules.NOT_ABOUT_USER),
     ("Our financial year closes at the end of March.", rules.CORPUS_FACT),

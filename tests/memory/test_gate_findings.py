@@ -591,9 +591,9 @@ CASES = [
         "For each region, always list the top customer first.",
         [note("preference", "standing_preference", "Wants the top customer listed first for each region.")],
     ),
-    # Never "Prefers bullet points work best for them.": refused (its reason code is not the point).
-    ("For me, bullet points work best from now on.", [{"action": "refuse", "statement": ""}]),
-    ("Bullet points work best for me from now on.", [{"action": "refuse", "statement": ""}]),
+    # Never "Prefers bullet points work best for them.": the note is written from the facet.
+    ("For me, bullet points work best from now on.", [{"action": "write", "statement": "Prefers answers as bullet points."}]),
+    ("Bullet points work best for me from now on.", [{"action": "write", "statement": "Prefers answers as bullet points."}]),
     # "For me" / "for us" is the user: the request stands, and the note holds for all answers.
     (
         "For me, always show amounts in euros.",
@@ -631,8 +631,8 @@ CASES = [
     # "I want you <adjective>": how Atlas should be; never "Wants Atlas to concise." (the tagger
     # calls "concise" a verb there: refused).
     ("From now on I want you brief.", [note("preference", "standing_preference", "Wants Atlas to be brief.")]),
-    ("From now on I want you concise.", [{"action": "refuse", "statement": ""}]),
-    ("From now on I want you to the point.", [{"action": "refuse", "statement": ""}]),
+    ("From now on I want you concise.", [{"action": "write", "statement": "Prefers short answers."}]),
+    ("From now on I want you to the point.", [{"action": "write", "statement": "Prefers short answers."}]),
     (
         "I'd prefer you not round the figures from now on.",
         [note("preference", "standing_preference", "Does not want Atlas to round the figures.")],
@@ -688,8 +688,12 @@ CASES = [
     ),
     # An imperative about other people's mood is no inference about the user.
     ("List the upset customers first.", []),
-    # "no more than three" is a limit, not "no more bullet points" (it withdrew the bullets).
-    ("From now on, no more than three bullet points.", []),
+    # "no more than three" is a limit, not "no more bullet points" (it withdrew the bullets):
+    # a standing wish for bullet points.
+    (
+        "From now on, no more than three bullet points.",
+        [note("preference", "standing_preference", "Prefers answers as bullet points.", subject="answer_format", value="bullets")],
+    ),
     # "again" says nothing the note keeps ("Does not want pie charts again.").
     (
         "Don't ever show me pie charts again.",
@@ -728,7 +732,10 @@ CASES = [
     # "..., but ..." opens a clause of its own: the first note keeps none of it.
     (
         "From now on use tables, but never show pie charts.",
-        [note("preference", "standing_preference", "Prefers tables.", subject="answer_format", value="table")],
+        [
+            note("preference", "standing_preference", "Prefers answers as tables.", subject="answer_format", value="table"),
+            note("preference", "standing_preference", "Does not want a chart.", subject="answer_format", value="chart"),
+        ],
     ),
     # A standing phrase with nothing after it asks for nothing.
     ("From now on.", NOTHING),
