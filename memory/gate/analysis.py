@@ -239,7 +239,8 @@ def _replacement(clause: Clause) -> Span | None:
 def _reported(clause: Clause) -> bool:
     """ "I never said I prefer tables": the user reports what was said, and wishes nothing."""
     return any(
-        t.lemma_.lower() in vocab.REPORTING_VERBS and t.dep_ == "ROOT" and t.i < clause.span.start + 4 for t in clause.span
+        t.lemma_.lower() in vocab.REPORTING_VERBS and t.dep_ == "ROOT" and t.i < clause.span.start + 4
+        for t in clause.span
     )
 
 
@@ -283,7 +284,9 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         starts = {c.span.start for c in inside}
         said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
         kept = {
-            id(f): preferences.read_facets(f.quote) for f in said if f.action == "write" and not statements.lint(f.statement)
+            id(f): preferences.read_facets(f.quote)
+            for f in said
+            if f.action == "write" and not statements.lint(f.statement)
         }
         wanted = set().union(*(reading.facets for _, reading in readings))
         if kept and set().union(*(k.facets for k in kept.values())) >= wanted:

@@ -128,11 +128,41 @@ REPORTING_VERBS: tuple[str, ...] = ("say", "tell", "mean", "claim", "mention", "
 # Trade unions by their own names: a role in one ("the Unite rep", "member of Unison") is union
 # membership, a special category, however it is phrased.
 UNION_NAMES: tuple[str, ...] = (
-    "unite", "unison", "gmb", "usdaw", "cwu", "rmt", "neu", "pcs", "aslef", "nasuwt", "ucu", "bectu",
-    "verdi", "teamsters", "seiu", "uaw", "cgt", "cfdt", "fnv", "ccoo", "ugt", "afl-cio", "unifor",
+    "unite",
+    "unison",
+    "gmb",
+    "usdaw",
+    "cwu",
+    "rmt",
+    "neu",
+    "pcs",
+    "aslef",
+    "nasuwt",
+    "ucu",
+    "bectu",
+    "verdi",
+    "teamsters",
+    "seiu",
+    "uaw",
+    "cgt",
+    "cfdt",
+    "fnv",
+    "ccoo",
+    "ugt",
+    "afl-cio",
+    "unifor",
 )
 UNION_ROLES: tuple[str, ...] = (
-    "rep", "representative", "steward", "member", "delegate", "organiser", "organizer", "convenor", "branch", "official",
+    "rep",
+    "representative",
+    "steward",
+    "member",
+    "delegate",
+    "organiser",
+    "organizer",
+    "convenor",
+    "branch",
+    "official",
 )
 # A wish about what Atlas does with its data, not about how it answers: trust the user's
 # figures over the records, skip the checks, use what the user types instead. An instruction,
@@ -143,11 +173,39 @@ SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go")
 SUBSTITUTE_CONTRASTS: tuple[str, ...] = ("instead", "over", "rather", "not")
 CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check")
 DATA_SOURCES: tuple[str, ...] = (
-    "ledger", "database", "db", "system", "records", "record", "crm", "erp", "books", "data", "source", "warehouse",
+    "ledger",
+    "database",
+    "db",
+    "system",
+    "records",
+    "record",
+    "crm",
+    "erp",
+    "books",
+    "data",
+    "source",
+    "warehouse",
 )
 USER_FIGURES: tuple[str, ...] = (
-    "number", "numbers", "figure", "figures", "total", "totals", "limit", "limits", "value", "values", "amount",
-    "amounts", "data", "spreadsheet", "sheet", "file", "version", "count", "counts",
+    "number",
+    "numbers",
+    "figure",
+    "figures",
+    "total",
+    "totals",
+    "limit",
+    "limits",
+    "value",
+    "values",
+    "amount",
+    "amounts",
+    "data",
+    "spreadsheet",
+    "sheet",
+    "file",
+    "version",
+    "count",
+    "counts",
 )
 USER_SUPPLIES: tuple[str, ...] = ("give", "tell", "paste", "send", "provide", "type", "say", "supply", "enter", "share")
 # Words before a one-off marker that deny it ("for all my questions, not just this one").

@@ -237,6 +237,24 @@ def test_the_newest_note_wins_per_facet_and_a_scoped_one_beats_a_global_one():
     assert answer(TOP, [newer, scoped]).blocks[1].kind == "bullets"  # a ranking is no order list
 
 
+def test_a_list_size_said_for_rankings_and_one_said_for_everything_are_one_facet_and_the_newer_wins():
+    # "the top 5 when I ask for a ranking", then "just the top 3 from now on": a list size only
+    # ever acts on rankings, so the newer note holds whichever of the two said "rankings".
+    five = note({"limit": 5}, memory_id=1, scope="rankings", written=datetime(2026, 1, 1, tzinfo=UTC))
+    three = note({"limit": 3}, memory_id=2, written=datetime(2026, 2, 1, tzinfo=UTC))
+    assert preferences_for([five, three], TOP.plan)["limit"].value == 3
+    assert preferences_for([three, five], TOP.plan)["limit"].value == 3
+    older_three = replace(three, written_at=datetime(2025, 12, 1, tzinfo=UTC))
+    assert preferences_for([five, older_three], TOP.plan)["limit"].value == 5
+
+
+def test_a_list_size_read_with_a_ranking_scope_is_stored_as_global():
+    from memory.preferences import read_facets
+
+    assert read_facets("always give me the top 5 when i ask for a ranking").scope == "global"
+    assert read_facets("order lists as a table").scope == "orders"
+
+
 # --- truthful influence --------------------------------------------------------------------------
 
 

@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memory.preferences import widest
+
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "paraphrases" / "gate_classes.jsonl"
 AT = "2026-05-04T09:30:00Z"
 
@@ -102,7 +104,8 @@ def problems(row: dict) -> list[str]:
     hits = [m for m in live if _matches(m, expect)]
     if not hits:
         out.append(f"missing {expect}; live {said}")
-    elif expect.get("scope") and hits[0].scope != expect["scope"]:
+    elif expect.get("scope") and hits[0].scope != widest(expect["scope"], hits[0].facets or {}):
+        # compared by what they cover: a list size acts on rankings only, so "in rankings" is global
         out.append(f"scope {hits[0].scope} != {expect['scope']}")
     elif expect.get("bounded") and hits[0].expires_at is None:
         out.append("no expiry")
