@@ -21,6 +21,7 @@ overrides it, so :func:`memory.store.write_memory` does no check of its own.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -143,6 +144,21 @@ def subject_hash(subject: str, value: str, statement: str = "") -> str:
     return _hash(f"subject:{subject}={value.casefold()}{declines}")
 
 
+def facets_hash(facets: dict[str, Any] | None, scope: str = "global", statement: str = "") -> str:
+    """A preference's facets and scope (memory.preferences), hashed like the rest: forgetting
+    "Prefers amounts in thousands of euros" suppresses any wording of {scale: k, currency: EUR}
+    in that scope, and nothing with fewer or other facets."""
+    if not facets:
+        return ""
+    declines = "!declines" if statement.startswith(NEGATIVE_OPENINGS) else ""
+    canonical = json.dumps({k: facets[k] for k in sorted(facets)}, sort_keys=True, default=str)
+    return _hash(f"facets:{scope}:{canonical.casefold()}{declines}")
+
+
+def _structured_hash(subject: str, value: str, statement: str, facets: dict[str, Any] | None, scope: str) -> str:
+    return facets_hash(facets, scope, statement) or subject_hash(subject, value, statement)
+
+
 def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
     """Keep a forgotten memory from coming back for 365 days (design rule: forgetting suppresses); no text is stored."""
     now = now or timezone.now()
@@ -155,7 +171,9 @@ def suppress(memory: Memory, *, now: datetime | None = None) -> Suppression:
             kind=memory.kind,
             statement_hash=statement_hash(memory.statement),
             content_hashes=content_hashes(memory.statement),
-            subject_hash=subject_hash(memory.subject, memory.value, memory.statement),
+            subject_hash=_structured_hash(
+                memory.subject, memory.value, memory.statement, memory.facets, memory.scope or "global"
+            ),
             embedding=list(embedding),
             created_at=now,
             expires_at=now + timedelta(days=SUPPRESSION_DAYS),
@@ -171,6 +189,8 @@ def matching_suppression(
     now: datetime | None = None,
     subject: str = "",
     value: str = "",
+    facets: dict[str, Any] | None = None,
+    scope: str = "global",
 ) -> Suppression | None:
     """The live suppression this candidate matches, if any (see the module docstring)."""
     now = now or timezone.now()
@@ -187,7 +207,7 @@ def matching_suppression(
     if not rows:
         return None
     wanted_hash = statement_hash(statement)
-    wanted_subject = subject_hash(subject, value, statement)
+    wanted_subject = _structured_hash(subject, value, statement, facets, scope)
     for row in rows:
         if row.statement_hash == wanted_hash:
             return row

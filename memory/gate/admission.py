@@ -178,7 +178,7 @@ def _admit(run: _Run, finding: Finding) -> None:
     # a feedback event re-reading an older turn never brings a forgotten note back.
     if (not finding.explicit or run.replay) and is_suppressed(
         user, kind=finding.kind, statement=finding.statement, embedding=vector, now=event.at,
-        subject=finding.subject, value=finding.value,
+        subject=finding.subject, value=finding.value, facets=finding.facets, scope=finding.scope,
     ):  # fmt: skip
         # The user forgot this: the log keeps none of its words, as for the forget itself.
         run.decide(replace(finding, quote=""), False, r.SUPPRESSED)

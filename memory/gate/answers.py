@@ -94,7 +94,14 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
     if finding.reason != r.STANDING_PREFERENCE or not finding.echo:  # only a write has that reason
         return None
     if is_paused(user) or is_suppressed(
-        user, kind=finding.kind, statement=finding.statement, now=now, subject=finding.subject, value=finding.value
+        user,
+        kind=finding.kind,
+        statement=finding.statement,
+        now=now,
+        subject=finding.subject,
+        value=finding.value,
+        facets=finding.facets,
+        scope=finding.scope,
     ):
         return None
     return Preview(f"Noted: {finding.echo}.", False)

@@ -167,3 +167,21 @@ def test_a_note_with_no_embedding_is_suppressed_by_its_statement(make_user):
     with acting_user(user.pk):
         suppress(memory)
     assert is_suppressed(user, kind="preference", statement="I prefer metric units")
+
+
+def test_a_forgotten_preference_is_recognised_in_other_words_by_its_facets_and_scope(make_user):
+    user = make_user()
+    note = write_memory(
+        user,
+        kind="preference",
+        statement="Prefers amounts in thousands of euros (EUR).",
+        author="rule",
+        facets={"scale": "k", "currency": "EUR"},
+    )
+    forget_memory(user, note.pk)
+    said = {"kind": "preference", "statement": "Wants figures shown as EUR in k."}
+    assert is_suppressed(user, **said, facets={"currency": "EUR", "scale": "k"})
+    # fewer facets, another value or another scope is another preference
+    assert not is_suppressed(user, **said, facets={"scale": "k"})
+    assert not is_suppressed(user, **said, facets={"scale": "m", "currency": "EUR"})
+    assert not is_suppressed(user, **said, facets={"scale": "k", "currency": "EUR"}, scope="contracts")
