@@ -207,13 +207,14 @@ def matching_suppression(
     if not rows:
         return None
     wanted_hash = statement_hash(statement)
-    wanted_subject = _structured_hash(subject, value, statement, facets, scope)
+    # either structured form of the candidate: a note forgotten before it had facets kept its subject
+    wanted_structured = {facets_hash(facets, scope, statement), subject_hash(subject, value, statement)} - {""}
     for row in rows:
         if row.statement_hash == wanted_hash:
             return row
         # The same structured preference in other words ("Prefers amounts in euros" forgotten,
         # "Wants figures in EUR" proposed): the stored subject and value agree.
-        if wanted_subject and row.kind == kind and row.subject_hash == wanted_subject:
+        if row.kind == kind and row.subject_hash in wanted_structured:
             return row
     if embedding is None:
         embedding = embed_one(statement)
