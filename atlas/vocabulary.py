@@ -31,3 +31,13 @@ MONTHS: dict[str, int] = {
     "sept": 9,
 }
 WEEKDAYS: tuple[str, ...] = tuple(day.lower() for day in calendar.day_name)
+
+# English function words: what carries no content when two texts are compared word by word.
+# Each reader adds its own (session state the rest of its list, the gate's forget the words of
+# forgetting).
+FUNCTION_WORDS = frozenset(
+    """
+    a an the that this i i'm me my mine you your to of in on for and or is am are was be it its
+    about what with as at by from have has do does not please
+    """.split()
+)

@@ -17,6 +17,8 @@ from typing import Any
 
 from django.core.cache import cache
 
+from atlas.vocabulary import FUNCTION_WORDS
+
 STATE_TTL_SECONDS = 3600
 # Filters decay faster than focus: "same thing for last quarter" means the period, and three
 # turns later "and for Northline" almost never still means last quarter (chapter 92).
@@ -130,18 +132,18 @@ def clear_state(user_id: int, session_id: object) -> None:
 # --- reading the question ------------------------------------------------------------------
 
 _WORD = re.compile(r"[a-z0-9]+")
-STOPWORDS = frozenset(
+# The words a follow-up's overlap with the conversation ignores: function words, and the
+# words of asking and of format that say nothing about what is asked.
+STOPWORDS = FUNCTION_WORDS | frozenset(
     """
-    a about above after again all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers herself him himself his how i if in into is it its itself
-    just me more most my myself no nor not now of off on once only or other our ours ourselves out
-    over own same she should so some such than that the their theirs them themselves then there
-    these they this those through to too under until up very was we were what when where which
-    while who whom why will with would you your yours yourself yourselves please show tell give
-    list get find let see know want need like could would may might much many one ones thing things
-    customer customers what's whats i'm im it's also again now just ok okay thanks thank
-    keep short brief briefly detail detailed table phone quick
+    above after again all also any because been before being below between both but can could did
+    doing down during each few further had having he her here hers herself him himself his how if
+    into itself just more most myself no nor now off once only other our ours ourselves out over
+    own same she should so some such than their theirs them themselves then there these they those
+    through too under until up very we were when where which while who whom why will would yours
+    yourself yourselves what's whats im it's ok okay thanks thank
+    show tell give list get find let see know want need like may might much many one ones thing
+    things customer customers keep short brief briefly detail detailed table phone quick
     """.split()
 )
 

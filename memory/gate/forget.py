@@ -14,7 +14,7 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from atlas.vocabulary import MONTHS, WEEKDAYS
+from atlas.vocabulary import FUNCTION_WORDS, MONTHS, WEEKDAYS
 from memory.embeddings import cosine, embed
 from memory.gate import reasons as r
 from memory.gate.subjects import subject_value
@@ -31,10 +31,7 @@ if TYPE_CHECKING:
 FORGET_MIN_SCORE = 0.42
 FORGET_MARGIN = 0.08
 SUBJECT_BONUS = 0.3
-_STOP = set(
-    "a an the that this i i'm me my mine you your to of in on for and or is am are was be it its about note memory "
-    "memories remember forget please what said say with as at by from have has do does not".split()
-)
+_STOP = FUNCTION_WORDS | {"note", "memory", "memories", "remember", "forget", "said", "say"}
 
 
 def _words(text: str) -> set[str]:
