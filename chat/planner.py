@@ -240,7 +240,7 @@ def _negated(token: Token) -> bool:
         return True  # "not cancelled", and "orders that aren't overdue" (the "not" hangs off "are")
     before = [t.lower_ for t in token.doc[max(token.i - 3, 0) : token.i]]
     pairs = {" ".join(pair) for pair in pairwise(before)}
-    return any(w in vocab.NEGATION_WORDS for w in before[-2:]) or bool(pairs & vocab.EXCLUDING_PHRASES)
+    return any(w in vocab.STATUS_EXCLUDERS for w in before[-2:]) or bool(pairs & vocab.EXCLUDING_PHRASES)
 
 
 def _paying(token: Token) -> str:
@@ -621,7 +621,7 @@ _KNOWN_OTHER_WORDS = frozenset(
     | set(vocab.ORDINALS)
     | set(vocab.NUMBER_WORDS)
     | {"monthly"}
-    | vocab.NEGATION_WORDS  # read by the status slot: "exclude cancelled ones"
+    | vocab.STATUS_EXCLUDERS  # read by the status slot: "exclude cancelled ones"
     | vocab.HARMLESS_VERBS
     | vocab.HARMLESS_ADJECTIVES
     | vocab.HARMLESS_ADVERBS

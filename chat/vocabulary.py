@@ -359,7 +359,8 @@ CHECKED_POS = frozenset({"VERB", "ADJ", "ADV"})
 # Verbs (lemmas) that carry no slot and change nothing a plan computes: asking, showing, having,
 # and the verbs of ordering, paying, renewing and being located that the subjects already imply.
 # Words before a status that exclude it: "not cancelled", "excluding paid", "exclude cancelled ones".
-NEGATION_WORDS = frozenset({"not", "non", "excluding", "except", "without", "exclude", "minus"})
+# Words before a status that exclude it ("not cancelled", "excluding paid"): the status slot reads them.
+STATUS_EXCLUDERS = frozenset({"not", "non", "excluding", "except", "without", "exclude", "minus"})
 # Words that leave something out: after a status they exclude it ("excluding paid"); before
 # anything else ("excluding the east", "other than Acme") no plan can, so the planner abstains.
 EXCLUDING_WORDS = frozenset({"excluding", "except", "without", "exclude", "minus", "outside", "besides"})
