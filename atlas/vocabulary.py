@@ -41,3 +41,17 @@ FUNCTION_WORDS = frozenset(
     about what with as at by from have has do does not please
     """.split()
 )
+
+# What the user says of an answer that is wrong, and the openings of a chat message that
+# corrects the last answer ("That's wrong: Saltmarsh moved to net 60"). The chat reads the
+# openings (chat/corrections.py); the gate reads both in a "That's wrong" comment.
+VERDICTS: tuple[str, ...] = ("wrong", "incorrect", "not right", "not correct", "not true", "inaccurate", "mistaken")
+CORRECTION_LEADS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        f"{lead}{frame.format(v)}"
+        for v in VERDICTS
+        for frame in ("{}", "that's {}", "that is {}", "this is {}", "you're {}", "you are {}")
+        for lead in ("", "no, ", "no ", "nope, ", "nope ", "actually, ", "actually ")
+        if not (lead and frame == "{}")
+    )
+)

@@ -11,33 +11,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from atlas.vocabulary import CORRECTION_LEADS
 from chat import blocks as B
 from chat.models import Turn
 
 if TYPE_CHECKING:
     from atlas.types import User
 
-# The openings that mark a correction of the previous answer, as data.
-CORRECTION_LEADS = (
-    "that's wrong",
-    "that is wrong",
-    "that's not right",
-    "that is not right",
-    "that's incorrect",
-    "that is incorrect",
-    "that's not correct",
-    "this is wrong",
-    "you're wrong",
-    "you are wrong",
-    "wrong",
-    "incorrect",
-    "not true",
-    "that's not true",
-    "no, that's wrong",
-    "no that's wrong",
-    "no, that's not right",
-    "actually, that's wrong",
-)
 NOTED = "Your correction is noted. The records win until they change."
 _LEAD = re.compile(
     r"^\s*(?:"

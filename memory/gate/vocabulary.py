@@ -10,6 +10,8 @@ entry.
 
 from __future__ import annotations
 
+from atlas.vocabulary import CORRECTION_LEADS
+
 # --- how a request says it lasts ------------------------------------------------------------
 
 # A standing phrase: the request governs future answers (chapter 93's "from now on").
@@ -511,26 +513,7 @@ REVERSAL_PHRASES: tuple[str, ...] = (
 # --- corrections -----------------------------------------------------------------------------
 
 # A verdict without content ("wrong", "that's not right"): nothing durable to keep.
-VERDICT_WORDS: tuple[str, ...] = (
-    "wrong",
-    "incorrect",
-    "not right",
-    "not correct",
-    "not true",
-    "false",
-    "inaccurate",
-    "mistaken",
-    "no",
-    "nope",
-    "nah",
-    "not what i asked",
-    "that's wrong",
-    "that is wrong",
-    "that's not right",
-    "that's incorrect",
-    "this is wrong",
-    "wrong answer",
-)
+VERDICT_WORDS: tuple[str, ...] = (*CORRECTION_LEADS, "false", "no", "nope", "nah", "not what i asked", "wrong answer")
 # Venting: frustration says nothing checkable (refused with its own reason code).
 VENTING_WORDS: tuple[str, ...] = (
     "useless",
