@@ -518,7 +518,7 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         ranked = lemma in vocab.RANKED_VERBS and (
             (before >= 0 and _is_rank_word(signals.words, before)) or _ranked_after(signals.words, token.i)
         )
-        if ranked or word in vocab.FILLER_ADVERBS or _on_the_asking(token):
+        if ranked or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
             continue
         if not _known_word(word, lemma, signals.place_words):
             read, meant = read_as_ordering(token)
@@ -590,7 +590,9 @@ _SLOT_WORDS = frozenset(
     | vocab.MONEY_WORDS
 )
 
-_KNOWN_NOUNS = frozenset(vocab.NEUTRAL_NOUNS | _SLOT_WORDS | vocab.PERIOD_UNITS | set(_MONTHS))
+_KNOWN_NOUNS = frozenset(
+    vocab.NEUTRAL_NOUNS | vocab.WHOLE_SCOPE_WORDS | {"business"} | _SLOT_WORDS | vocab.PERIOD_UNITS | set(_MONTHS)
+)
 
 
 def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:

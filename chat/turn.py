@@ -448,7 +448,7 @@ _WHOLE = re.compile(
     r"\b(?:in total|all (?:the )?(?:regions|customers|segments|accounts)|across (?:all |the |every )?"
     r"(?:regions|company|board|business|segments|customers|accounts)|company[- ]?wide|(?:the )?whole "
     r"(?:company|business)|every (?:region|customer|segment)|each region|overall|everything|everyone|"
-    r"(?:by|per) (?:region|segment)|all of (?:them|us))\b"
+    r"(?:by|per) (?:region|segment)|all of (?:them|us)|" + "|".join(sorted(vocab.WHOLE_SCOPE_WORDS)) + r")\b"
 )
 
 

@@ -411,6 +411,11 @@ HARMLESS_ADVERBS = frozenset(
 FILLER_ADVERBS = frozenset(
     {"honestly", "actually", "basically", "kindly", "frankly", "perhaps", "maybe", "possibly", "really", "anyway"}
 )
+# Words that ask for the whole company ("company-wide", "nationwide", "everywhere", "the grand
+# total", "the entire business"): no filter to read, and no note may narrow the question.
+WHOLE_SCOPE_WORDS = frozenset(
+    {"wide", "companywide", "nationwide", "worldwide", "everywhere", "overall", "grand", "entire", "whole"}
+)
 # How the answer should come ("quickly", "real quick", "simply list"): harmless only on the asking
 # itself, the question's "be" or a verb of showing or telling ("Just quickly, how many ... are
 # there?", "Show me the open orders quickly") or the noun "question" ("Quick question: ...").

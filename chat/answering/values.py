@@ -24,7 +24,11 @@ ATTRIBUTE_NOUNS |= {"status": "status"}
 COMPASS = ("north", "south", "east", "west")
 PLACE_LEADS = frozenset({"in", "at", "from", "near"})
 # Words that describe orders or customers without naming a value ("all", "our", "new").
-ORDINARY = frozenset({"all", "our", "any", "the", "new", "many", "much", "more", "most", "other", "those", "these"})
+ORDINARY = frozenset(
+    {"all", "our", "any", "the", "new", "many", "much", "more", "most", "other", "those", "these"}
+    | {"every", "each", "both", "either", "some", "that", "this", "my", "your", "their", "its", "same", "single"}
+    | vocab.WHOLE_SCOPE_WORDS
+)
 
 
 @dataclass(frozen=True)
