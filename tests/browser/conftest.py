@@ -9,6 +9,11 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+# A page's first answer in a process loads the language pipeline and the speller: on a loaded
+# two-core machine that passes Playwright's default 5 s (the actions' own timeout is 15 s too).
+expect.set_options(timeout=15_000)
 
 # The live server and the test share one process; Playwright's sync API runs an event loop.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
