@@ -145,7 +145,10 @@ def _known(word: str, lex: _Lexicon) -> bool:
     if lexicon.english().knows(low) or low in lex.domain:
         return True
     # A plural of a known word ("emojis", "KPIs") is no typo.
-    return len(low) > 4 and low.endswith("s") and (lexicon.english().knows(low[:-1]) or low[:-1] in lex.domain)
+    if len(low) > 4 and low.endswith("s") and (lexicon.english().knows(low[:-1]) or low[:-1] in lex.domain):
+        return True
+    # A particle compounded with a known word ("onboarding", "offboarding") is no typo either.
+    return any(low[:i] in lexicon.COMPOUND_HEADS and lexicon.english().knows(low[i:]) for i in range(1, len(low) - 3))
 
 
 def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
