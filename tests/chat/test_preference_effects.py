@@ -8,38 +8,16 @@ from decimal import Decimal
 import pytest
 
 from chat import vocabulary as vocab
-from chat.executors import Figure, Ranking, RankRow, Record, RecordList
-from chat.planner import Abstention, CustomerRef, Filters, Period, QueryPlan
+from chat.executors import Figure, RecordList
+from chat.planner import Abstention, Filters, QueryPlan
 from chat.prompt import assemble_prompt
 from chat.responders import compose
 from chat.shaping import preferences_for, shape_plan
 from memory.recall import RecalledNote
+from tests.chat.results import CONTRACT, NORTHLINE, TOP
 
 pytestmark = pytest.mark.django_db
 
-NORTHLINE = CustomerRef(1, "Northline Freight")
-CONTRACT = Record(
-    QueryPlan("lookup", "contracts", Filters(customers=(NORTHLINE,))),
-    "contract",
-    "Northline Freight",
-    (
-        ("Payment terms", "net 45", "text"),
-        ("Credit limit", Decimal("115000.00"), "money"),
-        ("Renewal date", date(2028, 5, 31), "date"),
-        ("Signed", date(2026, 6, 1), "date"),
-    ),
-)
-QUARTER = Period("last quarter", date(2026, 7, 1), date(2026, 9, 30))
-TOP = Ranking(
-    QueryPlan("rank", "orders", Filters(period=QUARTER), group_by="customer", limit=3),
-    "sum",
-    (
-        RankRow("Dearborn Precision Tooling", Decimal("327352.23"), 30),
-        RankRow("Cascadia Timber Supply", Decimal("305971.19"), 28),
-        RankRow("Mercer Textile Works", Decimal("285168.14"), 25),
-    ),
-    cancelled_excluded=True,
-)
 TOTAL = Figure(QueryPlan("sum", "orders"), "sum", Decimal("8940512.77"), orders=3000, cancelled_excluded=True)
 COUNT = Figure(QueryPlan("count", "orders", Filters(status="open")), "count", 41)
 ORDERS = RecordList(

@@ -2,43 +2,20 @@
 abstentions that assert no figure, and the stale-note sentence."""
 
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
 
 from chat import vocabulary as vocab
 from chat.executors import Figure, Ranking, RankRow, Record, RecordList
-from chat.planner import Abstention, CustomerRef, Filters, Period, QueryPlan
+from chat.planner import Abstention, Filters, QueryPlan
 from chat.prompt import assemble_prompt
 from chat.responders import OfflineResponder, get_responder
 from memory.recall import RecalledNote
+from tests.chat.results import NORTHLINE, QUARTER, TERMS, TOP
 
-NORTHLINE = CustomerRef(1, "Northline Freight")
-TERMS = Record(
-    QueryPlan("lookup", "contracts", Filters(customers=(NORTHLINE,)), field="payment_terms"),
-    "contract",
-    "Northline Freight",
-    (
-        ("Payment terms", "net 45", "text"),
-        ("Credit limit", Decimal("115000.00"), "money"),
-        ("Renewal date", date(2028, 5, 31), "date"),
-        ("Signed", date(2026, 6, 1), "date"),
-    ),
-    asked="Payment terms",
-)
 CONTRACT = Record(TERMS.plan, "contract", "Northline Freight", TERMS.fields)
-QUARTER = Period("last quarter", date(2026, 7, 1), date(2026, 9, 30))
-TOP = Ranking(
-    QueryPlan("rank", "orders", Filters(period=QUARTER), group_by="customer", limit=3),
-    "sum",
-    (
-        RankRow("Dearborn Precision Tooling", Decimal("327352.23"), 30),
-        RankRow("Cascadia Timber Supply", Decimal("305971.19"), 28),
-        RankRow("Mercer Textile Works", Decimal("285168.14"), 25),
-    ),
-    cancelled_excluded=True,
-)
 DENVER = RecordList(
     QueryPlan("list", "customers", Filters(city="Denver")),
     "customer",
