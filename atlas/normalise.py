@@ -33,6 +33,8 @@ from atlas import lexicon
 # A correction must be this close: one edit for a word of 4-6 letters, two for a longer one.
 MIN_CORRECTED_LENGTH = 4
 LONG_WORD = 7
+# A word this long made of two known words is a compound, not a typo.
+COMPOUND_LENGTH = 8
 SHORT_WORD = 6
 # A neighbouring word supports a spelling when the pair is this much likelier than the word alone.
 SUPPORTED = 0.01
@@ -145,7 +147,13 @@ def _known(word: str, lex: _Lexicon) -> bool:
     if lexicon.english().knows(low) or low in lex.domain:
         return True
     # A plural of a known word ("emojis", "KPIs") is no typo.
-    return len(low) > 4 and low.endswith("s") and (lexicon.english().knows(low[:-1]) or low[:-1] in lex.domain)
+    if len(low) > 4 and low.endswith("s") and (lexicon.english().knows(low[:-1]) or low[:-1] in lex.domain):
+        return True
+    # Nor is a compound of two known words ("onboarding", "timesheet", "backorders").
+    english = lexicon.english()
+    return len(low) >= COMPOUND_LENGTH and any(
+        english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2)
+    )
 
 
 def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:

@@ -9,8 +9,10 @@ admission and refusal. ``run_gate`` runs as a django-q2 task after the turn comm
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
@@ -38,6 +40,9 @@ if TYPE_CHECKING:
 
 GATE_NAME = "rules"
 GATE_VERSION = "2.0"
+
+# An extension names a situation that ended at most this many days before it was said.
+EXTENSION_GRACE_DAYS = 7
 
 # A candidate restates a live memory when it is this close and its distinguishing content
 # (numbers, names, units, negation) agrees; then the memory is refreshed, not copied.
@@ -304,6 +309,59 @@ def _reverse(run: _Run, finding: Finding) -> None:
     _forget_one(run, finding, memory, r.REVERSAL)
 
 
+# The bound a situation's statement ends on, as timex.TimeSpan.words() writes it.
+_DAY = r"(?:[A-Z][a-z]+day\s+)?\d{1,2}\s+[A-Z][a-z]+\s+\d{4}"
+_BOUND = re.compile(rf"\s+(?:(?:until|on|from)\s+{_DAY}(?:\s+until\s+{_DAY})?|in\s+[A-Z][a-z]+\s+\d{{4}})")
+
+
+def _extend(run: _Run, finding: Finding) -> None:
+    """An extended situation: the live one it names (or the latest) is replaced by the same
+    statement with the new end, which supersedes it through the store."""
+    # A trip that ended a day or two before the user says it was extended is still the one meant.
+    since = run.event.at - timedelta(days=EXTENSION_GRACE_DAYS)
+    live = list(live_memories(run.user, now=since).filter(kind=Kind.SITUATION).order_by("-created_at"))
+    names = [n.lower() for n in finding.extra.get("names", [])]
+    named = [m for m in live if any(n in m.statement.lower() for n in names)]
+    old = (named or live or [None])[0]
+    if old is None or finding.expires_at is None or (old.expires_at and old.expires_at >= finding.expires_at):
+        run.decide(finding, False, r.NOTHING_TO_REMEMBER)
+        return
+    body, replaced = _BOUND.subn(" " + finding.statement, old.statement.rstrip("."), count=1)
+    if not replaced:
+        body = f"{body} {finding.statement}"
+    extended = replace(
+        finding,
+        action="write",
+        statement=statements.sentence(body),
+        facets=dict(old.facets or {}),
+        quote=finding.quote,
+    )
+    vector = embed([extended.statement])[0]
+    memory = write_memory(
+        run.user,
+        kind=Kind.SITUATION,
+        statement=extended.statement,
+        author=old.author,
+        confidence=old.confidence,
+        subject=old.subject,
+        value=old.value,
+        facets=extended.facets,
+        scope=old.scope,
+        expires_at=finding.expires_at,
+        gate=GATE_NAME,
+        gate_version=GATE_VERSION,
+        source_session=run.event.session_key,
+        source_turn=run.event.turn_id,
+        source_quote=finding.quote[:2000],
+        source_at=run.event.at,
+        embedding=list(vector),
+    )
+    supersede_memory(old, memory)
+    run.superseded.append(old.pk)
+    run.written.append(memory.pk)
+    run.decide(extended, True, r.UPDATE, statement=memory.statement, memory_id=memory.pk)
+
+
 def run_gate(event: TurnEvent) -> GateResult:
     """Read one turn, propose candidates from its events and admit or refuse each one.
 
@@ -336,6 +394,8 @@ def _apply(run: _Run, finding: Finding, *, paused: bool) -> None:
         _forget(run, finding)
     elif finding.action == "reverse":
         _reverse(run, finding)
+    elif finding.action == "extend" and not paused:
+        _extend(run, finding)
     elif paused:
         run.decide(finding, False, r.PAUSED)
     elif finding.action == "refuse":

@@ -213,7 +213,7 @@ def _carries_wish(clause: Clause) -> bool:
         return False
     if _polite_request(clause):
         return True
-    if clause.act == "question" or _reported(clause):
+    if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause):
         return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
 
@@ -234,6 +234,14 @@ def _replacement(clause: Clause) -> Span | None:
     rest = doc[cue + 1 : clause.span.end]
     reading = preferences.read_facets(rest.text)
     return rest if reading and not reading.negative else None
+
+
+def _someone_elses_wish(clause: Clause) -> bool:
+    """ "my team wants the figures in GBP", "finance likes tables": a wish whose subject is not the user."""
+    return any(
+        t.dep_ in _SUBJECTS and t.lower_ not in ("i", "me") and t.head.lemma_.lower() in vocab.PREFERENCE_VERBS
+        for t in clause.span
+    )
 
 
 def _reported(clause: Clause) -> bool:
@@ -580,6 +588,61 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
     )
 
 
+_PLACE_POS = ("PROPN",)
+
+
+def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
+    """A first-person temporary state however it is typed: the user (or a subject-less
+    fragment that opens like one: "in madrid til tues", "on leave, back on the 9th") somewhere
+    named, at an event, on a desk or covering a colleague, with a bound or a cue that it ends
+    ("until", "while she's out", "currently", "next week", an event). Written as a situation
+    with its expiry: the stated one, or thirty days (design rule: situations expire)."""
+    words = content_tokens(clause.span)
+    if clause.act == "question" or not words:
+        return None
+    # A fragment opens like a state ("covering Amir's desk while he's out": "he" is the
+    # colleague, not the subject); anything else must be the user's own statement.
+    fragment = clause.subject != "user"
+    if fragment and (words[0].lower_ not in vocab.TEMPORARY_OPENERS or words[0].dep_ in _SUBJECTS):
+        return None
+    if not fragment and clause.act != "statement":
+        return None  # "leave cancelled orders out unless I ask": a request, not a state
+    low = " " + " ".join(t.lower_ for t in words) + " "
+    named = any(t.pos_ in _PLACE_POS and t.i > words[0].i for t in words) or any(
+        t.text[:1].isupper() and t.i > words[0].i and t.lower_ not in ("i", "i'm") for t in words
+    )
+    anchored = named or any(t.lemma_.lower() in vocab.TEMPORARY_ANCHORS and t.pos_ in ("NOUN", "PROPN") for t in words)
+    when = timex.parse_expiry(clause.text, at)
+    ends = when.stated or "temporary" in clause.hits or any(t.lemma_.lower() in vocab.TEMPORARY_EVENTS for t in words)
+    if not (anchored and ends) or any(f" {w} " in low for w in vocab.CIRCUMSTANCES):
+        return None
+    if not fragment:
+        return _situation(clause.span, {"situation"}, at=at, dated=True)
+    first_person = parse_turn("I'm " + clause.span.doc[words[0].i : clause.span.end].text)
+    found = _situation(first_person[:], {"situation"}, at=at, dated=True)
+    return replace(found, quote=clause.text) if found is not None else None
+
+
+def _extension(clause: Clause, *, at: datetime) -> Finding | None:
+    """ "extended til thursday", "my Berlin stay has been extended until next Wednesday": the
+    live situation it names (or the latest one) now ends at the new bound (design rule: newest
+    wins; the old note stays visible as replaced)."""
+    when = timex.parse_expiry(clause.text, at)
+    if not when.stated:
+        return None
+    names = [t.text for t in clause.span if t.pos_ == "PROPN" or t.text[:1].isupper() and t.i > clause.span.start]
+    return Finding(
+        "extend",
+        "extension",
+        r.UPDATE,
+        "situation",
+        statement=when.words(),
+        expires_at=when.expires_at,
+        quote=clause.text,
+        extra={"names": names},
+    )
+
+
 # --- preferences and the other clauses -----------------------------------------------------
 
 
@@ -703,6 +766,13 @@ def analyse_clause(
     situation = _situation(clause.span, hits, at=at)
     if situation is not None:
         return situation
+    if "extension" in hits and clause.subject not in ("other", "company"):
+        extension = _extension(clause, at=at)
+        if extension is not None:
+            return extension
+    temporary = _temporary_state(clause, at=at)
+    if temporary is not None:
+        return temporary
     if "reversal" in hits:
         return _reversal(clause, text, earlier)
     momentary = "one_off" in hits or "circumstance" in hits and not hits & _STANDING_MARKS

@@ -366,6 +366,23 @@ RULES: tuple[Rule, ...] = (
         extra_examples=("Heads up, I'm working from Porto until Friday.",),
     ),
     Rule(
+        "temporary",
+        "write",
+        r.SITUATION_DATED,
+        "in lisbon til friday for the trade fair",
+        kind="situation",
+        phrases=v.TEMPORARY_CUES,
+        extra_examples=("sitting in on the audit desk until the 30th", "covering Amir's desk while he's out this week"),
+    ),
+    Rule(
+        "extension",
+        "extend",
+        r.UPDATE,
+        "the trip got extended until Friday",
+        kind="situation",
+        phrases=v.EXTENSION_WORDS,
+    ),
+    Rule(
         "forget",
         "forget",
         r.FORGET_REQUEST,

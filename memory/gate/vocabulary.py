@@ -351,6 +351,30 @@ SITUATION_PHRASES: tuple[str, ...] = (
 )
 # Prepositions that place the user somewhere named ("in Berlin", "at the Chicago branch").
 SITUATION_PLACES: tuple[str, ...] = ("in", "at")
+# A first-person temporary state, however it is typed ("in madrid til tues for a client
+# visit", "covering Priya's desk while she's out", "at the lisbon offsite rn"): the words a
+# subject-less fragment opens with, the things such a state is about (besides a named place
+# or person), and the cues that say it will end (besides a stated bound).
+TEMPORARY_OPENERS: tuple[str, ...] = (
+    "in", "at", "on", "off", "away", "out", "back", "working", "sitting", "covering", "helping", "hot-desking",
+    "stuck", "travelling", "traveling", "visiting", "based", "staying", "filling", "standing", "heading", "flying",
+)
+TEMPORARY_ANCHORS: tuple[str, ...] = (
+    "leave", "holiday", "vacation", "offsite", "off-site", "conference", "expo", "fair", "summit", "trip", "visit",
+    "desk", "office", "project", "assignment", "secondment", "site", "workshop", "training", "course", "roadshow",
+    "stay", "onsite", "branch", "warehouse", "plant", "event", "meeting", "board",
+)
+TEMPORARY_EVENTS: tuple[str, ...] = (
+    "leave", "holiday", "vacation", "offsite", "off-site", "conference", "expo", "fair", "summit", "trip", "visit",
+    "project", "assignment", "secondment", "workshop", "training", "course", "roadshow", "stay", "event",
+)
+TEMPORARY_CUES: tuple[str, ...] = (
+    "currently", "right now", "at the moment", "this week", "next week", "stuck", "while", "temporarily",
+    "for the time being", "for now", "till", "until", "back on", "covering", "filling in", "standing in",
+    "helping out", "sitting in", "hot-desking",
+)
+# A situation said to go on longer ("extended til thursday", "my Berlin stay has been extended").
+EXTENSION_WORDS: tuple[str, ...] = ("extended", "extend", "extending", "prolonged", "staying on", "pushed back")
 
 # --- explicit requests -----------------------------------------------------------------------
 
