@@ -77,10 +77,13 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
             continue  # "Prefers tables in answers about renewals" is not "Prefers tables" again
         if normalise(memory.statement) == wanted_norm:
             return memory
+        if finding.facets and memory.facets == finding.facets:
+            if statements.is_negative(memory.statement) == statements.is_negative(finding.statement):
+                return memory  # the same facets and values said again, in other words
         same = (memory.subject, memory.value) == (finding.subject, finding.value)
         # "Does not want tables" is not "Prefers tables" said again: it replaces it.
         opposite = statements.is_negative(memory.statement) != statements.is_negative(finding.statement)
-        if finding.subject and finding.value and same and not opposite:
+        if finding.subject and finding.value and same and not opposite and not (finding.facets and memory.facets):
             if finding.kind == Kind.PREFERENCE or finding.subject.startswith("filter_"):
                 return memory
         close = cosine(vector, memory.embedding) >= DUPLICATE_COSINE
@@ -92,6 +95,21 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
 def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
     """Live memories the finding replaces: a preference on the same subject, or the context
     note on the same subject when the subject holds one value or the user said it changed."""
+    if finding.kind == Kind.PREFERENCE and finding.facets:
+        # Newest wins per facet and scope: a live note whose every facet the new one sets again is
+        # replaced ("switch me over to USD" replaces "Prefers amounts in euros").
+        negative = statements.is_negative(finding.statement)
+        return [
+            m
+            for m in candidates
+            if m.kind == Kind.PREFERENCE
+            and m.scope == finding.scope
+            and (
+                m.facets and set(m.facets) <= set(finding.facets) and not (negative and m.facets != finding.facets)
+                # a note written without facets (by hand, or before facets) by its subject
+                or not m.facets and bool(finding.subject) and m.subject == finding.subject and not negative
+            )
+        ]
     if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
         return []
     if finding.kind == Kind.PREFERENCE and not finding.value:

@@ -183,7 +183,7 @@ def _with_facets(finding: Finding) -> Finding:
 
 # --- standing wishes: a standing phrase or habit and the facets of the preference table -------
 
-_STANDING_MARKS = frozenset({"standing", "habit", "prefer"})
+_STANDING_MARKS = frozenset({"standing", "habit", "prefer", "switch"})
 _ONE_OFF_MARKS = frozenset({"one_off"})
 _NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
 
@@ -213,13 +213,17 @@ def _carries_wish(clause: Clause) -> bool:
         return False
     if _polite_request(clause):
         return True
-    if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause):
+    if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause) or _withdraws(clause):
         return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
 
 
 _CONSEQUENCE_CUES = frozenset({"so", "therefore", "hence", ",", "-", ";"})
 _REPLACEMENT_CUES = frozenset({",", "and", "just", "instead", "but", "only", "rather"})
+
+
+def _replacement_of(clause: Clause) -> Span | None:
+    return _replacement(clause) if "reversal" in clause.hits else None
 
 
 def _replacement(clause: Clause) -> Span | None:
@@ -234,6 +238,31 @@ def _replacement(clause: Clause) -> Span | None:
     rest = doc[cue + 1 : clause.span.end]
     reading = preferences.read_facets(rest.text)
     return rest if reading and not reading.negative else None
+
+
+def _withdraws(clause: Clause) -> bool:
+    """ "drop the rounding thing", "never mind the word limit", "u can quit the french now": the
+    clause opens with a withdrawal (after "you can") and names a facet of the preference table."""
+    words = [t for t in content_tokens(clause.span) if t.lower_ not in vocab.POLITENESS]
+    if len(words) > 2 and words[0].lower_ in ("you", "u") and words[1].lower_ in ("can", "could", "may"):
+        words = words[2:]
+    if not words:
+        return False
+    opening = " ".join(t.lower_ for t in words[:4])
+    said = words[0].lemma_.lower() in vocab.WITHDRAW_VERBS or opening.startswith(vocab.WITHDRAW_PHRASES)
+    return said and bool(preferences.facets_named(clause.text))
+
+
+def _withdrawal(clause: Clause, text: str) -> Finding:
+    """A named preference taken back: the live note holding one of its facets is forgotten
+    through the store; with none to take back, a withdrawal that turns a value round ("stop
+    adding charts") is kept as a standing "does not want"."""
+    fallback = _negative_preference(clause, text)
+    extra: dict[str, Any] = {"facets": sorted(preferences.facets_named(text))}
+    if fallback is not None:
+        extra["fallback"] = fallback
+    subject, value = subjects.subject_value(text)
+    return Finding("reverse", "withdrawal", r.REVERSAL, "preference", statement=text, subject=subject, value=value, extra=extra)
 
 
 def _someone_elses_wish(clause: Clause) -> bool:
@@ -773,6 +802,8 @@ def analyse_clause(
     temporary = _temporary_state(clause, at=at)
     if temporary is not None:
         return temporary
+    if _withdraws(clause) and _replacement_of(clause) is None:
+        return _withdrawal(clause, text)
     if "reversal" in hits:
         return _reversal(clause, text, earlier)
     momentary = "one_off" in hits or "circumstance" in hits and not hits & _STANDING_MARKS

@@ -334,6 +334,15 @@ RULES: tuple[Rule, ...] = (
         extra_examples=("ISO dates for everything, please.", "I like my numbers in millions."),
     ),
     Rule(
+        "switch",
+        "write",
+        r.STANDING_PREFERENCE,
+        "switch me over to euros",
+        kind="preference",
+        phrases=v.SWITCH_PHRASES,
+        extra_examples=("moved off bullet points, tables now",),
+    ),
+    Rule(
         "prefer",
         "write",
         r.STANDING_PREFERENCE,

@@ -150,6 +150,16 @@ USER_FIGURES: tuple[str, ...] = (
     "amounts", "data", "spreadsheet", "sheet", "file", "version", "count", "counts",
 )
 USER_SUPPLIES: tuple[str, ...] = ("give", "tell", "paste", "send", "provide", "type", "say", "supply", "enter", "share")
+# A standing preference changed to a new value ("switch me over to USD", "moved off tables,
+# bullets now", "make millions my default"): standing, and it replaces the old value.
+SWITCH_PHRASES: tuple[str, ...] = (
+    "switch", "switched", "switching", "switch over", "change my", "changed my", "change it to", "moved off",
+    "move off", "move me", "moved me", "go with", "default to", "change of plan", "over to", "instead",
+)
+# A standing preference taken back by naming it ("drop the rounding thing", "never mind the
+# word limit", "u can quit the french now", "scrap the top-5 limit").
+WITHDRAW_VERBS: tuple[str, ...] = ("stop", "drop", "quit", "cancel", "scrap", "ditch", "lose", "scratch", "remove", "kill")
+WITHDRAW_PHRASES: tuple[str, ...] = ("never mind", "no need for", "forget about", "get rid of", "do away with")
 # Words before a one-off marker that deny it ("for all my questions, not just this one").
 ONE_OFF_DENIALS: tuple[str, ...] = ("not", "n't")
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").
