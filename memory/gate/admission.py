@@ -39,7 +39,42 @@ if TYPE_CHECKING:
     from atlas.types import User
 
 GATE_NAME = "rules"
-GATE_VERSION = "2.0"
+# The mechanism's version, and a digest of what it reads: the rule rows, the gate's vocabulary
+# and the preference table. A staff report's version then changes when, and only when, a row
+# or a word does ("3.0+1a2b3c4d").
+GATE_MECHANISM = "3.0"
+
+
+def _content_digest() -> str:
+    import hashlib
+
+    from memory import preferences
+    from memory.gate import rules, vocabulary
+
+    tables = {
+        name: value
+        for module in (vocabulary, preferences)
+        for name, value in sorted(vars(module).items())
+        if name.isupper() and isinstance(value, (tuple, dict, frozenset, set, str))
+    }
+    content = _canonical(rules.RULES) + _canonical(tables)
+    return hashlib.sha256(content.encode()).hexdigest()[:8]
+
+
+def _canonical(value: object) -> str:
+    """A repr that does not depend on the process's hash seed (sets sorted)."""
+    if isinstance(value, (set, frozenset)):
+        return "{" + ",".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(f"{_canonical(k)}:{_canonical(v)}" for k, v in value.items())) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    if hasattr(value, "__dataclass_fields__"):
+        return type(value).__name__ + _canonical({f: getattr(value, f) for f in value.__dataclass_fields__})
+    return repr(value)
+
+
+GATE_VERSION = f"{GATE_MECHANISM}+{_content_digest()}"
 
 # An extension names a situation that ended at most this many days before it was said.
 EXTENSION_GRACE_DAYS = 7
