@@ -205,6 +205,10 @@ def _swapped(word: str, term: str) -> bool:
 def _in_code(text: str, start: int, end: int) -> bool:
     """Whether the word is part of a code joined by a hyphen, slash or underscore to a number
     ("ACCT-10442", "10442-acct"): identifiers are never spelt out or corrected."""
+    chunk_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
+    chunk_end = min((i for i in (text.find(" ", end), text.find("\n", end)) if i >= 0), default=len(text))
+    if any(mark in text[chunk_start:chunk_end] for mark in ("://", "@", "www.")):
+        return True  # an address, a URL or a connection string is copied as typed
     after = text[end : end + 2]
     before = text[max(0, start - 2) : start]
     return (len(after) == 2 and after[0] in "-_/#" and after[1].isdigit()) or (

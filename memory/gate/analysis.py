@@ -267,8 +267,14 @@ def _withdrawal(clause: Clause, text: str) -> Finding:
 
 def _someone_elses_wish(clause: Clause) -> bool:
     """ "my team wants the figures in GBP", "finance likes tables": a wish whose subject is not the user."""
+    doc = clause.span.doc
     return any(
         t.dep_ in _SUBJECTS and t.lower_ not in ("i", "me") and t.head.lemma_.lower() in vocab.PREFERENCE_VERBS
+        # the small model misparses "Going forward my team wants ...": a noun then "wants"
+        or t.tag_ == "VBZ"
+        and t.lemma_.lower() in vocab.PREFERENCE_VERBS
+        and t.i > clause.span.start
+        and doc[t.i - 1].pos_ in ("NOUN", "PROPN")
         for t in clause.span
     )
 
@@ -464,6 +470,8 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
             break  # "remember that report?": a determiner, not the complementiser
         start += 1
     span = doc[start:end]
+    if all(t.lower_ in vocab.KEEP_FOR_LATER for t in _words(span)):
+        return None  # "save this for later chats: ...": the content is the next clause
     return span if _words(span) else None
 
 
@@ -486,7 +494,7 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
     start, end = opening
     doc = clause.span.doc
     target = [t for t in doc[end : clause.span.end] if not t.is_space]
-    while target and target[0].lower_ in ("that", "about", "the", "note", "memory", "what", "i", "said", "you"):
+    while target and target[0].lower_ in ("that", "about", "the", "note", "memory", "what", "i", "said", "you", "thing"):
         if target[0].lower_ == "i" and len(target) > 1 and target[1].lower_ != "said":
             break
         if target[0].lower_ == "you":  # "what you know about my office", "what you have on me"
@@ -804,6 +812,8 @@ def analyse_clause(
         return temporary
     if _withdraws(clause) and _replacement_of(clause) is None:
         return _withdrawal(clause, text)
+    if _someone_elses_wish(clause) and clause.subject != "company":
+        return _refuse("scope", r.NOT_ABOUT_USER, text)  # "my team wants the figures in GBP"
     if "reversal" in hits:
         return _reversal(clause, text, earlier)
     momentary = "one_off" in hits or "circumstance" in hits and not hits & _STANDING_MARKS

@@ -414,6 +414,33 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     "save this",
     "memorise",
     "memorize",
+    # other wordings of the same request ("so u know for next time", "log that", "worth knowing for later")
+    "so you know",
+    "so you know for next time",
+    "for next time",
+    "for future ref",
+    "hang on to the fact that",
+    "hold on to the fact that",
+    "hang on to this",
+    "log that",
+    "log this",
+    "worth knowing",
+    "good to know",
+    "store this",
+    "store that",
+    "jot down that",
+    "file away that",
+)
+# Words after a request to keep something that only say when it is for ("save this for later
+# chats: ..."): the content is the clause that follows.
+KEEP_FOR_LATER: frozenset[str] = frozenset(
+    {"for", "later", "next", "time", "future", "reference", "ref", "chats", "chat", "conversations", "sessions", "use",
+     "knowing", "please", "down"}
+)
+# Business regions people type in lower case ("the dach kam", "i cover apac"): domain words,
+# never corrected into English ones.
+REGION_NAMES: tuple[str, ...] = (
+    "dach", "emea", "apac", "latam", "nordics", "benelux", "baltics", "mena", "anz", "cee", "iberia", "amer", "gcc",
 )
 FORGET_PHRASES: tuple[str, ...] = (
     "forget",
@@ -433,6 +460,11 @@ FORGET_PHRASES: tuple[str, ...] = (
     "erase what",
     "remove what",
     "wipe what",
+    "erase",
+    "delete",
+    "don't keep",
+    "do not keep",
+    "stop storing",
 )
 # A negation next to a preference's verb turns it round ("I never want tables", "I'd prefer not to").
 # "nt" is the tokenizer's half of a "dont" typed without its apostrophe.
