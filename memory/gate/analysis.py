@@ -413,7 +413,10 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             correcting = True
             found = _chat_correction(rest, quote) if _words(rest) else None
         elif correcting:
-            found = _chat_correction(clause.span, quote)
+            # "that's wrong: X moved to Y, stop showing X": the correction is the checkable
+            # statement; a request after it ("stop showing X") is no second correction.
+            asks = clause.act in ("imperative", "request") or "reversal" in clause.hits
+            found = None if asks else _chat_correction(clause.span, quote)
         elif clause.starts_with("forget") and not _is_reminder(clause):
             found = _forget(clause, quote)
         else:
