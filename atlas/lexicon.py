@@ -177,12 +177,6 @@ GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 # Words that are written with a capital whatever the typing: weekdays, months, "I", languages.
-# Particles a known word is compounded with ("onboarding", "offboarding", "upsell", "nonprofit"):
-# the compound is a word the dictionary lacks, never a misspelling of a nearby one.
-COMPOUND_HEADS: frozenset[str] = frozenset(
-    {"on", "off", "out", "over", "under", "up", "down", "back", "cross", "self", "non", "pre", "post", "re", "co",
-     "sub", "multi", "inter", "counter", "e"}
-)  # fmt: skip
 WEEKDAYS: tuple[str, ...] = tuple(calendar.day_name)
 MONTHS: tuple[str, ...] = tuple(m for m in calendar.month_name if m)
 LANGUAGES: tuple[str, ...] = (

@@ -33,6 +33,8 @@ from atlas import lexicon
 # A correction must be this close: one edit for a word of 4-6 letters, two for a longer one.
 MIN_CORRECTED_LENGTH = 4
 LONG_WORD = 7
+# A word this long made of two known words is a compound, not a typo.
+COMPOUND_LENGTH = 8
 SHORT_WORD = 6
 # A neighbouring word supports a spelling when the pair is this much likelier than the word alone.
 SUPPORTED = 0.01
@@ -147,8 +149,11 @@ def _known(word: str, lex: _Lexicon) -> bool:
     # A plural of a known word ("emojis", "KPIs") is no typo.
     if len(low) > 4 and low.endswith("s") and (lexicon.english().knows(low[:-1]) or low[:-1] in lex.domain):
         return True
-    # A particle compounded with a known word ("onboarding", "offboarding") is no typo either.
-    return any(low[:i] in lexicon.COMPOUND_HEADS and lexicon.english().knows(low[i:]) for i in range(1, len(low) - 3))
+    # Nor is a compound of two known words ("onboarding", "timesheet", "backorders").
+    english = lexicon.english()
+    return len(low) >= COMPOUND_LENGTH and any(
+        english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2)
+    )
 
 
 def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
@@ -200,6 +205,10 @@ def _swapped(word: str, term: str) -> bool:
 def _in_code(text: str, start: int, end: int) -> bool:
     """Whether the word is part of a code joined by a hyphen, slash or underscore to a number
     ("ACCT-10442", "10442-acct"): identifiers are never spelt out or corrected."""
+    chunk_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start)) + 1
+    chunk_end = min((i for i in (text.find(" ", end), text.find("\n", end)) if i >= 0), default=len(text))
+    if any(mark in text[chunk_start:chunk_end] for mark in ("://", "@", "www.")):
+        return True  # an address, a URL or a connection string is copied as typed
     after = text[end : end + 2]
     before = text[max(0, start - 2) : start]
     return (len(after) == 2 and after[0] in "-_/#" and after[1].isdigit()) or (

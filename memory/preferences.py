@@ -380,6 +380,7 @@ FACETS: tuple[Facet, ...] = (
                 "#",
                 (
                     r"\btop (\d{1,3})\b",
+                    r"\b(?:list|ranking) (?:size|length) (?:to|of|at) (\d{1,3})\b",
                     r"\bfirst (\d{1,3})\b",
                     r"\b(?:only|just) (?:the )?(?:top |first )?(\d{1,3})\b",
                     r"\bstop at (\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\b",
@@ -628,7 +629,8 @@ def _field_of(words: str) -> str:
 
 
 _NEGATORS = re.compile(
-    r"\b(?:no(?!\s+(?:more|fewer|less)\s+than\b)|never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b"
+    r"\b(?:moved off|move off|switched from|switch from|away from|no longer|"
+    r"no(?!\s+(?:more|fewer|less)\s+than\b)|never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b"
 )
 _CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|none of)\b|>")
 _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
@@ -1051,6 +1053,37 @@ def not_applied(facets: dict[str, Any]) -> list[str]:
         if f in FACETS_BY_NAME or f == "exclude"
         if not is_applied(f, v) and not decline_for(f, v)
     ]
+
+
+# How people name a facet itself rather than a value of it ("drop the rounding thing", "never
+# mind the word limit", "scrap the top-5 limit"): a withdrawal names the facet, not its value.
+FACET_NAMES: dict[str, tuple[str, ...]] = {
+    "rounding": ("rounding", "decimals", "decimal places", "whole numbers", "cents"),
+    "length": ("word limit", "word count", "length", "sentence limit", "short answers", "brevity"),
+    "max_words": ("word limit", "word count"),
+    "max_sentences": ("sentence limit",),
+    "limit": ("limit", "list size", "top-\\d+", "top \\d+", "cap"),
+    "language": ("language",),
+    "currency": ("currency",),
+    "scale": ("scale", "thousands", "millions"),
+    "date_format": ("date format", "dates"),
+    "layout": ("layout", "format", "tables", "bullets", "bullet points"),
+    "chart": ("charts", "chart", "graphs"),
+    "sort": ("sort", "sorting", "order"),
+    "timezone": ("time zone", "timezone"),
+    "cancelled": ("cancelled", "canceled"),
+    "include": ("column", "field"),
+    "units": ("units",),
+    "acronyms": ("acronyms",),
+    "year_basis": ("fiscal", "calendar"),
+}
+
+
+def facets_named(text: str) -> set[str]:
+    """The facets ``text`` names by their own name or a value ("the rounding thing", "the French")."""
+    low = " " + text.lower() + " "
+    named = {name for name, words in FACET_NAMES.items() if any(re.search(rf"\b{w}\b", low) for w in words)}
+    return named | set(read_facets(text).facets) - {"exclude"}
 
 
 def facet_names() -> tuple[str, ...]:

@@ -9,8 +9,10 @@ admission and refusal. ``run_gate`` runs as a django-q2 task after the turn comm
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
@@ -37,7 +39,45 @@ if TYPE_CHECKING:
     from atlas.types import User
 
 GATE_NAME = "rules"
-GATE_VERSION = "2.0"
+# The mechanism's version, and a digest of what it reads: the rule rows, the gate's vocabulary
+# and the preference table. A staff report's version then changes when, and only when, a row
+# or a word does ("3.0+1a2b3c4d").
+GATE_MECHANISM = "3.0"
+
+
+def _content_digest() -> str:
+    import hashlib
+
+    from memory import preferences
+    from memory.gate import rules, vocabulary
+
+    tables = {
+        name: value
+        for module in (vocabulary, preferences)
+        for name, value in sorted(vars(module).items())
+        if name.isupper() and isinstance(value, (tuple, dict, frozenset, set, str))
+    }
+    content = _canonical(rules.RULES) + _canonical(tables)
+    return hashlib.sha256(content.encode()).hexdigest()[:8]
+
+
+def _canonical(value: object) -> str:
+    """A repr that does not depend on the process's hash seed (sets sorted)."""
+    if isinstance(value, (set, frozenset)):
+        return "{" + ",".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(f"{_canonical(k)}:{_canonical(v)}" for k, v in value.items())) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    if hasattr(value, "__dataclass_fields__"):
+        return type(value).__name__ + _canonical({f: getattr(value, f) for f in value.__dataclass_fields__})
+    return repr(value)
+
+
+GATE_VERSION = f"{GATE_MECHANISM}+{_content_digest()}"
+
+# An extension names a situation that ended at most this many days before it was said.
+EXTENSION_GRACE_DAYS = 7
 
 # A candidate restates a live memory when it is this close and its distinguishing content
 # (numbers, names, units, negation) agrees; then the memory is refreshed, not copied.
@@ -72,10 +112,13 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
             continue  # "Prefers tables in answers about renewals" is not "Prefers tables" again
         if normalise(memory.statement) == wanted_norm:
             return memory
+        if finding.facets and memory.facets == finding.facets:
+            if statements.is_negative(memory.statement) == statements.is_negative(finding.statement):
+                return memory  # the same facets and values said again, in other words
         same = (memory.subject, memory.value) == (finding.subject, finding.value)
         # "Does not want tables" is not "Prefers tables" said again: it replaces it.
         opposite = statements.is_negative(memory.statement) != statements.is_negative(finding.statement)
-        if finding.subject and finding.value and same and not opposite:
+        if finding.subject and finding.value and same and not opposite and not (finding.facets and memory.facets):
             if finding.kind == Kind.PREFERENCE or finding.subject.startswith("filter_"):
                 return memory
         close = cosine(vector, memory.embedding) >= DUPLICATE_COSINE
@@ -87,6 +130,26 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
 def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
     """Live memories the finding replaces: a preference on the same subject, or the context
     note on the same subject when the subject holds one value or the user said it changed."""
+    if finding.kind == Kind.PREFERENCE and finding.facets:
+        # Newest wins per facet and scope: a live note whose every facet the new one sets again is
+        # replaced ("switch me over to USD" replaces "Prefers amounts in euros").
+        negative = statements.is_negative(finding.statement)
+        return [
+            m
+            for m in candidates
+            if m.kind == Kind.PREFERENCE
+            and m.scope == finding.scope
+            and (
+                m.facets
+                and set(m.facets) <= set(finding.facets)
+                and not (negative and m.facets != finding.facets)
+                # a note written without facets (by hand, or before facets) by its subject
+                or not m.facets
+                and bool(finding.subject)
+                and m.subject == finding.subject
+                and not negative
+            )
+        ]
     if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
         return []
     if finding.kind == Kind.PREFERENCE and not finding.value:
@@ -306,6 +369,59 @@ def _reverse(run: _Run, finding: Finding) -> None:
     _forget_one(run, finding, memory, r.REVERSAL)
 
 
+# The bound a situation's statement ends on, as timex.TimeSpan.words() writes it.
+_DAY = r"(?:[A-Z][a-z]+day\s+)?\d{1,2}\s+[A-Z][a-z]+\s+\d{4}"
+_BOUND = re.compile(rf"\s+(?:(?:until|on|from)\s+{_DAY}(?:\s+until\s+{_DAY})?|in\s+[A-Z][a-z]+\s+\d{{4}})")
+
+
+def _extend(run: _Run, finding: Finding) -> None:
+    """An extended situation: the live one it names (or the latest) is replaced by the same
+    statement with the new end, which supersedes it through the store."""
+    # A trip that ended a day or two before the user says it was extended is still the one meant.
+    since = run.event.at - timedelta(days=EXTENSION_GRACE_DAYS)
+    live = list(live_memories(run.user, now=since).filter(kind=Kind.SITUATION).order_by("-created_at"))
+    names = [n.lower() for n in finding.extra.get("names", [])]
+    named = [m for m in live if any(n in m.statement.lower() for n in names)]
+    old = (named or live or [None])[0]
+    if old is None or finding.expires_at is None or (old.expires_at and old.expires_at >= finding.expires_at):
+        run.decide(finding, False, r.NOTHING_TO_REMEMBER)
+        return
+    body, replaced = _BOUND.subn(" " + finding.statement, old.statement.rstrip("."), count=1)
+    if not replaced:
+        body = f"{body} {finding.statement}"
+    extended = replace(
+        finding,
+        action="write",
+        statement=statements.sentence(body),
+        facets=dict(old.facets or {}),
+        quote=finding.quote,
+    )
+    vector = embed([extended.statement])[0]
+    memory = write_memory(
+        run.user,
+        kind=Kind.SITUATION,
+        statement=extended.statement,
+        author=old.author,
+        confidence=old.confidence,
+        subject=old.subject,
+        value=old.value,
+        facets=extended.facets,
+        scope=old.scope,
+        expires_at=finding.expires_at,
+        gate=GATE_NAME,
+        gate_version=GATE_VERSION,
+        source_session=run.event.session_key,
+        source_turn=run.event.turn_id,
+        source_quote=finding.quote[:2000],
+        source_at=run.event.at,
+        embedding=list(vector),
+    )
+    supersede_memory(old, memory)
+    run.superseded.append(old.pk)
+    run.written.append(memory.pk)
+    run.decide(extended, True, r.UPDATE, statement=memory.statement, memory_id=memory.pk)
+
+
 def run_gate(event: TurnEvent) -> GateResult:
     """Read one turn, propose candidates from its events and admit or refuse each one.
 
@@ -338,6 +454,8 @@ def _apply(run: _Run, finding: Finding, *, paused: bool) -> None:
         _forget(run, finding)
     elif finding.action == "reverse":
         _reverse(run, finding)
+    elif finding.action == "extend" and not paused:
+        _extend(run, finding)
     elif paused:
         run.decide(finding, False, r.PAUSED)
     elif finding.action == "refuse":

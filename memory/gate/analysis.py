@@ -22,7 +22,6 @@ from memory import preferences
 from memory.gate import policy, rules, statements, subjects, timex
 from memory.gate import reasons as r
 from memory.gate import vocabulary as vocab
-from memory.gate.secrets import names_secret, secret_kind
 from memory.gate.pipeline import (
     QUESTION_WORDS,
     Clause,
@@ -32,6 +31,7 @@ from memory.gate.pipeline import (
     parse_turn,
     speech_act,
 )
+from memory.gate.secrets import names_secret, secret_kind
 
 _SUBJECTS = ("nsubj", "nsubjpass")
 _FORMAT_SUBJECTS = {"answer_format", "answer_length", "units", "currency", "date_format", "language", "scale"}
@@ -183,7 +183,7 @@ def _with_facets(finding: Finding) -> Finding:
 
 # --- standing wishes: a standing phrase or habit and the facets of the preference table -------
 
-_STANDING_MARKS = frozenset({"standing", "habit", "prefer"})
+_STANDING_MARKS = frozenset({"standing", "habit", "prefer", "switch"})
 _ONE_OFF_MARKS = frozenset({"one_off"})
 _NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
 
@@ -213,13 +213,17 @@ def _carries_wish(clause: Clause) -> bool:
         return False
     if _polite_request(clause):
         return True
-    if clause.act == "question" or _reported(clause):
+    if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause) or _withdraws(clause):
         return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
 
 
 _CONSEQUENCE_CUES = frozenset({"so", "therefore", "hence", ",", "-", ";"})
 _REPLACEMENT_CUES = frozenset({",", "and", "just", "instead", "but", "only", "rather"})
+
+
+def _replacement_of(clause: Clause) -> Span | None:
+    return _replacement(clause) if "reversal" in clause.hits else None
 
 
 def _replacement(clause: Clause) -> Span | None:
@@ -234,6 +238,49 @@ def _replacement(clause: Clause) -> Span | None:
     rest = doc[cue + 1 : clause.span.end]
     reading = preferences.read_facets(rest.text)
     return rest if reading and not reading.negative else None
+
+
+def _withdraws(clause: Clause) -> bool:
+    """ "drop the rounding thing", "never mind the word limit", "u can quit the french now": the
+    clause opens with a withdrawal (after "you can") and names a facet of the preference table."""
+    words = [t for t in content_tokens(clause.span) if t.lower_ not in vocab.POLITENESS]
+    if len(words) > 2 and words[0].lower_ in ("you", "u") and words[1].lower_ in ("can", "could", "may"):
+        words = words[2:]
+    if not words:
+        return False
+    opening = " ".join(t.lower_ for t in words[:4])
+    said = words[0].lemma_.lower() in vocab.WITHDRAW_VERBS or opening.startswith(vocab.WITHDRAW_PHRASES)
+    return said and bool(preferences.facets_named(clause.text))
+
+
+def _withdrawal(clause: Clause, text: str) -> Finding:
+    """A named preference taken back: the live note holding one of its facets is forgotten
+    through the store; with none to take back, a withdrawal that turns a value round ("stop
+    adding charts") is kept as a standing "does not want"."""
+    fallback = _negative_preference(clause, text)
+    extra: dict[str, Any] = {"facets": sorted(preferences.facets_named(text))}
+    if fallback is not None:
+        extra["fallback"] = fallback
+    subject, value = subjects.subject_value(text)
+    return Finding(
+        "reverse", "withdrawal", r.REVERSAL, "preference", statement=text, subject=subject, value=value, extra=extra
+    )
+
+
+def _someone_elses_wish(clause: Clause) -> bool:
+    """ "my team wants the figures in GBP", "finance likes tables": a wish whose subject is not the user."""
+    doc = clause.span.doc
+    return any(
+        t.dep_ in _SUBJECTS
+        and t.lower_ not in ("i", "me")
+        and t.head.lemma_.lower() in vocab.PREFERENCE_VERBS
+        # the small model misparses "Going forward my team wants ...": a noun then "wants"
+        or t.tag_ == "VBZ"
+        and t.lemma_.lower() in vocab.PREFERENCE_VERBS
+        and t.i > clause.span.start
+        and doc[t.i - 1].pos_ in ("NOUN", "PROPN")
+        for t in clause.span
+    )
 
 
 def _reported(clause: Clause) -> bool:
@@ -373,7 +420,10 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             correcting = True
             found = _chat_correction(rest, quote) if _words(rest) else None
         elif correcting:
-            found = _chat_correction(clause.span, quote)
+            # "that's wrong: X moved to Y, stop showing X": the correction is the checkable
+            # statement; a request after it ("stop showing X") is no second correction.
+            asks = clause.act in ("imperative", "request") or "reversal" in clause.hits
+            found = None if asks else _chat_correction(clause.span, quote)
         elif clause.starts_with("forget") and not _is_reminder(clause):
             found = _forget(clause, quote)
         else:
@@ -430,6 +480,8 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
             break  # "remember that report?": a determiner, not the complementiser
         start += 1
     span = doc[start:end]
+    if all(t.lower_ in vocab.KEEP_FOR_LATER for t in _words(span)):
+        return None  # "save this for later chats: ...": the content is the next clause
     return span if _words(span) else None
 
 
@@ -452,7 +504,18 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
     start, end = opening
     doc = clause.span.doc
     target = [t for t in doc[end : clause.span.end] if not t.is_space]
-    while target and target[0].lower_ in ("that", "about", "the", "note", "memory", "what", "i", "said", "you"):
+    while target and target[0].lower_ in (
+        "that",
+        "about",
+        "the",
+        "note",
+        "memory",
+        "what",
+        "i",
+        "said",
+        "you",
+        "thing",
+    ):
         if target[0].lower_ == "i" and len(target) > 1 and target[1].lower_ != "said":
             break
         if target[0].lower_ == "you":  # "what you know about my office", "what you have on me"
@@ -583,6 +646,61 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
     )
 
 
+_PLACE_POS = ("PROPN",)
+
+
+def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
+    """A first-person temporary state however it is typed: the user (or a subject-less
+    fragment that opens like one: "in madrid til tues", "on leave, back on the 9th") somewhere
+    named, at an event, on a desk or covering a colleague, with a bound or a cue that it ends
+    ("until", "while she's out", "currently", "next week", an event). Written as a situation
+    with its expiry: the stated one, or thirty days (design rule: situations expire)."""
+    words = content_tokens(clause.span)
+    if clause.act == "question" or not words:
+        return None
+    # A fragment opens like a state ("covering Amir's desk while he's out": "he" is the
+    # colleague, not the subject); anything else must be the user's own statement.
+    fragment = clause.subject != "user"
+    if fragment and (words[0].lower_ not in vocab.TEMPORARY_OPENERS or words[0].dep_ in _SUBJECTS):
+        return None
+    if not fragment and clause.act != "statement":
+        return None  # "leave cancelled orders out unless I ask": a request, not a state
+    low = " " + " ".join(t.lower_ for t in words) + " "
+    named = any(t.pos_ in _PLACE_POS and t.i > words[0].i for t in words) or any(
+        t.text[:1].isupper() and t.i > words[0].i and t.lower_ not in ("i", "i'm") for t in words
+    )
+    anchored = named or any(t.lemma_.lower() in vocab.TEMPORARY_ANCHORS and t.pos_ in ("NOUN", "PROPN") for t in words)
+    when = timex.parse_expiry(clause.text, at)
+    ends = when.stated or "temporary" in clause.hits or any(t.lemma_.lower() in vocab.TEMPORARY_EVENTS for t in words)
+    if not (anchored and ends) or any(f" {w} " in low for w in vocab.CIRCUMSTANCES):
+        return None
+    if not fragment:
+        return _situation(clause.span, {"situation"}, at=at, dated=True)
+    first_person = parse_turn("I'm " + clause.span.doc[words[0].i : clause.span.end].text)
+    found = _situation(first_person[:], {"situation"}, at=at, dated=True)
+    return replace(found, quote=clause.text) if found is not None else None
+
+
+def _extension(clause: Clause, *, at: datetime) -> Finding | None:
+    """ "extended til thursday", "my Berlin stay has been extended until next Wednesday": the
+    live situation it names (or the latest one) now ends at the new bound (design rule: newest
+    wins; the old note stays visible as replaced)."""
+    when = timex.parse_expiry(clause.text, at)
+    if not when.stated:
+        return None
+    names = [t.text for t in clause.span if t.pos_ == "PROPN" or t.text[:1].isupper() and t.i > clause.span.start]
+    return Finding(
+        "extend",
+        "extension",
+        r.UPDATE,
+        "situation",
+        statement=when.words(),
+        expires_at=when.expires_at,
+        quote=clause.text,
+        extra={"names": names},
+    )
+
+
 # --- preferences and the other clauses -----------------------------------------------------
 
 
@@ -706,6 +824,17 @@ def analyse_clause(
     situation = _situation(clause.span, hits, at=at)
     if situation is not None:
         return situation
+    if "extension" in hits and clause.subject not in ("other", "company"):
+        extension = _extension(clause, at=at)
+        if extension is not None:
+            return extension
+    temporary = _temporary_state(clause, at=at)
+    if temporary is not None:
+        return temporary
+    if _withdraws(clause) and _replacement_of(clause) is None:
+        return _withdrawal(clause, text)
+    if _someone_elses_wish(clause) and clause.subject != "company":
+        return _refuse("scope", r.NOT_ABOUT_USER, text)  # "my team wants the figures in GBP"
     if "reversal" in hits:
         return _reversal(clause, text, earlier)
     momentary = "one_off" in hits or "circumstance" in hits and not hits & _STANDING_MARKS

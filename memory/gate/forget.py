@@ -98,6 +98,12 @@ def match_preference(user: User, finding: Finding, *, now: datetime | None = Non
     """The one live preference a reversal withdraws: same subject and value, else the forget match."""
     with acting_user(user.pk):
         live = list(live_memories(user, now=now).filter(kind=Kind.PREFERENCE))
+    named = set(finding.extra.get("facets") or ())
+    if named:
+        # The facet the user named: the newest live note that sets it (design rule: newest wins).
+        holding = [m for m in live if named & set(m.facets or {})]
+        if holding:
+            return max(holding, key=lambda m: (len(named & set(m.facets or {})), m.created_at))
     if finding.subject:
         same = [m for m in live if m.subject == finding.subject and (not finding.value or m.value == finding.value)]
         if len(same) == 1:

@@ -106,10 +106,16 @@ def _has_value(after: list[str], *, lead: bool) -> bool:
     return False
 
 
+# A URL or connection string with its credentials ("postgres://user:pa55!word@host/db").
+_URL_CREDENTIALS = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s/:@]+:[^\s/@]+@[^\s/]+", re.I)
+
+
 def secret_kind(text: str) -> str:
     """What kind of secret ``text`` holds ("password", "card number", "API key", ...) or ""."""
     if not text:
         return ""
+    if _URL_CREDENTIALS.search(text):
+        return "password"
     found = _numbers(text)
     if found:
         return found

@@ -210,6 +210,41 @@ USER_FIGURES: tuple[str, ...] = (
     "counts",
 )
 USER_SUPPLIES: tuple[str, ...] = ("give", "tell", "paste", "send", "provide", "type", "say", "supply", "enter", "share")
+# A standing preference changed to a new value ("switch me over to USD", "moved off tables,
+# bullets now", "make millions my default"): standing, and it replaces the old value.
+SWITCH_PHRASES: tuple[str, ...] = (
+    "switch",
+    "switched",
+    "switching",
+    "switch over",
+    "change my",
+    "changed my",
+    "change it to",
+    "moved off",
+    "move off",
+    "move me",
+    "moved me",
+    "go with",
+    "default to",
+    "change of plan",
+    "over to",
+    "instead",
+)
+# A standing preference taken back by naming it ("drop the rounding thing", "never mind the
+# word limit", "u can quit the french now", "scrap the top-5 limit").
+WITHDRAW_VERBS: tuple[str, ...] = (
+    "stop",
+    "drop",
+    "quit",
+    "cancel",
+    "scrap",
+    "ditch",
+    "lose",
+    "scratch",
+    "remove",
+    "kill",
+)
+WITHDRAW_PHRASES: tuple[str, ...] = ("never mind", "no need for", "forget about", "get rid of", "do away with")
 # Words before a one-off marker that deny it ("for all my questions, not just this one").
 ONE_OFF_DENIALS: tuple[str, ...] = ("not", "n't")
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").
@@ -411,6 +446,110 @@ SITUATION_PHRASES: tuple[str, ...] = (
 )
 # Prepositions that place the user somewhere named ("in Berlin", "at the Chicago branch").
 SITUATION_PLACES: tuple[str, ...] = ("in", "at")
+# A first-person temporary state, however it is typed ("in madrid til tues for a client
+# visit", "covering Priya's desk while she's out", "at the lisbon offsite rn"): the words a
+# subject-less fragment opens with, the things such a state is about (besides a named place
+# or person), and the cues that say it will end (besides a stated bound).
+TEMPORARY_OPENERS: tuple[str, ...] = (
+    "in",
+    "at",
+    "on",
+    "off",
+    "away",
+    "out",
+    "back",
+    "working",
+    "sitting",
+    "covering",
+    "helping",
+    "hot-desking",
+    "stuck",
+    "travelling",
+    "traveling",
+    "visiting",
+    "based",
+    "staying",
+    "filling",
+    "standing",
+    "heading",
+    "flying",
+)
+TEMPORARY_ANCHORS: tuple[str, ...] = (
+    "leave",
+    "holiday",
+    "vacation",
+    "offsite",
+    "off-site",
+    "conference",
+    "expo",
+    "fair",
+    "summit",
+    "trip",
+    "visit",
+    "desk",
+    "office",
+    "project",
+    "assignment",
+    "secondment",
+    "site",
+    "workshop",
+    "training",
+    "course",
+    "roadshow",
+    "stay",
+    "onsite",
+    "branch",
+    "warehouse",
+    "plant",
+    "event",
+    "meeting",
+    "board",
+)
+TEMPORARY_EVENTS: tuple[str, ...] = (
+    "leave",
+    "holiday",
+    "vacation",
+    "offsite",
+    "off-site",
+    "conference",
+    "expo",
+    "fair",
+    "summit",
+    "trip",
+    "visit",
+    "project",
+    "assignment",
+    "secondment",
+    "workshop",
+    "training",
+    "course",
+    "roadshow",
+    "stay",
+    "event",
+)
+TEMPORARY_CUES: tuple[str, ...] = (
+    "currently",
+    "right now",
+    "at the moment",
+    "this week",
+    "next week",
+    "stuck",
+    "while",
+    "temporarily",
+    "for the time being",
+    "for now",
+    "till",
+    "until",
+    "back on",
+    "covering",
+    "filling in",
+    "standing in",
+    "helping out",
+    "sitting in",
+    "hot-desking",
+)
+# A situation said to go on longer ("extended til thursday", "my Berlin stay has been extended").
+EXTENSION_WORDS: tuple[str, ...] = ("extended", "extend", "extending", "prolonged", "staying on", "pushed back")
 
 # --- explicit requests -----------------------------------------------------------------------
 
@@ -440,6 +579,60 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     "save this",
     "memorise",
     "memorize",
+    # other wordings of the same request ("so u know for next time", "log that", "worth knowing for later")
+    "so you know",
+    "so you know for next time",
+    "for next time",
+    "for future ref",
+    "hang on to the fact that",
+    "hold on to the fact that",
+    "hang on to this",
+    "log that",
+    "log this",
+    "worth knowing",
+    "good to know",
+    "store this",
+    "store that",
+    "jot down that",
+    "file away that",
+)
+# Words after a request to keep something that only say when it is for ("save this for later
+# chats: ..."): the content is the clause that follows.
+KEEP_FOR_LATER: frozenset[str] = frozenset(
+    {
+        "for",
+        "later",
+        "next",
+        "time",
+        "future",
+        "reference",
+        "ref",
+        "chats",
+        "chat",
+        "conversations",
+        "sessions",
+        "use",
+        "knowing",
+        "please",
+        "down",
+    }
+)
+# Business regions people type in lower case ("the dach kam", "i cover apac"): domain words,
+# never corrected into English ones.
+REGION_NAMES: tuple[str, ...] = (
+    "dach",
+    "emea",
+    "apac",
+    "latam",
+    "nordics",
+    "benelux",
+    "baltics",
+    "mena",
+    "anz",
+    "cee",
+    "iberia",
+    "amer",
+    "gcc",
 )
 FORGET_PHRASES: tuple[str, ...] = (
     "forget",
@@ -459,6 +652,11 @@ FORGET_PHRASES: tuple[str, ...] = (
     "erase what",
     "remove what",
     "wipe what",
+    "erase",
+    "delete",
+    "don't keep",
+    "do not keep",
+    "stop storing",
 )
 # A negation next to a preference's verb turns it round ("I never want tables", "I'd prefer not to").
 # "nt" is the tokenizer's half of a "dont" typed without its apostrophe.
