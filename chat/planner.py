@@ -595,8 +595,8 @@ _KNOWN_NOUNS = frozenset(vocab.NEUTRAL_NOUNS | _SLOT_WORDS | vocab.PERIOD_UNITS 
 
 def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
-    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
-        return True
+    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]|h[12]|fy'?\d{2,4}", word):
+        return True  # an order number, a quarter, a half year, a fiscal year
     if _TERMS.fullmatch(word):
         return True  # "net-30" names payment terms
     if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
@@ -814,6 +814,10 @@ def _year_near(words: list[str], i: int) -> int | None:
 
 def _calendar_period(words: list[str], today: date) -> Period | None:
     for i, word in enumerate(words):
+        fiscal = re.fullmatch(r"fy'?(\d{2}|\d{4})", word)
+        if fiscal:  # "FY25": the records keep no fiscal calendar, so the calendar year
+            year = int(fiscal.group(1)) + (2000 if len(fiscal.group(1)) == 2 else 0)
+            return Period(f"FY{year % 100:02d} as calendar {year}", date(year, 1, 1), date(year, 12, 31))
         if re.fullmatch(r"h[12]", word):  # a half year: "H1 2025"
             half = int(word[1])
             year = _year_near(words, i) or today.year

@@ -66,6 +66,9 @@ SUBJECT_WORDS: dict[str, str] = {
     "business": "orders",
     "customer": "customers",
     "client": "customers",
+    "organisation": "customers",
+    "organization": "customers",
+    "firm": "customers",
     "account": "customers",
     "contract": "contracts",
     "renewal": "contracts",
@@ -263,6 +266,9 @@ OUT_OF_SCOPE: dict[str, str] = {
     "president": "no-field",
     "director": "no-field",
     "manager": "no-field",
+    "rep": "no-field",
+    "salesperson": "no-field",
+    "salespeople": "no-field",
     "manage": "no-field",
     "employee": "no-field",
     "staff": "no-field",
@@ -320,7 +326,7 @@ NEUTRAL_NOUNS = frozenset(
         "us", "we", "company", "side", "book", "books", "money", "dollar", "spending", "code", "acct",
         "deal", "activity", "bit", "way", "phone", "form", "format", "point", "bullet", "version", "window",
         "line", "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand",
-        "mind", "coast", "please", "thanks", "question",
+        "mind", "coast", "please", "thanks", "question", "moment",
         "biggest", "largest", "kind", "type", "level", "people", "who", "what", "q1", "q2", "q3", "q4",
     }
 )  # fmt: skip
@@ -362,7 +368,7 @@ HARMLESS_VERBS = frozenset(
         "order", "buy", "purchase", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
         "renew", "expire", "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
         "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
-        "share",
+        "share", "put",
         "contract", "account",
         "wonder", "ask", "curious", "interested",
     }
