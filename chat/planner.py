@@ -883,6 +883,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     # named again ("Which customer in Kansas City ..." after Bayou City Fabrication).
     name_words = {w for ref in context.named for w in _words(ref.name)}
     name_words |= {w for name in context.unknown_names for w in _words(name)}
+    name_words |= {w + "s" for w in name_words if w.isalpha()}  # "Lakeshore Printings credit limit"
     signals = read_question(text, name_words=name_words, today=today)
     back = _period_referred_back(signals.words)
     if back and signals.period is None:

@@ -52,14 +52,14 @@ def suggest(asked: str, abstention: Abstention, context: Context, *, today: date
 
     if abstention.reason not in vocab.NO_PLAN_REASONS or not abstention.topic.isalpha():
         return []  # one word not read, never a phrase ("how many" people, "before June")
+    respelt = _respelt(asked, abstention.topic, context, today=today)
+    if respelt:
+        return respelt
     if abstention.topic.lower() in vocab.ALWAYS_UNREAD or not _qualifies(asked, abstention.topic.lower()):
         # Only a word that qualifies what is asked ("most loyal", "shipped late", "by
         # profitability") may be left out; without the thing asked about ("which sales rep"),
         # a verb ("leaving", "upgrade") or a reason ("why"), it would be another question.
         return []
-    respelt = _respelt(asked, abstention.topic, context, today=today)
-    if respelt:
-        return respelt
     words = _WORD.findall(asked)
     lowered = [w.lower() for w in words]
     content = _content(lowered)
