@@ -1008,11 +1008,18 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     # "And net 60?" after customers on net 30: the terms swap (or abstain on a plan without
     # terms), though "net" also names a contract's field ("Kestrel Foods on net 30?" asks it).
     swaps_terms = bool(payment_terms(signals)) and not context.named
+    last = context.last_plan
+    if last is not None and last.kind == "rank" and last.group_by and _reranked(signals) is not None:
+        # "now by number of orders" after a ranking; one that names what it ranks ("rank all
+        # five regions by ...") is a ranking of its own.
+        grouped = any(vocab.GROUP_WORDS.get(w) or vocab.GROUP_WORDS.get(w.rstrip("s")) for w in signals.words)
+        return lead and not context.named and not grouped
     if signals.subjects or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
+    if _picks_one(signals, measure) and last is not None and last.subject == "orders" and not last.group_by:
+        return True  # "what's the biggest one" after the orders just counted or listed
     if measure:
-        last = context.last_plan
         return (
             (lead or _refers_to_last(signals))
             and measure in _SWAPPABLE_MEASURES
@@ -1027,6 +1034,32 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         if w.isalnum() and w not in {"and", "what", "about", "how", "the", "in", "for", "same", "as", "a", "then"}
     ]
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
+
+
+def _picks_one(signals: Signals, measure: str) -> bool:
+    """ "the biggest one", "the smallest one": one of the orders just asked about, by size."""
+    words = set(signals.words)
+    return measure == "rank" and "one" in words and bool(words & vocab.SIZE_WORDS) and not context_free(signals)
+
+
+def context_free(signals: Signals) -> bool:
+    """The question names its own scope (a region, a city, a segment, a status)."""
+    return bool(signals.region or signals.city or signals.segment or signals.status)
+
+
+def _reranked(signals: Signals) -> str | None:
+    """What a follow-up re-ranks by: "count" ("now by number of orders", "by count"), ""
+    ("by revenue", "by value"), or None when it does not say."""
+    words = signals.words
+    for i, word in enumerate(words[:-1]):
+        if word != "by":
+            continue
+        nxt = set(words[i + 1 : i + 4]) | set(signals.lemmas[i + 1 : i + 4])
+        if nxt & (vocab.COUNT_WORDS | {"how"}):
+            return "count"
+        if nxt & (vocab.MONEY_WORDS | vocab.SUM_NOUNS | vocab.REVENUE_WORDS):
+            return ""
+    return None
 
 
 def _refers_to_last(signals: Signals) -> bool:
@@ -1060,7 +1093,15 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         # "And the overdue ones?" after a contract or customer lookup asks about that customer's orders.
         # A period carried from a renewals question is not a period of orders.
         return QueryPlan("list", "orders", replace(filters, period=filters.period if signals.period else None))
+    if _picks_one(signals, _measure(signals)) and last.subject == "orders":
+        order = "asc" if set(signals.words) & vocab.BOTTOM_WORDS else "desc"
+        return QueryPlan("rank", "orders", filters, order=order, limit=1)
     limit = signals.limit or last.limit
+    reranked = _reranked(signals) if last.kind == "rank" else None
+    if reranked is not None:
+        # The same ranking measured another way: every filter it had holds, with what is restated.
+        kept = Filters.from_slots({**last.filters.slots(), **_stated_filters(signals)}, last.filters.customers)
+        return replace(last, filters=kept, limit=limit, measure=reranked)
     measure = _measure(signals)
     kind = measure if measure in _SWAPPABLE_MEASURES and last.kind in _SWAPPABLE_MEASURES else last.kind
     if measure in _SWAPPABLE_MEASURES and last.kind == "list":

@@ -382,6 +382,14 @@ def _context(state: state_module.SessionState, resolution: state_module.Resoluti
 def _after_plan(state: state_module.SessionState, plan: QueryPlan | None, planned: Planned) -> None:
     """Tool results set focus confidently (chapter 92): one customer in the plan is the focus."""
     state.last_plan = plan.to_dict() if plan is not None else None
+    if plan is not None and plan.order_number:
+        # "Who was that for?", "what terms are they on?": the order's customer is the focus.
+        from chat.models import Customer
+
+        customer = Customer.objects.filter(orders__number__iexact=plan.order_number).first()
+        if customer is not None:
+            state.focus = state_module.Focus(type="customer", id=str(customer.pk), label=customer.name, confident=True)
+            return
     if plan is not None and len(plan.filters.customers) == 1:
         ref = plan.filters.customers[0]
         state.focus = state_module.Focus(type="customer", id=str(ref.id), label=ref.name, confident=True)
