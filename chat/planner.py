@@ -228,8 +228,15 @@ def _counted_noun(doc: Doc, name_words: set[str]) -> str:
     return ""
 
 
+# An order number typed without its prefix, where only an order can be meant: "status of
+# 86123", "order 86123", "#86123" (five digits or more, never an amount or a year).
+BARE_ORDER_NUMBER = re.compile(
+    r"(?:\border|\bstatus of|#)\s*#?\s*(\d{5,})\b(?![.,]\d|\s*(?:k|m|dollars)\b)", re.IGNORECASE
+)
+
+
 def _order_number(text: str) -> str:
-    match = ORDER_NUMBER.search(text)
+    match = ORDER_NUMBER.search(text) or BARE_ORDER_NUMBER.search(text)
     return f"SO-{match.group(1)}" if match else ""
 
 
@@ -291,6 +298,8 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
             continue
         if head.lemma_ == "be" and any(vocab.STATUS_WORDS.get(c.lower_) for c in head.children):
             continue
+        if head.lemma_.lower() in vocab.ASKING_VERBS and any(c.lower_ in ("i", "you") for c in head.children):
+            continue  # "I don't need the list, just how many ...": about the answer, not the data
         signals.negated = token.text + " " + head.text
     words = signals.words
     for i, word in enumerate(words[:-1]):
@@ -949,6 +958,10 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         return Abstention(vocab.FORECAST_REASON, "future")
     if signals.negated or signals.unplanned:
         return Abstention(vocab.NO_PLAN_REASON, signals.negated or signals.unplanned)
+    if lemmas & vocab.OWING_WORDS and not signals.status:
+        # "What does X owe us?": open, shipped and overdue orders are all unpaid; which of them
+        # counts as owed the question must say ("past due", "overdue").
+        return Abstention(vocab.NO_PLAN_REASON, "owe")
     if renewals and signals.period and "sign" in lemmas and not lemmas & vocab.RENEWAL_WORDS:
         # "contracts signed in 2025": a contract's period is when it renews, not when it was signed
         return Abstention(vocab.NO_PLAN_REASON, "signed")

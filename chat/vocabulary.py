@@ -89,7 +89,7 @@ SUBJECT_WORDS: dict[str, str] = {
 # Words that make an orders question one about money (sum, or rank by value).
 MONEY_WORDS = frozenset(
     {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
-    | {"much"}
+    | {"much", "owe", "owed", "owing"}
 )
 # Money words that also ask how many ("total customers in the west").
 COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
@@ -108,7 +108,8 @@ TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number"})
-SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
+SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", "owing"})  # "what does X owe us"
+OWING_WORDS = frozenset({"owe", "owed", "owing"})
 SUM_VERB_PHRASES = frozenset({("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in")})  # (lemma, next word)
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
@@ -373,6 +374,9 @@ HARMLESS_VERBS = frozenset(
         "wonder", "ask", "curious", "interested",
     }
 )  # fmt: skip
+# Verbs of asking and showing: negated by the asker ("I don't need the list", "you needn't
+# show them all") they shape the answer, never the data.
+ASKING_VERBS = frozenset({"need", "want", "show", "list", "give", "send", "bother", "care"})
 # Words never accounted for, whatever their tag (spaCy tags "why" as a conjunction): the
 # records hold what happened, never the reasons.
 ALWAYS_UNREAD = frozenset({"why"})
