@@ -22,10 +22,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from atlas.periods import read_period
 from chat import blocks as B
 from chat import executors, tools
 from chat import vocabulary as vocab
-from chat.planner import CustomerRef, Filters, QueryPlan, read_period
+from chat.planner import CustomerRef, Filters, QueryPlan
 from chat.prompt import Prompt
 from chat.responders import Answer, ResponderError, holds_of, render_result
 from chat.shaping import Influence, Use, preferences_for, settle, style_for

@@ -19,7 +19,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import asdict, dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from itertools import pairwise
 from typing import Any
@@ -27,15 +27,20 @@ from typing import Any
 from spacy.tokens import Doc, Token
 
 from atlas.language import parse
-from atlas.vocabulary import MONTHS
+from atlas.periods import (
+    _MONTHS,
+    Period,
+    _day_of_month,
+    _number,
+    _period_before,
+    read_period,
+)
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
 ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
-# "may" is a verb far more often than a month; "in May" is handled below.
-_MONTHS = {word: month for word, month in MONTHS.items() if word != "may"}
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
 _FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing for", "now", "also", "ok", "okay")
 
@@ -44,13 +49,6 @@ _FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing fo
 class CustomerRef:
     id: int
     name: str
-
-
-@dataclass(frozen=True)
-class Period:
-    label: str  # how the answer names it: "last quarter", "2025", "the next 90 days"
-    start: date
-    end: date
 
 
 @dataclass(frozen=True)
@@ -345,12 +343,6 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
             signals.region = region
     if not signals.segment and "mid" in clean and "market" in clean:
         signals.segment = corpus.segments.get(("mid", "market"), "")
-
-
-def _number(word: str) -> int | None:
-    if word.isdigit():
-        return int(word)
-    return vocab.NUMBER_WORDS.get(word)
 
 
 def _money(word: str) -> Decimal | None:
@@ -650,103 +642,6 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
 # --- periods -------------------------------------------------------------------------------------
 
 
-def _month_end(year: int, month: int) -> date:
-    return date(year, month, calendar.monthrange(year, month)[1])
-
-
-def _shift_month(year: int, month: int, delta: int) -> tuple[int, int]:
-    index = year * 12 + (month - 1) + delta
-    return index // 12, index % 12 + 1
-
-
-def _unit_period(unit: str, offset: int, today: date) -> tuple[date, date]:
-    """The calendar ``unit`` ``offset`` units from the current one (0 this, -1 last, 1 next)."""
-    if unit == "day":
-        day = today + timedelta(days=offset)
-        return day, day
-    if unit == "week":
-        start = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
-        return start, start + timedelta(days=6)
-    if unit == "month":
-        year, month = _shift_month(today.year, today.month, offset)
-        return date(year, month, 1), _month_end(year, month)
-    if unit == "quarter":
-        first = 3 * ((today.month - 1) // 3) + 1
-        year, month = _shift_month(today.year, first, 3 * offset)
-        return date(year, month, 1), _month_end(*_shift_month(year, month, 2))
-    return date(today.year + offset, 1, 1), date(today.year + offset, 12, 31)
-
-
-def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, date]:
-    """ "the last 30 days" (ending today) or "the next 90 days" (starting today); months,
-    quarters and years are calendar ones ("the next 6 months" from 1 Dec ends on 1 Jun)."""
-    if unit in ("month", "quarter", "year"):
-        months = {"month": 1, "quarter": 3, "year": 12}[unit] * count
-        year, month = _shift_month(today.year, today.month, months if direction == "future" else -months)
-        moved = date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
-        return (today, moved) if direction == "future" else (moved + timedelta(days=1), today)
-    days = {"day": 1, "week": 7}[unit] * count
-    if direction == "future":
-        return today, today + timedelta(days=days)
-    return today - timedelta(days=days - 1), today
-
-
-def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
-    """The period a question names and whether it lies wholly in the future.
-
-    Named periods (this/last/next month, quarter, year, week), spans ("the last 30 days",
-    "the next 90 days"), quarters ("Q3 2025", "the third quarter"), months ("March",
-    "March 2025"), years ("in 2025"), "year to date" and "until the end of next month".
-    """
-    text = " ".join(words)
-    period = _named_period(words, today) or _calendar_period(words, today)
-    if period is None and ("ytd" in words or "year to date" in text):
-        period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
-    if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
-        period = Period(f"from today until the end of {period.label}", today, period.end)
-    if period is not None and _open_ended(words) and period.start <= today:
-        # "since June", "from June on": from the start of June to today, never June alone
-        period = Period(f"since {period.label}", period.start, today)
-    future = period is not None and period.start > today
-    return period, future
-
-
-def _open_ended(words: list[str]) -> bool:
-    """ "since ...", or "from" and an open end within the next three words ("from June on")."""
-    if "since" in words:
-        return True
-    return any(w == "from" and set(words[i + 2 : i + 4]) & vocab.PERIOD_OPEN_ENDS for i, w in enumerate(words))
-
-
-def _named_period(words: list[str], today: date) -> Period | None:
-    directions = {
-        **{w: "past" for w in vocab.PERIOD_PAST},
-        **{w: "current" for w in vocab.PERIOD_CURRENT},
-        **{w: "future" for w in vocab.PERIOD_FUTURE},
-    }
-    for i, word in enumerate(words):
-        direction = directions.get(word)
-        if direction is None:
-            continue
-        rest = words[i + 1 : i + 3]
-        count = _number(rest[0]) if rest else None
-        if count is not None and len(rest) > 1 and rest[1].rstrip("s") in vocab.PERIOD_UNITS:
-            unit = rest[1].rstrip("s")
-            start, end = _span(direction, count, unit, today)
-            label = f"the {'next' if direction == 'future' else 'last'} {count} {unit}s"
-            return Period(label, start, end)
-        if rest and rest[0] in vocab.PERIOD_UNITS:
-            offset = {"past": -1, "current": 0, "future": 1}[direction]
-            start, end = _unit_period(rest[0], offset, today)
-            label = f"{ {-1: 'last', 0: 'this', 1: 'next'}[offset] } {rest[0]}"
-            return Period(label, start, end)
-    if "yesterday" in words:
-        return Period("yesterday", today - timedelta(days=1), today - timedelta(days=1))
-    if "today" in words:
-        return Period("today", today, today)
-    return None
-
-
 def _unread_period(words: list[str]) -> str:
     """A period the plan would misread: "before March" or "after Q2" (one side of a month or
     quarter, not the month itself), "from Q1 2025 to Q2 2025" (two of them, one plan period)
@@ -801,64 +696,6 @@ def _unplanned_phrase(words: list[str]) -> str:
     # "net 30" is a payment term; "net revenue" is a figure after deductions no record holds.
     net = next((i for i, w in enumerate(words[:-1]) if w == "net" and not words[i + 1].isdigit()), None)
     return found or ("" if net is None or words[net + 1] == "terms" else f"net {words[net + 1]}")
-
-
-def _day_of_month(words: list[str], i: int) -> int:
-    """The day a month name at ``i`` is given with ("3 March", "the 3rd of March", "March 3"), or 0."""
-    before = words[i - 2] if i > 1 and words[i - 1] == "of" else words[i - 1] if i else ""
-    after = words[i + 1] if i + 1 < len(words) else ""
-    for word in (before, after):
-        found = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", word)
-        if found and 1 <= int(found.group(1)) <= 31:
-            return int(found.group(1))
-    return 0
-
-
-def _year_near(words: list[str], i: int) -> int | None:
-    for w in words[i + 1 : i + 3]:
-        if re.fullmatch(r"(19|20)\d\d", w):
-            return int(w)
-    return None
-
-
-def _calendar_period(words: list[str], today: date) -> Period | None:
-    for i, word in enumerate(words):
-        fiscal = re.fullmatch(r"fy'?(\d{2}|\d{4})", word)
-        if fiscal:  # "FY25": the records keep no fiscal calendar, so the calendar year
-            year = int(fiscal.group(1)) + (2000 if len(fiscal.group(1)) == 2 else 0)
-            return Period(f"FY{year % 100:02d} as calendar {year}", date(year, 1, 1), date(year, 12, 31))
-        if re.fullmatch(r"h[12]", word):  # a half year: "H1 2025"
-            half = int(word[1])
-            year = _year_near(words, i) or today.year
-            start = date(year, 6 * half - 5, 1)
-            return Period(f"H{half} {year}", start, _month_end(year, 6 * half))
-        quarter = int(word[1]) if re.fullmatch(r"q[1-4]", word) else None
-        if quarter is None and word in vocab.ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
-            quarter = vocab.ORDINALS[word]
-        if quarter is not None:
-            # "the first quarter of 2025": the year comes after "quarter", not after "first"
-            year = _year_near(words, i + 1 if word in vocab.ORDINALS else i) or today.year
-            start = date(year, 3 * quarter - 2, 1)
-            return Period(f"Q{quarter} {year}", start, _month_end(year, 3 * quarter))
-        month = _MONTHS.get(word)
-        if month is None and word == "may" and i and words[i - 1] in ("in", "of", "since", "during"):
-            month = 5
-        if month is not None and not (word == "march" and i + 1 < len(words) and words[i + 1] == "on"):
-            day = _day_of_month(words, i)
-            stated = _year_near(words, i + (1 if day and i + 1 < len(words) and words[i + 1] == str(day) else 0))
-            year = stated or (today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1)
-            if day:  # "on 3 March", "March 3rd": that day, never the whole month
-                try:
-                    on = date(year, month, day)
-                except ValueError:
-                    return None
-                return Period(f"{day} {calendar.month_name[month]} {year}", on, on)
-            return Period(f"{calendar.month_name[month]} {year}", date(year, month, 1), _month_end(year, month))
-    for i, word in enumerate(words):
-        if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):
-            year = int(word)
-            return Period(str(year), date(year, 1, 1), date(year, 12, 31))
-    return None
 
 
 # --- deciding the plan ---------------------------------------------------------------------------
@@ -1129,49 +966,6 @@ def _unit_before(signals: Signals) -> str:
         if word in vocab.PERIOD_UNITS and words[i + 1] in vocab.PERIOD_BEFORE and signals.period is None:
             return word
     return ""
-
-
-def shift_period(period: Period, *, months: int) -> Period | None:
-    """``period`` moved by whole months ("the same month last year"), when it is whole months."""
-    start = period.start
-    if start.day != 1 or (period.end + timedelta(days=1)).day != 1:
-        return None
-    span = (period.end.year - start.year) * 12 + period.end.month - start.month
-    year, month = _shift_month(start.year, start.month, months)
-    end = _month_end(*_shift_month(year, month, span))
-    if span == 0:
-        label = f"{calendar.month_name[month]} {year}"
-    elif span == 11 and month == 1:
-        label = str(year)
-    else:
-        label = f"{date(year, month, 1):%b %Y} to {end:%b %Y}"
-    return Period(label, date(year, month, 1), end)
-
-
-def period_before(period: Period | None, unit: str) -> Period | None:
-    """The calendar ``unit`` before ``period`` ("the quarter before"), when ``period`` is one such unit."""
-    return _period_before(period, unit)
-
-
-def _period_before(period: Period | None, unit: str) -> Period | None:
-    """The calendar ``unit`` before ``period``, when ``period`` is exactly one such unit."""
-    if period is None or unit not in ("month", "quarter", "year"):
-        return None
-    months = {"month": 1, "quarter": 3, "year": 12}[unit]
-    start = period.start
-    if start.day != 1 or (unit == "quarter" and start.month % 3 != 1) or (unit == "year" and start.month != 1):
-        return None
-    if _shift_month(start.year, start.month, months) != (period.end + timedelta(days=1)).timetuple()[:2]:
-        return None
-    year, month = _shift_month(start.year, start.month, -months)
-    end = _month_end(*_shift_month(year, month, months - 1))
-    if unit == "month":
-        label = f"{calendar.month_name[month]} {year}"
-    elif unit == "quarter":
-        label = f"Q{(month - 1) // 3 + 1} {year}"
-    else:
-        label = str(year)
-    return Period(label, date(year, month, 1), end)
 
 
 def _bound_words(signals: Signals) -> set[str]:

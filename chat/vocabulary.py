@@ -13,6 +13,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from atlas.periods import ORDINALS as ORDINALS  # the shared period reader's words, read here too
+from atlas.periods import PERIOD_CURRENT as PERIOD_CURRENT
+from atlas.periods import PERIOD_FUTURE as PERIOD_FUTURE
+from atlas.periods import PERIOD_OPEN_ENDS as PERIOD_OPEN_ENDS
+from atlas.periods import PERIOD_PAST as PERIOD_PAST
+from atlas.periods import PERIOD_UNITS as PERIOD_UNITS
 from atlas.vocabulary import NUMBER_WORDS as SHARED_NUMBER_WORDS
 from chat.models import Customer, OrderStatus, Region
 
@@ -187,10 +193,6 @@ PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
 NEGATING_DETERMINERS = frozenset({"no"})
 
 # Periods: the words around a unit.
-PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
-PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})
-PERIOD_CURRENT = frozenset({"this", "current"})
-PERIOD_FUTURE = frozenset({"next", "coming", "upcoming", "within"})  # "expire within 30 days"
 # One side of a named month or quarter ("before March", "after Q2"): no plan period says it.
 PERIOD_SIDES = frozenset({"before", "after"})  # and "prior to"
 # Conditions on orders that no record holds: whether they were on time.
@@ -202,12 +204,10 @@ UNPLANNED_PHRASES: tuple[str, ...] = (
     "due this", "due next", "due by", "due before", "due within", "due today", "due tomorrow",
 )  # fmt: skip
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
-PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
 # Words that put a contract's period on its renewal date (the date the plans filter contracts by).
 RENEWAL_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "end", "due", "lapse"})
 # Verbs before an ordinal that make it a place in a ranking ("came in second", "was third").
 PLACE_VERBS = frozenset({"in", "was", "is", "were", "are", "came", "finished", "ranked", "placed"})
-ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 # Answer formats (the session's format slot), by phrase.
 FORMAT_WORDS: dict[str, str] = {

@@ -91,7 +91,7 @@ _YEAR = re.compile(r"(19|20)\d\d")
 def period_sides(words: list[str], cue: int, *, today: date) -> tuple[object, object] | None:
     """The two periods on either side of the cue ("this month vs last month", "Q3 than Q2",
     "last quarter compared to the quarter before"), or None when both are not there."""
-    from chat.planner import period_before, read_period, shift_period
+    from atlas.periods import period_before, read_period, shift_period
 
     left_words, right_words = words[:cue], words[cue + 1 :]
     if words[cue] in ("compare", "comparing", "comparison") and "with" in right_words:
