@@ -361,6 +361,12 @@ def _comparison_sentence(ranking: Ranking, style: Style) -> str:
         verdict = "Yes" if more else "No"
     elif first.value == second.value:
         verdict = "Level"
+    elif by_period:
+        # Periods read as a change from the earlier to the later: "2026 up on 2025".
+        starts = {s.split("|")[0]: s.split("|")[1] for s in plan.sides}
+        later, earlier = (first, second) if starts[first.label] >= starts[second.label] else (second, first)
+        change = "up" if later.value > earlier.value else "down"
+        verdict = f"{later.label[:1].upper()}{later.label[1:]} {change} on {earlier.label}"
     else:
         ahead = first if first.value > second.value else second
         verdict = f"{ahead.label[:1].upper()}{ahead.label[1:]} is ahead"
