@@ -333,7 +333,15 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
         places = [next(j for j, o in enumerate(rows, 1) if o.value == r.value) for r in rows]
     items = [f"{p}. {r.label}: {_rank_value(ranking, r.value, style)}" for p, r in zip(places, rows, strict=True)]
     # A breakdown ("order count city by city") shows every group; a top N is already cut.
-    return _shaped(head, header, table_rows, items, style, inline=[r.label for r in rows], every=not plan.limit)
+    return _shaped(
+        head,
+        header,
+        table_rows,
+        items,
+        style,
+        inline=[f"{r.label} ({_rank_value(ranking, r.value, style)})" for r in rows],
+        every=not plan.limit,
+    )
 
 
 def _comparison_sentence(ranking: Ranking, style: Style) -> str:
