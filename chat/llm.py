@@ -171,9 +171,11 @@ def plan_from_tool(name: str, args: dict[str, Any]) -> QueryPlan:
         min_orders = args.get("min_orders")
         if min_orders is None and args.get("status"):
             min_orders = 0
-        totals = {k: Decimal(str(args[k])) for k in ("min_total", "max_total") if args.get(k) is not None}
+        least, most = (Decimal(str(args[k])) if args.get(k) is not None else None for k in ("min_total", "max_total"))
         terms = str(args.get("terms") or "").lower().strip()
-        return QueryPlan(kind, "customers", _filters(args), min_orders=min_orders, terms=terms, **totals)
+        return QueryPlan(
+            kind, "customers", _filters(args), min_orders=min_orders, terms=terms, min_total=least, max_total=most
+        )
     if name == "compare_orders":
         return _comparison(args)
     if name == "renewing_contracts":
