@@ -22,10 +22,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from atlas.periods import read_period
 from chat import blocks as B
 from chat import executors, tools
 from chat import vocabulary as vocab
-from chat.planner import CustomerRef, Filters, QueryPlan, read_period
+from chat.planner import CustomerRef, Filters, QueryPlan
 from chat.prompt import Prompt
 from chat.responders import Answer, ResponderError, holds_of, render_result
 from chat.shaping import Influence, Use, preferences_for, settle, style_for
@@ -170,9 +171,11 @@ def plan_from_tool(name: str, args: dict[str, Any]) -> QueryPlan:
         min_orders = args.get("min_orders")
         if min_orders is None and args.get("status"):
             min_orders = 0
-        totals = {k: Decimal(str(args[k])) for k in ("min_total", "max_total") if args.get(k) is not None}
+        least, most = (Decimal(str(args[k])) if args.get(k) is not None else None for k in ("min_total", "max_total"))
         terms = str(args.get("terms") or "").lower().strip()
-        return QueryPlan(kind, "customers", _filters(args), min_orders=min_orders, terms=terms, **totals)
+        return QueryPlan(
+            kind, "customers", _filters(args), min_orders=min_orders, terms=terms, min_total=least, max_total=most
+        )
     if name == "compare_orders":
         return _comparison(args)
     if name == "renewing_contracts":

@@ -19,7 +19,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import asdict, dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from itertools import pairwise
 from typing import Any
@@ -27,15 +27,21 @@ from typing import Any
 from spacy.tokens import Doc, Token
 
 from atlas.language import parse
-from atlas.vocabulary import MONTHS
+from atlas.periods import (
+    _MONTHS,
+    Period,
+    _day_of_month,
+    _number,
+    _period_before,
+    range_anchors,
+    read_period,
+)
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
 ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
-# "may" is a verb far more often than a month; "in May" is handled below.
-_MONTHS = {word: month for word, month in MONTHS.items() if word != "may"}
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
 _FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing for", "now", "also", "ok", "okay")
 
@@ -44,13 +50,6 @@ _FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing fo
 class CustomerRef:
     id: int
     name: str
-
-
-@dataclass(frozen=True)
-class Period:
-    label: str  # how the answer names it: "last quarter", "2025", "the next 90 days"
-    start: date
-    end: date
 
 
 @dataclass(frozen=True)
@@ -228,8 +227,15 @@ def _counted_noun(doc: Doc, name_words: set[str]) -> str:
     return ""
 
 
+# An order number typed without its prefix, where only an order can be meant: "status of
+# 86123", "order 86123", "#86123" (five digits or more, never an amount or a year).
+BARE_ORDER_NUMBER = re.compile(
+    r"(?:\border|\bstatus of|#)\s*#?\s*(\d{5,})\b(?![.,]\d|\s*(?:k|m|dollars)\b)", re.IGNORECASE
+)
+
+
 def _order_number(text: str) -> str:
-    match = ORDER_NUMBER.search(text)
+    match = ORDER_NUMBER.search(text) or BARE_ORDER_NUMBER.search(text)
     return f"SO-{match.group(1)}" if match else ""
 
 
@@ -291,6 +297,8 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
             continue
         if head.lemma_ == "be" and any(vocab.STATUS_WORDS.get(c.lower_) for c in head.children):
             continue
+        if head.lemma_.lower() in vocab.ASKING_VERBS and any(c.lower_ in ("i", "you") for c in head.children):
+            continue  # "I don't need the list, just how many ...": about the answer, not the data
         signals.negated = token.text + " " + head.text
     words = signals.words
     for i, word in enumerate(words[:-1]):
@@ -336,12 +344,6 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
             signals.region = region
     if not signals.segment and "mid" in clean and "market" in clean:
         signals.segment = corpus.segments.get(("mid", "market"), "")
-
-
-def _number(word: str) -> int | None:
-    if word.isdigit():
-        return int(word)
-    return vocab.NUMBER_WORDS.get(word)
 
 
 def _money(word: str) -> Decimal | None:
@@ -597,8 +599,8 @@ _KNOWN_NOUNS = frozenset(
 
 def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
-    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]", word):
-        return True
+    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]|h[12]|fy'?\d{2,4}", word):
+        return True  # an order number, a quarter, a half year, a fiscal year
     if _TERMS.fullmatch(word):
         return True  # "net-30" names payment terms
     if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
@@ -643,103 +645,6 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
 # --- periods -------------------------------------------------------------------------------------
 
 
-def _month_end(year: int, month: int) -> date:
-    return date(year, month, calendar.monthrange(year, month)[1])
-
-
-def _shift_month(year: int, month: int, delta: int) -> tuple[int, int]:
-    index = year * 12 + (month - 1) + delta
-    return index // 12, index % 12 + 1
-
-
-def _unit_period(unit: str, offset: int, today: date) -> tuple[date, date]:
-    """The calendar ``unit`` ``offset`` units from the current one (0 this, -1 last, 1 next)."""
-    if unit == "day":
-        day = today + timedelta(days=offset)
-        return day, day
-    if unit == "week":
-        start = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
-        return start, start + timedelta(days=6)
-    if unit == "month":
-        year, month = _shift_month(today.year, today.month, offset)
-        return date(year, month, 1), _month_end(year, month)
-    if unit == "quarter":
-        first = 3 * ((today.month - 1) // 3) + 1
-        year, month = _shift_month(today.year, first, 3 * offset)
-        return date(year, month, 1), _month_end(*_shift_month(year, month, 2))
-    return date(today.year + offset, 1, 1), date(today.year + offset, 12, 31)
-
-
-def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, date]:
-    """ "the last 30 days" (ending today) or "the next 90 days" (starting today); months,
-    quarters and years are calendar ones ("the next 6 months" from 1 Dec ends on 1 Jun)."""
-    if unit in ("month", "quarter", "year"):
-        months = {"month": 1, "quarter": 3, "year": 12}[unit] * count
-        year, month = _shift_month(today.year, today.month, months if direction == "future" else -months)
-        moved = date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
-        return (today, moved) if direction == "future" else (moved + timedelta(days=1), today)
-    days = {"day": 1, "week": 7}[unit] * count
-    if direction == "future":
-        return today, today + timedelta(days=days)
-    return today - timedelta(days=days - 1), today
-
-
-def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
-    """The period a question names and whether it lies wholly in the future.
-
-    Named periods (this/last/next month, quarter, year, week), spans ("the last 30 days",
-    "the next 90 days"), quarters ("Q3 2025", "the third quarter"), months ("March",
-    "March 2025"), years ("in 2025"), "year to date" and "until the end of next month".
-    """
-    text = " ".join(words)
-    period = _named_period(words, today) or _range_period(words, today) or _calendar_period(words, today)
-    if period is None and ("ytd" in words or "year to date" in text):
-        period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
-    if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
-        period = Period(f"from today until the end of {period.label}", today, period.end)
-    if period is not None and _open_ended(words) and period.start <= today:
-        # "since June", "from June on": from the start of June to today, never June alone
-        period = Period(f"since {period.label}", period.start, today)
-    future = period is not None and period.start > today
-    return period, future
-
-
-def _open_ended(words: list[str]) -> bool:
-    """ "since ...", or "from" and an open end within the next three words ("from June on")."""
-    if "since" in words:
-        return True
-    return any(w == "from" and set(words[i + 2 : i + 4]) & vocab.PERIOD_OPEN_ENDS for i, w in enumerate(words))
-
-
-def _named_period(words: list[str], today: date) -> Period | None:
-    directions = {
-        **{w: "past" for w in vocab.PERIOD_PAST},
-        **{w: "current" for w in vocab.PERIOD_CURRENT},
-        **{w: "future" for w in vocab.PERIOD_FUTURE},
-    }
-    for i, word in enumerate(words):
-        direction = directions.get(word)
-        if direction is None:
-            continue
-        rest = words[i + 1 : i + 3]
-        count = _number(rest[0]) if rest else None
-        if count is not None and len(rest) > 1 and rest[1].rstrip("s") in vocab.PERIOD_UNITS:
-            unit = rest[1].rstrip("s")
-            start, end = _span(direction, count, unit, today)
-            label = f"the {'next' if direction == 'future' else 'last'} {count} {unit}s"
-            return Period(label, start, end)
-        if rest and rest[0] in vocab.PERIOD_UNITS:
-            offset = {"past": -1, "current": 0, "future": 1}[direction]
-            start, end = _unit_period(rest[0], offset, today)
-            label = f"{ {-1: 'last', 0: 'this', 1: 'next'}[offset] } {rest[0]}"
-            return Period(label, start, end)
-    if "yesterday" in words:
-        return Period("yesterday", today - timedelta(days=1), today - timedelta(days=1))
-    if "today" in words:
-        return Period("today", today, today)
-    return None
-
-
 def _unread_period(words: list[str]) -> str:
     """A period the plan would misread: "before March" or "after Q2" (one side of a month or
     quarter, not the month itself), "from Q1 2025 to Q2 2025" (two of them, one plan period)
@@ -763,7 +668,7 @@ def _unread_period(words: list[str]) -> str:
         if w in ("this", "last", "next", "previous") and words[i + 1] in vocab.PERIOD_UNITS
     ]
     named = sorted([*anchors, *years, *relative])
-    if len(named) > 1 and not (_range_anchors(words) and not relative):
+    if len(named) > 1 and not (range_anchors(words) and not relative):
         first, last = (" ".join(words[i : i + 2]) if i in relative else words[i] for i in (named[0], named[-1]))
         return f"{first} to {last}"
     for i, word in enumerate(words[:-1]):
@@ -794,109 +699,6 @@ def _unplanned_phrase(words: list[str]) -> str:
     # "net 30" is a payment term; "net revenue" is a figure after deductions no record holds.
     net = next((i for i, w in enumerate(words[:-1]) if w == "net" and not words[i + 1].isdigit()), None)
     return found or ("" if net is None or words[net + 1] == "terms" else f"net {words[net + 1]}")
-
-
-def _day_of_month(words: list[str], i: int) -> int:
-    """The day a month name at ``i`` is given with ("3 March", "the 3rd of March", "March 3"), or 0."""
-    before = words[i - 2] if i > 1 and words[i - 1] == "of" else words[i - 1] if i else ""
-    after = words[i + 1] if i + 1 < len(words) else ""
-    for word in (before, after):
-        found = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", word)
-        if found and 1 <= int(found.group(1)) <= 31:
-            return int(found.group(1))
-    return 0
-
-
-def _year_near(words: list[str], i: int) -> int | None:
-    for w in words[i + 1 : i + 3]:
-        if re.fullmatch(r"(19|20)\d\d", w):
-            return int(w)
-    return None
-
-
-def _range_month(words: list[str], i: int) -> int | None:
-    """The month of ``words[i]`` as a range's end: "may" only beside a join and another month."""
-    if words[i] != "may":
-        return _MONTHS.get(words[i])
-    beside = (words[i + 1 : i + 3], words[max(i - 2, 0) : i][::-1])
-    return 5 if any(len(w) == 2 and w[0] in vocab.PERIOD_RANGE_JOINS and w[1] in _MONTHS for w in beside) else None
-
-
-def _range_anchors(words: list[str]) -> list[int] | None:
-    """Two or more months or quarters joined only by range words ("September and October 2026",
-    "from Q1 to Q2 2025", "nov to feb", "may - jul"): one span, first start to last end."""
-    anchors = [i for i, w in enumerate(words) if _range_month(words, i) or re.fullmatch(r"q[1-4]", w)]
-    if len(anchors) < 2 or any(_day_of_month(words, i) for i in anchors if not words[i].startswith("q")):
-        return None
-    for a, b in pairwise(anchors):
-        between = [w for w in words[a + 1 : b] if not re.fullmatch(r"(19|20)\d\d", w)]
-        if not between or not set(between) <= vocab.PERIOD_RANGE_JOINS:
-            return None
-    return anchors
-
-
-def _range_period(words: list[str], today: date) -> Period | None:
-    anchors = _range_anchors(words)
-    if anchors is None:
-        return None
-
-    def span(i: int, year: int) -> tuple[date, date, str]:
-        month = _range_month(words, i)
-        first, last = (month, month) if month else (3 * int(words[i][1]) - 2, 3 * int(words[i][1]))
-        label = calendar.month_name[month] if month else words[i].upper()
-        return date(year, first, 1), _month_end(year, last), label
-
-    def stated(i: int) -> int | None:
-        after = words[i + 1] if i + 1 < len(words) else ""
-        return int(after) if re.fullmatch(r"(19|20)\d\d", after) else None
-
-    first_at, last_at = anchors[0], anchors[-1]
-    last_year = stated(last_at)
-    if last_year is None:  # the most recent such month or quarter that has begun
-        last_year = today.year if span(last_at, today.year)[0] <= today else today.year - 1
-    last_start, last_end, last_label = span(last_at, last_year)
-    first_year = stated(first_at) or (last_year if span(first_at, last_year)[0] <= last_start else last_year - 1)
-    first_start, _, first_label = span(first_at, first_year)
-    if first_start > last_start:
-        return None
-    head = first_label if first_year == last_year else f"{first_label} {first_year}"
-    return Period(f"{head} to {last_label} {last_year}", first_start, last_end)
-
-
-def _calendar_period(words: list[str], today: date) -> Period | None:
-    for i, word in enumerate(words):
-        if re.fullmatch(r"h[12]", word):  # a half year: "H1 2025"
-            half = int(word[1])
-            year = _year_near(words, i) or today.year
-            start = date(year, 6 * half - 5, 1)
-            return Period(f"H{half} {year}", start, _month_end(year, 6 * half))
-        quarter = int(word[1]) if re.fullmatch(r"q[1-4]", word) else None
-        if quarter is None and word in vocab.ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
-            quarter = vocab.ORDINALS[word]
-        if quarter is not None:
-            # "the first quarter of 2025": the year comes after "quarter", not after "first"
-            year = _year_near(words, i + 1 if word in vocab.ORDINALS else i) or today.year
-            start = date(year, 3 * quarter - 2, 1)
-            return Period(f"Q{quarter} {year}", start, _month_end(year, 3 * quarter))
-        month = _MONTHS.get(word)
-        if month is None and word == "may" and i and words[i - 1] in ("in", "of", "since", "during"):
-            month = 5
-        if month is not None and not (word == "march" and i + 1 < len(words) and words[i + 1] == "on"):
-            day = _day_of_month(words, i)
-            stated = _year_near(words, i + (1 if day and i + 1 < len(words) and words[i + 1] == str(day) else 0))
-            year = stated or (today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1)
-            if day:  # "on 3 March", "March 3rd": that day, never the whole month
-                try:
-                    on = date(year, month, day)
-                except ValueError:
-                    return None
-                return Period(f"{day} {calendar.month_name[month]} {year}", on, on)
-            return Period(f"{calendar.month_name[month]} {year}", date(year, month, 1), _month_end(year, month))
-    for i, word in enumerate(words):
-        if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):
-            year = int(word)
-            return Period(str(year), date(year, 1, 1), date(year, 12, 31))
-    return None
 
 
 # --- deciding the plan ---------------------------------------------------------------------------
@@ -930,6 +732,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     # named again ("Which customer in Kansas City ..." after Bayou City Fabrication).
     name_words = {w for ref in context.named for w in _words(ref.name)}
     name_words |= {w for name in context.unknown_names for w in _words(name)}
+    name_words |= {w + "s" for w in name_words if w.isalpha()}  # "Lakeshore Printings credit limit"
     signals = read_question(text, name_words=name_words, today=today)
     back = _period_referred_back(signals.words)
     if back and signals.period is None:
@@ -995,6 +798,10 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         return Abstention(vocab.FORECAST_REASON, "future")
     if signals.negated or signals.unplanned:
         return Abstention(vocab.NO_PLAN_REASON, signals.negated or signals.unplanned)
+    if lemmas & vocab.OWING_WORDS and not signals.status and "credit_limit" not in _contract_fields(signals):
+        # "What does X owe us?": open, shipped and overdue orders are all unpaid; which of them
+        # counts as owed the question must say ("past due", "overdue").
+        return Abstention(vocab.NO_PLAN_REASON, "owe")
     if renewals and signals.period and "sign" in lemmas and not lemmas & vocab.RENEWAL_WORDS:
         # "contracts signed in 2025": a contract's period is when it renews, not when it was signed
         return Abstention(vocab.NO_PLAN_REASON, "signed")
@@ -1055,11 +862,18 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     # "And net 60?" after customers on net 30: the terms swap (or abstain on a plan without
     # terms), though "net" also names a contract's field ("Kestrel Foods on net 30?" asks it).
     swaps_terms = bool(payment_terms(signals)) and not context.named
+    last = context.last_plan
+    if last is not None and last.kind == "rank" and last.group_by and _reranked(signals) is not None:
+        # "now by number of orders" after a ranking; one that names what it ranks ("rank all
+        # five regions by ...") is a ranking of its own.
+        grouped = any(vocab.GROUP_WORDS.get(w) or vocab.GROUP_WORDS.get(w.rstrip("s")) for w in signals.words)
+        return lead and not context.named and not grouped
     if signals.subjects or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
+    if _picks_one(signals, measure) and last is not None and last.subject == "orders" and not last.group_by:
+        return True  # "what's the biggest one" after the orders just counted or listed
     if measure:
-        last = context.last_plan
         return (
             (lead or _refers_to_last(signals))
             and measure in _SWAPPABLE_MEASURES
@@ -1074,6 +888,32 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         if w.isalnum() and w not in {"and", "what", "about", "how", "the", "in", "for", "same", "as", "a", "then"}
     ]
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
+
+
+def _picks_one(signals: Signals, measure: str) -> bool:
+    """ "the biggest one", "the smallest one": one of the orders just asked about, by size."""
+    words = set(signals.words)
+    return measure == "rank" and "one" in words and bool(words & vocab.SIZE_WORDS) and not context_free(signals)
+
+
+def context_free(signals: Signals) -> bool:
+    """The question names its own scope (a region, a city, a segment, a status)."""
+    return bool(signals.region or signals.city or signals.segment or signals.status)
+
+
+def _reranked(signals: Signals) -> str | None:
+    """What a follow-up re-ranks by: "count" ("now by number of orders", "by count"), ""
+    ("by revenue", "by value"), or None when it does not say."""
+    words = signals.words
+    for i, word in enumerate(words[:-1]):
+        if word != "by":
+            continue
+        nxt = set(words[i + 1 : i + 4]) | set(signals.lemmas[i + 1 : i + 4])
+        if nxt & (vocab.COUNT_WORDS | {"how"}):
+            return "count"
+        if nxt & (vocab.MONEY_WORDS | vocab.SUM_NOUNS | vocab.REVENUE_WORDS):
+            return ""
+    return None
 
 
 def _refers_to_last(signals: Signals) -> bool:
@@ -1107,7 +947,15 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         # "And the overdue ones?" after a contract or customer lookup asks about that customer's orders.
         # A period carried from a renewals question is not a period of orders.
         return QueryPlan("list", "orders", replace(filters, period=filters.period if signals.period else None))
+    if _picks_one(signals, _measure(signals)) and last.subject == "orders":
+        order = "asc" if set(signals.words) & vocab.BOTTOM_WORDS else "desc"
+        return QueryPlan("rank", "orders", filters, order=order, limit=1)
     limit = signals.limit or last.limit
+    reranked = _reranked(signals) if last.kind == "rank" else None
+    if reranked is not None:
+        # The same ranking measured another way: every filter it had holds, with what is restated.
+        kept = Filters.from_slots({**last.filters.slots(), **_stated_filters(signals)}, last.filters.customers)
+        return replace(last, filters=kept, limit=limit, measure=reranked)
     measure = _measure(signals)
     kind = measure if measure in _SWAPPABLE_MEASURES and last.kind in _SWAPPABLE_MEASURES else last.kind
     if measure in _SWAPPABLE_MEASURES and last.kind == "list":
@@ -1122,49 +970,6 @@ def _unit_before(signals: Signals) -> str:
         if word in vocab.PERIOD_UNITS and words[i + 1] in vocab.PERIOD_BEFORE and signals.period is None:
             return word
     return ""
-
-
-def shift_period(period: Period, *, months: int) -> Period | None:
-    """``period`` moved by whole months ("the same month last year"), when it is whole months."""
-    start = period.start
-    if start.day != 1 or (period.end + timedelta(days=1)).day != 1:
-        return None
-    span = (period.end.year - start.year) * 12 + period.end.month - start.month
-    year, month = _shift_month(start.year, start.month, months)
-    end = _month_end(*_shift_month(year, month, span))
-    if span == 0:
-        label = f"{calendar.month_name[month]} {year}"
-    elif span == 11 and month == 1:
-        label = str(year)
-    else:
-        label = f"{date(year, month, 1):%b %Y} to {end:%b %Y}"
-    return Period(label, date(year, month, 1), end)
-
-
-def period_before(period: Period | None, unit: str) -> Period | None:
-    """The calendar ``unit`` before ``period`` ("the quarter before"), when ``period`` is one such unit."""
-    return _period_before(period, unit)
-
-
-def _period_before(period: Period | None, unit: str) -> Period | None:
-    """The calendar ``unit`` before ``period``, when ``period`` is exactly one such unit."""
-    if period is None or unit not in ("month", "quarter", "year"):
-        return None
-    months = {"month": 1, "quarter": 3, "year": 12}[unit]
-    start = period.start
-    if start.day != 1 or (unit == "quarter" and start.month % 3 != 1) or (unit == "year" and start.month != 1):
-        return None
-    if _shift_month(start.year, start.month, months) != (period.end + timedelta(days=1)).timetuple()[:2]:
-        return None
-    year, month = _shift_month(start.year, start.month, -months)
-    end = _month_end(*_shift_month(year, month, months - 1))
-    if unit == "month":
-        label = f"{calendar.month_name[month]} {year}"
-    elif unit == "quarter":
-        label = f"Q{(month - 1) // 3 + 1} {year}"
-    else:
-        label = str(year)
-    return Period(label, date(year, month, 1), end)
 
 
 def _bound_words(signals: Signals) -> set[str]:

@@ -227,6 +227,11 @@ def _cancelled_sentence(plan: QueryPlan, excluded: bool, why: str = "") -> str:
     return f" Cancelled orders are left out{',' + why if why else ''}." if excluded else ""
 
 
+def possessive(name: str) -> str:
+    """ "Kestrel Foods'", "Harborview Marine's": a name ending in s takes the apostrophe alone."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def _cancelled_clause(plan: QueryPlan, sentence: str) -> str:
     """The cancelled-orders sentence as a clause of a heading that ends in a colon, so a
     ranking's heading is one sentence ("Top 3 customers by order value in 2025, cancelled
@@ -328,7 +333,15 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
         places = [next(j for j, o in enumerate(rows, 1) if o.value == r.value) for r in rows]
     items = [f"{p}. {r.label}: {_rank_value(ranking, r.value, style)}" for p, r in zip(places, rows, strict=True)]
     # A breakdown ("order count city by city") shows every group; a top N is already cut.
-    return _shaped(head, header, table_rows, items, style, inline=[r.label for r in rows], every=not plan.limit)
+    return _shaped(
+        head,
+        header,
+        table_rows,
+        items,
+        style,
+        inline=[f"{r.label} ({_rank_value(ranking, r.value, style)})" for r in rows],
+        every=not plan.limit,
+    )
 
 
 def _comparison_sentence(ranking: Ranking, style: Style) -> str:
@@ -356,6 +369,12 @@ def _comparison_sentence(ranking: Ranking, style: Style) -> str:
         verdict = "Yes" if more else "No"
     elif first.value == second.value:
         verdict = "Level"
+    elif by_period:
+        # Periods read as a change from the earlier to the later: "2026 up on 2025".
+        starts = {s.split("|")[0]: s.split("|")[1] for s in plan.sides}
+        later, earlier = (first, second) if starts[first.label] >= starts[second.label] else (second, first)
+        change = "up" if later.value > earlier.value else "down"
+        verdict = f"{later.label[:1].upper()}{later.label[1:]} {change} on {earlier.label}"
     else:
         ahead = first if first.value > second.value else second
         verdict = f"{ahead.label[:1].upper()}{ahead.label[1:]} is ahead"
@@ -384,7 +403,8 @@ def _shaped(
             style.shown.add("list")
         shown = inline if every else inline[:12]
         more = f" and {len(inline) - len(shown)} more" if len(inline) > len(shown) else ""
-        return [B.summary(f"{head.rstrip(':')}: {', '.join(shown)}{more}." if shown else head)]
+        listed = f"{', '.join(shown)}{more}".rstrip(".")
+        return [B.summary(f"{head.rstrip(':')}: {listed}." if shown else head)]
     limit = 200 if every else ROWS_SHOWN.get(style.format or style.layout, 10)
     out = [B.summary(head)]
     if len(rows) > 1:
@@ -533,8 +553,8 @@ def _record_blocks(result: Record, style: Style) -> list[B.Block]:
         sentence = _field_sentence(result, values)
     elif result.noun == "contract":
         sentence = (
-            f"{result.title}'s current contract: {values['Payment terms']}, credit limit {values['Credit limit']}, "
-            f"renews {values['Renewal date']}, signed {values['Signed']}."
+            f"{possessive(result.title)} current contract: {values['Payment terms']}, "
+            f"credit limit {values['Credit limit']}, renews {values['Renewal date']}, signed {values['Signed']}."
         )
     else:
         sentence = (
@@ -556,12 +576,12 @@ def _field_sentence(result: Record, values: dict[str, str]) -> str:
     sentences = {
         "Payment terms": f"{name} pays on {value} (current contract, signed {values.get('Signed', '')}).",
         "Credit limit": f"{name} has a credit limit of {value} (current contract).",
-        "Renewal date": f"{name}'s contract renews on {value}.",
-        "Signed": f"{name}'s current contract was signed on {value}.",
+        "Renewal date": f"{possessive(name)} contract renews on {value}.",
+        "Signed": f"{possessive(name)} current contract was signed on {value}.",
         "Segment": f"{name} is in the {value} segment.",
         "City": f"{name} is based in {value} ({values.get('Region', '')} region).",
         "Region": f"{name} is in the {value} region.",
-        "Account code": f"{name}'s account code is {value}.",
+        "Account code": f"{possessive(name)} account code is {value}.",
     }
     return sentences.get(asked, f"{name}: {asked.lower()} {value}.")
 

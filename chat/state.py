@@ -103,6 +103,7 @@ class Resolution:
     clarify: dict[str, Any] | None = None  # {"question": ..., "options": [{"id", "label"}]}
     picked: Candidate | None = None  # the user answered a pending clarification
     original_question: str = ""  # the question a clarification was about
+    plan: dict[str, Any] | None = None  # a "did you mean" option picked: the plan it offered
 
 
 # --- storage -------------------------------------------------------------------------------
@@ -347,6 +348,8 @@ def _resolve_pending(
 ) -> bool:
     """Answer the pending clarifying question; True when a customer was picked or the question is
     asked again among the options the reply fits (kept pending then), False when it was dropped."""
+    if pending.get("plans"):
+        return _resolve_suggestion(state, pending, text, option_id, resolution)
     picked = None
     if option_id is not None:
         picked = next((Candidate(**c) for c in pending["candidates"] if c["id"] == str(option_id)), None)
@@ -369,6 +372,28 @@ def _resolve_pending(
     resolution.original_question = pending.get("question", "")
     original = resolution.original_question or text
     resolution.rewritten = f"{original} ({picked.name})"
+    return True
+
+
+def _resolve_suggestion(
+    state: SessionState, pending: dict[str, Any], text: str, option_id: str | None, resolution: Resolution
+) -> bool:
+    """A "did you mean" option picked (by its id, or typed as offered): its plan is the answer.
+    Anything else typed drops the offer and is read as a new question."""
+    state.pending = None
+    typed = _WORD.findall(text.lower())
+    chosen = next(
+        (
+            p
+            for p in pending["plans"]
+            if (option_id is not None and p["id"] == str(option_id)) or _WORD.findall(p["label"].lower()) == typed
+        ),
+        None,
+    )
+    if chosen is None:
+        return False
+    resolution.plan = chosen["plan"]
+    resolution.original_question = resolution.rewritten = chosen["label"]
     return True
 
 

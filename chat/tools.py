@@ -111,13 +111,24 @@ def _strip_possessive(text: str) -> str:
 # --- find_customer_mentions --------------------------------------------------------------
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'’][a-z0-9]+)*")
-# First words that are ordinary English in this domain: never an alias on their own.
-_GENERIC_FIRST_WORDS = {
-    "the", "north", "south", "east", "west", "central", "great", "first", "new", "city", "united",
-    "national", "general", "global", "american", "pacific", "atlantic", "gateway", "summit", "beacon",
-    "coral", "granite", "prairie", "pecan", "lakeshore", "heartland", "magnolia", "sierra", "juniper",
-    "driftwood", "redwood",
-}  # fmt: skip
+# A first word this frequent in English (symspellpy's frequency list, atlas.lexicon) is an
+# ordinary word before it is a name: "Gateway", "Coral", "Sierra" alone name no customer. Set
+# between the distinctive first words of the names on record (at most 3.7 million) and the
+# ordinary ones (from 4.2 million).
+COMMON_WORD_FREQUENCY = 4_000_000
+
+
+def generic_first_word(word: str) -> bool:
+    """A name's first word that is no alias on its own: an article, a region or compass word,
+    a place, or a word common in English (derived at load, never a list of names)."""
+    from atlas import lexicon
+    from chat.models import Region
+
+    if len(word) < 4 or word in {r.value for r in Region}:
+        return True
+    if lexicon.english().frequency.get(word, 0) >= COMMON_WORD_FREQUENCY:
+        return True
+    return (word,) in lexicon.places()
 
 
 @dataclass(frozen=True)
@@ -214,7 +225,7 @@ def _checked_index() -> CustomerIndex:
             keys.setdefault(name_key, []).append((entry, True))
             keys.setdefault((entry.account_code.lower(),), []).append((entry, True))
             first = name_key[0] if name_key else ""
-            if len(name_key) > 1 and len(first) >= 4 and first not in _GENERIC_FIRST_WORDS:
+            if len(name_key) > 1 and not generic_first_word(first):
                 keys.setdefault((first,), []).append((entry, False))
             # The first two or more words of a longer name ("Sierra Outdoor", "Coral Reef") are a
             # short form even when the first word alone is too ordinary to be one.
@@ -247,7 +258,11 @@ def find_customer_mentions(text: str) -> list[CustomerMention]:
     i = 0
     while i < len(tokens):
         for size in range(min(index.longest, len(tokens) - i), 0, -1):
-            hits = index.keys.get(tuple(tokens[i : i + size]))
+            key = tuple(tokens[i : i + size])
+            hits = index.keys.get(key)
+            if not hits and size > 1 and key[-1].endswith("s"):
+                # a possessive typed without its apostrophe: "lakeshore printings credit limit"
+                hits = index.keys.get((*key[:-1], key[-1][:-1]))
             if not hits:
                 continue
             if len(hits) > 1:

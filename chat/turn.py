@@ -33,6 +33,7 @@ from chat import prompt as prompt_module
 from chat import state as state_module
 from chat import vocabulary as vocab
 from chat.answering.speech import asks_nothing
+from chat.answering.suggestions import Suggestion, suggest
 from chat.answering.values import MissingValue, missing_value
 from chat.corpus import search_documents
 from chat.executors import execute
@@ -142,7 +143,10 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         # against the domain lexicon); the turn keeps the words the user typed.
         read = normalise(question)
         mentions = _group_mentions(tools.find_customer_mentions(read.text))
-        resolution = state_module.update_from_question(state, read.text, mentions=mentions, option_id=option_id)
+        # A "did you mean" option typed back is matched as offered, before the normaliser rewrites it.
+        offered = bool(state.pending and state.pending.get("plans"))
+        typed = question if offered else read.text
+        resolution = state_module.update_from_question(state, typed, mentions=mentions, option_id=option_id)
         # Reserve the turn id first: the hold-out draw hashes it (chapter 93).
         turn = Turn.objects.create(session=session, user=user, question=question, created_at=timezone.now())
         set_log_turn(turn.pk)
@@ -245,6 +249,12 @@ def _answer(
         # "There is no retail segment; the segments are ...": what exists, from the data.
         _acknowledge(turn, state, missing.sentence())
         return
+    if abstention is not None:
+        # Most of the question read but one word not: offer the closest plans, answer nothing yet.
+        offered = suggest(asked, abstention, _context(state, resolution, asked), today=timezone.localdate())
+        if offered:
+            _offer(turn, state, asked, abstention.topic, offered)
+            return
     quoted = _passage_answer(asked, abstention) if abstention is not None else None
     if quoted is not None:
         plan, abstention = quoted.plan, None
@@ -331,6 +341,11 @@ def _plan(
 ) -> Planned:
     """Plan the question against the session: named customers, focus, the previous plan and
     the filters still alive; then age the filters (the ones stated restart)."""
+    if resolution.plan is not None:
+        # A "did you mean" option picked: its plan, as offered.
+        planned = Planned(QueryPlan.from_dict(resolution.plan), {})
+        state_module.decay_filters(state, planned.stated)
+        return planned
     context = _context(state, resolution, asked)
     planned = plan_question(asked, context, today=timezone.localdate())
     if correcting and not isinstance(planned.result, QueryPlan) and context.last_plan is not None:
@@ -364,6 +379,14 @@ def _context(state: state_module.SessionState, resolution: state_module.Resoluti
 def _after_plan(state: state_module.SessionState, plan: QueryPlan | None, planned: Planned) -> None:
     """Tool results set focus confidently (chapter 92): one customer in the plan is the focus."""
     state.last_plan = plan.to_dict() if plan is not None else None
+    if plan is not None and plan.order_number:
+        # "Who was that for?", "what terms are they on?": the order's customer is the focus.
+        from chat.models import Customer
+
+        customer = Customer.objects.filter(orders__number__iexact=plan.order_number).first()
+        if customer is not None:
+            state.focus = state_module.Focus(type="customer", id=str(customer.pk), label=customer.name, confident=True)
+            return
     if plan is not None and len(plan.filters.customers) == 1:
         ref = plan.filters.customers[0]
         state.focus = state_module.Focus(type="customer", id=str(ref.id), label=ref.name, confident=True)
@@ -414,6 +437,21 @@ def _answer_with_gate_sentence(turn: Turn, state: state_module.SessionState, mes
     turn.blocks = [blocks.summary(message).as_dict()]
     turn.save(update_fields=["answer", "gate_message", "blocks"])
     state.last_plan = None
+
+
+def _offer(turn: Turn, state: state_module.SessionState, asked: str, word: str, offered: list[Suggestion]) -> None:
+    """ "Did you mean" through the clarify path ambiguous names use: the options are buttons on
+    the page and ``options`` in the API; picking one answers its plan (chat.state)."""
+    plans = [{"id": f"plan-{i}", "label": s.label, "plan": s.plan.to_dict()} for i, s in enumerate(offered, 1)]
+    state.pending = {"question": asked, "candidates": [], "plans": plans}
+    state.last_plan = None
+    _clarify(
+        turn,
+        {
+            "question": f"I didn't follow \u201c{word}\u201d there. Did you mean one of these?",
+            "options": [{"id": p["id"], "label": p["label"]} for p in plans],
+        },
+    )
 
 
 def _missing_value(asked: str, abstention: Abstention | None) -> MissingValue | None:

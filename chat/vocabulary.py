@@ -13,6 +13,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from atlas.periods import ORDINALS as ORDINALS  # the shared period reader's words, read here too
+from atlas.periods import PERIOD_CURRENT as PERIOD_CURRENT
+from atlas.periods import PERIOD_FUTURE as PERIOD_FUTURE
+from atlas.periods import PERIOD_OPEN_ENDS as PERIOD_OPEN_ENDS
+from atlas.periods import PERIOD_PAST as PERIOD_PAST
+from atlas.periods import PERIOD_UNITS as PERIOD_UNITS
 from atlas.vocabulary import NUMBER_WORDS as SHARED_NUMBER_WORDS
 from chat.models import Customer, OrderStatus, Region
 
@@ -66,6 +72,9 @@ SUBJECT_WORDS: dict[str, str] = {
     "business": "orders",
     "customer": "customers",
     "client": "customers",
+    "organisation": "customers",
+    "organization": "customers",
+    "firm": "customers",
     "account": "customers",
     "contract": "contracts",
     "renewal": "contracts",
@@ -86,7 +95,7 @@ SUBJECT_WORDS: dict[str, str] = {
 # Words that make an orders question one about money (sum, or rank by value).
 MONEY_WORDS = frozenset(
     {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
-    | {"much"}
+    | {"much", "owe", "owed", "owing"}
 )
 # Money words that also ask how many ("total customers in the west").
 COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
@@ -105,7 +114,8 @@ TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number"})
-SUM_WORDS = frozenset({"total", "sum", "altogether", "combined"})
+SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", "owing"})  # "what does X owe us"
+OWING_WORDS = frozenset({"owe", "owed", "owing"})
 SUM_VERB_PHRASES = frozenset({("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in")})  # (lemma, next word)
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
@@ -192,10 +202,6 @@ PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
 NEGATING_DETERMINERS = frozenset({"no"})
 
 # Periods: the words around a unit.
-PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
-PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})
-PERIOD_CURRENT = frozenset({"this", "current"})
-PERIOD_FUTURE = frozenset({"next", "coming", "upcoming", "within"})  # "expire within 30 days"
 # One side of a named month or quarter ("before March", "after Q2"): no plan period says it.
 PERIOD_SIDES = frozenset({"before", "after"})  # and "prior to"
 # Conditions on orders that no record holds: whether they were on time.
@@ -206,15 +212,10 @@ UNPLANNED_PHRASES: tuple[str, ...] = (
     # An order has no due date, only the day it was placed ("due this week" is not "placed this week").
     "due this", "due next", "due by", "due before", "due within", "due today", "due tomorrow",
 )  # fmt: skip
-# "from June on", "from Q2 onwards": the period's start to today, like "since June".
-PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
-# Words that join two months or quarters into one span ("from September to November").
-PERIOD_RANGE_JOINS = frozenset({"and", "to", "through", "thru", "until", "till", "til", "-", "&", ","})
 # Words that put a contract's period on its renewal date (the date the plans filter contracts by).
 RENEWAL_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "end", "due", "lapse"})
 # Verbs before an ordinal that make it a place in a ranking ("came in second", "was third").
 PLACE_VERBS = frozenset({"in", "was", "is", "were", "are", "came", "finished", "ranked", "placed"})
-ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 # Answer formats (the session's format slot), by phrase.
 FORMAT_WORDS: dict[str, str] = {
@@ -274,6 +275,9 @@ OUT_OF_SCOPE: dict[str, str] = {
     "president": "no-field",
     "director": "no-field",
     "manager": "no-field",
+    "rep": "no-field",
+    "salesperson": "no-field",
+    "salespeople": "no-field",
     "manage": "no-field",
     "employee": "no-field",
     "staff": "no-field",
@@ -331,7 +335,7 @@ NEUTRAL_NOUNS = frozenset(
         "us", "we", "company", "side", "book", "books", "money", "dollar", "spending", "code", "acct",
         "deal", "activity", "bit", "way", "phone", "form", "format", "point", "bullet", "version", "window",
         "line", "place", "buy", "owe", "due", "bring", "make", "run", "pull", "look", "check", "set", "hand",
-        "mind", "coast", "please", "thanks", "question",
+        "mind", "coast", "please", "thanks", "question", "moment",
         "biggest", "largest", "kind", "type", "level", "people", "who", "what", "q1", "q2", "q3", "q4",
     }
 )  # fmt: skip
@@ -374,12 +378,15 @@ HARMLESS_VERBS = frozenset(
         "order", "buy", "purchase", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
         "renew", "expire", "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
         "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
-        "share",
+        "share", "put",
         "contract", "account",
         "wonder", "ask", "curious", "interested", "remind", "recall",
         "set", "specify", "grant", "agree", "allow",
     }
 )  # fmt: skip
+# Verbs of asking and showing: negated by the asker ("I don't need the list", "you needn't
+# show them all") they shape the answer, never the data.
+ASKING_VERBS = frozenset({"need", "want", "show", "list", "give", "send", "bother", "care"})
 # Words never accounted for, whatever their tag (spaCy tags "why" as a conjunction): the
 # records hold what happened, never the reasons.
 ALWAYS_UNREAD = frozenset({"why"})

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import enum
 import re
+from dataclasses import replace
 from datetime import date
+from typing import TYPE_CHECKING
 
+from atlas.periods import Period
 from chat import vocabulary as vocab
 from chat.models import Region
+
+if TYPE_CHECKING:
+    from chat.planner import Context, Filters, QueryPlan, Signals
 
 # Words that set two sides against each other whatever else the question says.
 STRONG_CUES = frozenset({*vocab.COMPARE_WORDS, "than", "v", "vs.", "stack"})
@@ -88,10 +94,10 @@ def counts_orders(words: list[str], lemmas: list[str]) -> bool:
 _YEAR = re.compile(r"(19|20)\d\d")
 
 
-def period_sides(words: list[str], cue: int, *, today: date) -> tuple[object, object] | None:
+def period_sides(words: list[str], cue: int, *, today: date) -> tuple[Period, Period] | None:
     """The two periods on either side of the cue ("this month vs last month", "Q3 than Q2",
     "last quarter compared to the quarter before"), or None when both are not there."""
-    from chat.planner import period_before, read_period, shift_period
+    from atlas.periods import period_before, read_period, shift_period
 
     left_words, right_words = words[:cue], words[cue + 1 :]
     if words[cue] in ("compare", "comparing", "comparison") and "with" in right_words:
@@ -124,35 +130,37 @@ def period_sides(words: list[str], cue: int, *, today: date) -> tuple[object, ob
 # --- the plan -----------------------------------------------------------------------------------
 
 
-def plan_comparison(signals: object, context: object, *, today: date) -> object | None:
+def plan_comparison(signals: Signals, context: Context, *, today: date) -> QueryPlan | None:
     """A comparison plan when the question sets two customers, two regions or two periods
     against each other; None otherwise (the other plans then read it)."""
-    from dataclasses import replace
-
     from chat.planner import QueryPlan, _averaged, _filters
 
-    words: list[str] = signals.words  # type: ignore[attr-defined]
+    words = signals.words
     cue = cue_index(words)
     if cue is None:
         return None
-    if counts_orders(words, signals.lemmas):  # type: ignore[attr-defined]
+    if counts_orders(words, signals.lemmas):
         measure = "count"
-    elif _averaged(signals):  # type: ignore[arg-type]
+    elif _averaged(signals):
         measure = "average"
     else:
         measure = ""
-    named = tuple(context.named)  # type: ignore[attr-defined]
-    base = _filters(signals, named)  # type: ignore[arg-type]
-    asked = {"measure": measure, "yes_no": yes_no(words), "order": direction(words)}
+    named = tuple(context.named)
+    base = _filters(signals, named)
+    asked_yes_no, order = yes_no(words), direction(words)
+
+    def plan(filters: Filters, group: Dimension, sides: tuple[str, ...] = ()) -> QueryPlan:
+        return QueryPlan(
+            "compare", "orders", filters, group_by=group, sides=sides, measure=measure, yes_no=asked_yes_no, order=order
+        )
+
     if len(named) >= 2:
-        return QueryPlan("compare", "orders", replace(base, customers=named[:2]), group_by=Dimension.CUSTOMER, **asked)
+        return plan(replace(base, customers=named[:2]), Dimension.CUSTOMER)
     regions = regions_named(words)
     if len(regions) >= 2:
-        filters = replace(base, region="")
-        return QueryPlan("compare", "orders", filters, group_by=Dimension.REGION, sides=regions[:2], **asked)
+        return plan(replace(base, region=""), Dimension.REGION, regions[:2])
     periods = period_sides(words, cue, today=today)
     if periods is not None:
-        sides = tuple(f"{p.label}|{p.start.isoformat()}|{p.end.isoformat()}" for p in periods)  # type: ignore[attr-defined]
-        filters = replace(base, period=None)
-        return QueryPlan("compare", "orders", filters, group_by=Dimension.PERIOD, sides=sides, **asked)
+        sides = tuple(f"{p.label}|{p.start.isoformat()}|{p.end.isoformat()}" for p in periods)
+        return plan(replace(base, period=None), Dimension.PERIOD, sides)
     return None

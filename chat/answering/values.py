@@ -22,6 +22,7 @@ from chat.models import Customer, OrderStatus, Region
 ATTRIBUTE_NOUNS = {"segment": "segment", "segments": "segment", "region": "region", "regions": "region"}
 ATTRIBUTE_NOUNS |= {"status": "status"}
 COMPASS = ("north", "south", "east", "west")
+GRADING = frozenset({"most", "least", "more", "less", "very", "really", "too"})
 PLACE_LEADS = frozenset({"in", "at", "from", "near"})
 # Words that describe orders or customers without naming a value ("all", "our", "new").
 ORDINARY = frozenset(
@@ -89,6 +90,8 @@ def missing_value(text: str, *, unread: str = "") -> MissingValue | None:
             continue
         after = words[i + 1] if i + 1 < len(words) else ""
         before = words[i - 1] if i else ""
+        if before in GRADING:
+            continue  # "our most loyal customers": a quality asked about, not a value named
         attribute = ATTRIBUTE_NOUNS.get(after)
         if attribute is None and any(word.startswith(c) or word.endswith(c) for c in COMPASS) and before == "the":
             attribute = "region"  # "in the northwest", "the midwest"

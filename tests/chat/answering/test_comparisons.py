@@ -129,6 +129,8 @@ def test_a_comparison_gives_both_figures_in_order_and_a_verdict(corpus, user, qu
     assert f"{one} against " in line, line
     if verdict == "yes-no":
         assert line.startswith(("Yes: ", "No: ")), line
+    elif "period" in first and first["period"] != second.get("period"):
+        assert " up on " in line.split(":")[0] or " down on " in line.split(":")[0] or line.startswith("Level"), line
     else:
         assert " is ahead: " in line or line.startswith("Level: "), line
     assert not any(p in answer for p in ("..", ":.", ".:", ",.")), answer

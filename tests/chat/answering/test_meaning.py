@@ -19,8 +19,7 @@ pytestmark = pytest.mark.turn
 @pytest.mark.parametrize(
     ("question", "customer", "period", "verb"),
     [
-        ("how many orders did juniper family dental put thru in q3", "Juniper Family Dental", "q3", "put through"),
-        ("how many orders has tamarack software put in this year", "Tamarack Software", "this year", "put in"),
+        ("how many orders did juniper family dental rack up in q3", "Juniper Family Dental", "q3", "rack up"),
         ("biggest single order we booked in 2025?", None, "2025", "booked"),
     ],
 )

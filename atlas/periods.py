@@ -1,0 +1,291 @@
+"""Periods: "last quarter", "Q3 2025", "since June", "the next 90 days", "FY25", "H1 2025".
+
+One reader of the periods questions name, in project infrastructure so the query planner
+(chat), the comparisons and the gate's time expressions (memory) can all read periods the same
+way without importing each other; the truth reader of the answer evaluation keeps its own, on
+purpose, so it stays independent of what it judges.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from itertools import pairwise
+
+from atlas.vocabulary import MONTHS, NUMBER_WORDS
+
+# "may" is a verb far more often than a month; "in May" is read on its own.
+_MONTHS = {word: month for word, month in MONTHS.items() if word != "may"}
+
+# The words around a unit.
+PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
+PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})
+PERIOD_CURRENT = frozenset({"this", "current"})
+PERIOD_FUTURE = frozenset({"next", "coming", "upcoming", "within"})  # "expire within 30 days"
+# "from June on", "from Q2 onwards": the period's start to today, like "since June".
+PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
+# Words that join two months or quarters into one span ("from September to November").
+PERIOD_RANGE_JOINS = frozenset({"and", "to", "through", "thru", "until", "till", "til", "-", "&", ","})
+ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+
+
+@dataclass(frozen=True)
+class Period:
+    label: str  # how the answer names it: "last quarter", "2025", "the next 90 days"
+    start: date
+    end: date
+
+
+def _number(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return NUMBER_WORDS.get(word)
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _shift_month(year: int, month: int, delta: int) -> tuple[int, int]:
+    index = year * 12 + (month - 1) + delta
+    return index // 12, index % 12 + 1
+
+
+def _unit_period(unit: str, offset: int, today: date) -> tuple[date, date]:
+    """The calendar ``unit`` ``offset`` units from the current one (0 this, -1 last, 1 next)."""
+    if unit == "day":
+        day = today + timedelta(days=offset)
+        return day, day
+    if unit == "week":
+        start = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
+        return start, start + timedelta(days=6)
+    if unit == "month":
+        year, month = _shift_month(today.year, today.month, offset)
+        return date(year, month, 1), _month_end(year, month)
+    if unit == "quarter":
+        first = 3 * ((today.month - 1) // 3) + 1
+        year, month = _shift_month(today.year, first, 3 * offset)
+        return date(year, month, 1), _month_end(*_shift_month(year, month, 2))
+    return date(today.year + offset, 1, 1), date(today.year + offset, 12, 31)
+
+
+def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, date]:
+    """ "the last 30 days" (ending today) or "the next 90 days" (starting today); months,
+    quarters and years are calendar ones ("the next 6 months" from 1 Dec ends on 1 Jun)."""
+    if unit in ("month", "quarter", "year"):
+        months = {"month": 1, "quarter": 3, "year": 12}[unit] * count
+        year, month = _shift_month(today.year, today.month, months if direction == "future" else -months)
+        moved = date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
+        return (today, moved) if direction == "future" else (moved + timedelta(days=1), today)
+    days = {"day": 1, "week": 7}[unit] * count
+    if direction == "future":
+        return today, today + timedelta(days=days)
+    return today - timedelta(days=days - 1), today
+
+
+def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
+    """The period a question names and whether it lies wholly in the future.
+
+    Named periods (this/last/next month, quarter, year, week), spans ("the last 30 days",
+    "the next 90 days"), quarters ("Q3 2025", "the third quarter"), months ("March",
+    "March 2025"), years ("in 2025"), "year to date" and "until the end of next month".
+    """
+    text = " ".join(words)
+    period = _named_period(words, today) or _range_period(words, today) or _calendar_period(words, today)
+    if period is None and ("ytd" in words or "year to date" in text):
+        period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
+    if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
+        period = Period(f"from today until the end of {period.label}", today, period.end)
+    if period is not None and _open_ended(words) and period.start <= today:
+        # "since June", "from June on": from the start of June to today, never June alone
+        period = Period(f"since {period.label}", period.start, today)
+    future = period is not None and period.start > today
+    return period, future
+
+
+def _open_ended(words: list[str]) -> bool:
+    """ "since ...", or "from" and an open end within the next three words ("from June on")."""
+    if "since" in words:
+        return True
+    return any(w == "from" and set(words[i + 2 : i + 4]) & PERIOD_OPEN_ENDS for i, w in enumerate(words))
+
+
+def _named_period(words: list[str], today: date) -> Period | None:
+    directions = {
+        **{w: "past" for w in PERIOD_PAST},
+        **{w: "current" for w in PERIOD_CURRENT},
+        **{w: "future" for w in PERIOD_FUTURE},
+    }
+    for i, word in enumerate(words):
+        direction = directions.get(word)
+        if direction is None:
+            continue
+        rest = words[i + 1 : i + 3]
+        count = _number(rest[0]) if rest else None
+        if count is not None and len(rest) > 1 and rest[1].rstrip("s") in PERIOD_UNITS:
+            unit = rest[1].rstrip("s")
+            start, end = _span(direction, count, unit, today)
+            label = f"the {'next' if direction == 'future' else 'last'} {count} {unit}s"
+            return Period(label, start, end)
+        if rest and rest[0] in PERIOD_UNITS:
+            offset = {"past": -1, "current": 0, "future": 1}[direction]
+            start, end = _unit_period(rest[0], offset, today)
+            label = f"{ {-1: 'last', 0: 'this', 1: 'next'}[offset] } {rest[0]}"
+            return Period(label, start, end)
+    if "yesterday" in words:
+        return Period("yesterday", today - timedelta(days=1), today - timedelta(days=1))
+    if "today" in words:
+        return Period("today", today, today)
+    return None
+
+
+def _day_of_month(words: list[str], i: int) -> int:
+    """The day a month name at ``i`` is given with ("3 March", "the 3rd of March", "March 3"), or 0."""
+    before = words[i - 2] if i > 1 and words[i - 1] == "of" else words[i - 1] if i else ""
+    after = words[i + 1] if i + 1 < len(words) else ""
+    for word in (before, after):
+        found = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", word)
+        if found and 1 <= int(found.group(1)) <= 31:
+            return int(found.group(1))
+    return 0
+
+
+def _year_near(words: list[str], i: int) -> int | None:
+    for w in words[i + 1 : i + 3]:
+        if re.fullmatch(r"(19|20)\d\d", w):
+            return int(w)
+    return None
+
+
+def _range_month(words: list[str], i: int) -> int | None:
+    """The month of ``words[i]`` as a range's end: "may" only beside a join and another month."""
+    if words[i] != "may":
+        return _MONTHS.get(words[i])
+    beside = (words[i + 1 : i + 3], words[max(i - 2, 0) : i][::-1])
+    return 5 if any(len(w) == 2 and w[0] in PERIOD_RANGE_JOINS and w[1] in _MONTHS for w in beside) else None
+
+
+def range_anchors(words: list[str]) -> list[int] | None:
+    """Two or more months or quarters joined only by range words ("September and October 2026",
+    "from Q1 to Q2 2025", "nov to feb", "may - jul"): one span, first start to last end."""
+    anchors = [i for i, w in enumerate(words) if _range_month(words, i) or re.fullmatch(r"q[1-4]", w)]
+    if len(anchors) < 2 or any(_day_of_month(words, i) for i in anchors if not words[i].startswith("q")):
+        return None
+    for a, b in pairwise(anchors):
+        between = [w for w in words[a + 1 : b] if not re.fullmatch(r"(19|20)\d\d", w)]
+        if not between or not set(between) <= PERIOD_RANGE_JOINS:
+            return None
+    return anchors
+
+
+def _range_period(words: list[str], today: date) -> Period | None:
+    anchors = range_anchors(words)
+    if anchors is None:
+        return None
+
+    def span(i: int, year: int) -> tuple[date, date, str]:
+        month = _range_month(words, i)
+        first, last = (month, month) if month else (3 * int(words[i][1]) - 2, 3 * int(words[i][1]))
+        label = calendar.month_name[month] if month else words[i].upper()
+        return date(year, first, 1), _month_end(year, last), label
+
+    def stated(i: int) -> int | None:
+        after = words[i + 1] if i + 1 < len(words) else ""
+        return int(after) if re.fullmatch(r"(19|20)\d\d", after) else None
+
+    first_at, last_at = anchors[0], anchors[-1]
+    last_year = stated(last_at)
+    if last_year is None:  # the most recent such month or quarter that has begun
+        last_year = today.year if span(last_at, today.year)[0] <= today else today.year - 1
+    last_start, last_end, last_label = span(last_at, last_year)
+    first_year = stated(first_at) or (last_year if span(first_at, last_year)[0] <= last_start else last_year - 1)
+    first_start, _, first_label = span(first_at, first_year)
+    if first_start > last_start:
+        return None
+    head = first_label if first_year == last_year else f"{first_label} {first_year}"
+    return Period(f"{head} to {last_label} {last_year}", first_start, last_end)
+
+
+def _calendar_period(words: list[str], today: date) -> Period | None:
+    for i, word in enumerate(words):
+        fiscal = re.fullmatch(r"fy'?(\d{2}|\d{4})", word)
+        if fiscal:  # "FY25": the records keep no fiscal calendar, so the calendar year
+            year = int(fiscal.group(1)) + (2000 if len(fiscal.group(1)) == 2 else 0)
+            return Period(f"FY{year % 100:02d} as calendar {year}", date(year, 1, 1), date(year, 12, 31))
+        if re.fullmatch(r"h[12]", word):  # a half year: "H1 2025"
+            half = int(word[1])
+            year = _year_near(words, i) or today.year
+            start = date(year, 6 * half - 5, 1)
+            return Period(f"H{half} {year}", start, _month_end(year, 6 * half))
+        quarter = int(word[1]) if re.fullmatch(r"q[1-4]", word) else None
+        if quarter is None and word in ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
+            quarter = ORDINALS[word]
+        if quarter is not None:
+            # "the first quarter of 2025": the year comes after "quarter", not after "first"
+            year = _year_near(words, i + 1 if word in ORDINALS else i) or today.year
+            start = date(year, 3 * quarter - 2, 1)
+            return Period(f"Q{quarter} {year}", start, _month_end(year, 3 * quarter))
+        month = _MONTHS.get(word)
+        if month is None and word == "may" and i and words[i - 1] in ("in", "of", "since", "during"):
+            month = 5
+        if month is not None and not (word == "march" and i + 1 < len(words) and words[i + 1] == "on"):
+            day = _day_of_month(words, i)
+            stated = _year_near(words, i + (1 if day and i + 1 < len(words) and words[i + 1] == str(day) else 0))
+            year = stated or (today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1)
+            if day:  # "on 3 March", "March 3rd": that day, never the whole month
+                try:
+                    on = date(year, month, day)
+                except ValueError:
+                    return None
+                return Period(f"{day} {calendar.month_name[month]} {year}", on, on)
+            return Period(f"{calendar.month_name[month]} {year}", date(year, month, 1), _month_end(year, month))
+    for i, word in enumerate(words):
+        if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):
+            year = int(word)
+            return Period(str(year), date(year, 1, 1), date(year, 12, 31))
+    return None
+
+
+def shift_period(period: Period, *, months: int) -> Period | None:
+    """``period`` moved by whole months ("the same month last year"), when it is whole months."""
+    start = period.start
+    if start.day != 1 or (period.end + timedelta(days=1)).day != 1:
+        return None
+    span = (period.end.year - start.year) * 12 + period.end.month - start.month
+    year, month = _shift_month(start.year, start.month, months)
+    end = _month_end(*_shift_month(year, month, span))
+    if span == 0:
+        label = f"{calendar.month_name[month]} {year}"
+    elif span == 11 and month == 1:
+        label = str(year)
+    else:
+        label = f"{date(year, month, 1):%b %Y} to {end:%b %Y}"
+    return Period(label, date(year, month, 1), end)
+
+
+def period_before(period: Period | None, unit: str) -> Period | None:
+    """The calendar ``unit`` before ``period`` ("the quarter before"), when ``period`` is one such unit."""
+    return _period_before(period, unit)
+
+
+def _period_before(period: Period | None, unit: str) -> Period | None:
+    """The calendar ``unit`` before ``period``, when ``period`` is exactly one such unit."""
+    if period is None or unit not in ("month", "quarter", "year"):
+        return None
+    months = {"month": 1, "quarter": 3, "year": 12}[unit]
+    start = period.start
+    if start.day != 1 or (unit == "quarter" and start.month % 3 != 1) or (unit == "year" and start.month != 1):
+        return None
+    if _shift_month(start.year, start.month, months) != (period.end + timedelta(days=1)).timetuple()[:2]:
+        return None
+    year, month = _shift_month(start.year, start.month, -months)
+    end = _month_end(*_shift_month(year, month, months - 1))
+    if unit == "month":
+        label = f"{calendar.month_name[month]} {year}"
+    elif unit == "quarter":
+        label = f"Q{(month - 1) // 3 + 1} {year}"
+    else:
+        label = str(year)
+    return Period(label, date(year, month, 1), end)

@@ -1,0 +1,39 @@
+"""The shared period reader (atlas.periods): one reading of the periods questions name, for the
+planner, the comparisons and (through atlas) the gate."""
+
+from datetime import date
+
+import pytest
+
+from atlas.periods import period_before, read_period, shift_period
+
+TODAY = date(2026, 12, 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("last quarter", date(2026, 7, 1), date(2026, 9, 30)),
+        ("q3 2025", date(2025, 7, 1), date(2025, 9, 30)),
+        ("fy25", date(2025, 1, 1), date(2025, 12, 31)),
+        ("h1 2025", date(2025, 1, 1), date(2025, 6, 30)),
+        ("h2", date(2026, 7, 1), date(2026, 12, 31)),
+        ("since june", date(2026, 6, 1), TODAY),
+        ("the last 30 days", date(2026, 11, 4), TODAY),
+        ("in 2024", date(2024, 1, 1), date(2024, 12, 31)),
+    ],
+)
+def test_a_named_period_is_read_to_its_dates(text, start, end):
+    period, _ = read_period(text.split(), today=TODAY)
+    assert (period.start, period.end) == (start, end)
+
+
+def test_the_quarter_before_and_the_same_month_last_year():
+    quarter, _ = read_period(["last", "quarter"], today=TODAY)
+    assert (period_before(quarter, "quarter").start, period_before(quarter, "quarter").end) == (
+        date(2026, 4, 1),
+        date(2026, 6, 30),
+    )
+    month, _ = read_period(["last", "month"], today=TODAY)
+    earlier = shift_period(month, months=-12)
+    assert (earlier.start, earlier.end, earlier.label) == (date(2025, 11, 1), date(2025, 11, 30), "November 2025")
