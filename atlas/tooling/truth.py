@@ -80,6 +80,20 @@ def _range(m: re.Match[str], context: str | None) -> str | None:
     return f"range:{start}:{end}"
 
 
+def _days_of_month(m: re.Match[str], context: str | None) -> str | None:
+    """ "1 to 30 November 2026": the month and year of the last day hold for the first."""
+    year = _year_token(m[4], context)
+    if year is None:
+        return None
+    start, end = _day_token(m[1], m[3], year), _day_token(m[2], m[3], year)
+    last_day = calendar.monthrange(
+        2001 if year in ("this", "last", "next") else int(year), MONTH_NAMES.index(m[3]) + 1
+    )[1]
+    if int(m[1]) == 1 and int(m[2]) == last_day and (m[3] != "february" or year not in ("this", "last", "next")):
+        return f"month:{year}-{MONTH_NAMES.index(m[3]) + 1:02d}"
+    return f"range:{start}:{end}"
+
+
 def _since(m: re.Match[str], context: str | None) -> str | None:
     """From a day (or the first of a month) of a stated year to today; "since June" alone names no year."""
     year = _year_token(m[3], context)
@@ -99,6 +113,7 @@ def _half(m: re.Match[str], context: str | None) -> str | None:
 # Periods: pattern on the lowered text -> the spec ``atlas.tooling.evaluation.period_bounds`` reads
 # (or a function of the match and the year of the period it restates, for a restatement in brackets).
 PERIODS: tuple[tuple[str, Any], ...] = (
+    (r"(?:from )?(\d{1,2}) to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _days_of_month),
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _range),
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
     (r"since (\d{1,2}) " + MONTH + "(?: " + YEAR + r")?", _since),
@@ -141,8 +156,8 @@ NO_PERIOD = re.compile(r"\b(all-time|all time|across all dates|all dates|ever|al
 
 # "with an amount above 10,000", "over $5,000": orders worth more than an amount.
 MIN_AMOUNT = re.compile(
-    r"\b(?:with (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
-    r" \$?(\d[\d,]*(?:\.\d+)?)"
+    r"\b(?:(?:with|and) (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
+    r" \$?(\d[\d,]*(?:\.\d+)?)(?: usd\b| dollars\b)?"
 )
 
 # "whose latest contract has payment terms net 60", "on payment terms net 30": a condition on
@@ -171,7 +186,13 @@ ORDER_FIELDS = {
     "date": "ordered_on",
     "customer": "customer",
 }
-CUSTOMER_FIELDS = {"segment": "segment", "region": "region", "city": "city", "account code": "account_code"}
+CUSTOMER_FIELDS = {
+    "name": "name",
+    "segment": "segment",
+    "region": "region",
+    "city": "city",
+    "account code": "account_code",
+}
 GROUPS = {"customer": "customer", "customers": "customer", "region": "region", "regions": "region"}
 GROUPS |= {"city": "city", "cities": "city"}
 GROUPS |= {"segment": "segment", "segments": "segment"}
@@ -195,7 +216,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"^(?:the )?(?P<field>" + "|".join(CONTRACT_FIELDS) + r") (?:of|on|in) (?:<customer>(?:'s|')? |the )?"
-        r"(?:latest|current|most recent) contract(?: (?:of|for) <customer>)?$",
+        r"(?:(?:latest|current|most recent) )?contract(?: (?:of|for) <customer>)?$",
         "contract",
     ),
     (
@@ -211,17 +232,21 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
     (
+        r"^(?:the )?names of (?:the )?customers whose (?:latest |current )?contract renewal date (?:is|lies)\b",
+        "renewals",
+    ),
+    (
         r"^(?:the )?(?P<field>" + "|".join(ORDER_FIELDS) + r") of (?:the )?order (?:numbered |number )?<order>$",
         "order_field",
     ),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
     (
-        r"^(?:the )?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b|"
+        r"^(?:the )?(?:(?:number|amount)(?: and (?:number|amount))? of (?:the )?)?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b|"
         r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:largest|biggest|highest) amount$",
         "largest_order",
     ),
     (
-        r"^(?:the )?smallest (?:single )?order\b|^the order with the smallest amount\b|"
+        r"^(?:the )?(?:(?:number|amount)(?: and (?:number|amount))? of (?:the )?)?smallest (?:single )?order\b|^the order with the smallest amount\b|"
         r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:smallest|lowest) amount$",
         "smallest_order",
     ),
@@ -231,8 +256,8 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:the )?(?:total )?(?:count|number) of\b.*\borders\b", "count_orders"),
     (r"^(?:the )?(?:sum|total) of\b", "sum_orders"),
     (r"^(?:the )?(?:mean|average) (?:amount|of|order amount)\b", "avg_orders"),
-    (r"^(?:all )?customers\b", "customers"),
-    (r"^(?:all |the )?(?:<status> )?orders\b", "orders"),
+    (r"^(?:(?:the )?names of )?(?:all |the )?customers\b", "customers"),
+    (r"^(?:(?:the )?numbers of )?(?:all |the )?(?:<status> )?orders\b", "orders"),
     (r"^(?:the )?(?P<field>" + "|".join(CUSTOMER_FIELDS) + r") of <customer>$", "customer_field"),
     (r"^<customer>(?:'s|')? (?P<field>" + "|".join(CUSTOMER_FIELDS) + r")$", "customer_field"),
 )
@@ -247,7 +272,7 @@ KNOWN_WORDS = frozenset(
     date lies between today last day next month payment terms term credit limit other same sharing
     above over more than greater exceeding at least top first per each grouped is are
     days signing signed code account current recent were was which who there has have had
-    numbered signed-on ordered-on bottom
+    numbered signed-on ordered-on bottom names numbers name
     """.split()
 )
 
@@ -764,7 +789,11 @@ def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any
     if measure is None:
         raise Unreadable("a ranking by what measure?")
     check: dict[str, Any] = {"group": GROUPS[group[1]]}
-    if "ranked by" in text:
+    # "names of the 5 customers with the highest ...": the number of places stands before the group
+    counted = re.search(r"\bthe (\d+|" + "|".join(NUMBER_WORDS) + r") (?:customers|regions|segments|cities)\b", text)
+    if counted:
+        limit = int(counted[1]) if counted[1].isdigit() else NUMBER_WORDS[counted[1]]
+    elif "ranked by" in text:
         limit = _limit(text, case)
         if limit is None:
             raise Unreadable("a ranking without a number of places")

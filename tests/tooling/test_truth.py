@@ -547,3 +547,70 @@ def test_eval_answers_readings_reads_the_truths_without_asking(corpus, tmp_path)
     assert lines[0].split(None, 1) == ["r1", json.dumps({"order_field": {"order": "SO-86123", "field": "status"}})]
     assert lines[1].startswith("r2") and "unjudged: truth not read: compared with a figure" in lines[1]
     assert lines[-1] == "cases 2  unjudged 0.500"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "check"),
+    [
+        # a range of days within one month, the month and year said once
+        (
+            "count of orders for Kestrel Foods ordered from 1 to 28 February 2025",
+            {"count_orders": {"customer": "Kestrel Foods", "period": "month:2025-02"}},
+        ),
+        (
+            "sum of non-cancelled order amounts for Kestrel Foods ordered from 5 to 19 March 2026",
+            {"sum_orders": {"customer": "Kestrel Foods", "period": "range:2026-03-05:2026-03-19", "revenue": True}},
+        ),
+        # a field of "the contract" (each customer has one: its latest)
+        (
+            "credit limit of the contract of Tamarack Software",
+            {"contract": {"customer": "Tamarack Software", "field": "credit_limit"}},
+        ),
+        (
+            "signing date of the contract for Piedmont Textiles",
+            {"contract": {"customer": "Piedmont Textiles", "field": "signed_on"}},
+        ),
+        # a customer's name (looked up), and the customer of an order by name
+        ("name of Redwood Analytics", {"customer_field": {"customer": "Redwood Analytics", "field": "name"}}),
+        # numbers of orders, names of customers
+        (
+            "numbers of the orders with status open for Saguaro Solar",
+            {"orders": {"customer": "Saguaro Solar", "status": "open"}},
+        ),
+        (
+            "numbers of the orders with status overdue and amount above 7,500 USD, all customers",
+            {"orders": {"status": "overdue", "min_amount": "7500"}},
+        ),
+        ("names of the customers whose city is Denver", {"customers": {"city": "Denver"}}),
+        (
+            "names of the customers in the North region and the mid-market segment",
+            {"customers": {"region": "north", "segment": "mid-market"}},
+        ),
+        (
+            "names of the customers whose contract renewal date is from 1 March to 31 May 2027",
+            {"renewals": {"period": "range:2027-03-01:2027-05-31"}},
+        ),
+        # number and amount of an extreme order
+        (
+            "number and amount of the largest non-cancelled order of Harborview Marine, all dates",
+            {"largest_order": {"customer": "Harborview Marine", "revenue": True}},
+        ),
+        (
+            "number and amount of the smallest non-cancelled order ordered in 2025, all customers",
+            {"smallest_order": {"period": "year:2025", "revenue": True}},
+        ),
+        # names of the N customers with the highest or lowest ...
+        (
+            "names of the 4 customers in the East region with the highest sum of non-cancelled order amounts "
+            "ordered in 2025",
+            {"rank": {"group": "customer", "limit": 4, "region": "east", "period": "year:2025"}},
+        ),
+        (
+            "names of the 2 customers with the lowest sum of non-cancelled order amounts over all orders",
+            {"rank": {"group": "customer", "limit": 2, "ascending": True}},
+        ),
+    ],
+)
+def test_lookups_lists_and_extremes_in_the_plainer_wording(corpus, truth, check):
+    assert reading(truth).check == check
