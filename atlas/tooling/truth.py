@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.utils import timezone
+
 from chat.models import Customer, Order, OrderStatus
 
 Builder = Callable[[re.Match[str], dict[str, Any], str, dict[str, Any]], dict[str, Any]]
@@ -201,6 +203,9 @@ NUMBER_WORDS = {
 }
 MORE_THAN = {"above": 0, "over": 0, "more than": 0, "greater than": 0, "exceeding": 0, "at least": -1}
 
+# "number and amount of the largest order": what the answer names of it (the check asks for both).
+NUMBER_AND_AMOUNT = r"(?:(?:number|amount)(?: and (?:number|amount))? of (?:the )?)?"
+
 # What the truth asks for, tried in order: (pattern on the slot-marked text, kind).
 # Slots are marked before matching: <customer>, <order>, <status>, <n>.
 KINDS: tuple[tuple[str, str], ...] = (
@@ -241,12 +246,14 @@ KINDS: tuple[tuple[str, str], ...] = (
     ),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
     (
-        r"^(?:the )?(?:(?:number|amount)(?: and (?:number|amount))? of (?:the )?)?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b|"
+        r"^(?:the )?"
+        + NUMBER_AND_AMOUNT
+        + r"(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b|"
         r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:largest|biggest|highest) amount$",
         "largest_order",
     ),
     (
-        r"^(?:the )?(?:(?:number|amount)(?: and (?:number|amount))? of (?:the )?)?smallest (?:single )?order\b|^the order with the smallest amount\b|"
+        r"^(?:the )?" + NUMBER_AND_AMOUNT + r"smallest (?:single )?order\b|^the order with the smallest amount\b|"
         r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:smallest|lowest) amount$",
         "smallest_order",
     ),
@@ -410,7 +417,13 @@ QUESTION_NOTE = re.compile(
 COMPARED = re.compile(r"^(sums|counts|means|averages) of\b", re.IGNORECASE)
 OR_BY_COUNT = re.compile(r"\s*\(a comparison by (?:count|number) of orders\b[^()]*\balso correct\)", re.IGNORECASE)
 # "orders with status open for Gateway Auto Parts; yes if there is at least one"
-YES_IF_ANY = re.compile(r"^(.+?)[;,]? yes if there (?:is|are) (?:at least one|any)$", re.IGNORECASE)
+YES_IF_ANY = re.compile(
+    r"^(.+?)[;,]? yes if (?:there (?:is|are) (?:at least one|any)|(?:it is |they are )?(?:above|more than) (?:zero|0))"
+    r"(?:,? otherwise no)?$",
+    re.IGNORECASE,
+)
+# "payment terms of the contract of Copperline Electrical; yes if they are net 60, otherwise no"
+YES_IF_EQUALS = re.compile(r"^(.+?)[;,]? yes if (?:it is|they are|that is) (.+?),? otherwise no$", re.IGNORECASE)
 # "segment of Mercer Textile Works, compared with enterprise": yes when the field equals the value.
 COMPARED_WITH = re.compile(r"^(.+?),? compared with (.+)$", re.IGNORECASE)
 EQUALITY_FIELDS = frozenset({"payment_terms", "segment", "region", "city", "account_code", "status"})
@@ -426,12 +439,30 @@ NOT_APPLYING = (
 GROUP_VALUES = re.compile(r"\b(segments|regions|cities|statuses) \(([^()]+)\)", re.IGNORECASE)
 
 
+# Remarks on how the conversation went ("(the follow-up keeps the customer and changes the period)", "; the
+# second question has its own subject, so ... is dropped"): the truth before them says what the last answer
+# must hold, so they are dropped.
+CONVERSATION_NOTE = re.compile(
+    r"\s*\(\s*the (?:follow-up|(?:second|third|last|later) (?:question|turn))\b[^()]*\)"
+    r"|\s*;\s*the (?:follow-up|(?:second|third|last|later) (?:question|turn))\b[^;()]*$",
+    re.IGNORECASE,
+)
+# "to today (3 December 2026)": today, restated as the day the truth was written.
+TODAY_RESTATED = re.compile(r"\btoday \((\d{1,2}) " + MONTH + r" (\d{4})\)", re.IGNORECASE)
+
+
 def _drop_notes(truth: str, names: Names) -> str:
     """The truth without its remarks: how the question was typed, a customer it is not ("(not Northline
     Freight)"), a fact about the customer that must hold ("(Copperline is in the Central region)"), the
     values of a grouping ("segments (enterprise, mid-market, small business)"); and "the customer of order
     SO-88888" read as that order's customer."""
     truth = QUESTION_NOTE.sub("", truth)
+    truth = CONVERSATION_NOTE.sub("", truth)
+    for m in list(TODAY_RESTATED.finditer(truth)):
+        said = date(int(m[3]), MONTH_NAMES.index(m[2].lower()) + 1, int(m[1]))
+        if said != timezone.localdate():
+            raise Unreadable(f"today is not {m[1]} {m[2]} {m[3]}: to today or to that day?")
+        truth = truth.replace(m.group(), "today")
     for m in list(re.finditer(r"\s*\(not ([^()]+)\)", truth)):
         if m[1].strip().rstrip(".").lower() in {n.rstrip(".").lower() for n in names.customers}:
             truth = truth.replace(m.group(), "")
@@ -498,7 +529,7 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
         if not inner.keys() & {"orders", "count_orders"}:
             raise Unreadable("yes if there is at least one of what?")
         return {"yes_no": {"check": {"orders": next(iter(inner.values()))}, "any": True}}
-    compared = COMPARED_WITH.match(truth)
+    compared = COMPARED_WITH.match(truth) or YES_IF_EQUALS.match(truth)
     if compared:
         inner = _read(compared[1], case, names)
         kind, spec = next(iter(inner.items()))

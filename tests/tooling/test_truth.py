@@ -614,3 +614,54 @@ def test_eval_answers_readings_reads_the_truths_without_asking(corpus, tmp_path)
 )
 def test_lookups_lists_and_extremes_in_the_plainer_wording(corpus, truth, check):
     assert reading(truth).check == check
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "turns", "check"),
+    [
+        # remarks on how the conversation went are dropped: the truth before them is what the last answer holds
+        (
+            "count of orders with status open for Kestrel Foods (the follow-up keeps the status and changes "
+            "the customer)",
+            ["how many open orders does saguaro solar have", "and kestrel?"],
+            {"count_orders": {"customer": "Kestrel Foods", "status": "open"}},
+        ),
+        (
+            "sum of non-cancelled order amounts for Tamarack Software, all dates; the second question has its own "
+            "subject, so the region filter is dropped",
+            ["revenue in the west", "what has tamarack software spent overall"],
+            {"sum_orders": {"customer": "Tamarack Software", "revenue": True}},
+        ),
+        # yes/no on a value, or on there being any
+        (
+            "payment terms of the contract of Kestrel Foods; yes if they are net 45, otherwise no",
+            [],
+            {
+                "yes_no": {
+                    "check": {"contract": {"customer": "Kestrel Foods", "field": "payment_terms"}},
+                    "equals": "net 45",
+                }
+            },
+        ),
+        (
+            "count of orders with status cancelled for Saguaro Solar; yes if above zero, otherwise no",
+            [],
+            {"yes_no": {"check": {"orders": {"customer": "Saguaro Solar", "status": "cancelled"}}, "any": True}},
+        ),
+    ],
+)
+def test_conversation_remarks_and_yes_if(corpus, truth, turns, check):
+    assert reading(truth, *turns).check == check
+
+
+@pytest.mark.django_db
+def test_today_restated_as_a_day_must_be_today(corpus):
+    today = timezone.localdate()
+    said = f"{today.day} {today:%B %Y}"
+    truth = f"sum of non-cancelled order amounts for Kestrel Foods ordered from 1 March 2026 to today ({said})"
+    assert reading(truth).check == {
+        "sum_orders": {"customer": "Kestrel Foods", "period": "from:2026-03-01", "revenue": True}
+    }
+    truth = "sum of non-cancelled order amounts ordered from 1 March 2020 to today (5 March 2020)"
+    assert "to today or to that day?" in reading(truth).reason
