@@ -415,6 +415,14 @@ QUESTION_NOTE = re.compile(
 )
 # "for customers in the North region and for customers in the South region, compared"
 COMPARED = re.compile(r"^(sums|counts|means|averages) of\b", re.IGNORECASE)
+# "sum of ... for A and for B, each ordered ..., and which is larger": one measure said of two subjects or
+# periods is a comparison too; which side is larger is read from the two figures, so the words are dropped.
+WHICH_LARGER = re.compile(
+    r",?\s*(?:and )?(?:which (?:one )?is (?:larger|higher|bigger|greater|smaller|lower)|"
+    r"whether .+? is (?:higher|larger|up) or (?:lower|smaller|down))$",
+    re.IGNORECASE,
+)
+ONE_MEASURE = re.compile(r"^(sum|count|mean|average) of\b", re.IGNORECASE)
 OR_BY_COUNT = re.compile(r"\s*\(a comparison by (?:count|number) of orders\b[^()]*\balso correct\)", re.IGNORECASE)
 # "orders with status open for Gateway Auto Parts; yes if there is at least one"
 YES_IF_ANY = re.compile(
@@ -521,8 +529,19 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
     no_such = NO_SUCH.match(truth)
     if no_such:
         return _no_such(no_such, names)
+    which = WHICH_LARGER.search(truth)
+    if which:
+        truth = truth[: which.start()]
+    one = ONE_MEASURE.match(truth)
+    if one and (which or re.search(r" and for ", truth, re.IGNORECASE)):
+        truth = {"sum": "sums", "count": "counts", "mean": "means", "average": "averages"}[one[1].lower()] + truth[
+            len(one[1]) :
+        ]
     if COMPARED.match(truth):
+        truth = re.sub(r",?\s*\beach (?=ordered\b|placed\b|in\b|from\b)", " ", truth, flags=re.IGNORECASE)
         return _read_compare(truth, case, names)
+    if which:
+        raise Unreadable("which is larger, of what?")
     yes_if = YES_IF_ANY.match(truth)
     if yes_if:
         inner = _read(yes_if[1], case, names)
@@ -552,7 +571,9 @@ def _read_compare(truth: str, case: dict[str, Any], names: Names) -> dict[str, A
     single = {"sums": "sum", "counts": "count", "means": "mean", "averages": "average"}[measure[1].lower()]
     truth = single + " of" + truth[measure.end() :]
     lowered = truth.lower()
-    joined = re.search(r" and for | and (?!in |from |last |this |the (?:same|calendar|whole) )", lowered)
+    joined = re.search(
+        r" and for | and (?!in |from |last |this |the (?:same|calendar|whole) |ordered |placed )", lowered
+    )
     if joined and " for " in lowered[: joined.start()]:
         left, right = truth[: joined.start()], truth[joined.end() :]
         base, first = left[: left.rindex(" for ")], left[left.rindex(" for ") + len(" for ") :]
@@ -561,7 +582,7 @@ def _read_compare(truth: str, case: dict[str, Any], names: Names) -> dict[str, A
         sides = [_read(f"{base} for {subject}{rest}", case, names) for subject in (first, second)]
     else:
         found = find_period(lowered)
-        joined = found and re.match(r"\s*,?\s*and ", lowered[found[2] :])
+        joined = found and re.match(r"\s*,?\s*and (?:ordered |placed )?", lowered[found[2] :])
         if not found or not joined:
             raise Unreadable("a comparison of what?")
         period, start, end = found

@@ -665,3 +665,60 @@ def test_today_restated_as_a_day_must_be_today(corpus):
     }
     truth = "sum of non-cancelled order amounts ordered from 1 March 2020 to today (5 March 2020)"
     assert "to today or to that day?" in reading(truth).reason
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "check"),
+    [
+        # one measure said of two subjects, "each" over one period, "which is larger" read from the figures
+        (
+            "count of orders with status paid for Kestrel Foods and for Saguaro Solar, each ordered in 2025, "
+            "and which is larger",
+            {
+                "compare": {
+                    "measure": "count_orders",
+                    "sides": [
+                        {"customer": "Kestrel Foods", "status": "paid", "period": "year:2025"},
+                        {"customer": "Saguaro Solar", "status": "paid", "period": "year:2025"},
+                    ],
+                }
+            },
+        ),
+        (
+            "sum of non-cancelled order amounts for customers in the West region and for customers in the "
+            "North region, each ordered from 1 January to 31 March 2026",
+            {
+                "compare": {
+                    "measure": "sum_orders",
+                    "sides": [
+                        {"region": "west", "period": "quarter:2026-1", "revenue": True},
+                        {"region": "north", "period": "quarter:2026-1", "revenue": True},
+                    ],
+                }
+            },
+        ),
+        # one measure over two periods, the second "ordered from ...", and "whether ... is higher or lower"
+        (
+            "sum of non-cancelled order amounts for Tamarack Software ordered in 2024 and ordered from "
+            "1 January to 30 June 2025, and whether 2025 is higher or lower",
+            {
+                "compare": {
+                    "measure": "sum_orders",
+                    "sides": [
+                        {"customer": "Tamarack Software", "period": "year:2024", "revenue": True},
+                        {"customer": "Tamarack Software", "period": "range:2025-01-01:2025-06-30", "revenue": True},
+                    ],
+                }
+            },
+        ),
+    ],
+)
+def test_one_measure_of_two_subjects_or_periods_is_a_comparison(corpus, truth, check):
+    assert reading(truth).check == check
+
+
+@pytest.mark.django_db
+def test_which_is_larger_of_one_figure_is_not_read(corpus):
+    result = reading("sum of non-cancelled order amounts for Kestrel Foods ordered in 2025, and which is larger")
+    assert result.check is None and "a comparison of what?" in result.reason
