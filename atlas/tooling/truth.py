@@ -422,6 +422,9 @@ WHICH_LARGER = re.compile(
     r"whether .+? is (?:higher|larger|up) or (?:lower|smaller|down))$",
     re.IGNORECASE,
 )
+# "numbers of the orders ..., shown as a table": a list the last answer lays out as a table.
+AS_TABLE = re.compile(r",?\s*\b(?:shown|given|laid out) (?:as|in) a table$", re.IGNORECASE)
+TABLE_KINDS = frozenset({"orders", "customers", "renewals", "rank", "grouped"})
 ONE_MEASURE = re.compile(r"^(sum|count|mean|average) of\b", re.IGNORECASE)
 OR_BY_COUNT = re.compile(r"\s*\(a comparison by (?:count|number) of orders\b[^()]*\balso correct\)", re.IGNORECASE)
 # "orders with status open for Gateway Auto Parts; yes if there is at least one"
@@ -529,6 +532,12 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
     no_such = NO_SUCH.match(truth)
     if no_such:
         return _no_such(no_such, names)
+    as_table = AS_TABLE.search(truth)
+    if as_table:
+        inner = _read_whole(truth[: as_table.start()], case, names)
+        if not inner.keys() & TABLE_KINDS:
+            raise Unreadable("a table of one figure?")
+        return {"table": inner}
     which = WHICH_LARGER.search(truth)
     if which:
         truth = truth[: which.start()]

@@ -722,3 +722,23 @@ def test_one_measure_of_two_subjects_or_periods_is_a_comparison(corpus, truth, c
 def test_which_is_larger_of_one_figure_is_not_read(corpus):
     result = reading("sum of non-cancelled order amounts for Kestrel Foods ordered in 2025, and which is larger")
     assert result.check is None and "a comparison of what?" in result.reason
+
+
+@pytest.mark.django_db
+def test_a_list_shown_as_a_table_is_judged_on_the_table_block(corpus):
+    truth = "numbers of the orders with status open for customers in the East region, shown as a table"
+    check = reading(truth).check
+    assert check == {"table": {"orders": {"region": "east", "status": "open"}}}
+    numbers = tuple(
+        Order.objects.filter(customer__region="east", status="open").order_by("number").values_list("number", flat=True)
+    )
+    expected = expected_for(check, timezone.localdate())
+    assert expected.table and set(expected.names) == set(numbers) and numbers
+    listed = ", ".join(numbers)
+    table = {"kind": "table", "header": ["Order", "Amount"], "rows": [[n, "1.00"] for n in numbers]}
+    assert judge("Open orders in the East:", expected, [table]) == "correct"
+    assert judge(f"Open orders in the East: {listed}.", expected, []) == "wrong"  # not laid out as a table
+    short = {**table, "rows": table["rows"][1:]}
+    assert judge("Open orders in the East:", expected, [short]) == "wrong"
+    # a single figure is not a table
+    assert "a table of one figure?" in reading("count of orders for Kestrel Foods, shown as a table").reason
