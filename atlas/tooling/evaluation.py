@@ -359,6 +359,9 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         extreme = _orders(spec, today).order_by(by, "number").select_related("customer").first()
         if extreme is None:
             return Expected(none_ok=True)
+        if "field" in spec:  # one field of that order ("status of the largest order")
+            field = spec["field"]
+            return _value_expected(extreme.customer.name if field == "customer" else getattr(extreme, field))
         return Expected(numbers=(extreme.amount,), texts=(extreme.number,))
     if kind == "grouped":
         key = {

@@ -204,7 +204,7 @@ NUMBER_WORDS = {
 MORE_THAN = {"above": 0, "over": 0, "more than": 0, "greater than": 0, "exceeding": 0, "at least": -1}
 
 # "number and amount of the largest order": what the answer names of it (the check asks for both).
-NUMBER_AND_AMOUNT = r"(?:(?:number|amount)(?: and (?:number|amount))? of (?:the )?)?"
+NUMBER_AND_AMOUNT = r"(?:(?:number and amount|amount and number) of (?:the )?)?"
 
 # What the truth asks for, tried in order: (pattern on the slot-marked text, kind).
 # Slots are marked before matching: <customer>, <order>, <status>, <n>.
@@ -245,6 +245,11 @@ KINDS: tuple[tuple[str, str], ...] = (
         "order_field",
     ),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
+    (
+        r"^(?:the )?(?P<field>number|" + "|".join(ORDER_FIELDS) + r") of (?:the )?"
+        r"(?P<extreme>largest|biggest|smallest) (?:single )?order\b",
+        "extreme_field",
+    ),
     (
         r"^(?:the )?"
         + NUMBER_AND_AMOUNT
@@ -292,7 +297,7 @@ KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     ),
     (
         re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|bottom|first)\b|\bmost\b(?! recent)"),
-        frozenset({"rank", "largest_order", "smallest_order"}),
+        frozenset({"rank", "largest_order", "smallest_order", "extreme_field"}),
     ),
     (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract", "contract_agg"})),
     (re.compile(r"\b(?:other|same|sharing)\b"), frozenset({"peers"})),
@@ -941,7 +946,15 @@ def _order_field(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[s
     return {"order_field": {"order": spec["number"], "field": ORDER_FIELDS[m["field"]]}}
 
 
+def _extreme_field(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
+    """ "status of the largest non-cancelled order of X": one field of that order."""
+    kind = "smallest_order" if m["extreme"] == "smallest" else "largest_order"
+    field = "number" if m["field"] == "number" else ORDER_FIELDS[m["field"]]
+    return {kind: {**_only(spec, ORDER_FILTERS, kind), "field": field}}
+
+
 BUILDERS = {
+    "extreme_field": _extreme_field,
     "peers": _peers,
     "having": _having,
     "having_sum": _having_sum,

@@ -742,3 +742,25 @@ def test_a_list_shown_as_a_table_is_judged_on_the_table_block(corpus):
     assert judge("Open orders in the East:", expected, [short]) == "wrong"
     # a single figure is not a table
     assert "a table of one figure?" in reading("count of orders for Kestrel Foods, shown as a table").reason
+
+
+@pytest.mark.django_db
+def test_one_field_of_the_largest_or_smallest_order(corpus):
+    truth = "status of the largest non-cancelled order of Kestrel Foods ordered in 2025"
+    check = reading(truth).check
+    assert check == {
+        "largest_order": {"customer": "Kestrel Foods", "period": "year:2025", "revenue": True, "field": "status"}
+    }
+    largest = (
+        Order.objects.filter(customer__name="Kestrel Foods", ordered_on__year=2025)
+        .exclude(status="cancelled")
+        .order_by("-amount", "number")
+        .first()
+    )
+    assert expected_for(check, timezone.localdate()) == Expected(texts=(largest.status,))
+    assert reading("amount of the smallest order of Saguaro Solar, all dates").check == {
+        "smallest_order": {"customer": "Saguaro Solar", "field": "amount"}
+    }
+    assert reading("number of the biggest order with status open, all customers").check == {
+        "largest_order": {"status": "open", "field": "number"}
+    }
