@@ -22,6 +22,16 @@ yes/no ("..., compared with net 30"; "...; yes if there is at least one"); a val
 not have ("no customer has segment retail"); and remarks in brackets about how the question was typed,
 which are dropped. A comparison with a figure or a date ("compared with 500,000") does not say above,
 below or on it, so it is not read.
+
+It also reads the plainer wording: "1 to 30 November 2026"; "to today (3 December 2026)" when that day is
+today; a field of "the contract of X" (each customer has one); "name of X"; "numbers of the orders ...",
+"names of the customers ..." (by place, or whose contract renewal date lies in a period); "names of the 5
+customers with the highest ..."; "number and amount of the largest order", or one field of it ("status of
+the largest order"); one measure of two subjects or periods ("sum of ... for A and for B, each ordered ...,
+and which is larger") as a comparison of the two figures; "; yes if above zero, otherwise no" and "; yes if
+they are net 60, otherwise no"; "..., shown as a table" (a list laid out in a table block); and remarks on how
+the conversation went ("(the follow-up keeps the customer and changes the period)"), which are dropped: the
+truth before them says what the last answer must hold.
 """
 
 from __future__ import annotations
