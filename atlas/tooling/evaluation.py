@@ -249,6 +249,10 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
                 names=names, ordered=True, numbers=tuple(Decimal(r["total"]).quantize(Decimal("0.01")) for r in rows)
             )
         return Expected(names=names, ordered=True)
+    if kind == "count_customers" and spec.get("or_names"):  # the count, or every one of the names
+        base = {k: v for k, v in spec.items() if k != "or_names"}
+        count, listed = expected_for({kind: base}, today), expected_for({"customers": base}, today)
+        return either(count, replace(listed, none_ok=False)) if listed.names else count
     if kind in ("customers", "count_customers"):
         customers = Customer.objects.filter(**{k: v for k, v in spec.items() if k != "terms"})
         if "terms" in spec:

@@ -913,7 +913,13 @@ def _having_sum(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[st
 
 def _customers(kind: str) -> Builder:
     def build(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
-        return {kind: _only(spec, ("region", "segment", "city", "terms"), kind)}
+        check = _only(spec, ("region", "segment", "city", "terms"), kind)
+        # must: "that count (or the names of those customers)": naming them all is also correct
+        if kind == "count_customers" and re.search(
+            r"\bor (?:the )?names of (?:those|these|the) customers\b", str(case.get("must", ""))
+        ):
+            check["or_names"] = True
+        return {kind: check}
 
     return build
 

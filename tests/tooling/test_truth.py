@@ -764,3 +764,27 @@ def test_one_field_of_the_largest_or_smallest_order(corpus):
     assert reading("number of the biggest order with status open, all customers").check == {
         "largest_order": {"status": "open", "field": "number"}
     }
+
+
+@pytest.mark.django_db
+def test_a_count_of_customers_whose_must_allows_their_names(corpus):
+    case = {
+        "truth": "count of customers whose city is Portland",
+        "turns": ["how many customers are in portland"],
+        "must": "that count (or the names of those customers)",
+    }
+    check = read_truth(case).check
+    assert check == {"count_customers": {"city": "Portland", "or_names": True}}
+    names = sorted(Customer.objects.filter(city="Portland").values_list("name", flat=True))
+    expected = expected_for(check, timezone.localdate())
+    assert judge(f"{len(names)} customers are in Portland.", expected) == "correct"
+    assert judge("In Portland: " + ", ".join(names) + ".", expected) == "correct"
+    assert judge("In Portland: " + ", ".join(names[1:]) + ".", expected) == "wrong"
+    # without the must, only the count
+    assert reading("count of customers whose city is Portland").check == {"count_customers": {"city": "Portland"}}
+
+
+@pytest.mark.django_db
+def test_no_names_to_list_leaves_only_the_count(corpus):
+    expected = expected_for({"count_customers": {"city": "Nowhere", "or_names": True}}, timezone.localdate())
+    assert expected == Expected(numbers=(Decimal(0),))
