@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
@@ -42,6 +42,7 @@ class Expected:
     abstain: bool = False
     yes: bool | None = None  # a yes/no question: the answer opens with this yes or no
     denies: bool = False  # the answer says plainly there is no such thing ("no", "none", "not", "n't")
+    table: bool = False  # the names must be laid out in a table block of the answer
     either: tuple[Expected, ...] = ()  # any one of these is correct (then the fields above are unused)
 
 
@@ -220,6 +221,9 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         return either(expected_for({kind: base}, today), expected_for({kind: {**base, "revenue": True}}, today))
     if kind == "compare":
         return _compare_expected(spec, today)
+    if kind == "table":  # "shown as a table": the list, laid out in a table
+        inner = expected_for(spec, today)
+        return either(*(replace(e, table=True) for e in inner.either or (inner,)))
     if kind == "yes_no":
         return _yes_no_expected(spec, today)
     if kind == "no_such":  # "there is no Northwest region", naming the regions there are
@@ -245,6 +249,10 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
                 names=names, ordered=True, numbers=tuple(Decimal(r["total"]).quantize(Decimal("0.01")) for r in rows)
             )
         return Expected(names=names, ordered=True)
+    if kind == "count_customers" and spec.get("or_names"):  # the count, or every one of the names
+        base = {k: v for k, v in spec.items() if k != "or_names"}
+        count, listed = expected_for({kind: base}, today), expected_for({"customers": base}, today)
+        return either(count, replace(listed, none_ok=False)) if listed.names else count
     if kind in ("customers", "count_customers"):
         customers = Customer.objects.filter(**{k: v for k, v in spec.items() if k != "terms"})
         if "terms" in spec:
@@ -355,6 +363,9 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         extreme = _orders(spec, today).order_by(by, "number").select_related("customer").first()
         if extreme is None:
             return Expected(none_ok=True)
+        if "field" in spec:  # one field of that order ("status of the largest order")
+            field = spec["field"]
+            return _value_expected(extreme.customer.name if field == "customer" else getattr(extreme, field))
         return Expected(numbers=(extreme.amount,), texts=(extreme.number,))
     if kind == "grouped":
         key = {
@@ -435,13 +446,23 @@ DENIES = re.compile(r"\b(no|none|not|0)\b|n't\b", re.IGNORECASE)
 YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 
 
-def judge(answer: str, expected: Expected) -> str:
+def table_text(blocks: list[dict[str, Any]] | None) -> str | None:
+    """The cells of the answer's table blocks as one text, or None when it has no table."""
+    tables = [b for b in blocks or () if isinstance(b, dict) and b.get("kind") == "table"]
+    if not tables:
+        return None
+    cells = [str(c) for t in tables for row in (t.get("header") or (), *(t.get("rows") or ())) for c in row]
+    return " | ".join(cells)
+
+
+def judge(answer: str, expected: Expected, blocks: list[dict[str, Any]] | None = None) -> str:
+    """The verdict on ``answer``; ``blocks`` (the turn's typed blocks) are read for a table the truth asks for."""
     if abstained(answer):
         return "correct" if expected.abstain else "abstained"
     if expected.abstain or ASKS_BACK.search(answer):
         return "wrong"
     if expected.either:
-        return "correct" if any(judge(answer, e) == "correct" for e in expected.either) else "wrong"
+        return "correct" if any(judge(answer, e, blocks) == "correct" for e in expected.either) else "wrong"
     if expected.yes is not None:
         opening = YES_NO.search(answer)
         if opening is None or (opening[1].lower() == "yes") != expected.yes:
@@ -460,6 +481,11 @@ def judge(answer: str, expected: Expected) -> str:
         if expected.none_ok and not expected.numbers and not NONE_STATED.search(answer):
             return "wrong"
         return "correct"
+    if expected.table:  # the names are looked for in the table (the text may only sum it up)
+        table = table_text(blocks)
+        if table is None:
+            return "wrong"
+        lowered = table.lower()
     positions = [lowered.find(name.lower()) for name in expected.names]
     if any(p < 0 for p in positions):
         return "wrong"

@@ -22,6 +22,16 @@ yes/no ("..., compared with net 30"; "...; yes if there is at least one"); a val
 not have ("no customer has segment retail"); and remarks in brackets about how the question was typed,
 which are dropped. A comparison with a figure or a date ("compared with 500,000") does not say above,
 below or on it, so it is not read.
+
+It also reads the plainer wording: "1 to 30 November 2026"; "to today (3 December 2026)" when that day is
+today; a field of "the contract of X" (each customer has one); "name of X"; "numbers of the orders ...",
+"names of the customers ..." (by place, or whose contract renewal date lies in a period); "names of the 5
+customers with the highest ..."; "number and amount of the largest order", or one field of it ("status of
+the largest order"); one measure of two subjects or periods ("sum of ... for A and for B, each ordered ...,
+and which is larger") as a comparison of the two figures; "; yes if above zero, otherwise no" and "; yes if
+they are net 60, otherwise no"; "..., shown as a table" (a list laid out in a table block); and remarks on how
+the conversation went ("(the follow-up keeps the customer and changes the period)"), which are dropped: the
+truth before them says what the last answer must hold.
 """
 
 from __future__ import annotations
@@ -32,6 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
+
+from django.utils import timezone
 
 from chat.models import Customer, Order, OrderStatus
 
@@ -80,6 +92,20 @@ def _range(m: re.Match[str], context: str | None) -> str | None:
     return f"range:{start}:{end}"
 
 
+def _days_of_month(m: re.Match[str], context: str | None) -> str | None:
+    """ "1 to 30 November 2026": the month and year of the last day hold for the first."""
+    year = _year_token(m[4], context)
+    if year is None:
+        return None
+    start, end = _day_token(m[1], m[3], year), _day_token(m[2], m[3], year)
+    last_day = calendar.monthrange(
+        2001 if year in ("this", "last", "next") else int(year), MONTH_NAMES.index(m[3]) + 1
+    )[1]
+    if int(m[1]) == 1 and int(m[2]) == last_day and (m[3] != "february" or year not in ("this", "last", "next")):
+        return f"month:{year}-{MONTH_NAMES.index(m[3]) + 1:02d}"
+    return f"range:{start}:{end}"
+
+
 def _since(m: re.Match[str], context: str | None) -> str | None:
     """From a day (or the first of a month) of a stated year to today; "since June" alone names no year."""
     year = _year_token(m[3], context)
@@ -99,6 +125,7 @@ def _half(m: re.Match[str], context: str | None) -> str | None:
 # Periods: pattern on the lowered text -> the spec ``atlas.tooling.evaluation.period_bounds`` reads
 # (or a function of the match and the year of the period it restates, for a restatement in brackets).
 PERIODS: tuple[tuple[str, Any], ...] = (
+    (r"(?:from )?(\d{1,2}) to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _days_of_month),
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _range),
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
     (r"since (\d{1,2}) " + MONTH + "(?: " + YEAR + r")?", _since),
@@ -141,8 +168,8 @@ NO_PERIOD = re.compile(r"\b(all-time|all time|across all dates|all dates|ever|al
 
 # "with an amount above 10,000", "over $5,000": orders worth more than an amount.
 MIN_AMOUNT = re.compile(
-    r"\b(?:with (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
-    r" \$?(\d[\d,]*(?:\.\d+)?)"
+    r"\b(?:(?:with|and) (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
+    r" \$?(\d[\d,]*(?:\.\d+)?)(?: usd\b| dollars\b)?"
 )
 
 # "whose latest contract has payment terms net 60", "on payment terms net 30": a condition on
@@ -171,7 +198,13 @@ ORDER_FIELDS = {
     "date": "ordered_on",
     "customer": "customer",
 }
-CUSTOMER_FIELDS = {"segment": "segment", "region": "region", "city": "city", "account code": "account_code"}
+CUSTOMER_FIELDS = {
+    "name": "name",
+    "segment": "segment",
+    "region": "region",
+    "city": "city",
+    "account code": "account_code",
+}
 GROUPS = {"customer": "customer", "customers": "customer", "region": "region", "regions": "region"}
 GROUPS |= {"city": "city", "cities": "city"}
 GROUPS |= {"segment": "segment", "segments": "segment"}
@@ -179,6 +212,9 @@ NUMBER_WORDS = {
     w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())
 }
 MORE_THAN = {"above": 0, "over": 0, "more than": 0, "greater than": 0, "exceeding": 0, "at least": -1}
+
+# "number and amount of the largest order": what the answer names of it (the check asks for both).
+NUMBER_AND_AMOUNT = r"(?:(?:number and amount|amount and number) of (?:the )?)?"
 
 # What the truth asks for, tried in order: (pattern on the slot-marked text, kind).
 # Slots are marked before matching: <customer>, <order>, <status>, <n>.
@@ -195,7 +231,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"^(?:the )?(?P<field>" + "|".join(CONTRACT_FIELDS) + r") (?:of|on|in) (?:<customer>(?:'s|')? |the )?"
-        r"(?:latest|current|most recent) contract(?: (?:of|for) <customer>)?$",
+        r"(?:(?:latest|current|most recent) )?contract(?: (?:of|for) <customer>)?$",
         "contract",
     ),
     (
@@ -211,17 +247,28 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
     (
+        r"^(?:the )?names of (?:the )?customers whose (?:latest |current )?contract renewal date (?:is|lies)\b",
+        "renewals",
+    ),
+    (
         r"^(?:the )?(?P<field>" + "|".join(ORDER_FIELDS) + r") of (?:the )?order (?:numbered |number )?<order>$",
         "order_field",
     ),
     (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
     (
-        r"^(?:the )?(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b|"
+        r"^(?:the )?(?P<field>number|" + "|".join(ORDER_FIELDS) + r") of (?:the )?"
+        r"(?P<extreme>largest|biggest|smallest) (?:single )?order\b",
+        "extreme_field",
+    ),
+    (
+        r"^(?:the )?"
+        + NUMBER_AND_AMOUNT
+        + r"(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b|"
         r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:largest|biggest|highest) amount$",
         "largest_order",
     ),
     (
-        r"^(?:the )?smallest (?:single )?order\b|^the order with the smallest amount\b|"
+        r"^(?:the )?" + NUMBER_AND_AMOUNT + r"smallest (?:single )?order\b|^the order with the smallest amount\b|"
         r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:smallest|lowest) amount$",
         "smallest_order",
     ),
@@ -231,8 +278,8 @@ KINDS: tuple[tuple[str, str], ...] = (
     (r"^(?:the )?(?:total )?(?:count|number) of\b.*\borders\b", "count_orders"),
     (r"^(?:the )?(?:sum|total) of\b", "sum_orders"),
     (r"^(?:the )?(?:mean|average) (?:amount|of|order amount)\b", "avg_orders"),
-    (r"^(?:all )?customers\b", "customers"),
-    (r"^(?:all |the )?(?:<status> )?orders\b", "orders"),
+    (r"^(?:(?:the )?names of )?(?:all |the )?customers\b", "customers"),
+    (r"^(?:(?:the )?numbers of )?(?:all |the )?(?:<status> )?orders\b", "orders"),
     (r"^(?:the )?(?P<field>" + "|".join(CUSTOMER_FIELDS) + r") of <customer>$", "customer_field"),
     (r"^<customer>(?:'s|')? (?P<field>" + "|".join(CUSTOMER_FIELDS) + r")$", "customer_field"),
 )
@@ -247,7 +294,7 @@ KNOWN_WORDS = frozenset(
     date lies between today last day next month payment terms term credit limit other same sharing
     above over more than greater exceeding at least top first per each grouped is are
     days signing signed code account current recent were was which who there has have had
-    numbered signed-on ordered-on bottom
+    numbered signed-on ordered-on bottom names numbers name
     """.split()
 )
 
@@ -260,7 +307,7 @@ KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     ),
     (
         re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|bottom|first)\b|\bmost\b(?! recent)"),
-        frozenset({"rank", "largest_order", "smallest_order"}),
+        frozenset({"rank", "largest_order", "smallest_order", "extreme_field"}),
     ),
     (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract", "contract_agg"})),
     (re.compile(r"\b(?:other|same|sharing)\b"), frozenset({"peers"})),
@@ -383,9 +430,26 @@ QUESTION_NOTE = re.compile(
 )
 # "for customers in the North region and for customers in the South region, compared"
 COMPARED = re.compile(r"^(sums|counts|means|averages) of\b", re.IGNORECASE)
+# "sum of ... for A and for B, each ordered ..., and which is larger": one measure said of two subjects or
+# periods is a comparison too; which side is larger is read from the two figures, so the words are dropped.
+WHICH_LARGER = re.compile(
+    r",?\s*(?:and )?(?:which (?:one )?is (?:larger|higher|bigger|greater|smaller|lower)|"
+    r"whether .+? is (?:higher|larger|up) or (?:lower|smaller|down))$",
+    re.IGNORECASE,
+)
+# "numbers of the orders ..., shown as a table": a list the last answer lays out as a table.
+AS_TABLE = re.compile(r",?\s*\b(?:shown|given|laid out) (?:as|in) a table$", re.IGNORECASE)
+TABLE_KINDS = frozenset({"orders", "customers", "renewals", "rank", "grouped"})
+ONE_MEASURE = re.compile(r"^(sum|count|mean|average) of\b", re.IGNORECASE)
 OR_BY_COUNT = re.compile(r"\s*\(a comparison by (?:count|number) of orders\b[^()]*\balso correct\)", re.IGNORECASE)
 # "orders with status open for Gateway Auto Parts; yes if there is at least one"
-YES_IF_ANY = re.compile(r"^(.+?)[;,]? yes if there (?:is|are) (?:at least one|any)$", re.IGNORECASE)
+YES_IF_ANY = re.compile(
+    r"^(.+?)[;,]? yes if (?:there (?:is|are) (?:at least one|any)|(?:it is |they are )?(?:above|more than) (?:zero|0))"
+    r"(?:,? otherwise no)?$",
+    re.IGNORECASE,
+)
+# "payment terms of the contract of Copperline Electrical; yes if they are net 60, otherwise no"
+YES_IF_EQUALS = re.compile(r"^(.+?)[;,]? yes if (?:it is|they are|that is) (.+?),? otherwise no$", re.IGNORECASE)
 # "segment of Mercer Textile Works, compared with enterprise": yes when the field equals the value.
 COMPARED_WITH = re.compile(r"^(.+?),? compared with (.+)$", re.IGNORECASE)
 EQUALITY_FIELDS = frozenset({"payment_terms", "segment", "region", "city", "account_code", "status"})
@@ -401,12 +465,30 @@ NOT_APPLYING = (
 GROUP_VALUES = re.compile(r"\b(segments|regions|cities|statuses) \(([^()]+)\)", re.IGNORECASE)
 
 
+# Remarks on how the conversation went ("(the follow-up keeps the customer and changes the period)", "; the
+# second question has its own subject, so ... is dropped"): the truth before them says what the last answer
+# must hold, so they are dropped.
+CONVERSATION_NOTE = re.compile(
+    r"\s*\(\s*the (?:follow-up|(?:second|third|last|later) (?:question|turn))\b[^()]*\)"
+    r"|\s*;\s*the (?:follow-up|(?:second|third|last|later) (?:question|turn))\b[^;()]*$",
+    re.IGNORECASE,
+)
+# "to today (3 December 2026)": today, restated as the day the truth was written.
+TODAY_RESTATED = re.compile(r"\btoday \((\d{1,2}) " + MONTH + r" (\d{4})\)", re.IGNORECASE)
+
+
 def _drop_notes(truth: str, names: Names) -> str:
     """The truth without its remarks: how the question was typed, a customer it is not ("(not Northline
     Freight)"), a fact about the customer that must hold ("(Copperline is in the Central region)"), the
     values of a grouping ("segments (enterprise, mid-market, small business)"); and "the customer of order
     SO-88888" read as that order's customer."""
     truth = QUESTION_NOTE.sub("", truth)
+    truth = CONVERSATION_NOTE.sub("", truth)
+    for m in list(TODAY_RESTATED.finditer(truth)):
+        said = date(int(m[3]), MONTH_NAMES.index(m[2].lower()) + 1, int(m[1]))
+        if said != timezone.localdate():
+            raise Unreadable(f"today is not {m[1]} {m[2]} {m[3]}: to today or to that day?")
+        truth = truth.replace(m.group(), "today")
     for m in list(re.finditer(r"\s*\(not ([^()]+)\)", truth)):
         if m[1].strip().rstrip(".").lower() in {n.rstrip(".").lower() for n in names.customers}:
             truth = truth.replace(m.group(), "")
@@ -465,15 +547,32 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
     no_such = NO_SUCH.match(truth)
     if no_such:
         return _no_such(no_such, names)
+    as_table = AS_TABLE.search(truth)
+    if as_table:
+        inner = _read_whole(truth[: as_table.start()], case, names)
+        if not inner.keys() & TABLE_KINDS:
+            raise Unreadable("a table of one figure?")
+        return {"table": inner}
+    which = WHICH_LARGER.search(truth)
+    if which:
+        truth = truth[: which.start()]
+    one = ONE_MEASURE.match(truth)
+    if one and (which or re.search(r" and for ", truth, re.IGNORECASE)):
+        truth = {"sum": "sums", "count": "counts", "mean": "means", "average": "averages"}[one[1].lower()] + truth[
+            len(one[1]) :
+        ]
     if COMPARED.match(truth):
+        truth = re.sub(r",?\s*\beach (?=ordered\b|placed\b|in\b|from\b)", " ", truth, flags=re.IGNORECASE)
         return _read_compare(truth, case, names)
+    if which:
+        raise Unreadable("which is larger, of what?")
     yes_if = YES_IF_ANY.match(truth)
     if yes_if:
         inner = _read(yes_if[1], case, names)
         if not inner.keys() & {"orders", "count_orders"}:
             raise Unreadable("yes if there is at least one of what?")
         return {"yes_no": {"check": {"orders": next(iter(inner.values()))}, "any": True}}
-    compared = COMPARED_WITH.match(truth)
+    compared = COMPARED_WITH.match(truth) or YES_IF_EQUALS.match(truth)
     if compared:
         inner = _read(compared[1], case, names)
         kind, spec = next(iter(inner.items()))
@@ -496,7 +595,9 @@ def _read_compare(truth: str, case: dict[str, Any], names: Names) -> dict[str, A
     single = {"sums": "sum", "counts": "count", "means": "mean", "averages": "average"}[measure[1].lower()]
     truth = single + " of" + truth[measure.end() :]
     lowered = truth.lower()
-    joined = re.search(r" and for | and (?!in |from |last |this |the (?:same|calendar|whole) )", lowered)
+    joined = re.search(
+        r" and for | and (?!in |from |last |this |the (?:same|calendar|whole) |ordered |placed )", lowered
+    )
     if joined and " for " in lowered[: joined.start()]:
         left, right = truth[: joined.start()], truth[joined.end() :]
         base, first = left[: left.rindex(" for ")], left[left.rindex(" for ") + len(" for ") :]
@@ -505,7 +606,7 @@ def _read_compare(truth: str, case: dict[str, Any], names: Names) -> dict[str, A
         sides = [_read(f"{base} for {subject}{rest}", case, names) for subject in (first, second)]
     else:
         found = find_period(lowered)
-        joined = found and re.match(r"\s*,?\s*and ", lowered[found[2] :])
+        joined = found and re.match(r"\s*,?\s*and (?:ordered |placed )?", lowered[found[2] :])
         if not found or not joined:
             raise Unreadable("a comparison of what?")
         period, start, end = found
@@ -764,7 +865,11 @@ def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any
     if measure is None:
         raise Unreadable("a ranking by what measure?")
     check: dict[str, Any] = {"group": GROUPS[group[1]]}
-    if "ranked by" in text:
+    # "names of the 5 customers with the highest ...": the number of places stands before the group
+    counted = re.search(r"\bthe (\d+|" + "|".join(NUMBER_WORDS) + r") (?:customers|regions|segments|cities)\b", text)
+    if counted:
+        limit = int(counted[1]) if counted[1].isdigit() else NUMBER_WORDS[counted[1]]
+    elif "ranked by" in text:
         limit = _limit(text, case)
         if limit is None:
             raise Unreadable("a ranking without a number of places")
@@ -808,7 +913,13 @@ def _having_sum(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[st
 
 def _customers(kind: str) -> Builder:
     def build(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
-        return {kind: _only(spec, ("region", "segment", "city", "terms"), kind)}
+        check = _only(spec, ("region", "segment", "city", "terms"), kind)
+        # must: "that count (or the names of those customers)": naming them all is also correct
+        if kind == "count_customers" and re.search(
+            r"\bor (?:the )?names of (?:those|these|the) customers\b", str(case.get("must", ""))
+        ):
+            check["or_names"] = True
+        return {kind: check}
 
     return build
 
@@ -851,7 +962,15 @@ def _order_field(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[s
     return {"order_field": {"order": spec["number"], "field": ORDER_FIELDS[m["field"]]}}
 
 
+def _extreme_field(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
+    """ "status of the largest non-cancelled order of X": one field of that order."""
+    kind = "smallest_order" if m["extreme"] == "smallest" else "largest_order"
+    field = "number" if m["field"] == "number" else ORDER_FIELDS[m["field"]]
+    return {kind: {**_only(spec, ORDER_FILTERS, kind), "field": field}}
+
+
 BUILDERS = {
+    "extreme_field": _extreme_field,
     "peers": _peers,
     "having": _having,
     "having_sum": _having_sum,

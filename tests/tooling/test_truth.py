@@ -547,3 +547,244 @@ def test_eval_answers_readings_reads_the_truths_without_asking(corpus, tmp_path)
     assert lines[0].split(None, 1) == ["r1", json.dumps({"order_field": {"order": "SO-86123", "field": "status"}})]
     assert lines[1].startswith("r2") and "unjudged: truth not read: compared with a figure" in lines[1]
     assert lines[-1] == "cases 2  unjudged 0.500"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "check"),
+    [
+        # a range of days within one month, the month and year said once
+        (
+            "count of orders for Kestrel Foods ordered from 1 to 28 February 2025",
+            {"count_orders": {"customer": "Kestrel Foods", "period": "month:2025-02"}},
+        ),
+        (
+            "sum of non-cancelled order amounts for Kestrel Foods ordered from 5 to 19 March 2026",
+            {"sum_orders": {"customer": "Kestrel Foods", "period": "range:2026-03-05:2026-03-19", "revenue": True}},
+        ),
+        # a field of "the contract" (each customer has one: its latest)
+        (
+            "credit limit of the contract of Tamarack Software",
+            {"contract": {"customer": "Tamarack Software", "field": "credit_limit"}},
+        ),
+        (
+            "signing date of the contract for Piedmont Textiles",
+            {"contract": {"customer": "Piedmont Textiles", "field": "signed_on"}},
+        ),
+        # a customer's name (looked up), and the customer of an order by name
+        ("name of Redwood Analytics", {"customer_field": {"customer": "Redwood Analytics", "field": "name"}}),
+        # numbers of orders, names of customers
+        (
+            "numbers of the orders with status open for Saguaro Solar",
+            {"orders": {"customer": "Saguaro Solar", "status": "open"}},
+        ),
+        (
+            "numbers of the orders with status overdue and amount above 7,500 USD, all customers",
+            {"orders": {"status": "overdue", "min_amount": "7500"}},
+        ),
+        ("names of the customers whose city is Denver", {"customers": {"city": "Denver"}}),
+        (
+            "names of the customers in the North region and the mid-market segment",
+            {"customers": {"region": "north", "segment": "mid-market"}},
+        ),
+        (
+            "names of the customers whose contract renewal date is from 1 March to 31 May 2027",
+            {"renewals": {"period": "range:2027-03-01:2027-05-31"}},
+        ),
+        # number and amount of an extreme order
+        (
+            "number and amount of the largest non-cancelled order of Harborview Marine, all dates",
+            {"largest_order": {"customer": "Harborview Marine", "revenue": True}},
+        ),
+        (
+            "number and amount of the smallest non-cancelled order ordered in 2025, all customers",
+            {"smallest_order": {"period": "year:2025", "revenue": True}},
+        ),
+        # names of the N customers with the highest or lowest ...
+        (
+            "names of the 4 customers in the East region with the highest sum of non-cancelled order amounts "
+            "ordered in 2025",
+            {"rank": {"group": "customer", "limit": 4, "region": "east", "period": "year:2025"}},
+        ),
+        (
+            "names of the 2 customers with the lowest sum of non-cancelled order amounts over all orders",
+            {"rank": {"group": "customer", "limit": 2, "ascending": True}},
+        ),
+    ],
+)
+def test_lookups_lists_and_extremes_in_the_plainer_wording(corpus, truth, check):
+    assert reading(truth).check == check
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "turns", "check"),
+    [
+        # remarks on how the conversation went are dropped: the truth before them is what the last answer holds
+        (
+            "count of orders with status open for Kestrel Foods (the follow-up keeps the status and changes "
+            "the customer)",
+            ["how many open orders does saguaro solar have", "and kestrel?"],
+            {"count_orders": {"customer": "Kestrel Foods", "status": "open"}},
+        ),
+        (
+            "sum of non-cancelled order amounts for Tamarack Software, all dates; the second question has its own "
+            "subject, so the region filter is dropped",
+            ["revenue in the west", "what has tamarack software spent overall"],
+            {"sum_orders": {"customer": "Tamarack Software", "revenue": True}},
+        ),
+        # yes/no on a value, or on there being any
+        (
+            "payment terms of the contract of Kestrel Foods; yes if they are net 45, otherwise no",
+            [],
+            {
+                "yes_no": {
+                    "check": {"contract": {"customer": "Kestrel Foods", "field": "payment_terms"}},
+                    "equals": "net 45",
+                }
+            },
+        ),
+        (
+            "count of orders with status cancelled for Saguaro Solar; yes if above zero, otherwise no",
+            [],
+            {"yes_no": {"check": {"orders": {"customer": "Saguaro Solar", "status": "cancelled"}}, "any": True}},
+        ),
+    ],
+)
+def test_conversation_remarks_and_yes_if(corpus, truth, turns, check):
+    assert reading(truth, *turns).check == check
+
+
+@pytest.mark.django_db
+def test_today_restated_as_a_day_must_be_today(corpus):
+    today = timezone.localdate()
+    said = f"{today.day} {today:%B %Y}"
+    truth = f"sum of non-cancelled order amounts for Kestrel Foods ordered from 1 March 2026 to today ({said})"
+    assert reading(truth).check == {
+        "sum_orders": {"customer": "Kestrel Foods", "period": "from:2026-03-01", "revenue": True}
+    }
+    truth = "sum of non-cancelled order amounts ordered from 1 March 2020 to today (5 March 2020)"
+    assert "to today or to that day?" in reading(truth).reason
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "check"),
+    [
+        # one measure said of two subjects, "each" over one period, "which is larger" read from the figures
+        (
+            "count of orders with status paid for Kestrel Foods and for Saguaro Solar, each ordered in 2025, "
+            "and which is larger",
+            {
+                "compare": {
+                    "measure": "count_orders",
+                    "sides": [
+                        {"customer": "Kestrel Foods", "status": "paid", "period": "year:2025"},
+                        {"customer": "Saguaro Solar", "status": "paid", "period": "year:2025"},
+                    ],
+                }
+            },
+        ),
+        (
+            "sum of non-cancelled order amounts for customers in the West region and for customers in the "
+            "North region, each ordered from 1 January to 31 March 2026",
+            {
+                "compare": {
+                    "measure": "sum_orders",
+                    "sides": [
+                        {"region": "west", "period": "quarter:2026-1", "revenue": True},
+                        {"region": "north", "period": "quarter:2026-1", "revenue": True},
+                    ],
+                }
+            },
+        ),
+        # one measure over two periods, the second "ordered from ...", and "whether ... is higher or lower"
+        (
+            "sum of non-cancelled order amounts for Tamarack Software ordered in 2024 and ordered from "
+            "1 January to 30 June 2025, and whether 2025 is higher or lower",
+            {
+                "compare": {
+                    "measure": "sum_orders",
+                    "sides": [
+                        {"customer": "Tamarack Software", "period": "year:2024", "revenue": True},
+                        {"customer": "Tamarack Software", "period": "range:2025-01-01:2025-06-30", "revenue": True},
+                    ],
+                }
+            },
+        ),
+    ],
+)
+def test_one_measure_of_two_subjects_or_periods_is_a_comparison(corpus, truth, check):
+    assert reading(truth).check == check
+
+
+@pytest.mark.django_db
+def test_which_is_larger_of_one_figure_is_not_read(corpus):
+    result = reading("sum of non-cancelled order amounts for Kestrel Foods ordered in 2025, and which is larger")
+    assert result.check is None and "a comparison of what?" in result.reason
+
+
+@pytest.mark.django_db
+def test_a_list_shown_as_a_table_is_judged_on_the_table_block(corpus):
+    truth = "numbers of the orders with status open for customers in the East region, shown as a table"
+    check = reading(truth).check
+    assert check == {"table": {"orders": {"region": "east", "status": "open"}}}
+    numbers = tuple(
+        Order.objects.filter(customer__region="east", status="open").order_by("number").values_list("number", flat=True)
+    )
+    expected = expected_for(check, timezone.localdate())
+    assert expected.table and set(expected.names) == set(numbers) and numbers
+    listed = ", ".join(numbers)
+    table = {"kind": "table", "header": ["Order", "Amount"], "rows": [[n, "1.00"] for n in numbers]}
+    assert judge("Open orders in the East:", expected, [table]) == "correct"
+    assert judge(f"Open orders in the East: {listed}.", expected, []) == "wrong"  # not laid out as a table
+    short = {**table, "rows": table["rows"][1:]}
+    assert judge("Open orders in the East:", expected, [short]) == "wrong"
+    # a single figure is not a table
+    assert "a table of one figure?" in reading("count of orders for Kestrel Foods, shown as a table").reason
+
+
+@pytest.mark.django_db
+def test_one_field_of_the_largest_or_smallest_order(corpus):
+    truth = "status of the largest non-cancelled order of Kestrel Foods ordered in 2025"
+    check = reading(truth).check
+    assert check == {
+        "largest_order": {"customer": "Kestrel Foods", "period": "year:2025", "revenue": True, "field": "status"}
+    }
+    largest = (
+        Order.objects.filter(customer__name="Kestrel Foods", ordered_on__year=2025)
+        .exclude(status="cancelled")
+        .order_by("-amount", "number")
+        .first()
+    )
+    assert expected_for(check, timezone.localdate()) == Expected(texts=(largest.status,))
+    assert reading("amount of the smallest order of Saguaro Solar, all dates").check == {
+        "smallest_order": {"customer": "Saguaro Solar", "field": "amount"}
+    }
+    assert reading("number of the biggest order with status open, all customers").check == {
+        "largest_order": {"status": "open", "field": "number"}
+    }
+
+
+@pytest.mark.django_db
+def test_a_count_of_customers_whose_must_allows_their_names(corpus):
+    case = {
+        "truth": "count of customers whose city is Portland",
+        "turns": ["how many customers are in portland"],
+        "must": "that count (or the names of those customers)",
+    }
+    check = read_truth(case).check
+    assert check == {"count_customers": {"city": "Portland", "or_names": True}}
+    names = sorted(Customer.objects.filter(city="Portland").values_list("name", flat=True))
+    expected = expected_for(check, timezone.localdate())
+    assert judge(f"{len(names)} customers are in Portland.", expected) == "correct"
+    assert judge("In Portland: " + ", ".join(names) + ".", expected) == "correct"
+    assert judge("In Portland: " + ", ".join(names[1:]) + ".", expected) == "wrong"
+    # without the must, only the count
+    assert reading("count of customers whose city is Portland").check == {"count_customers": {"city": "Portland"}}
+
+
+@pytest.mark.django_db
+def test_no_names_to_list_leaves_only_the_count(corpus):
+    expected = expected_for({"count_customers": {"city": "Nowhere", "or_names": True}}, timezone.localdate())
+    assert expected == Expected(numbers=(Decimal(0),))

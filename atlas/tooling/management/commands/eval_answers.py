@@ -82,7 +82,8 @@ class Command(BaseCommand):
                     verdicts.append(Verdict(case["id"], "unjudged", answer, reason=reason))
                     continue
                 expected = expected_for(check, today)
-                verdicts.append(Verdict(case["id"], judge(answer, expected), answer, expected.__dict__))
+                blocks = turn.blocks if turn is not None else []
+                verdicts.append(Verdict(case["id"], judge(answer, expected, blocks), answer, expected.__dict__))
             transaction.set_rollback(True)
         self._report(verdicts, timings, options)
 
