@@ -628,7 +628,10 @@ def _field_of(words: str) -> str:
     return ""
 
 
-_NEGATORS = re.compile(r"\b(?:moved off|move off|switched from|switch from|away from|no longer|no(?!\s+(?:more|fewer|less)\s+than\b)|never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b")
+_NEGATORS = re.compile(
+    r"\b(?:moved off|move off|switched from|switch from|away from|no longer|no(?!\s+(?:more|fewer|less)\s+than\b)|"
+    r"never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b"
+)
 _CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|none of)\b|>")
 _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
 

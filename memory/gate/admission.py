@@ -140,9 +140,14 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
             if m.kind == Kind.PREFERENCE
             and m.scope == finding.scope
             and (
-                m.facets and set(m.facets) <= set(finding.facets) and not (negative and m.facets != finding.facets)
+                m.facets
+                and set(m.facets) <= set(finding.facets)
+                and not (negative and m.facets != finding.facets)
                 # a note written without facets (by hand, or before facets) by its subject
-                or not m.facets and bool(finding.subject) and m.subject == finding.subject and not negative
+                or not m.facets
+                and bool(finding.subject)
+                and m.subject == finding.subject
+                and not negative
             )
         ]
     if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
@@ -215,7 +220,9 @@ class _Run:
             source_turn=self.event.turn_id,
             memory_id=memory_id,
             gate_version=GATE_VERSION,
-            read_as=[] if reason == r.SECRET else [{"from": c.original, "to": c.replacement, "why": c.reason} for c in finding.read_as],
+            read_as=[]
+            if reason == r.SECRET
+            else [{"from": c.original, "to": c.replacement, "why": c.reason} for c in finding.read_as],
         )
         self.decisions.append(Decision(finding.rule, finding.kind, admitted, reason, statement, memory_id))
 

@@ -22,7 +22,6 @@ from memory import preferences
 from memory.gate import policy, rules, statements, subjects, timex
 from memory.gate import reasons as r
 from memory.gate import vocabulary as vocab
-from memory.gate.secrets import names_secret, secret_kind
 from memory.gate.pipeline import (
     QUESTION_WORDS,
     Clause,
@@ -32,6 +31,7 @@ from memory.gate.pipeline import (
     parse_turn,
     speech_act,
 )
+from memory.gate.secrets import names_secret, secret_kind
 
 _SUBJECTS = ("nsubj", "nsubjpass")
 _FORMAT_SUBJECTS = {"answer_format", "answer_length", "units", "currency", "date_format", "language", "scale"}
@@ -262,14 +262,18 @@ def _withdrawal(clause: Clause, text: str) -> Finding:
     if fallback is not None:
         extra["fallback"] = fallback
     subject, value = subjects.subject_value(text)
-    return Finding("reverse", "withdrawal", r.REVERSAL, "preference", statement=text, subject=subject, value=value, extra=extra)
+    return Finding(
+        "reverse", "withdrawal", r.REVERSAL, "preference", statement=text, subject=subject, value=value, extra=extra
+    )
 
 
 def _someone_elses_wish(clause: Clause) -> bool:
     """ "my team wants the figures in GBP", "finance likes tables": a wish whose subject is not the user."""
     doc = clause.span.doc
     return any(
-        t.dep_ in _SUBJECTS and t.lower_ not in ("i", "me") and t.head.lemma_.lower() in vocab.PREFERENCE_VERBS
+        t.dep_ in _SUBJECTS
+        and t.lower_ not in ("i", "me")
+        and t.head.lemma_.lower() in vocab.PREFERENCE_VERBS
         # the small model misparses "Going forward my team wants ...": a noun then "wants"
         or t.tag_ == "VBZ"
         and t.lemma_.lower() in vocab.PREFERENCE_VERBS
@@ -282,7 +286,8 @@ def _someone_elses_wish(clause: Clause) -> bool:
 def _reported(clause: Clause) -> bool:
     """ "I never said I prefer tables": the user reports what was said, and wishes nothing."""
     return any(
-        t.lemma_.lower() in vocab.REPORTING_VERBS and t.dep_ == "ROOT" and t.i < clause.span.start + 4 for t in clause.span
+        t.lemma_.lower() in vocab.REPORTING_VERBS and t.dep_ == "ROOT" and t.i < clause.span.start + 4
+        for t in clause.span
     )
 
 
@@ -326,7 +331,9 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         starts = {c.span.start for c in inside}
         said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
         kept = {
-            id(f): preferences.read_facets(f.quote) for f in said if f.action == "write" and not statements.lint(f.statement)
+            id(f): preferences.read_facets(f.quote)
+            for f in said
+            if f.action == "write" and not statements.lint(f.statement)
         }
         wanted = set().union(*(reading.facets for _, reading in readings))
         if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
@@ -497,7 +504,18 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
     start, end = opening
     doc = clause.span.doc
     target = [t for t in doc[end : clause.span.end] if not t.is_space]
-    while target and target[0].lower_ in ("that", "about", "the", "note", "memory", "what", "i", "said", "you", "thing"):
+    while target and target[0].lower_ in (
+        "that",
+        "about",
+        "the",
+        "note",
+        "memory",
+        "what",
+        "i",
+        "said",
+        "you",
+        "thing",
+    ):
         if target[0].lower_ == "i" and len(target) > 1 and target[1].lower_ != "said":
             break
         if target[0].lower_ == "you":  # "what you know about my office", "what you have on me"

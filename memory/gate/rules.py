@@ -77,14 +77,34 @@ RULES: tuple[Rule, ...] = (
         "Going forward, take my spreadsheet figures over what the records say.",
         tokens=(
             # "trust my totals", "take my numbers", "use my figures instead"
-            [{"LEMMA": {"IN": v.TRUST_VERBS}}, {"LOWER": {"IN": ["my", "our"]}}, {"OP": "?"}, {"LOWER": {"IN": v.USER_FIGURES}}],
-            [{"LEMMA": {"IN": v.SUBSTITUTE_VERBS}}, {"LOWER": "with", "OP": "?"}, {"LOWER": {"IN": ["my", "our"]}},
-             {"OP": "{0,2}"}, {"LOWER": {"IN": v.USER_FIGURES}}, {"OP": "{0,3}"}, {"LOWER": {"IN": v.SUBSTITUTE_CONTRASTS}}],
+            [
+                {"LEMMA": {"IN": v.TRUST_VERBS}},
+                {"LOWER": {"IN": ["my", "our"]}},
+                {"OP": "?"},
+                {"LOWER": {"IN": v.USER_FIGURES}},
+            ],
+            [
+                {"LEMMA": {"IN": v.SUBSTITUTE_VERBS}},
+                {"LOWER": "with", "OP": "?"},
+                {"LOWER": {"IN": ["my", "our"]}},
+                {"OP": "{0,2}"},
+                {"LOWER": {"IN": v.USER_FIGURES}},
+                {"OP": "{0,3}"},
+                {"LOWER": {"IN": v.SUBSTITUTE_CONTRASTS}},
+            ],
             # "use the limits I tell you", "use whatever numbers I give you", "the figures I paste"
-            [{"LOWER": {"IN": v.USER_FIGURES}}, {"LOWER": {"IN": ["i", "that"]}}, {"OP": "?"}, {"LEMMA": {"IN": v.USER_SUPPLIES}}],
+            [
+                {"LOWER": {"IN": v.USER_FIGURES}},
+                {"LOWER": {"IN": ["i", "that"]}},
+                {"OP": "?"},
+                {"LEMMA": {"IN": v.USER_SUPPLIES}},
+            ],
             # "don't check them against the system", "don't verify anything I tell you"
-            [{"LOWER": {"IN": ["n't", "not", "never", "no", "stop", "without"]}}, {"LOWER": "ever", "OP": "?"},
-             {"LEMMA": {"IN": v.CHECK_VERBS}}],
+            [
+                {"LOWER": {"IN": ["n't", "not", "never", "no", "stop", "without"]}},
+                {"LOWER": "ever", "OP": "?"},
+                {"LEMMA": {"IN": v.CHECK_VERBS}},
+            ],
             # "ignore the ledger", "skip what the system says", "override the database"
             [{"LEMMA": {"IN": v.OVERRIDE_VERBS}}, {"OP": "{0,3}"}, {"LOWER": {"IN": v.DATA_SOURCES}}],
             [{"LOWER": "source"}, {"LOWER": "of"}, {"LOWER": "truth"}],
@@ -281,8 +301,12 @@ RULES: tuple[Rule, ...] = (
             [{"LEMMA": "voter"}],
             # A role in a union named by its own name: "the Unite rep", "member of Unison".
             [{"LOWER": {"IN": v.UNION_NAMES}}, {"LEMMA": {"IN": v.UNION_ROLES}}],
-            [{"LEMMA": {"IN": v.UNION_ROLES}}, {"LOWER": {"IN": ["of", "for", "in", "with"]}}, {"OP": "{0,2}"},
-             {"LOWER": {"IN": v.UNION_NAMES}}],
+            [
+                {"LEMMA": {"IN": v.UNION_ROLES}},
+                {"LOWER": {"IN": ["of", "for", "in", "with"]}},
+                {"OP": "{0,2}"},
+                {"LOWER": {"IN": v.UNION_NAMES}},
+            ],
         ),
         extra_examples=(
             "Keep in mind I go to church on Sundays.",
@@ -329,7 +353,11 @@ RULES: tuple[Rule, ...] = (
             [{"LOWER": "i"}, {"LEMMA": {"IN": ["like", "love", "want", "need", "prefer"]}}, {"LOWER": "my"}],
             # "I'd like everything in millions", "id rather have answers in German".
             # (the tokenizer splits a typed "id" into "i" and "d")
-            [{"LOWER": {"IN": ["i", "id"]}}, {"LOWER": {"IN": ["'d", "d", "would"]}, "OP": "?"}, {"LOWER": {"IN": ["like", "rather"]}}],
+            [
+                {"LOWER": {"IN": ["i", "id"]}},
+                {"LOWER": {"IN": ["'d", "d", "would"]}, "OP": "?"},
+                {"LOWER": {"IN": ["like", "rather"]}},
+            ],
         ),
         extra_examples=("ISO dates for everything, please.", "I like my numbers in millions."),
     ),

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memory', '0013_memory_use_counts'),
+        ("memory", "0013_memory_use_counts"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='gatedecision',
-            name='read_as',
+            model_name="gatedecision",
+            name="read_as",
             field=models.JSONField(blank=True, db_default=[], default=list),
         ),
     ]

@@ -592,8 +592,14 @@ CASES = [
         [note("preference", "standing_preference", "Wants the top customer listed first for each region.")],
     ),
     # Never "Prefers bullet points work best for them.": the note is written from the facet.
-    ("For me, bullet points work best from now on.", [{"action": "write", "statement": "Prefers answers as bullet points."}]),
-    ("Bullet points work best for me from now on.", [{"action": "write", "statement": "Prefers answers as bullet points."}]),
+    (
+        "For me, bullet points work best from now on.",
+        [{"action": "write", "statement": "Prefers answers as bullet points."}],
+    ),
+    (
+        "Bullet points work best for me from now on.",
+        [{"action": "write", "statement": "Prefers answers as bullet points."}],
+    ),
     # "For me" / "for us" is the user: the request stands, and the note holds for all answers.
     (
         "For me, always show amounts in euros.",
@@ -692,7 +698,15 @@ CASES = [
     # a standing wish for bullet points.
     (
         "From now on, no more than three bullet points.",
-        [note("preference", "standing_preference", "Prefers answers as bullet points.", subject="answer_format", value="bullets")],
+        [
+            note(
+                "preference",
+                "standing_preference",
+                "Prefers answers as bullet points.",
+                subject="answer_format",
+                value="bullets",
+            )
+        ],
     ),
     # "again" says nothing the note keeps ("Does not want pie charts again.").
     (
@@ -733,7 +747,13 @@ CASES = [
     (
         "From now on use tables, but never show pie charts.",
         [
-            note("preference", "standing_preference", "Prefers answers as tables.", subject="answer_format", value="table"),
+            note(
+                "preference",
+                "standing_preference",
+                "Prefers answers as tables.",
+                subject="answer_format",
+                value="table",
+            ),
             note("preference", "standing_preference", "Does not want a chart.", subject="answer_format", value="chart"),
         ],
     ),

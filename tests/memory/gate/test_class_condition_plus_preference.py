@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('condition_plus_preference',)
+CLASSES = ("condition_plus_preference",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('explicit_keep',)
+CLASSES = ("explicit_keep",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

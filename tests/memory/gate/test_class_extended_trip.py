@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('extended_trip',)
+CLASSES = ("extended_trip",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

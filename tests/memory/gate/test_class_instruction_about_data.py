@@ -10,7 +10,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('instruction_about_data',)
+CLASSES = ("instruction_about_data",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('not_about_user',)
+CLASSES = ("not_about_user",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('one_off',)
+CLASSES = ("one_off",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

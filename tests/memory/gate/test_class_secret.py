@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('secret',)
+CLASSES = ("secret",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

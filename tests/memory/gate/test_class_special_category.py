@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('special_category',)
+CLASSES = ("special_category",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

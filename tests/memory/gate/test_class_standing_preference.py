@@ -10,7 +10,24 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('standing_preference', 'facet_currency', 'facet_currency_display', 'facet_scale', 'facet_rounding', 'facet_date_format', 'facet_layout', 'facet_length', 'facet_include', 'facet_sort', 'facet_limit', 'facet_cancelled', 'facet_language', 'facet_unsupported', 'several_facets', 'scoped_preference')
+CLASSES = (
+    "standing_preference",
+    "facet_currency",
+    "facet_currency_display",
+    "facet_scale",
+    "facet_rounding",
+    "facet_date_format",
+    "facet_layout",
+    "facet_length",
+    "facet_include",
+    "facet_sort",
+    "facet_limit",
+    "facet_cancelled",
+    "facet_language",
+    "facet_unsupported",
+    "several_facets",
+    "scoped_preference",
+)
 KNOWN_GAPS: dict[str, str] = {
     "facet_language-5": "a wish written in German: the rows read English",
     "facet_unsupported-9": "the statement lint reads 'the sales reps phone number shown' as a clause",

@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('temporary_state',)
+CLASSES = ("temporary_state",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('update_preference',)
+CLASSES = ("update_preference",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

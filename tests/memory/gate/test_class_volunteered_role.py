@@ -9,7 +9,7 @@ import pytest
 
 from tests.memory.gate.classes import params, problems
 
-CLASSES = ('volunteered_role',)
+CLASSES = ("volunteered_role",)
 KNOWN_GAPS: dict[str, str] = {}
 
 

@@ -101,8 +101,8 @@ class Command(BaseCommand):
 
     def _load(self) -> list[str]:
         from atlas.language import nlp
-        from memory.gate import rules
         from atlas.normalise import warm_up
+        from memory.gate import rules
         from memory.gate.secrets import _plugins
 
         warm_up()  # the speller and the domain lexicon are built once per process, like the parser
