@@ -136,7 +136,7 @@ def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_c
             findings.extend(_wishes_beside_a_secret(text))
         return [replace(f, read_as=read.changes) for f in findings]
     parts = clauses(doc, hits)
-    found = standing_wishes(doc, parts, _analyse_clauses(parts, at=at, quote=text))
+    found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=text)))
     findings.extend(_legible(_with_facets(f)) for f in found)
     return [replace(f, read_as=read.changes) for f in findings]
 
@@ -166,6 +166,25 @@ def _secret_shaped(piece: str) -> bool:
         any(c.isdigit() for c in token) and any(c.isalpha() for c in token) or any(c in "#!$%*@" for c in token)
         for token in piece.split()
     )
+
+
+def _sensitive_sentences(doc: Doc, parts: list[Clause], found: list[Finding]) -> list[Finding]:
+    """A sentence that states a special category keeps no context or situation note: whatever
+    else it says about the user is said about the condition ("I'm Jewish, so remember I'm off
+    for ..."); a standing wish beside it is read on its own (standing_wishes)."""
+    sensitive = {
+        c.span.start
+        for sent in doc.sents
+        if any("special_category" in c.hits for c in parts if sent.start <= c.span.start < sent.end)
+        for c in parts
+        if sent.start <= c.span.start < sent.end
+    }
+    return [
+        _refuse(f.rule, r.SENSITIVE, f.quote, kind=f.kind)
+        if f.action == "write" and f.kind in ("context", "situation") and f.extra.get("clause") in sensitive
+        else f
+        for f in found
+    ]
 
 
 def _with_facets(finding: Finding) -> Finding:
@@ -624,10 +643,12 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
         (t.i for t in span if t.lower_ in ("so", "but") and t.i > span.start and _opens_clause(span, t.i + 1)),
         span.end,
     )
+    opening = content_tokens(span)
+    begin = opening[0].i if opening else span.start  # "heads up, I'm in Dubai ...": the opener goes
     kept = [
         t
         for t in span
-        if t.i < cut
+        if begin <= t.i < cut
         if start < 0 or not (start <= t.idx - span.start_char < start + len(when.phrase))
         if not (t.lower_ in ("so", "but") and t.i > span.start)
     ]

@@ -30,6 +30,8 @@ _PRONOUN_SUBJECTS = {"i", "you", "we", "it", "they"}
 _SUBORDINATORS = {"whenever", "when", "if", "unless", "for", "every", "each", "while", "because", "since"}
 _STANDING_WORDS = {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()} - _SUBORDINATORS
 _LEADING_SKIP = set(vocab.POLITENESS) | {w for w in vocab.DISCOURSE_OPENERS if " " not in w}
+# "heads up, ...", "by the way ...": openers of several words, longest first.
+_LEADING_PHRASES = sorted((tuple(p.split()) for p in vocab.DISCOURSE_OPENERS if " " in p), key=len, reverse=True)
 _PERSON_SUBJECTS = set(vocab.OTHER_PEOPLE)
 _COMPANY_SUBJECTS = set(vocab.COMPANY_SUBJECTS)
 # First words that open a clause of their own after a comma ("..., and note that ...").
@@ -80,6 +82,11 @@ def content_tokens(span: Span) -> list[Token]:
     while tokens:
         if tokens[0].lower_ in _LEADING_SKIP or tokens[0].is_punct:
             tokens = tokens[1:]
+        elif phrase := next(
+            (p for p in _LEADING_PHRASES if tuple(t.lower_ for t in tokens[: len(p)]) == p and len(tokens) > len(p)),
+            None,
+        ):
+            tokens = tokens[len(phrase) :]
         elif (
             len(tokens) > 2
             and tokens[0].lower_ == "for"
