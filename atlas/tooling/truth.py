@@ -867,6 +867,7 @@ def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any
     check: dict[str, Any] = {"group": GROUPS[group[1]]}
     # "names of the 5 customers with the highest ...": the number of places stands before the group
     counted = re.search(r"\bthe (\d+|" + "|".join(NUMBER_WORDS) + r") (?:customers|regions|segments|cities)\b", text)
+    limit: int | None
     if counted:
         limit = int(counted[1]) if counted[1].isdigit() else NUMBER_WORDS[counted[1]]
     elif "ranked by" in text:

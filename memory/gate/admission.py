@@ -382,7 +382,7 @@ def _extend(run: _Run, finding: Finding) -> None:
     live = list(live_memories(run.user, now=since).filter(kind=Kind.SITUATION).order_by("-created_at"))
     names = [n.lower() for n in finding.extra.get("names", [])]
     named = [m for m in live if any(n in m.statement.lower() for n in names)]
-    old = (named or live or [None])[0]
+    old = next(iter(named or live), None)
     if old is None or finding.expires_at is None or (old.expires_at and old.expires_at >= finding.expires_at):
         run.decide(finding, False, r.NOTHING_TO_REMEMBER)
         return
