@@ -798,6 +798,11 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         return Abstention(vocab.FORECAST_REASON, "future")
     if signals.negated or signals.unplanned:
         return Abstention(vocab.NO_PLAN_REASON, signals.negated or signals.unplanned)
+    graded = _graded_customers(signals)
+    if graded and _measure(signals) in ("average", "sum", "count"):
+        # "the average order for our big customers": which customers are big the records do not
+        # say (the enterprise segment? the top ten?), so the word is not read, not ignored.
+        return Abstention(vocab.UNREAD_WORD_REASON, graded)
     if lemmas & vocab.OWING_WORDS and not signals.status and "credit_limit" not in _contract_fields(signals):
         # "What does X owe us?": open, shipped and overdue orders are all unpaid; which of them
         # counts as owed the question must say ("past due", "overdue").
@@ -827,6 +832,15 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
     if unread and not documents:
         return Abstention(vocab.UNREAD_WORD_REASON, unread)
     return None
+
+
+def _graded_customers(signals: Signals) -> str:
+    """A vague grade on the customers ("big customers", "major accounts"), or ""."""
+    for word, nxt in pairwise(signals.words):
+        subject = vocab.SUBJECT_WORDS.get(nxt) or vocab.SUBJECT_WORDS.get(nxt.rstrip("s"))
+        if word in vocab.VAGUE_GRADES and subject == "customers":
+            return word
+    return ""
 
 
 def _average_of_counts(signals: Signals) -> bool:

@@ -384,6 +384,8 @@ HARMLESS_VERBS = frozenset(
         "set", "specify", "grant", "agree", "allow",
     }
 )  # fmt: skip
+# Grades of customers the records do not define ("our big customers", "key accounts").
+VAGUE_GRADES = frozenset({"big", "large", "major", "key", "important", "main"})
 # Verbs of asking and showing: negated by the asker ("I don't need the list", "you needn't
 # show them all") they shape the answer, never the data.
 ASKING_VERBS = frozenset({"need", "want", "show", "list", "give", "send", "bother", "care"})
