@@ -629,8 +629,8 @@ def _field_of(words: str) -> str:
 
 
 _NEGATORS = re.compile(
-    r"\b(?:moved off|move off|switched from|switch from|away from|no longer|no(?!\s+(?:more|fewer|less)\s+than\b)|"
-    r"never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b"
+    r"\b(?:moved off|move off|switched from|switch from|away from|no longer|"
+    r"no(?!\s+(?:more|fewer|less)\s+than\b)|never|not|don't|do not|doesn't|without|stop|hate|dislike|avoid|none of)\b"
 )
 _CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|none of)\b|>")
 _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
@@ -731,7 +731,23 @@ def read_facets(text: str) -> Reading:
     _read_length_bound(low, found)
     _read_fields(low, " " + text + " ", found)
     _read_sort(low, found)
-    return Reading(found, scope_of(low), negative=_turned_round(low, hits, found))
+    return Reading(found, widest(scope_of(low), found), negative=_turned_round(low, hits, found))
+
+
+# A facet that acts on one kind of answer only: scoped to that kind, a note says no more than a
+# global one ("the top 5 when I ask for a ranking" and "just the top 3 from now on" are one facet
+# in one scope, so the newer wins).
+_HOME_SCOPES = {"ranking": "rankings", "contract": "contracts"}
+
+
+def at_home(facet: str, scope: str) -> bool:
+    spec = FACETS_BY_NAME.get(facet)
+    return spec is not None and _HOME_SCOPES.get(spec.acts_on) == scope
+
+
+def widest(scope: str, facets: dict[str, Any]) -> str:
+    """``scope``, or global when every facet acts only in that scope anyway."""
+    return GLOBAL if facets and all(at_home(facet, scope) for facet in facets) else scope
 
 
 def _read_length_bound(low: str, found: dict[str, Any]) -> None:
@@ -1119,11 +1135,11 @@ def effective(notes: Iterable[Any], scopes: Iterable[str]) -> dict[str, Held]:
         if not holds_in(scope, scopes):
             continue
         facets = dict(getattr(note, "facets", {}) or {})
-        rank = (scope != GLOBAL, getattr(note, "written_at", None), note.memory_id)
         extra = {k: v for k, v in facets.items() if k in _COMPANIONS}
         for facet, value in facets.items():
             if facet in _COMPANIONS:
                 continue
+            rank = (scope != GLOBAL and not at_home(facet, scope), getattr(note, "written_at", None), note.memory_id)
             held = Held(facet, value, note.memory_id, extra if facet == "length" else {})
             current = best.get(facet)
             if current is None or _newer(rank, current[0]):
