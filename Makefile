@@ -131,6 +131,8 @@ eval: db
 	$(PY) manage.py eval_gate tests/fixtures/gate_own_cases.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set2.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set3.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set6.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set7.jsonl
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/recall/dev.jsonl --k 6
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev.jsonl
@@ -145,6 +147,9 @@ eval: db
 	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set5.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set6.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set7.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set10.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set11.jsonl
+	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set2.jsonl
 
 eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6
