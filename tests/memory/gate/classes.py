@@ -26,6 +26,21 @@ def rows(name: str) -> list[dict]:
         return [row for row in map(json.loads, filter(str.strip, handle)) if row["class"] == name]
 
 
+def cases(classes: tuple[str, ...], known_gaps: dict[str, str]) -> list[Any]:
+    """The rows of ``classes`` as test parameters; a known gap runs as a strict expected failure."""
+    import pytest
+
+    return [
+        pytest.param(
+            *case.values,
+            id=case.id,
+            marks=[pytest.mark.xfail(reason=known_gaps[case.id], strict=True)] if case.id in known_gaps else [],
+        )
+        for name in classes
+        for case in params(name)
+    ]
+
+
 def params(name: str) -> list[Any]:
     import pytest
 

@@ -7,20 +7,13 @@ in KNOWN_GAPS with why, and run as expected failures so a fix shows up.
 
 import pytest
 
-from tests.memory.gate.classes import params, problems
+from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("one_off",)
 KNOWN_GAPS: dict[str, str] = {}
 
 
-def _cases():
-    for name in CLASSES:
-        for case in params(name):
-            marks = [pytest.mark.xfail(reason=KNOWN_GAPS[case.id], strict=True)] if case.id in KNOWN_GAPS else []
-            yield pytest.param(*case.values, id=case.id, marks=marks)
-
-
 @pytest.mark.django_db
-@pytest.mark.parametrize("row", list(_cases()))
+@pytest.mark.parametrize("row", cases(CLASSES, KNOWN_GAPS))
 def test_the_class_is_read_as_the_helper_expects(row):
     assert problems(row) == []
