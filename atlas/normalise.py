@@ -273,7 +273,7 @@ _DETERMINERS = frozenset({"the", "our", "my", "their", "a", "an", "his", "her", 
 
 
 def _lead_word(tokens: list[re.Match[str]], i: int) -> str:
-    """The word before a name, past a determiner ("out of our dubai office": "of")."""
+    """The word before a name, past a determiner ("based at our lisbon branch": "at")."""
     j = i - 1
     while j >= 0 and tokens[j].group().lower() in _DETERMINERS:
         j -= 1

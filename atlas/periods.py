@@ -26,7 +26,7 @@ PERIOD_CURRENT = frozenset({"this", "current"})
 PERIOD_FUTURE = frozenset({"next", "coming", "upcoming", "within"})  # "expire within 30 days"
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
-# Words that join two months or quarters into one span ("from September to November").
+# Words that join two months or quarters into one span ("from June to August").
 PERIOD_RANGE_JOINS = frozenset({"and", "to", "through", "thru", "until", "till", "til", "-", "&", ","})
 ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
@@ -72,7 +72,7 @@ def _unit_period(unit: str, offset: int, today: date) -> tuple[date, date]:
 
 
 def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, date]:
-    """ "the last 30 days" (ending today) or "the next 90 days" (starting today); months,
+    """ "the last 45 days" (ending today) or "the next 60 days" (starting today); months,
     quarters and years are calendar ones ("the next 6 months" from 1 Dec ends on 1 Jun)."""
     if unit in ("month", "quarter", "year"):
         months = {"month": 1, "quarter": 3, "year": 12}[unit] * count
@@ -88,9 +88,9 @@ def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, dat
 def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     """The period a question names and whether it lies wholly in the future.
 
-    Named periods (this/last/next month, quarter, year, week), spans ("the last 30 days",
+    Named periods (this/last/next month, quarter, year, week), spans ("the last 45 days",
     "the next 90 days"), quarters ("Q3 2025", "the third quarter"), months ("March",
-    "March 2025"), years ("in 2025"), "year to date" and "until the end of next month".
+    "March 2025"), years ("in 2025"), "year to date" and "until the end of the coming month".
     """
     text = " ".join(words)
     period = _named_period(words, today) or _range_period(words, today) or _calendar_period(words, today)
@@ -168,7 +168,7 @@ def _range_month(words: list[str], i: int) -> int | None:
 
 
 def range_anchors(words: list[str]) -> list[int] | None:
-    """Two or more months or quarters joined only by range words ("September and October 2026",
+    """Two or more months or quarters joined only by range words ("April and May 2025",
     "from Q1 to Q2 2025", "nov to feb", "may - jul"): one span, first start to last end."""
     anchors = [i for i, w in enumerate(words) if _range_month(words, i) or re.fullmatch(r"q[1-4]", w)]
     if len(anchors) < 2 or any(_day_of_month(words, i) for i in anchors if not words[i].startswith("q")):
