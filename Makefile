@@ -75,12 +75,12 @@ format: venv
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
-# The edit-test loop: ruff, then every test but the browser, the slow modules and the labelled
-# sets (tests/conftest.py SLOW_MODULES). `make test` runs everything.
+# The edit-test loop: ruff, then every test but the browser, the slow modules, the labelled sets
+# (tests/conftest.py SLOW_MODULES) and the tests through a whole chat turn. `make test` runs everything.
 check: venv
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m pytest -n 2 -q -m "not browser and not slow and not evaluation" $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 -q -m "not browser and not slow and not evaluation and not turn" $(PYTEST_ARGS)
 
 test: venv browser lint
 	$(PY) manage.py makemigrations --check --dry-run
