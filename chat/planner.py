@@ -5,12 +5,12 @@ orders, contracts, documents), with which filters, grouped and ordered how, how 
 question is read with the shared language pipeline (:mod:`atlas.language`: lemmas, numbers,
 negation) and the corpus's own vocabulary (customer names, cities, segments, read from the
 database). When no plan covers the question the planner returns an :class:`Abstention`
-with a reason code instead of guessing (chapter 93: a confident wrong answer costs more
+with a reason code instead of guessing (design rule: abstain plainly; a confident wrong answer costs more
 than no answer).
 
 A follow-up ("and last month?", "and Pinecrest?", "as a table") keeps the previous plan and
 swaps only the slot it states; a question that states its own subject starts from nothing
-but the customer it names or refers back to (chapter 92: stale filters are the silent
+but the customer it names or refers back to (design rule: bounded state; stale filters are the silent
 failure).
 """
 
@@ -938,7 +938,7 @@ def _refers_to_last(signals: Signals) -> bool:
 
 def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Abstention:
     """The previous plan with the slots the follow-up states swapped in; filters the follow-up
-    does not restate carry only while they are alive (two turns, chapter 92)."""
+    does not restate carry only while they are alive (two turns, design rule: bounded state)."""
     slots = {k: v for k, v in context.carried.items() if k in last.filters.slots()}
     slots.update(_stated_filters(signals))
     if signals.status:

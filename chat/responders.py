@@ -6,7 +6,7 @@ slot (short, detailed, table) and the preferences it can honour from recalled no
 currency display, date format, bullet points). When no plan fits, it abstains in one plain
 sentence that says what Atlas can answer and asserts no figure. When a recalled note
 conflicts with the contract it answers from the contract and says the note is out of date
-(chapter 93). With ``ATLAS_LLM_BASE_URL`` set, :mod:`chat.llm` offers the same executors
+(design rule: abstain plainly). With ``ATLAS_LLM_BASE_URL`` set, :mod:`chat.llm` offers the same executors
 to a model as tools instead.
 
 Escaping is the template's job: blocks hold plain text.

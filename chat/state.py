@@ -1,4 +1,4 @@
-"""Session state: the three slots a follow-up question carries (chapter 92).
+"""Session state: the three slots a follow-up question carries (design rule: bounded state).
 
 Focus (the entity being discussed), filters (period, region, status) and format (short,
 detailed, table), plus the last three question texts, never answers. A question is what a
@@ -21,10 +21,10 @@ from atlas.vocabulary import FUNCTION_WORDS
 
 STATE_TTL_SECONDS = 3600
 # Filters decay faster than focus: "same thing for last quarter" means the period, and three
-# turns later "and for Northline" almost never still means last quarter (chapter 92).
+# turns later "and for Northline" almost never still means last quarter (design rule: bounded state).
 FILTER_TURNS = 2
 # Below this share of content words in common with the recent questions, the question is a
-# topic change and focus drops (chapter 92: 3% of genuine follow-ups lose focus at 0.12,
+# topic change and focus drops (measured in the design text: 3% of genuine follow-ups lose focus at 0.12,
 # against 11% of topic changes that kept a stale one at higher thresholds).
 FOCUS_OVERLAP_THRESHOLD = 0.12
 RECENT_QUESTIONS = 3
@@ -265,7 +265,7 @@ def carried_filters(state: SessionState) -> dict[str, str]:
     """Filters a follow-up may still inherit: those stated (or restated) on the previous turn.
 
     Checked before this turn's decay, so a filter applies on the turn that states it and on
-    one follow-up after it, then is gone (FILTER_TURNS, chapter 92)."""
+    one follow-up after it, then is gone (FILTER_TURNS, design rule: bounded state)."""
     return {k: slot["value"] for k, slot in state.filters.items() if int(slot.get("turns_left", 0)) >= FILTER_TURNS}
 
 

@@ -2,7 +2,7 @@
 
 :func:`lookup_customer` returns a :class:`ToolResult`; ``ok=False`` is an answer too: an
 ambiguous name comes back with ``candidates`` so the turn can ask one clarifying question
-(chapter 92: "never pick silently"); a name that matches nothing comes back with the
+(design rule: bounded state, "never pick silently"); a name that matches nothing comes back with the
 closest names. The plans themselves run in :mod:`chat.executors`.
 """
 

@@ -1,7 +1,7 @@
-"""The chat turn: one question in, one saved answer out (DESIGN.md "The shape").
+"""The chat turn: one question in, one saved answer out (docs/architecture.md).
 
-1. session state, updated from the question before retrieval (chapter 92);
-2. recall from memory, unless memory is paused or the turn is held out (chapter 93);
+1. session state, updated from the question before retrieval (design rule: bounded state);
+2. recall from memory, unless memory is paused or the turn is held out (design rule: hold-out);
 3. tools over the corpus and document passages;
 4. prompt assembly and the responder;
 5. the Turn saved with the recalled notes and how each shaped the answer;
@@ -147,7 +147,7 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         offered = bool(state.pending and state.pending.get("plans"))
         typed = question if offered else read.text
         resolution = state_module.update_from_question(state, typed, mentions=mentions, option_id=option_id)
-        # Reserve the turn id first: the hold-out draw hashes it (chapter 93).
+        # Reserve the turn id first: the hold-out draw hashes it (design rule: hold-out).
         turn = Turn.objects.create(session=session, user=user, question=question, created_at=timezone.now())
         set_log_turn(turn.pk)
 
@@ -377,7 +377,7 @@ def _context(state: state_module.SessionState, resolution: state_module.Resoluti
 
 
 def _after_plan(state: state_module.SessionState, plan: QueryPlan | None, planned: Planned) -> None:
-    """Tool results set focus confidently (chapter 92): one customer in the plan is the focus."""
+    """Tool results set focus confidently (design rule: bounded state): one customer in the plan is the focus."""
     state.last_plan = plan.to_dict() if plan is not None else None
     if plan is not None and plan.order_number:
         # "Who was that for?", "what terms are they on?": the order's customer is the focus.

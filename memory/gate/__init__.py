@@ -1,6 +1,6 @@
 """The write gate: after each turn, rules on events decide what Atlas remembers.
 
-Chapter 93: rules that fire on events (a correction, a stated preference, a filter repeated
+Design rule: rules on events. Rules that fire on events (a correction, a stated preference, a filter repeated
 across three sessions) wrote memories at 0.91 precision against 0.23 for a model deciding
 per turn, so Atlas uses rules, with the user's explicit "remember that" as the escape hatch.
 

@@ -255,7 +255,7 @@ def _admit(run: _Run, finding: Finding) -> None:
         return
     author = Author.USER if finding.explicit else Author.RULE
     if author == Author.RULE and any(m.author == Author.USER for m in conflicts):
-        # The user outranks the rules (chapter 98): a rule never overwrites what they wrote.
+        # The user outranks the rules (design rule: correction supersedes): a rule never overwrites what they wrote.
         run.decide(finding, False, r.USER_AUTHORED, statement=finding.statement)
         return
     memory = write_memory(
@@ -313,7 +313,7 @@ def _repeated(run: _Run, finding: Finding) -> None:
 
 
 def filter_findings(filters: dict[str, str], text: str) -> list[Finding]:
-    """One occurrence of each filter the session state resolved (chapter 93's repeated filter)."""
+    """One occurrence of each filter the session state resolved (design rule: rules on events, the repeated filter)."""
     out = []
     for key, value in sorted((filters or {}).items()):
         key, value = str(key).strip(), str(value or "").strip()

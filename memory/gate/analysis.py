@@ -2,7 +2,7 @@
 
 Nothing here touches the database. The turn is parsed once (memory.gate.pipeline), the rule
 rows are matched once (memory.gate.rules), then each clause is decided from its marks and
-its parse. Candidates come from events only (chapter 93): a correction, a standing
+its parse. Candidates come from events only (design rule: rules on events): a correction, a standing
 preference, an explicit remember/forget, an update or a reversal, a situation the user
 stated about themselves, a format request counted across sessions. Everything else is
 refused with a reason code.

@@ -3,7 +3,7 @@
 One sentence in the third person, at most 25 words, no first-person words left from the
 quote, no "your", no trigger or politeness words, no question mark: "Prefers amounts in
 thousands of euros.", "Wants the renewal date included in answers about contracts.",
-"Covers the Benelux countries." Corrections keep the user's own words (chapter 93).
+"Covers the Benelux countries." Corrections keep the user's own words (design rule: recognisable statement).
 :func:`lint` is the check eval_gate reports and the tests assert.
 """
 

@@ -14,7 +14,7 @@ from atlas.vocabulary import CORRECTION_LEADS
 
 # --- how a request says it lasts ------------------------------------------------------------
 
-# A standing phrase: the request governs future answers (chapter 93's "from now on").
+# A standing phrase: the request governs future answers (design rule: standing wish).
 STANDING_PHRASES: tuple[str, ...] = (
     "from now on",
     "from now onwards",
@@ -553,7 +553,7 @@ EXTENSION_WORDS: tuple[str, ...] = ("extended", "extend", "extending", "prolonge
 
 # --- explicit requests -----------------------------------------------------------------------
 
-# "Remember that ...": the user's explicit request (chapter 93's escape hatch).
+# "Remember that ...": the user's explicit request (design rule: explicit request).
 REMEMBER_PHRASES: tuple[str, ...] = (
     "remember",
     "remember that",
