@@ -1,7 +1,7 @@
 """Reading a case's ``truth`` text into the check :func:`atlas.tooling.evaluation.expected_for` computes.
 
 The answers benchmark states each case's expected value in words ("count of orders with status
-open for Hudson Vale Pharmacy", "payment terms of the customer's latest contract"). This module
+open for a named customer", "payment terms of the customer's latest contract"). This module
 reads that small language with its own grammar, kept as data below, and resolves names against
 the database directly (customer names and their unique first words such as "Saltmarsh", order
 numbers, and the regions, segments, cities and statuses the tables hold). It never imports the
@@ -428,7 +428,7 @@ QUESTION_NOTE = re.compile(
     r"the records (?:have|hold) no)\b[^()]*\)",
     re.IGNORECASE,
 )
-# "for customers in the North region and for customers in the South region, compared"
+# "for customers in the East region and for customers in the West region, compared"
 COMPARED = re.compile(r"^(sums|counts|means|averages) of\b", re.IGNORECASE)
 # "sum of ... for A and for B, each ordered ..., and which is larger": one measure said of two subjects or
 # periods is a comparison too; which side is larger is read from the two figures, so the words are dropped.
@@ -479,7 +479,7 @@ TODAY_RESTATED = re.compile(r"\btoday \((\d{1,2}) " + MONTH + r" (\d{4})\)", re.
 
 def _drop_notes(truth: str, names: Names) -> str:
     """The truth without its remarks: how the question was typed, a customer it is not ("(not Northline
-    Freight)"), a fact about the customer that must hold ("(Copperline is in the Central region)"), the
+    Freight)"), a fact about the customer that must hold ("(that customer is in its region)"), the
     values of a grouping ("segments (enterprise, mid-market, small business)"); and "the customer of order
     SO-88888" read as that order's customer."""
     truth = QUESTION_NOTE.sub("", truth)

@@ -370,10 +370,15 @@ def _wish(group: list[Span], reading: preferences.Reading) -> Finding | None:
     if not statement:
         return None
     text = ", ".join(w.text.strip() for w in group)
+    return _preference_finding("standing_wish", statement, text, scope=reading.scope, facets=reading.facets)
+
+
+def _preference_finding(rule: str, statement: str, text: str, **read: Any) -> Finding:
+    """A standing preference to write: its statement, the user's words, and what was read of them."""
     subject, value = subjects.subject_value(text)
     return Finding(
         "write",
-        "standing_wish",
+        rule,
         r.STANDING_PREFERENCE,
         "preference",
         statement,
@@ -382,8 +387,7 @@ def _wish(group: list[Span], reading: preferences.Reading) -> Finding | None:
         quote=text,
         echo=statements.echo(statement, said=text),
         confidence=0.95,
-        scope=reading.scope,
-        facets=reading.facets,
+        **read,
     )
 
 
@@ -936,19 +940,7 @@ def _negative_preference(clause: Clause, text: str) -> Finding | None:
 
 
 def _does_not_want(statement: str, text: str) -> Finding:
-    subject, value = subjects.subject_value(text)
-    return Finding(
-        "write",
-        "preference",
-        r.STANDING_PREFERENCE,
-        "preference",
-        statement,
-        subject=subject,
-        value=value,
-        quote=text,
-        echo=statements.echo(statement, said=text),
-        confidence=0.95,
-    )
+    return _preference_finding("preference", statement, text)
 
 
 def _update_context(clause: Clause, text: str) -> Finding | None:
