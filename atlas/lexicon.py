@@ -132,6 +132,7 @@ SHORTHAND: dict[str, str] = {
     "amts": "amounts",
     "qty": "quantity",
     "approx": "approximately",
+    "asap": "as soon as possible",
     "mtg": "meeting",
     "mtgs": "meetings",
     "ppl": "people",

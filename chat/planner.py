@@ -39,7 +39,9 @@ from atlas.periods import (
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
-ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
+# An order number as people type it: "SO-88305", "SO88305", "so 88305" (the space form only with
+# five digits or more, so "so 12 orders" is no order).
+ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))\b", re.IGNORECASE)
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
@@ -230,12 +232,17 @@ def _counted_noun(doc: Doc, name_words: set[str]) -> str:
 # An order number typed without its prefix, where only an order can be meant: "status of
 # 86123", "order 86123", "#86123" (five digits or more, never an amount or a year).
 BARE_ORDER_NUMBER = re.compile(
-    r"(?:\border|\bstatus of|#)\s*#?\s*(\d{5,})\b(?![.,]\d|\s*(?:k|m|dollars)\b)", re.IGNORECASE
+    r"(?:\border(?:\s+(?:no\.?|nr\.?|num\.?|number))?|\bstatus of|#)\s*#?\s*(\d{5,})\b"
+    r"(?![.,]\d|\s*(?:k|m|dollars)\b)",
+    re.IGNORECASE,
 )
 
 
 def _order_number(text: str) -> str:
-    match = ORDER_NUMBER.search(text) or BARE_ORDER_NUMBER.search(text)
+    match = ORDER_NUMBER.search(text)
+    if match:
+        return f"SO-{match.group(1) or match.group(2)}"
+    match = BARE_ORDER_NUMBER.search(text)
     return f"SO-{match.group(1)}" if match else ""
 
 
@@ -599,8 +606,10 @@ _KNOWN_NOUNS = frozenset(
 
 def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
-    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]|h[12]|fy'?\d{2,4}", word):
-        return True  # an order number, a quarter, a half year, a fiscal year
+    if word in known or lemma in known or ORDER_NUMBER.fullmatch(word):
+        return True  # an order number
+    if re.fullmatch(r"q[1-4]|h[12]|fy'?\d{2,4}", word):
+        return True  # a quarter, a half year, a fiscal year
     if _TERMS.fullmatch(word):
         return True  # "net-30" names payment terms
     if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
@@ -637,7 +646,7 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
     where it named the filter ("New York", not "new customers")."""
     if word in _KNOWN_OTHER_WORDS or lemma in _KNOWN_OTHER_WORDS:
         return True
-    if word.startswith("so-") or re.fullmatch(r"q[1-4]", word) or _TERMS.fullmatch(word):
+    if ORDER_NUMBER.fullmatch(word) or re.fullmatch(r"q[1-4]", word) or _TERMS.fullmatch(word):
         return True  # an order number, a quarter, payment terms ("net-30")
     return word.replace(".", "") in place_words
 
@@ -749,6 +758,12 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         compared = plan_comparison(signals, context, today=today)
         if compared is not None:
             return Planned(compared, stated, fmt=fmt, readings=tuple(signals.readings))
+    if signals.order_number and not signals.out_of_scope and not _unknown_beside_order_number(text, signals):
+        # An order number names one record exactly: its card answers the status, date, amount or
+        # customer asked for, and remarks in another clause ("finance is chasing", "it hasn't
+        # arrived") change nothing in it. A field no order holds is still out of scope, and an
+        # unknown noun in the order number's own clause ("the tracking number for ...") abstains.
+        return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
     abstain = _abstention(signals, context)
     if abstain is not None:
         if abstain.reason in vocab.NO_PLAN_REASONS and _measure(signals):
@@ -768,6 +783,19 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         if asks_yes_no(signals.words):
             result = as_yes_no(result, signals, context)
     return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
+
+
+_CLAUSE_BREAK = re.compile(r"[,;!?]+|(?<!\bno)(?<!\bnr)\.(?:\s|$)|\s[-\u2013\u2014]\s")
+
+
+def _unknown_beside_order_number(text: str, signals: Signals) -> bool:
+    """An unknown noun in the clause that holds the order number."""
+    for clause in _CLAUSE_BREAK.split(text):
+        if _order_number(clause):
+            rest = BARE_ORDER_NUMBER.sub(" ", ORDER_NUMBER.sub(" ", clause))  # "order no. 86804" is no noun
+            words = {w.lower() for w in re.findall(r"[\w'-]+", rest)}
+            return any(w in words for w in signals.unknown)
+    return bool(signals.unknown)
 
 
 def _period_referred_back(words: list[str]) -> str:
