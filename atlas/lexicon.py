@@ -133,6 +133,7 @@ SHORTHAND: dict[str, str] = {
     "qty": "quantity",
     "approx": "approximately",
     "asap": "as soon as possible",
+    "biz": "business",
     "mtg": "meeting",
     "mtgs": "meetings",
     "ppl": "people",

@@ -529,6 +529,9 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         )
         if ranked or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
             continue
+        if word in vocab.HEDGE_ACCEPTED and token.i > 1 and signals.words[token.i - 1] in ("is", "'s"):
+            if signals.words[token.i - 2] in vocab.PRECISION_HEDGES:
+                continue  # "ballpark is fine"
         if not _known_word(word, lemma, signals.place_words):
             read, meant = read_as_ordering(token)
             if read:
@@ -1044,12 +1047,32 @@ def _measure(signals: Signals) -> str:
     valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words))
     if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or _summed_by_verb(signals):
         return "sum"  # the word too: "combined" is lemmatised to "combine"
+    if _billed(signals) or _worth_asked(signals):
+        return "sum"
     return ""
 
 
 def _summed_by_verb(signals: Signals) -> bool:
     """ "add up to", "come to", "amount to", "bring in": a total of money asked for with a verb."""
     return any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
+
+
+def _billed(signals: Signals) -> bool:
+    """ "What did we invoice X in March?", "total billed to the West": what was billed is the
+    orders' amounts, so the question asks for their total. "Which customers did we bill" asks
+    who, and "show me the invoices" lists."""
+    if {"which", "who", "whom"} & set(signals.words):
+        return False
+    return any(
+        lemma in vocab.BILLING_VERBS and word != lemma + "s" and not word.endswith("ces")
+        for word, lemma in zip(signals.words, signals.lemmas, strict=True)
+    )
+
+
+def _worth_asked(signals: Signals) -> bool:
+    """ "What was the business we did with X worth?": "what ... worth" asks for a value."""
+    words = signals.words
+    return "what" in words and "worth" in words and words.index("what") < words.index("worth")
 
 
 def _averaged(signals: Signals) -> bool:
@@ -1247,7 +1270,7 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
             for lemma, nxt in zip(signals.lemmas, [*signals.words[1:], ""], strict=True)
         )
     )
-    if revenue and "customers" not in subjects:
+    if revenue and ("customers" not in subjects or _revenue_from_customers(signals)):
         return QueryPlan("sum", "orders", filters)
     if signals.min_orders is not None:
         return QueryPlan("list", "customers", filters, min_orders=signals.min_orders)
@@ -1280,6 +1303,18 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     return Abstention(vocab.NO_PLAN_REASON, "")
 
 
+def _revenue_from_customers(signals: Signals) -> bool:
+    """ "Revenue from enterprise customers in 2025": the customers are where the money came from,
+    so the question asks for its total; "which customers brought in revenue" asks who."""
+    words = signals.words
+    if {"which", "who", "list", "show", "name"} & set(words):
+        return False
+    return any(
+        lemma in vocab.REVENUE_WORDS and nxt in ("from", "of", "by")
+        for lemma, nxt in zip(signals.lemmas, [*words[1:], ""], strict=True)
+    )
+
+
 def _singular(signals: Signals, words: tuple[str, ...]) -> bool:
     return any(w in signals.words for w in words) and not any(w + "s" in signals.words for w in words)
 
@@ -1287,10 +1322,10 @@ def _singular(signals: Signals, words: tuple[str, ...]) -> bool:
 def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPlan | Abstention:
     subjects = set(signals.subjects)
     words, lemmas = set(signals.words), set(signals.lemmas)
-    money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals)
+    money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals) or _billed(signals)
     group = _group_by(signals)
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"}:
-        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS):
+        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not _billed(signals):
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
         if len(filters.customers) < 2:

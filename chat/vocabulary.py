@@ -116,7 +116,12 @@ TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 COUNT_WORDS = frozenset({"count", "number"})
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", "owing"})  # "what does X owe us"
 OWING_WORDS = frozenset({"owe", "owed", "owing"})
-SUM_VERB_PHRASES = frozenset({("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in")})  # (lemma, next word)
+SUM_VERB_PHRASES = frozenset(
+    {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us")}
+)  # (lemma, next word)
+# Verbs of asking customers for money: what was invoiced or billed is the orders' amounts, so
+# "what did we invoice X" asks for their total ("which customers did we bill" still lists).
+BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
@@ -328,7 +333,7 @@ NEUTRAL_NOUNS = frozenset(
     {
         "size", "value", "amount", "total", "sum", "number", "count", "average", "detail", "table", "list",
         "date", "time", "period", "day", "week", "month", "quarter", "year", "ytd", "end", "start", "today",
-        "yesterday",
+        "yesterday", "ballpark",
         "status", "region", "segment", "city", "area", "territory", "name", "term", "terms", "limit", "credit",
         "payment", "record", "data", "figure", "breakdown", "rank", "ranking", "top", "bottom", "lot", "one",
         "ones", "thing", "anything", "everything", "info", "information", "overview", "summary", "history",
@@ -405,6 +410,10 @@ HARMLESS_ADJECTIVES = frozenset(
         "mid", "market", "latest",
     }
 )  # fmt: skip
+# "ballpark is fine", "a rough number is ok": a remark on the answer's precision, not on the
+# data (the answer gives the exact figure); "fine" elsewhere is still a judgement.
+PRECISION_HEDGES = frozenset({"ballpark", "rough", "roughly", "approximate", "approximately", "estimate", "number"})
+HEDGE_ACCEPTED = frozenset({"fine", "ok", "okay"})
 # Adverbs that ask (how, when, where) or only soften or time-stamp what is asked.
 HARMLESS_ADVERBS = frozenset(
     {
