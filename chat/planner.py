@@ -35,6 +35,7 @@ from atlas.periods import (
     _period_before,
     range_anchors,
     read_period,
+    shift_period,
 )
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
@@ -727,6 +728,7 @@ class Context:
     last_plan: QueryPlan | None = None
     carried: dict[str, str] = field(default_factory=dict)
     unknown_names: tuple[str, ...] = ()  # names that look like a customer but match none
+    last_order: str = ""  # the one order the previous answer showed: what "it" and "its" refer to
 
 
 @dataclass(frozen=True)
@@ -774,9 +776,23 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         return Planned(abstain, stated, fmt=fmt)
     if signals.order_number:
         return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
+    if context.last_order and _about_that_order(signals, context):
+        # "What's its status?", "when was it placed?" after the largest order: that order's card.
+        return Planned(QueryPlan("lookup", "orders", order_number=context.last_order), {}, fmt=fmt)
+    listed = _listed_customers(signals, context)
+    if listed is not None:
+        # "What's the total from them this year?" after "which customers are in Portland?": the
+        # customers just listed, as the places that listed them.
+        if isinstance(listed, Abstention):
+            return Planned(listed, stated, fmt=fmt)
+        signals.region, signals.city, signals.segment = listed.region, listed.city, listed.segment
+        context = replace(context, refers_back=False, focus=None)
+        result = _fresh_plan(text, signals, context)
+        return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
     if context.last_plan is not None and _is_follow_up(text, signals, context):
         plan = _swap(context.last_plan, signals, context)
-        if isinstance(plan, QueryPlan) and _unit_before(signals) and plan.filters.period is not None:
+        moved = isinstance(plan, QueryPlan) and plan.filters.period != signals.period
+        if isinstance(plan, QueryPlan) and (_unit_before(signals) or moved) and plan.filters.period is not None:
             stated = {**stated, "period": plan.filters.slots()["period"]}  # a period the follow-up set
         return Planned(plan, stated, follow_up=True, fmt=fmt, readings=tuple(signals.readings))
     result = _fresh_plan(text, signals, context)
@@ -799,6 +815,42 @@ def _unknown_beside_order_number(text: str, signals: Signals) -> bool:
             words = {w.lower() for w in re.findall(r"[\w'-]+", rest)}
             return any(w in words for w in signals.unknown)
     return bool(signals.unknown)
+
+
+def _listed_customers(signals: Signals, context: Context) -> Filters | Abstention | None:
+    """The set "them", "those", "they" point back to when the previous answer listed customers:
+    its places (region, city, segment), or an abstention when the list was drawn by a condition
+    no order filter holds (payment terms, totals, counts of orders). None when the question does
+    not point back to a list of customers, or states its own customers or places."""
+    last = context.last_plan
+    if last is None or last.subject != "customers" or last.kind != "list" or last.filters.customers:
+        return None
+    if not set(signals.words) & vocab.BACK_REFERENCES or context.named:
+        return None
+    if signals.region or signals.city or signals.segment or "customers" in signals.subjects:
+        return None
+    about_orders = "orders" in signals.subjects or bool(set(signals.lemmas) & (vocab.MONEY_WORDS | vocab.REVENUE_WORDS))
+    if not (about_orders or _measure(signals) in ("count", "sum", "average", "rank")):
+        return None  # "what are their payment terms": no figure of their orders asked
+    f = last.filters
+    conditions = f.status or f.exclude_status or f.period or f.min_amount is not None or f.max_amount is not None
+    conditions = conditions or last.terms or last.min_total is not None or last.max_total is not None
+    conditions = conditions or last.min_orders is not None or last.peers
+    if conditions or not (f.region or f.city or f.segment):
+        return Abstention(vocab.NO_PLAN_REASON, "them")
+    return Filters(region=f.region, city=f.city, segment=f.segment)
+
+
+def _about_that_order(signals: Signals, context: Context) -> bool:
+    """ "its status", "when was it placed", "that order's amount": a question about the one order
+    just shown, naming no customer, no other records and no filter of its own."""
+    words = signals.words
+    pointing = bool({"it", "its"} & set(words)) or any(
+        a in ("that", "this") and b in ("order", "one") for a, b in pairwise(words)
+    )
+    if not pointing or context.named or signals.has_slot() or _measure(signals):
+        return False
+    return set(signals.subjects) <= {"orders"} and not signals.unknown and not signals.unread
 
 
 def _period_referred_back(words: list[str]) -> str:
@@ -982,6 +1034,9 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         if not last.terms:
             return Abstention(vocab.NO_PLAN_REASON, "payment terms")
         last = replace(last, terms=terms)
+    moved = _same_grain_in_year(last.filters.period, signals.period)
+    if moved is not None:
+        filters = replace(filters, period=moved)
     unit = _unit_before(signals)
     if unit:
         earlier = _period_before(filters.period, unit)
@@ -1006,6 +1061,23 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
     if measure in _SWAPPABLE_MEASURES and last.kind == "list":
         kind = measure
     return replace(last, kind=kind, filters=filters, limit=limit)
+
+
+def _same_grain_in_year(previous: Period | None, stated: Period | None) -> Period | None:
+    """ "And last year?" after September: September of last year. A follow-up naming only a
+    whole year keeps the grain of the period it follows (a month, a quarter, a half) and moves it
+    to that year (design rule: a follow-up swaps only the slot it states)."""
+    if previous is None or stated is None:
+        return None
+    whole_year = (stated.start.month, stated.start.day, stated.end.month, stated.end.day) == (1, 1, 12, 31)
+    if not whole_year or stated.start.year != stated.end.year:
+        return None
+    if previous.start.year != previous.end.year or (previous.start.month, previous.end.month) == (1, 12):
+        return None  # the previous period is itself a year, or spans two: the year replaces it
+    relative = vocab.PERIOD_PAST | vocab.PERIOD_CURRENT | vocab.PERIOD_FUTURE | {"the", "since", "from"}
+    if previous.label.split()[0].lower() in relative:
+        return None  # "last month", then "what about this year?": the year itself
+    return shift_period(previous, months=12 * (stated.start.year - previous.start.year))
 
 
 def _unit_before(signals: Signals) -> str:

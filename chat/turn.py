@@ -291,6 +291,7 @@ def _answer(
         results = answer.results
         plan = results[-1].plan if results else None
     _after_plan(state, plan, planned)
+    state.last_order = _one_order(results)
     answer_blocks = list(answer.blocks)
     if correction is not None:
         answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))
@@ -387,6 +388,7 @@ def _context(state: state_module.SessionState, resolution: state_module.Resoluti
         refers_back=resolution.refers_back,
         last_plan=last,
         carried=state_module.carried_filters(state),
+        last_order=state.last_order,
     )
 
 
@@ -404,6 +406,18 @@ def _after_plan(state: state_module.SessionState, plan: QueryPlan | None, planne
     if plan is not None and len(plan.filters.customers) == 1:
         ref = plan.filters.customers[0]
         state.focus = state_module.Focus(type="customer", id=str(ref.id), label=ref.name, confident=True)
+
+
+def _one_order(results: tuple[executors.Result, ...]) -> str:
+    """The number of the one order an answer showed (the largest order, an order looked up), or ""."""
+    if len(results) != 1:
+        return ""
+    result = results[0]
+    if isinstance(result, executors.Record) and result.noun == "order":
+        return result.plan.order_number
+    if isinstance(result, executors.RecordList) and result.noun == "order" and len(result.rows) == 1:
+        return str(result.rows[0][0]) if result.plan.kind == "rank" else ""
+    return ""
 
 
 def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | None:
