@@ -680,6 +680,8 @@ def _unread_period(words: list[str]) -> str:
         for i, w in enumerate(words[:-1])
         if w in ("this", "last", "next", "previous") and words[i + 1] in vocab.PERIOD_UNITS
     ]
+    if len(anchors) == 1 and [words[i + 1] for i in relative] == ["year"] and not years:
+        relative = []  # "Q1 last year", "November this year": the year qualifies the quarter or month
     named = sorted([*anchors, *years, *relative])
     if len(named) > 1 and not (range_anchors(words) and not relative):
         first, last = (" ".join(words[i : i + 2]) if i in relative else words[i] for i in (named[0], named[-1]))
