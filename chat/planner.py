@@ -779,7 +779,10 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     if signals.order_number:
         return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
     if context.last_order and _about_that_order(signals, context):
-        # "What's its status?", "when was it placed?" after the largest order: that order's card.
+        # "What's its status?", "when was it placed?", "how much was it?" after the largest
+        # order: that order's card. A count or a ranking of one order asks nothing it can answer.
+        if _measure(signals) not in ("", "sum"):
+            return Planned(Abstention(vocab.NO_PLAN_REASON, "it"), stated, fmt=fmt)
         return Planned(QueryPlan("lookup", "orders", order_number=context.last_order), {}, fmt=fmt)
     listed = _listed_customers(signals, context)
     if listed is not None:
@@ -850,7 +853,7 @@ def _about_that_order(signals: Signals, context: Context) -> bool:
     pointing = bool({"it", "its"} & set(words)) or any(
         a in ("that", "this") and b in ("order", "one") for a, b in pairwise(words)
     )
-    if not pointing or context.named or signals.has_slot() or _measure(signals):
+    if not pointing or context.named or signals.has_slot():
         return False
     return set(signals.subjects) <= {"orders"} and not signals.unknown and not signals.unread
 
@@ -1079,7 +1082,12 @@ def _same_grain_in_year(previous: Period | None, stated: Period | None) -> Perio
     relative = vocab.PERIOD_PAST | vocab.PERIOD_CURRENT | vocab.PERIOD_FUTURE | {"the", "since", "from"}
     if previous.label.split()[0].lower() in relative:
         return None  # "last month", then "what about this year?": the year itself
-    return shift_period(previous, months=12 * (stated.start.year - previous.start.year))
+    moved = shift_period(previous, months=12 * (stated.start.year - previous.start.year))
+    old_year = str(previous.start.year)
+    if moved is not None and previous.label.endswith(old_year):
+        # "Q3 2025" -> "Q3 2026", "H1 2025" -> "H1 2026": the grain keeps its name
+        moved = replace(moved, label=previous.label[: -len(old_year)] + str(moved.start.year))
+    return moved
 
 
 def _unit_before(signals: Signals) -> str:

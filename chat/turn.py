@@ -291,7 +291,8 @@ def _answer(
         results = answer.results
         plan = results[-1].plan if results else None
     _after_plan(state, plan, planned)
-    state.last_order = _one_order(results)
+    if results or plan is not None:
+        state.last_order = _one_order(results)  # an abstention leaves "it" pointing where it was
     answer_blocks = list(answer.blocks)
     if correction is not None:
         answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))

@@ -9,7 +9,7 @@ from django.db.models import Sum
 
 from chat.models import Order
 from chat.turn import ask, start_session
-from tests.chat.answering.conftest import blind_cases, judged, money, month_span, named_span
+from tests.chat.answering.conftest import blind_cases, judged, money, month_span, named_span, quarter_span
 
 pytestmark = pytest.mark.turn
 
@@ -91,3 +91,25 @@ def test_them_after_a_list_no_filter_can_hold_is_not_answered_for_everyone(corpu
 def test_the_helpers_follow_up_paraphrases(corpus, user, case):
     verdict, answer = judged(user, case)
     assert verdict == "correct", answer
+
+
+@pytest.mark.django_db
+def test_how_much_was_it_is_the_orders_amount_and_a_count_of_it_is_not_answered(corpus, user):
+    _, counted, amount = conversation(
+        user, "biggest order from mercer textile works in 2025", "how many orders did it have", "how much was it"
+    )
+    biggest = (
+        Order.objects.filter(customer__name="Mercer Textile Works", ordered_on__year=2025)
+        .exclude(status="cancelled")
+        .order_by("-amount")
+        .first()
+    )
+    assert "I can't answer" in counted and "$" not in counted, counted
+    assert amount.startswith(f"Order {biggest.number}:") and money(biggest.amount) in amount, amount
+
+
+@pytest.mark.django_db
+def test_a_quarter_moved_to_another_year_keeps_its_name(corpus, user):
+    *_, answer = conversation(user, "revenue in q3 last year", "and this year?")
+    year = named_span("this year")[0].year
+    assert f"Q3 {year}" in answer and total(Order.objects.filter(ordered_on__range=quarter_span(year, 3))) in answer
