@@ -770,20 +770,23 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         # customer asked for, and remarks in another clause ("finance is chasing", "it hasn't
         # arrived") change nothing in it. A field no order holds is still out of scope, and an
         # unknown noun in the order number's own clause ("the tracking number for ...") abstains.
-        return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
+        order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
+        return Planned(order, {}, fmt=fmt)
     abstain = _abstention(signals, context)
     if abstain is not None:
         if abstain.reason in vocab.NO_PLAN_REASONS and _measure(signals):
             abstain = replace(abstain, figure=True)
         return Planned(abstain, stated, fmt=fmt)
     if signals.order_number:
-        return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
+        order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
+        return Planned(order, {}, fmt=fmt)
     if context.last_order and _about_that_order(signals, context):
         # "What's its status?", "when was it placed?", "how much was it?" after the largest
         # order: that order's card. A count or a ranking of one order asks nothing it can answer.
         if _measure(signals) not in ("", "sum"):
             return Planned(Abstention(vocab.NO_PLAN_REASON, "it"), stated, fmt=fmt)
-        return Planned(QueryPlan("lookup", "orders", order_number=context.last_order), {}, fmt=fmt)
+        order = QueryPlan("lookup", "orders", order_number=context.last_order, field=_order_field(signals))
+        return Planned(order, {}, fmt=fmt)
     listed = _listed_customers(signals, context)
     if listed is not None:
         # "What's the total from them this year?" after "which customers are in Portland?": the
@@ -844,6 +847,13 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     if conditions or not (f.region or f.city or f.segment):
         return Abstention(vocab.NO_PLAN_REASON, "them")
     return Filters(region=f.region, city=f.city, segment=f.segment)
+
+
+def _order_field(signals: Signals) -> str:
+    """The one field of an order the question asks for ("Date", "Status", "Amount",
+    "Customer"), or "" when it asks for none or for several (the whole card)."""
+    asked = {vocab.ORDER_FIELD_WORDS[w] for w in signals.words if w in vocab.ORDER_FIELD_WORDS}
+    return asked.pop() if len(asked) == 1 else ""
 
 
 def _about_that_order(signals: Signals, context: Context) -> bool:

@@ -195,6 +195,15 @@ FIELD_LABELS: dict[str, str] = {
     "signed_on": "signing date",
 }
 
+# The field of one order a question asks for, by its words ("when was SO-88305 placed": the
+# date): the answer leads with it. Labels as the order record names its fields.
+ORDER_FIELD_WORDS: dict[str, str] = {
+    "date": "Date", "when": "Date", "placed": "Date", "ordered": "Date", "day": "Date",
+    "status": "Status", "arrived": "Status", "state": "Status",
+    "amount": "Amount", "much": "Amount", "worth": "Amount", "value": "Amount", "cost": "Amount",
+    "customer": "Customer", "who": "Customer", "whose": "Customer", "client": "Customer",
+}  # fmt: skip
+
 # Pronouns that point back at what the previous question was about: with a count, total or
 # average of their own they ask it of the same orders ("What's their total value?").
 BACK_REFERENCES = frozenset({"their", "they", "them", "those", "these"})

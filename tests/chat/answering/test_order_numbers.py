@@ -52,3 +52,15 @@ def test_so_before_a_small_number_is_no_order(corpus, user):
 def test_the_helpers_order_number_paraphrases(corpus, user, case):
     verdict, answer = judged(user, case)
     assert verdict == "correct", answer
+
+
+@pytest.mark.django_db
+def test_the_field_asked_of_an_order_leads_its_answer(corpus, user):
+    order = Order.objects.select_related("customer").order_by("-number")[5]
+    digits = order.number.split("-")[1]
+    placed = ask(user, session=None, question=f"what date was so {digits} placed").answer
+    assert placed.startswith(f"Order {order.number}: placed on {date_said(order)} by {order.customer.name}"), placed
+    status = ask(user, session=None, question=f"status of order no. {digits}?").answer
+    assert status.startswith(f"Order {order.number}: status {order.status} ("), status
+    amount = ask(user, session=None, question=f"how much was #{digits}").answer
+    assert amount.startswith(f"Order {order.number}: {money(order.amount)} ("), amount
