@@ -169,7 +169,7 @@ SHORTHAND: dict[str, str] = {
     "dec": "December",
 }
 # How people shorten the words of business names: the word as a name writes it -> the forms
-# typed for it ("Heartland Grain Cooperative" is asked after as "heartland grain coop"). One
+# typed for it (a "Harbour Farming Cooperative" is asked after as "harbour farming coop"). One
 # table: the customer-name index (chat.tools) builds every name's variants from it.
 NAME_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "cooperative": ("coop", "co-op"),

@@ -40,7 +40,7 @@ from atlas.periods import (
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
-# An order number as people type it: "SO-88305", "SO88305", "so 88305" (the space form only with
+# An order number as people type it: "SO-12345", "SO12345", "so 12345" (the space form only with
 # five digits or more, so "so 12 orders" is no order).
 ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))\b", re.IGNORECASE)
 MAX_LIMIT = 50
@@ -781,7 +781,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
         return Planned(order, {}, fmt=fmt)
     if context.last_order and _about_that_order(signals, context):
-        # "What's its status?", "when was it placed?", "how much was it?" after the largest
+        # "Which state is it in?", "the day it was placed?", "how much was it?" after the largest
         # order: that order's card. A count or a ranking of one order asks nothing it can answer.
         if _measure(signals) not in ("", "sum"):
             return Planned(Abstention(vocab.NO_PLAN_REASON, "it"), stated, fmt=fmt)
@@ -789,7 +789,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         return Planned(order, {}, fmt=fmt)
     listed = _listed_customers(signals, context)
     if listed is not None:
-        # "What's the total from them this year?" after "which customers are in Portland?": the
+        # "How many orders did those place in May?" after "who do we have in Boston?": the
         # customers just listed, as the places that listed them.
         if isinstance(listed, Abstention):
             return Planned(listed, stated, fmt=fmt)
@@ -857,7 +857,7 @@ def _order_field(signals: Signals) -> str:
 
 
 def _about_that_order(signals: Signals, context: Context) -> bool:
-    """ "its status", "when was it placed", "that order's amount": a question about the one order
+    """ "its amount", "the day it was placed", "that order's state": a question about the one order
     just shown, naming no customer, no other records and no filter of its own."""
     words = signals.words
     pointing = bool({"it", "its"} & set(words)) or any(
@@ -1150,7 +1150,7 @@ def _summed_by_verb(signals: Signals) -> bool:
 
 
 def _billed(signals: Signals) -> bool:
-    """ "What did we invoice X in March?", "total billed to the West": what was billed is the
+    """ "What was X charged in May?", "the amount billed to the North": what was billed is the
     orders' amounts, so the question asks for their total. "Which customers did we bill" asks
     who, and "show me the invoices" lists."""
     if {"which", "who", "whom"} & set(signals.words):

@@ -545,7 +545,7 @@ def _record_blocks(result: Record, style: Style) -> list[B.Block]:
     values = {label: fmt_value(value, kind, quiet) for label, value, kind in result.fields}
     kinds = {label: kind for label, _, kind in result.fields}
     if result.noun == "order":
-        # The field asked leads ("when was it placed": the date first); the rest of the card follows.
+        # The field asked leads ("the day it was placed": the date first); the rest of the card follows.
         customer, placed, amount, status = (values[k] for k in ("Customer", "Date", "Amount", "Status"))
         leads = {
             "Date": f"placed on {placed} by {customer}, {amount}, status {status}",

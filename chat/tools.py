@@ -156,7 +156,7 @@ class CustomerIndex:
     entries: list[IndexEntry]
     keys: dict[tuple[str, ...], list[tuple[IndexEntry, bool]]]
     longest: int
-    # A whole name in other words ("heartland grain coop", "pecan grove farm"): the text is read
+    # A whole name in other words ("harbour farming coop", "acme supplies" for "Acme Supply"): read
     # as the name on record, and the answer says so.
     variants: dict[tuple[str, ...], IndexEntry] = field(default_factory=dict)
 
@@ -290,7 +290,7 @@ def find_customer_mentions(text: str) -> list[CustomerMention]:
             hits = index.keys.get(key)
             if not hits and key[-1].endswith("s") and len(key[-1]) > 4:
                 # a possessive typed without its apostrophe: "lakeshore printings credit limit",
-                # "kestrels spend" (a short form: the name's own distinctive first word)
+                # "acmes orders" (a short form: the name's own distinctive first word)
                 hits = index.keys.get((*key[:-1], key[-1][:-1]))
             if not hits:
                 continue
@@ -322,10 +322,11 @@ def corpus_names() -> tuple[object, list[str]]:
 
 # --- reading names as typed ----------------------------------------------------------------------
 
-# A span of the question as long as a name on record and this close to it (rapidfuzz ratio, 0-100)
+# A span of the question as long as a name on record and this close to it (rapidfuzz ratio, 0-100;
+# thresholds chosen from ratios computed on the demo names, not from a labelled set)
 # is that name misspelt when every word is close too and no other name is nearly as close;
-# closer than OFFERED but not sure, it is offered as "did you mean". Measured on the demo names:
-# one letter wrong in a word scores 93-98; ordinary phrases beside a name ("in cold storage")
+# closer than OFFERED but not sure, it is offered as "did you mean". On the demo names:
+# one letter wrong in a word scores 93-98; ordinary phrases that share a word with a name
 # stay under 75.
 SURE_RATIO = 92.0
 SURE_WORD_RATIO = 85.0
@@ -344,10 +345,10 @@ class NameReading:
 def read_names(text: str) -> NameReading:
     """The customer names ``text`` writes in other words, read as the names on record.
 
-    A whole name with words shortened ("heartland grain coop", "bluestem vet") or its last word
-    re-inflected ("pecan grove farm") is that customer. A span that is no name but as long as one
+    A whole name with words shortened ("harbour farming coop", "oakfield vet") or its last word
+    re-inflected ("acme supplies" for "Acme Supply") is that customer. A span that is no name but as long as one
     and close to it is ranked against every name: the best, far enough ahead of the next and
-    close word by word, is read as that name ("menominee cold storage"); one only near a name is
+    close word by word, is read as that name ("acme suply"); one only near a name is
     returned as unsure, for the caller to offer, never to answer.
     """
     from rapidfuzz import fuzz
@@ -369,7 +370,7 @@ def read_names(text: str) -> NameReading:
                 break
             entry = index.variants.get(key)
             if entry is None and key[-1].endswith("s"):
-                entry = index.variants.get((*key[:-1], key[-1][:-1]))  # "heartland grain coops revenue"
+                entry = index.variants.get((*key[:-1], key[-1][:-1]))  # "harbour farming coops revenue"
             if entry is not None:
                 start, end = spans[i][0], spans[i + size - 1][1]
                 replaced.append((start, end, text[start:end], entry.name))

@@ -142,7 +142,7 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         # Read once through the normaliser the gate shares (shorthand, contractions, spelling
         # against the domain lexicon); the turn keeps the words the user typed.
         read = normalise(question)
-        # Customer names in other words ("heartland grain coop", a typo) read as the names on
+        # Customer names in other words (an abbreviated word, a typo) read as the names on
         # record, said in the answer; a name only near one is offered below, never answered.
         names = tools.read_names(read.text)
         if names.changes:
@@ -257,7 +257,7 @@ def _answer(
         _acknowledge(turn, state, missing.sentence())
         return
     if abstention is not None and unsure_names:
-        # A name only near one on record ("menomonee cold stores"): the question with that name,
+        # A name only near one on record (two words right, one only close): the question with that name,
         # offered as "did you mean", never answered.
         named = _named_as(state, resolution, asked, unsure_names)
         if named is not None:

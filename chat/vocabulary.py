@@ -120,7 +120,7 @@ SUM_VERB_PHRASES = frozenset(
     {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us")}
 )  # (lemma, next word)
 # Verbs of asking customers for money: what was invoiced or billed is the orders' amounts, so
-# "what did we invoice X" asks for their total ("which customers did we bill" still lists).
+# "what was X charged in May" asks for their total ("which customers did we bill" still lists).
 BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
@@ -195,7 +195,7 @@ FIELD_LABELS: dict[str, str] = {
     "signed_on": "signing date",
 }
 
-# The field of one order a question asks for, by its words ("when was SO-88305 placed": the
+# The field of one order a question asks for, by its words ("the day SO-12345 was placed": the
 # date): the answer leads with it. Labels as the order record names its fields.
 ORDER_FIELD_WORDS: dict[str, str] = {
     "date": "Date", "when": "Date", "placed": "Date", "ordered": "Date", "day": "Date",

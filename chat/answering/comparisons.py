@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
 # Words that set two sides against each other whatever else the question says.
 STRONG_CUES = frozenset({*vocab.COMPARE_WORDS, "than", "v", "vs.", "stack", "beat", "beats", "outdid", "outsold"})
-# Words of growth: with "since <a period>" they set now against that period ("did X grow since
-# last year": this year against last year).
+# Words of growth: with "since <a period>" they set now against that period ("has X grown since
+# last quarter": this quarter against last quarter).
 GROWTH_WORDS = frozenset({"grow", "grew", "grown", "growing", "growth", "increase", "increased", "improve", "improved"})
 SHRINK_WORDS = frozenset(
     {"shrink", "shrank", "shrunk", "decline", "declined", "decrease", "decreased", "drop", "dropped"}
@@ -151,8 +151,8 @@ def _year_of(words: list[str]) -> list[str]:
 
 
 def _shared_year(left: list[str], right: list[str]) -> tuple[list[str], list[str]]:
-    """A year said once for two quarters, halves or months belongs to both: "was Q3 better than
-    Q2 for X this year", "H2 vs H1 last year", "H1 vs H2 2025"."""
+    """A year said once for two quarters, halves or months belongs to both: "was Q2 ahead of Q1
+    for X last year", "H1 against H2 this year", "H1 vs H2 2025"."""
     from atlas.periods import calendar_anchor
 
     if not (calendar_anchor(left) and calendar_anchor(right)):
@@ -166,7 +166,7 @@ def _shared_year(left: list[str], right: list[str]) -> tuple[list[str], list[str
 
 
 def _unit_borrowed(left: list[str], right: list[str]) -> list[str]:
-    """ "this year compared with last", "this quarter vs the previous": the second side's
+    """ "this quarter against the last", "this month vs the previous": the second side's
     direction word takes the first side's unit."""
     unit = next((w for w in left if w in vocab.PERIOD_UNITS), "")
     if not unit or any(w in vocab.PERIOD_UNITS for w in right):
@@ -178,7 +178,7 @@ def _unit_borrowed(left: list[str], right: list[str]) -> list[str]:
 
 
 def growth_sides(words: list[str], *, today: date) -> tuple[Period, Period] | None:
-    """ "Did X grow since last year?", "has revenue dropped since last quarter?": the current
+    """ "Has X grown since last month?", "has revenue dropped since last quarter?": the current
     period of the same unit against the one named after "since"."""
     from atlas.periods import read_period
 
