@@ -113,3 +113,17 @@ def test_a_quarter_moved_to_another_year_keeps_its_name(corpus, user):
     *_, answer = conversation(user, "revenue in q3 last year", "and this year?")
     year = named_span("this year")[0].year
     assert f"Q3 {year}" in answer and total(Order.objects.filter(ordered_on__range=quarter_span(year, 3))) in answer
+
+
+@pytest.mark.django_db
+@pytest.mark.xfail(strict=True, reason="known gap: 'them' after a list by payment terms abstains")
+def test_them_after_a_list_by_payment_terms_totals_those_customers(corpus, user):
+    from chat.models import Contract
+
+    *_, answer = conversation(user, "which customers are on net 60", "whats the total revenue from them this year")
+    latest = {}
+    for contract in Contract.objects.order_by("signed_on", "pk"):
+        latest[contract.customer_id] = contract.payment_terms
+    on_terms = [pk for pk, terms in latest.items() if terms == "net 60"]
+    orders = Order.objects.filter(customer_id__in=on_terms, ordered_on__range=named_span("this year"))
+    assert total(orders) in answer, answer
