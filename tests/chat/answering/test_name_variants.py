@@ -9,7 +9,7 @@ from django.db.models import Sum
 
 from chat.models import Contract, Customer, Order
 from chat.tools import find_customer_mentions, read_names
-from chat.turn import ask
+from chat.turn import ask, start_session
 from tests.chat.answering.conftest import blind_cases, judged, money, named_span
 
 pytestmark = pytest.mark.turn
@@ -53,10 +53,14 @@ def test_a_misspelt_name_close_to_one_customer_is_that_customer(corpus, user):
 
 
 @pytest.mark.django_db
-def test_a_name_only_near_one_on_record_is_offered_not_answered(corpus, user):
-    turn = ask(user, session=None, question="how much did menomonee cold stores spend this year")
+def test_a_name_only_near_one_on_record_is_offered_not_answered_and_the_option_answers(corpus, user):
+    session = start_session(user)
+    turn = ask(user, session=session, question="how much did menomonee cold stores spend this year")
     assert "Did you mean" in turn.answer and turn.options, turn.answer
     assert "$" not in turn.answer and "Menomonee Cold Storage" in turn.answer, turn.answer
+    option = turn.options[0]
+    picked = ask(user, session=session, question=option["label"], option_id=option["id"]).answer
+    assert total("Menomonee Cold Storage", "this year") in picked, picked
 
 
 @pytest.mark.django_db
