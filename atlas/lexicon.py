@@ -132,6 +132,8 @@ SHORTHAND: dict[str, str] = {
     "amts": "amounts",
     "qty": "quantity",
     "approx": "approximately",
+    "asap": "as soon as possible",
+    "biz": "business",
     "mtg": "meeting",
     "mtgs": "meetings",
     "ppl": "people",
@@ -166,6 +168,39 @@ SHORTHAND: dict[str, str] = {
     "nov": "November",
     "dec": "December",
 }
+# How people shorten the words of business names: the word as a name writes it -> the forms
+# typed for it (a "Harbour Farming Cooperative" is asked after as "harbour farming coop"). One
+# table: the customer-name index (chat.tools) builds every name's variants from it.
+NAME_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "cooperative": ("coop", "co-op"),
+    "veterinary": ("vet", "vets"),
+    "services": ("svcs", "svc", "service"),
+    "service": ("svc",),
+    "group": ("grp",),
+    "medical": ("med",),
+    "company": ("co",),
+    "corporation": ("corp",),
+    "incorporated": ("inc",),
+    "international": ("intl",),
+    "manufacturing": ("mfg",),
+    "associates": ("assoc",),
+    "brothers": ("bros",),
+    "laboratories": ("labs", "lab"),
+    "labs": ("lab",),
+    "technologies": ("tech",),
+    "technology": ("tech",),
+    "engineering": ("eng",),
+    "electrical": ("elec",),
+    "pharmacy": ("pharm",),
+    "supply": ("supplies",),
+    "distribution": ("dist",),
+    "management": ("mgmt",),
+    "partners": ("ptnrs",),
+    "architects": ("arch",),
+    "logistics": ("logi",),
+    "insurance": ("ins",),
+}
+
 # Shorthand that is an English word too, read as shorthand only after one of these words
 # ("back sat", "til sun"; never "I sat in on it").
 GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -174,6 +209,8 @@ GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
     "mar": ("March", ("in", "of", "since", "until", "till", "til", "from", "by", "end")),
     "q": ("question", ("dumb", "quick", "silly", "stupid", "one", "a", "another")),
     "mo": ("months", tuple(str(n) for n in range(1, 13))),
+    # "what region r they in": "are" after a question word or the field asked
+    "r": ("are", ("what", "where", "who", "how", "which", "why", "when", "region", "segment", "city", "they", "we")),
 }
 
 # Words that are written with a capital whatever the typing: weekdays, months, "I", languages.

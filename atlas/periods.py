@@ -93,7 +93,9 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     "March 2025"), years ("in 2025"), "year to date" and "until the end of the coming month".
     """
     text = " ".join(words)
-    period = _named_period(words, today) or _range_period(words, today) or _calendar_period(words, today)
+    period = _named_period(words, today)
+    anchored = _anchor_in_year(words, period, today)
+    period = anchored or period or _range_period(words, today) or _calendar_period(words, today)
     if period is None and ("ytd" in words or "year to date" in text):
         period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
     if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
@@ -103,6 +105,21 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
         period = Period(f"since {period.label}", period.start, today)
     future = period is not None and period.start > today
     return period, future
+
+
+def calendar_anchor(words: list[str]) -> bool:
+    """A quarter, a half or a month named in ``words`` ("Q3", "H1", "November")."""
+    return any(re.fullmatch(r"q[1-4]|h[12]", w) or w in _MONTHS for w in words)
+
+
+def _anchor_in_year(words: list[str], named: Period | None, today: date) -> Period | None:
+    """ "Q1 last year", "November this year": a quarter, half or month qualified by a year named
+    relatively is that quarter of that year, not the whole year nor this year's quarter."""
+    if named is None or not re.fullmatch(r"(last|this|next) year", named.label) or not calendar_anchor(words):
+        return None
+    if range_anchors(words):
+        return None
+    return _calendar_period(words, today, year=named.start.year)
 
 
 def _open_ended(words: list[str]) -> bool:
@@ -208,7 +225,9 @@ def _range_period(words: list[str], today: date) -> Period | None:
     return Period(f"{head} to {last_label} {last_year}", first_start, last_end)
 
 
-def _calendar_period(words: list[str], today: date) -> Period | None:
+def _calendar_period(words: list[str], today: date, *, year: int | None = None) -> Period | None:
+    """A fiscal year, half, quarter, month (or day of one) or year named; ``year`` is the year a
+    quarter, half or month with none of its own belongs to (else the current or latest one)."""
     for i, word in enumerate(words):
         fiscal = re.fullmatch(r"fy'?(\d{2}|\d{4})", word)
         if fiscal:  # "FY25": the records keep no fiscal calendar, so the calendar year
@@ -216,31 +235,33 @@ def _calendar_period(words: list[str], today: date) -> Period | None:
             return Period(f"FY{year % 100:02d} as calendar {year}", date(year, 1, 1), date(year, 12, 31))
         if re.fullmatch(r"h[12]", word):  # a half year: "H1 2025"
             half = int(word[1])
-            year = _year_near(words, i) or today.year
-            start = date(year, 6 * half - 5, 1)
-            return Period(f"H{half} {year}", start, _month_end(year, 6 * half))
+            in_year = _year_near(words, i) or year or today.year
+            start = date(in_year, 6 * half - 5, 1)
+            return Period(f"H{half} {in_year}", start, _month_end(in_year, 6 * half))
         quarter = int(word[1]) if re.fullmatch(r"q[1-4]", word) else None
         if quarter is None and word in ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
             quarter = ORDINALS[word]
         if quarter is not None:
             # "the first quarter of 2025": the year comes after "quarter", not after "first"
-            year = _year_near(words, i + 1 if word in ORDINALS else i) or today.year
-            start = date(year, 3 * quarter - 2, 1)
-            return Period(f"Q{quarter} {year}", start, _month_end(year, 3 * quarter))
+            in_year = _year_near(words, i + 1 if word in ORDINALS else i) or year or today.year
+            start = date(in_year, 3 * quarter - 2, 1)
+            return Period(f"Q{quarter} {in_year}", start, _month_end(in_year, 3 * quarter))
         month = _MONTHS.get(word)
         if month is None and word == "may" and i and words[i - 1] in ("in", "of", "since", "during"):
             month = 5
         if month is not None and not (word == "march" and i + 1 < len(words) and words[i + 1] == "on"):
             day = _day_of_month(words, i)
             stated = _year_near(words, i + (1 if day and i + 1 < len(words) and words[i + 1] == str(day) else 0))
-            year = stated or (today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1)
+            latest = today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1
+            in_year = stated or year or latest
             if day:  # "on 3 March", "March 3rd": that day, never the whole month
                 try:
-                    on = date(year, month, day)
+                    on = date(in_year, month, day)
                 except ValueError:
                     return None
-                return Period(f"{day} {calendar.month_name[month]} {year}", on, on)
-            return Period(f"{calendar.month_name[month]} {year}", date(year, month, 1), _month_end(year, month))
+                return Period(f"{day} {calendar.month_name[month]} {in_year}", on, on)
+            end = _month_end(in_year, month)
+            return Period(f"{calendar.month_name[month]} {in_year}", date(in_year, month, 1), end)
     for i, word in enumerate(words):
         if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):
             year = int(word)

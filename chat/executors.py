@@ -421,7 +421,8 @@ def _order(plan: QueryPlan) -> Result:
         ("Amount", order.amount, "money"),
         ("Status", order.status, "text"),
     )
-    return Record(plan, "order", f"Order {order.number}", fields)
+    asked = plan.field if plan.field in {label for label, _, _ in fields} else ""
+    return Record(plan, "order", f"Order {order.number}", fields, asked)
 
 
 def _customer(plan: QueryPlan, pk: int, name: str) -> Result:

@@ -35,11 +35,14 @@ from atlas.periods import (
     _period_before,
     range_anchors,
     read_period,
+    shift_period,
 )
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
-ORDER_NUMBER = re.compile(r"\bSO-?(\d{4,})\b", re.IGNORECASE)
+# An order number as people type it: "SO-12345", "SO12345", "so 12345" (the space form only with
+# five digits or more, so "so 12 orders" is no order).
+ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))\b", re.IGNORECASE)
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
@@ -230,12 +233,17 @@ def _counted_noun(doc: Doc, name_words: set[str]) -> str:
 # An order number typed without its prefix, where only an order can be meant: "status of
 # 86123", "order 86123", "#86123" (five digits or more, never an amount or a year).
 BARE_ORDER_NUMBER = re.compile(
-    r"(?:\border|\bstatus of|#)\s*#?\s*(\d{5,})\b(?![.,]\d|\s*(?:k|m|dollars)\b)", re.IGNORECASE
+    r"(?:\border(?:\s+(?:no\.?|nr\.?|num\.?|number))?|\bstatus of|#)\s*#?\s*(\d{5,})\b"
+    r"(?![.,]\d|\s*(?:k|m|dollars)\b)",
+    re.IGNORECASE,
 )
 
 
 def _order_number(text: str) -> str:
-    match = ORDER_NUMBER.search(text) or BARE_ORDER_NUMBER.search(text)
+    match = ORDER_NUMBER.search(text)
+    if match:
+        return f"SO-{match.group(1) or match.group(2)}"
+    match = BARE_ORDER_NUMBER.search(text)
     return f"SO-{match.group(1)}" if match else ""
 
 
@@ -522,6 +530,9 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         )
         if ranked or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
             continue
+        if word in vocab.HEDGE_ACCEPTED and token.i > 1 and signals.words[token.i - 1] in ("is", "'s"):
+            if signals.words[token.i - 2] in vocab.PRECISION_HEDGES:
+                continue  # "ballpark is fine"
         if not _known_word(word, lemma, signals.place_words):
             read, meant = read_as_ordering(token)
             if read:
@@ -599,8 +610,10 @@ _KNOWN_NOUNS = frozenset(
 
 def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
-    if word in known or lemma in known or word.startswith("so-") or re.fullmatch(r"q[1-4]|h[12]|fy'?\d{2,4}", word):
-        return True  # an order number, a quarter, a half year, a fiscal year
+    if word in known or lemma in known or ORDER_NUMBER.fullmatch(word):
+        return True  # an order number
+    if re.fullmatch(r"q[1-4]|h[12]|fy'?\d{2,4}", word):
+        return True  # a quarter, a half year, a fiscal year
     if _TERMS.fullmatch(word):
         return True  # "net-30" names payment terms
     if _MONEY.match(word) and word[-1:].lower() in ("k", "m"):
@@ -637,7 +650,7 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
     where it named the filter ("New York", not "new customers")."""
     if word in _KNOWN_OTHER_WORDS or lemma in _KNOWN_OTHER_WORDS:
         return True
-    if word.startswith("so-") or re.fullmatch(r"q[1-4]", word) or _TERMS.fullmatch(word):
+    if ORDER_NUMBER.fullmatch(word) or re.fullmatch(r"q[1-4]", word) or _TERMS.fullmatch(word):
         return True  # an order number, a quarter, payment terms ("net-30")
     return word.replace(".", "") in place_words
 
@@ -667,6 +680,8 @@ def _unread_period(words: list[str]) -> str:
         for i, w in enumerate(words[:-1])
         if w in ("this", "last", "next", "previous") and words[i + 1] in vocab.PERIOD_UNITS
     ]
+    if len(anchors) == 1 and [words[i + 1] for i in relative] == ["year"] and not years:
+        relative = []  # "Q1 last year", "November this year": the year qualifies the quarter or month
     named = sorted([*anchors, *years, *relative])
     if len(named) > 1 and not (range_anchors(words) and not relative):
         first, last = (" ".join(words[i : i + 2]) if i in relative else words[i] for i in (named[0], named[-1]))
@@ -715,6 +730,7 @@ class Context:
     last_plan: QueryPlan | None = None
     carried: dict[str, str] = field(default_factory=dict)
     unknown_names: tuple[str, ...] = ()  # names that look like a customer but match none
+    last_order: str = ""  # the one order the previous answer showed: what "it" and "its" refer to
 
 
 @dataclass(frozen=True)
@@ -749,16 +765,42 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         compared = plan_comparison(signals, context, today=today)
         if compared is not None:
             return Planned(compared, stated, fmt=fmt, readings=tuple(signals.readings))
+    if signals.order_number and not signals.out_of_scope and not _unknown_beside_order_number(text, signals):
+        # An order number names one record exactly: its card answers the status, date, amount or
+        # customer asked for, and remarks in another clause ("finance is chasing", "it hasn't
+        # arrived") change nothing in it. A field no order holds is still out of scope, and an
+        # unknown noun in the order number's own clause ("the tracking number for ...") abstains.
+        order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
+        return Planned(order, {}, fmt=fmt)
     abstain = _abstention(signals, context)
     if abstain is not None:
         if abstain.reason in vocab.NO_PLAN_REASONS and _measure(signals):
             abstain = replace(abstain, figure=True)
         return Planned(abstain, stated, fmt=fmt)
     if signals.order_number:
-        return Planned(QueryPlan("lookup", "orders", order_number=signals.order_number), {}, fmt=fmt)
+        order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
+        return Planned(order, {}, fmt=fmt)
+    if context.last_order and _about_that_order(signals, context):
+        # "Which state is it in?", "the day it was placed?", "how much was it?" after the largest
+        # order: that order's card. A count or a ranking of one order asks nothing it can answer.
+        if _measure(signals) not in ("", "sum"):
+            return Planned(Abstention(vocab.NO_PLAN_REASON, "it"), stated, fmt=fmt)
+        order = QueryPlan("lookup", "orders", order_number=context.last_order, field=_order_field(signals))
+        return Planned(order, {}, fmt=fmt)
+    listed = _listed_customers(signals, context)
+    if listed is not None:
+        # "How many orders did those place in May?" after "who do we have in Boston?": the
+        # customers just listed, as the places that listed them.
+        if isinstance(listed, Abstention):
+            return Planned(listed, stated, fmt=fmt)
+        signals.region, signals.city, signals.segment = listed.region, listed.city, listed.segment
+        context = replace(context, refers_back=False, focus=None)
+        result = _fresh_plan(text, signals, context)
+        return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
     if context.last_plan is not None and _is_follow_up(text, signals, context):
         plan = _swap(context.last_plan, signals, context)
-        if isinstance(plan, QueryPlan) and _unit_before(signals) and plan.filters.period is not None:
+        moved = isinstance(plan, QueryPlan) and plan.filters.period != signals.period
+        if isinstance(plan, QueryPlan) and (_unit_before(signals) or moved) and plan.filters.period is not None:
             stated = {**stated, "period": plan.filters.slots()["period"]}  # a period the follow-up set
         return Planned(plan, stated, follow_up=True, fmt=fmt, readings=tuple(signals.readings))
     result = _fresh_plan(text, signals, context)
@@ -768,6 +810,62 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         if asks_yes_no(signals.words):
             result = as_yes_no(result, signals, context)
     return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
+
+
+_CLAUSE_BREAK = re.compile(r"[,;!?]+|(?<!\bno)(?<!\bnr)\.(?:\s|$)|\s[-\u2013\u2014]\s")
+
+
+def _unknown_beside_order_number(text: str, signals: Signals) -> bool:
+    """An unknown noun in the clause that holds the order number."""
+    for clause in _CLAUSE_BREAK.split(text):
+        if _order_number(clause):
+            rest = BARE_ORDER_NUMBER.sub(" ", ORDER_NUMBER.sub(" ", clause))  # "order no. 86804" is no noun
+            words = {w.lower() for w in re.findall(r"[\w'-]+", rest)}
+            return any(w in words for w in signals.unknown)
+    return bool(signals.unknown)
+
+
+def _listed_customers(signals: Signals, context: Context) -> Filters | Abstention | None:
+    """The set "them", "those", "they" point back to when the previous answer listed customers:
+    its places (region, city, segment), or an abstention when the list was drawn by a condition
+    no order filter holds (payment terms, totals, counts of orders). None when the question does
+    not point back to a list of customers, or states its own customers or places."""
+    last = context.last_plan
+    if last is None or last.subject != "customers" or last.kind != "list" or last.filters.customers:
+        return None
+    if not set(signals.words) & vocab.BACK_REFERENCES or context.named:
+        return None
+    if signals.region or signals.city or signals.segment or "customers" in signals.subjects:
+        return None
+    about_orders = "orders" in signals.subjects or bool(set(signals.lemmas) & (vocab.MONEY_WORDS | vocab.REVENUE_WORDS))
+    if not (about_orders or _measure(signals) in ("count", "sum", "average", "rank")):
+        return None  # "what are their payment terms": no figure of their orders asked
+    f = last.filters
+    conditions = f.status or f.exclude_status or f.period or f.min_amount is not None or f.max_amount is not None
+    conditions = conditions or last.terms or last.min_total is not None or last.max_total is not None
+    conditions = conditions or last.min_orders is not None or last.peers
+    if conditions or not (f.region or f.city or f.segment):
+        return Abstention(vocab.NO_PLAN_REASON, "them")
+    return Filters(region=f.region, city=f.city, segment=f.segment)
+
+
+def _order_field(signals: Signals) -> str:
+    """The one field of an order the question asks for ("Date", "Status", "Amount",
+    "Customer"), or "" when it asks for none or for several (the whole card)."""
+    asked = {vocab.ORDER_FIELD_WORDS[w] for w in signals.words if w in vocab.ORDER_FIELD_WORDS}
+    return asked.pop() if len(asked) == 1 else ""
+
+
+def _about_that_order(signals: Signals, context: Context) -> bool:
+    """ "its amount", "the day it was placed", "that order's state": a question about the one order
+    just shown, naming no customer, no other records and no filter of its own."""
+    words = signals.words
+    pointing = bool({"it", "its"} & set(words)) or any(
+        a in ("that", "this") and b in ("order", "one") for a, b in pairwise(words)
+    )
+    if not pointing or context.named or signals.has_slot():
+        return False
+    return set(signals.subjects) <= {"orders"} and not signals.unknown and not signals.unread
 
 
 def _period_referred_back(words: list[str]) -> str:
@@ -951,6 +1049,9 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         if not last.terms:
             return Abstention(vocab.NO_PLAN_REASON, "payment terms")
         last = replace(last, terms=terms)
+    moved = _same_grain_in_year(last.filters.period, signals.period)
+    if moved is not None:
+        filters = replace(filters, period=moved)
     unit = _unit_before(signals)
     if unit:
         earlier = _period_before(filters.period, unit)
@@ -975,6 +1076,28 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
     if measure in _SWAPPABLE_MEASURES and last.kind == "list":
         kind = measure
     return replace(last, kind=kind, filters=filters, limit=limit)
+
+
+def _same_grain_in_year(previous: Period | None, stated: Period | None) -> Period | None:
+    """ "And last year?" after September: September of last year. A follow-up naming only a
+    whole year keeps the grain of the period it follows (a month, a quarter, a half) and moves it
+    to that year (design rule: a follow-up swaps only the slot it states)."""
+    if previous is None or stated is None:
+        return None
+    whole_year = (stated.start.month, stated.start.day, stated.end.month, stated.end.day) == (1, 1, 12, 31)
+    if not whole_year or stated.start.year != stated.end.year:
+        return None
+    if previous.start.year != previous.end.year or (previous.start.month, previous.end.month) == (1, 12):
+        return None  # the previous period is itself a year, or spans two: the year replaces it
+    relative = vocab.PERIOD_PAST | vocab.PERIOD_CURRENT | vocab.PERIOD_FUTURE | {"the", "since", "from"}
+    if previous.label.split()[0].lower() in relative:
+        return None  # "last month", then "what about this year?": the year itself
+    moved = shift_period(previous, months=12 * (stated.start.year - previous.start.year))
+    old_year = str(previous.start.year)
+    if moved is not None and previous.label.endswith(old_year):
+        # "Q3 2025" -> "Q3 2026", "H1 2025" -> "H1 2026": the grain keeps its name
+        moved = replace(moved, label=previous.label[: -len(old_year)] + str(moved.start.year))
+    return moved
 
 
 def _unit_before(signals: Signals) -> str:
@@ -1016,12 +1139,32 @@ def _measure(signals: Signals) -> str:
     valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words))
     if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or _summed_by_verb(signals):
         return "sum"  # the word too: "combined" is lemmatised to "combine"
+    if _billed(signals) or _worth_asked(signals):
+        return "sum"
     return ""
 
 
 def _summed_by_verb(signals: Signals) -> bool:
     """ "add up to", "come to", "amount to", "bring in": a total of money asked for with a verb."""
     return any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
+
+
+def _billed(signals: Signals) -> bool:
+    """ "What was X charged in May?", "the amount billed to the North": what was billed is the
+    orders' amounts, so the question asks for their total. "Which customers did we bill" asks
+    who, and "show me the invoices" lists."""
+    if {"which", "who", "whom"} & set(signals.words):
+        return False
+    return any(
+        lemma in vocab.BILLING_VERBS and word != lemma + "s" and not word.endswith("ces")
+        for word, lemma in zip(signals.words, signals.lemmas, strict=True)
+    )
+
+
+def _worth_asked(signals: Signals) -> bool:
+    """ "What was the business we did with X worth?": "what ... worth" asks for a value."""
+    words = signals.words
+    return "what" in words and "worth" in words and words.index("what") < words.index("worth")
 
 
 def _averaged(signals: Signals) -> bool:
@@ -1219,7 +1362,7 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
             for lemma, nxt in zip(signals.lemmas, [*signals.words[1:], ""], strict=True)
         )
     )
-    if revenue and "customers" not in subjects:
+    if revenue and ("customers" not in subjects or _revenue_from_customers(signals)):
         return QueryPlan("sum", "orders", filters)
     if signals.min_orders is not None:
         return QueryPlan("list", "customers", filters, min_orders=signals.min_orders)
@@ -1252,6 +1395,18 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     return Abstention(vocab.NO_PLAN_REASON, "")
 
 
+def _revenue_from_customers(signals: Signals) -> bool:
+    """ "Revenue from enterprise customers in 2025": the customers are where the money came from,
+    so the question asks for its total; "which customers brought in revenue" asks who."""
+    words = signals.words
+    if {"which", "who", "list", "show", "name"} & set(words):
+        return False
+    return any(
+        lemma in vocab.REVENUE_WORDS and nxt in ("from", "of", "by")
+        for lemma, nxt in zip(signals.lemmas, [*words[1:], ""], strict=True)
+    )
+
+
 def _singular(signals: Signals, words: tuple[str, ...]) -> bool:
     return any(w in signals.words for w in words) and not any(w + "s" in signals.words for w in words)
 
@@ -1259,10 +1414,10 @@ def _singular(signals: Signals, words: tuple[str, ...]) -> bool:
 def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPlan | Abstention:
     subjects = set(signals.subjects)
     words, lemmas = set(signals.words), set(signals.lemmas)
-    money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals)
+    money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals) or _billed(signals)
     group = _group_by(signals)
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"}:
-        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS):
+        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not _billed(signals):
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
         if len(filters.customers) < 2:

@@ -545,10 +545,15 @@ def _record_blocks(result: Record, style: Style) -> list[B.Block]:
     values = {label: fmt_value(value, kind, quiet) for label, value, kind in result.fields}
     kinds = {label: kind for label, _, kind in result.fields}
     if result.noun == "order":
-        sentence = (
-            f"{result.title}: {values['Customer']}, ordered {values['Date']}, {values['Amount']}, "
-            f"status {values['Status']}."
-        )
+        # The field asked leads ("the day it was placed": the date first); the rest of the card follows.
+        customer, placed, amount, status = (values[k] for k in ("Customer", "Date", "Amount", "Status"))
+        leads = {
+            "Date": f"placed on {placed} by {customer}, {amount}, status {status}",
+            "Status": f"status {status} ({customer}, ordered {placed}, {amount})",
+            "Amount": f"{amount} ({customer}, ordered {placed}, status {status})",
+        }
+        card = f"{customer}, ordered {placed}, {amount}, status {status}"
+        sentence = f"{result.title}: {leads.get(result.asked, card)}."
     elif result.asked:
         sentence = _field_sentence(result, values)
     elif result.noun == "contract":

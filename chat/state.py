@@ -53,6 +53,8 @@ class SessionState:
     last_focus_id: str = ""
     # The previous turn's query plan (chat.planner.QueryPlan.to_dict): what a follow-up swaps a slot of.
     last_plan: dict[str, Any] | None = None
+    # The one order the previous answer showed ("the largest order ..."): what "it" and "its" refer to.
+    last_order: str = ""
 
     def active_filters(self) -> dict[str, str]:
         return {key: slot["value"] for key, slot in self.filters.items() if slot.get("value")}
@@ -74,6 +76,7 @@ class SessionState:
             last_turn_id=data.get("last_turn_id"),
             last_focus_id=data.get("last_focus_id") or "",
             last_plan=data.get("last_plan"),
+            last_order=data.get("last_order") or "",
         )
 
 

@@ -142,6 +142,12 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         # Read once through the normaliser the gate shares (shorthand, contractions, spelling
         # against the domain lexicon); the turn keeps the words the user typed.
         read = normalise(question)
+        # Customer names in other words (an abbreviated word, a typo) read as the names on
+        # record, said in the answer; a name only near one is offered below, never answered.
+        names = tools.read_names(read.text)
+        if names.changes:
+            spelt = tuple(Change(typed, name, "spelling") for typed, name in names.changes)
+            read = replace(read, text=names.text, changes=read.changes + spelt)
         mentions = _group_mentions(tools.find_customer_mentions(read.text))
         # A "did you mean" option typed back is matched as offered, before the normaliser rewrites it.
         offered = bool(state.pending and state.pending.get("plans"))
@@ -154,7 +160,7 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         if resolution.clarify is not None:
             _clarify(turn, resolution.clarify)
         else:
-            _answer(user, turn, state, resolution, question, read=read)
+            _answer(user, turn, state, resolution, question, read=read, unsure_names=names.unsure)
 
         record_followup(
             session.pk,
@@ -209,6 +215,7 @@ def _answer(
     question: str,
     *,
     read: Normalised,
+    unsure_names: tuple[tuple[str, str], ...] = (),
 ) -> None:
     from memory.recall import recall_as_acting_user
 
@@ -249,6 +256,13 @@ def _answer(
         # "There is no retail segment; the segments are ...": what exists, from the data.
         _acknowledge(turn, state, missing.sentence())
         return
+    if abstention is not None and unsure_names:
+        # A name only near one on record (two words right, one only close): the question with that name,
+        # offered as "did you mean", never answered.
+        named = _named_as(state, resolution, asked, unsure_names)
+        if named is not None:
+            _offer(turn, state, asked, named[0], [named[1]])
+            return
     if abstention is not None:
         # Most of the question read but one word not: offer the closest plans, answer nothing yet.
         offered = suggest(asked, abstention, _context(state, resolution, asked), today=timezone.localdate())
@@ -277,6 +291,8 @@ def _answer(
         results = answer.results
         plan = results[-1].plan if results else None
     _after_plan(state, plan, planned)
+    if results or plan is not None:
+        state.last_order = _one_order(results)  # an abstention leaves "it" pointing where it was
     answer_blocks = list(answer.blocks)
     if correction is not None:
         answer_blocks = corrections.answer_blocks(answer_blocks, bool(results))
@@ -373,6 +389,7 @@ def _context(state: state_module.SessionState, resolution: state_module.Resoluti
         refers_back=resolution.refers_back,
         last_plan=last,
         carried=state_module.carried_filters(state),
+        last_order=state.last_order,
     )
 
 
@@ -390,6 +407,18 @@ def _after_plan(state: state_module.SessionState, plan: QueryPlan | None, planne
     if plan is not None and len(plan.filters.customers) == 1:
         ref = plan.filters.customers[0]
         state.focus = state_module.Focus(type="customer", id=str(ref.id), label=ref.name, confident=True)
+
+
+def _one_order(results: tuple[executors.Result, ...]) -> str:
+    """The number of the one order an answer showed (the largest order, an order looked up), or ""."""
+    if len(results) != 1:
+        return ""
+    result = results[0]
+    if isinstance(result, executors.Record) and result.noun == "order":
+        return result.plan.order_number
+    if isinstance(result, executors.RecordList) and result.noun == "order" and len(result.rows) == 1:
+        return str(result.rows[0][0]) if result.plan.kind == "rank" else ""
+    return ""
 
 
 def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | None:
@@ -452,6 +481,25 @@ def _offer(turn: Turn, state: state_module.SessionState, asked: str, word: str, 
             "options": [{"id": p["id"], "label": p["label"]} for p in plans],
         },
     )
+
+
+def _named_as(
+    state: state_module.SessionState,
+    resolution: state_module.Resolution,
+    asked: str,
+    unsure: tuple[tuple[str, str], ...],
+) -> tuple[str, Suggestion] | None:
+    """The first near name that, spelt as on record, makes the question plan: (as typed, the option)."""
+    from chat.answering.suggestions import describe
+
+    for typed, name in unsure:
+        if typed not in asked:
+            continue
+        fixed = asked.replace(typed, name, 1)
+        planned = plan_question(fixed, _context(state, resolution, fixed), today=timezone.localdate()).result
+        if isinstance(planned, QueryPlan) and describe(planned):
+            return typed, Suggestion(describe(planned), planned, 1.0)
+    return None
 
 
 def _missing_value(asked: str, abstention: Abstention | None) -> MissingValue | None:

@@ -116,7 +116,12 @@ TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 COUNT_WORDS = frozenset({"count", "number"})
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", "owing"})  # "what does X owe us"
 OWING_WORDS = frozenset({"owe", "owed", "owing"})
-SUM_VERB_PHRASES = frozenset({("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in")})  # (lemma, next word)
+SUM_VERB_PHRASES = frozenset(
+    {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us")}
+)  # (lemma, next word)
+# Verbs of asking customers for money: what was invoiced or billed is the orders' amounts, so
+# "what was X charged in May" asks for their total ("which customers did we bill" still lists).
+BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
@@ -189,6 +194,15 @@ FIELD_LABELS: dict[str, str] = {
     "renewal_date": "renewal date",
     "signed_on": "signing date",
 }
+
+# The field of one order a question asks for, by its words ("the day SO-12345 was placed": the
+# date): the answer leads with it. Labels as the order record names its fields.
+ORDER_FIELD_WORDS: dict[str, str] = {
+    "date": "Date", "when": "Date", "placed": "Date", "ordered": "Date", "day": "Date",
+    "status": "Status", "arrived": "Status", "state": "Status",
+    "amount": "Amount", "much": "Amount", "worth": "Amount", "value": "Amount", "cost": "Amount",
+    "customer": "Customer", "who": "Customer", "whose": "Customer", "client": "Customer",
+}  # fmt: skip
 
 # Pronouns that point back at what the previous question was about: with a count, total or
 # average of their own they ask it of the same orders ("What's their total value?").
@@ -328,7 +342,7 @@ NEUTRAL_NOUNS = frozenset(
     {
         "size", "value", "amount", "total", "sum", "number", "count", "average", "detail", "table", "list",
         "date", "time", "period", "day", "week", "month", "quarter", "year", "ytd", "end", "start", "today",
-        "yesterday",
+        "yesterday", "ballpark",
         "status", "region", "segment", "city", "area", "territory", "name", "term", "terms", "limit", "credit",
         "payment", "record", "data", "figure", "breakdown", "rank", "ranking", "top", "bottom", "lot", "one",
         "ones", "thing", "anything", "everything", "info", "information", "overview", "summary", "history",
@@ -405,6 +419,10 @@ HARMLESS_ADJECTIVES = frozenset(
         "mid", "market", "latest",
     }
 )  # fmt: skip
+# "ballpark is fine", "a rough number is ok": a remark on the answer's precision, not on the
+# data (the answer gives the exact figure); "fine" elsewhere is still a judgement.
+PRECISION_HEDGES = frozenset({"ballpark", "rough", "roughly", "approximate", "approximately", "estimate", "number"})
+HEDGE_ACCEPTED = frozenset({"fine", "ok", "okay"})
 # Adverbs that ask (how, when, where) or only soften or time-stamp what is asked.
 HARMLESS_ADVERBS = frozenset(
     {

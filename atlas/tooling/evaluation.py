@@ -438,6 +438,15 @@ def abstained(answer: str) -> bool:
     return bool(ABSTAINED.search(answer)) and not re.search(r"\d", answer)
 
 
+# "There is no government segment; the segments are ...": the answer says the value asked about
+# does not exist and gives no figure, which is the abstention an out-of-scope truth asks for.
+NO_SUCH_STATED = re.compile(r"^\W*there (?:is|are) no\b", re.IGNORECASE)
+
+
+def denies_existence(answer: str) -> bool:
+    return bool(NO_SUCH_STATED.search(answer)) and not re.search(r"\d", answer)
+
+
 # An answer that asks back instead of answering ("Did you mean Northline Freight?"): never correct.
 ASKS_BACK = re.compile(
     r"^\W*(did you mean|do you mean|which (one|of (these|them|the))\b.*\?|could you (clarify|say))", re.I
@@ -459,6 +468,8 @@ def judge(answer: str, expected: Expected, blocks: list[dict[str, Any]] | None =
     """The verdict on ``answer``; ``blocks`` (the turn's typed blocks) are read for a table the truth asks for."""
     if abstained(answer):
         return "correct" if expected.abstain else "abstained"
+    if expected.abstain and denies_existence(answer):
+        return "correct"
     if expected.abstain or ASKS_BACK.search(answer):
         return "wrong"
     if expected.either:

@@ -22,13 +22,23 @@ if TYPE_CHECKING:
     from chat.planner import Context, Filters, QueryPlan, Signals
 
 # Words that set two sides against each other whatever else the question says.
-STRONG_CUES = frozenset({*vocab.COMPARE_WORDS, "than", "v", "vs.", "stack"})
+STRONG_CUES = frozenset({*vocab.COMPARE_WORDS, "than", "v", "vs.", "stack", "beat", "beats", "outdid", "outsold"})
+# Words of growth: with "since <a period>" they set now against that period ("has X grown since
+# last quarter": this quarter against last quarter).
+GROWTH_WORDS = frozenset({"grow", "grew", "grown", "growing", "growth", "increase", "increased", "improve", "improved"})
+SHRINK_WORDS = frozenset(
+    {"shrink", "shrank", "shrunk", "decline", "declined", "decrease", "decreased", "drop", "dropped"}
+)
 # "or" sets two sides against each other only in a question that also asks which is more.
 CHOICE_CUES = frozenset({"or"})
 MORE_WORDS = frozenset(
     {"more", "bigger", "better", "higher", "stronger", "larger", "greater", "most", "ahead", "up", "best"}
+    | {"beat", "beats", "outdid", "outsold"}
+    | GROWTH_WORDS
 )
-LESS_WORDS = frozenset({"less", "fewer", "smaller", "worse", "lower", "weaker", "least", "behind", "down", "worst"})
+LESS_WORDS = frozenset(
+    {"less", "fewer", "smaller", "worse", "lower", "weaker", "least", "behind", "down", "worst"} | SHRINK_WORDS
+)
 WHICH_WORDS = frozenset({"which", "who", "whos", "who's"})
 # A question opened by one of these asks yes or no ("Did ... order more than ...?").
 YES_NO_OPENERS = frozenset({"did", "was", "is", "were", "does", "do", "has", "have", "are", "had"})
@@ -109,12 +119,11 @@ def period_sides(words: list[str], cue: int, *, today: date) -> tuple[Period, Pe
         if "and" in right_words:
             at = right_words.index("and")
             left_words, right_words = right_words[:at], right_words[at + 1 :]
-    year = next((w for w in right_words if _YEAR.fullmatch(w)), None)
-    if year and not any(_YEAR.fullmatch(w) for w in left_words):
-        left_words = [*left_words, year]  # "H1 vs H2 2025": the year belongs to both
+    left_words, right_words = _shared_year(left_words, right_words)
     left, _ = read_period(left_words, today=today)
     if left is None:
         return None
+    right_words = _unit_borrowed(left_words, right_words)
     units = [w for w in right_words if w in vocab.PERIOD_UNITS]
     if "same" in right_words and units and right_words[-1:] != units[-1:] and "year" in right_words:
         right = shift_period(left, months=-12)  # "the same month last year"
@@ -127,6 +136,64 @@ def period_sides(words: list[str], cue: int, *, today: date) -> tuple[Period, Pe
     return left, right
 
 
+def _year_of(words: list[str]) -> list[str]:
+    """The year ``words`` name: "2025", or "this year" / "last year" / "next year" ([] if none)."""
+    from atlas.periods import calendar_anchor
+
+    for i, word in enumerate(words):
+        if _YEAR.fullmatch(word):
+            return [word]
+        if word in ("this", "last", "next") and words[i + 1 : i + 2] == ["year"]:
+            return [word, "year"]
+        if word == "this" and calendar_anchor(words[i + 1 : i + 2]):
+            return ["this", "year"]  # "this November": this year's
+    return []
+
+
+def _shared_year(left: list[str], right: list[str]) -> tuple[list[str], list[str]]:
+    """A year said once for two quarters, halves or months belongs to both: "was Q2 ahead of Q1
+    for X last year", "H1 against H2 this year", "H1 vs H2 2025"."""
+    from atlas.periods import calendar_anchor
+
+    if not (calendar_anchor(left) and calendar_anchor(right)):
+        return left, right
+    left_year, right_year = _year_of(left), _year_of(right)
+    if right_year and not left_year:
+        return [*left, *right_year], right
+    if left_year and not right_year:
+        return left, [*right, *left_year]
+    return left, right
+
+
+def _unit_borrowed(left: list[str], right: list[str]) -> list[str]:
+    """ "this quarter against the last", "this month vs the previous": the second side's
+    direction word takes the first side's unit."""
+    unit = next((w for w in left if w in vocab.PERIOD_UNITS), "")
+    if not unit or any(w in vocab.PERIOD_UNITS for w in right):
+        return right
+    for i, word in enumerate(right):
+        if word in vocab.PERIOD_PAST and (i + 1 == len(right) or right[i + 1] not in vocab.PERIOD_UNITS):
+            return [*right[: i + 1], unit, *right[i + 1 :]]
+    return right
+
+
+def growth_sides(words: list[str], *, today: date) -> tuple[Period, Period] | None:
+    """ "Has X grown since last month?", "has revenue dropped since last quarter?": the current
+    period of the same unit against the one named after "since"."""
+    from atlas.periods import read_period
+
+    if not set(words) & (GROWTH_WORDS | SHRINK_WORDS) or "since" not in words:
+        return None
+    after = words[words.index("since") + 1 :]
+    if len(after) < 2 or after[0] not in vocab.PERIOD_PAST or after[1] not in vocab.PERIOD_UNITS:
+        return None
+    then, _ = read_period(after[:2], today=today)
+    now, _ = read_period(["this", after[1]], today=today)
+    if then is None or now is None:
+        return None
+    return now, then
+
+
 # --- the plan -----------------------------------------------------------------------------------
 
 
@@ -137,7 +204,8 @@ def plan_comparison(signals: Signals, context: Context, *, today: date) -> Query
 
     words = signals.words
     cue = cue_index(words)
-    if cue is None:
+    grown = growth_sides(words, today=today) if cue is None else None
+    if cue is None and grown is None:
         return None
     if counts_orders(words, signals.lemmas):
         measure = "count"
@@ -154,6 +222,10 @@ def plan_comparison(signals: Signals, context: Context, *, today: date) -> Query
             "compare", "orders", filters, group_by=group, sides=sides, measure=measure, yes_no=asked_yes_no, order=order
         )
 
+    if grown is not None:
+        sides = tuple(f"{p.label}|{p.start.isoformat()}|{p.end.isoformat()}" for p in grown)
+        return plan(replace(base, period=None), Dimension.PERIOD, sides)
+    assert cue is not None
     if len(named) >= 2:
         return plan(replace(base, customers=named[:2]), Dimension.CUSTOMER)
     regions = regions_named(words)

@@ -354,6 +354,16 @@ def test_the_judge_takes_either_alternative_a_yes_or_no_first_and_never_a_questi
     assert judge("Did you mean Northline Freight? It has 4 open orders.", Expected(numbers=(Decimal(4),))) == "wrong"
 
 
+def test_saying_the_value_asked_about_does_not_exist_is_the_abstention_an_out_of_scope_truth_wants():
+    abstain = Expected(abstain=True)
+    no_segment = "There is no government segment; the segments are enterprise, mid-market and small business."
+    assert judge(no_segment, abstain) == "correct"
+    assert judge("There is no APAC region; the regions are West, East, North, South and Central.", abstain) == "correct"
+    # A figure beside the denial is still a figure asserted; and a denial is no answer to a figure.
+    assert judge("There is no government segment; public bodies spent $12,000.00.", abstain) == "wrong"
+    assert judge(no_segment, Expected(numbers=(Decimal(12),))) == "wrong"
+
+
 @pytest.mark.django_db
 def test_computed_values_agree_with_queries_written_here(corpus):
     today = timezone.localdate()

@@ -59,3 +59,30 @@ def money(value) -> str:
 @pytest.fixture
 def user(make_user):
     return make_user()
+
+
+def judged(user, case: dict) -> tuple[str, str]:
+    """A paraphrase case asked through the real turn (one session) and judged against its truth
+    text by the evaluation's own reader and ORM queries (atlas.tooling), never the planner's."""
+    from atlas.tooling.evaluation import check_for, expected_for, judge
+    from chat.turn import ask, start_session
+
+    session = start_session(user)
+    turn = None
+    for question in case["turns"]:
+        turn = ask(user, session=session, question=question)
+    check, why = check_for(case, {})
+    assert check is not None, why
+    return judge(turn.answer, expected_for(check, timezone.localdate()), turn.blocks), turn.answer
+
+
+def blind_cases(kind: str, gaps: dict[str, str]) -> list:
+    """The class's paraphrases as pytest params; a known gap (first turn -> why) is a strict xfail."""
+    return [
+        pytest.param(
+            case,
+            id=case["turns"][0][:40],
+            marks=[pytest.mark.xfail(strict=True, reason=gaps[case["turns"][0]])] if case["turns"][0] in gaps else [],
+        )
+        for case in paraphrases(kind)
+    ]
