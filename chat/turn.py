@@ -43,6 +43,7 @@ from chat.planner import Abstention, Context, CustomerRef, Planned, QueryPlan, p
 from chat.responders import ResponderError, get_responder
 from chat.shaping import Use
 from memory.embeddings import EmbeddingError
+from memory.events import TurnEvent
 from memory.rls import acting_user
 from memory.store import record_uses
 
@@ -168,15 +169,31 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         ChatSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
         if not getattr(turn, "correction", False):
             # A correction went to the gate as feedback on the turn it corrects (chat.corrections).
-            queue_gate(
-                user_id=user.pk,
-                session_key=str(session.pk),
-                turn_id=turn.pk,
-                text=question,
-                filters=state_module.gate_filters(state),
-                generation=generation,  # held since _serialise, in this transaction
-            )
+            _queue_gate(user, turn, question, filters=state_module.gate_filters(state), generation=generation)
     return turn
+
+
+def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str], generation: int) -> None:
+    """Queue the write gate for this turn, unless it would find nothing to write or record
+    (memory.gate.gate_has_work): then the turn says so and no event or task is made."""
+    from memory.gate import gate_has_work
+
+    event = TurnEvent(
+        user_id=user.pk, session_key=str(turn.session_id), turn_id=turn.pk, at=timezone.now(), text=question,
+        filters=filters,
+    )  # fmt: skip
+    if not gate_has_work(event, user=user):
+        turn.gate_queued = False
+        Turn.objects.filter(pk=turn.pk).update(gate_queued=False)
+        return
+    queue_gate(
+        user_id=user.pk,
+        session_key=event.session_key,
+        turn_id=turn.pk,
+        text=question,
+        filters=filters,
+        generation=generation,  # held since _serialise, in this transaction
+    )
 
 
 def _group_mentions(found: list[Any]) -> list[list[state_module.Candidate]]:

@@ -34,6 +34,7 @@ _EXPORTS = {
     "GateResult": "admission",
     "TurnEvent": "admission",
     "run_gate": "admission",
+    "gate_has_work": "admission",
     "Preview": "answers",
     "preview": "answers",
     "questions_in": "analysis",
