@@ -48,6 +48,8 @@ from memory.rls import acting_user
 from memory.store import record_uses
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from atlas.types import User
     from memory.gate.answers import Preview
     from memory.recall import RecalledNote
@@ -94,12 +96,15 @@ def ask(user: User, *, session: ChatSession | None, question: str, option_id: st
     ``option_id`` answers a pending clarifying question with one of its options; typing the
     option (its account code, its city) does the same.
     """
+    from memory.gate import one_reading  # the gate loads spaCy on first use
+
     text = clean_question(question)
     if session is not None and session.user_id != user.pk:
         raise PermissionDenied("That conversation belongs to someone else.")
     try:
-        # One look at the customer table per turn: every name lookup in it reads the same index.
-        with acting_user(user.pk), tools.one_index():
+        # One look at the customer table per turn: every name lookup in it reads the same index;
+        # one reading of the question by the gate (the answer's sentence, then whether to queue it).
+        with acting_user(user.pk), tools.one_index(), one_reading():
             return _ask(user, session=session, question=text, option_id=option_id)
     except DatabaseError as exc:
         logger.exception("turn failed: database")
@@ -178,8 +183,9 @@ def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str
     (memory.gate.gate_has_work): then the turn says so and no event or task is made."""
     from memory.gate import gate_has_work
 
+    # The gate reads the turn as of when it was asked, as the preview did.
     event = TurnEvent(
-        user_id=user.pk, session_key=str(turn.session_id), turn_id=turn.pk, at=timezone.now(), text=question,
+        user_id=user.pk, session_key=str(turn.session_id), turn_id=turn.pk, at=turn.created_at, text=question,
         filters=filters,
     )  # fmt: skip
     if not gate_has_work(event, user=user):
@@ -193,6 +199,7 @@ def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str
         text=question,
         filters=filters,
         generation=generation,  # held since _serialise, in this transaction
+        at=event.at,
     )
 
 
@@ -229,7 +236,7 @@ def _answer(
 ) -> None:
     from memory.recall import recall_as_acting_user
 
-    shown = _gate_preview(user, question)
+    shown = _gate_preview(user, question, at=turn.created_at)
     if shown is not None and shown.standalone:
         if _question_part(user, question) == question:
             # "Remember that ..." / "forget ...": a request about memory, not a data question, so
@@ -427,11 +434,11 @@ def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | No
     return executors.Quotes(QueryPlan("list", "documents", query=asked), tuple(close[:1]))
 
 
-def _gate_preview(user: User, question: str) -> Preview | None:
+def _gate_preview(user: User, question: str, *, at: datetime) -> Preview | None:
     """What the gate will do with this turn, as the answer's sentence (a pure read)."""
     from memory.gate import preview
 
-    return preview(user, question)
+    return preview(user, question, at=at)
 
 
 def _question_part(user: User, text: str) -> str:

@@ -38,6 +38,7 @@ _EXPORTS = {
     "Preview": "answers",
     "preview": "answers",
     "questions_in": "analysis",
+    "one_reading": "analysis",
     "match_for_forget": "forget",
     "Refusal": "policy",
     "refusal_for": "policy",

@@ -65,3 +65,21 @@ def test_a_counted_filter_is_work_while_memory_is_paused(make_user):
     event = _event(user, "And now?", session="s1", turn=2, filters=OVERDUE)
     assert _has_work(user, event) is True
     assert [d.reason for d in run_gate(event).decisions] == ["paused"]
+
+
+@pytest.mark.django_db
+def test_a_turn_reads_its_question_once(make_user, monkeypatch):
+    """The answer's sentence and the queue decision share one reading of the question."""
+    from chat.turn import ask
+    from memory.gate import analysis
+
+    calls = []
+    real = analysis._analyse_turn
+    monkeypatch.setattr(analysis, "_analyse_turn", lambda text, **kw: calls.append(text) or real(text, **kw))
+    user = make_user()
+    turn = ask(user, session=None, question="From now on, show amounts in euros")
+    assert turn.gate_queued and calls == ["From now on, show amounts in euros"]
+    # Outside a turn nothing is kept: each call reads afresh.
+    analysis.analyse_turn("Keep answers short", at=turn.created_at)
+    analysis.analyse_turn("Keep answers short", at=turn.created_at)
+    assert calls[1:] == ["Keep answers short", "Keep answers short"]
