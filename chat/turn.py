@@ -5,7 +5,8 @@
 3. tools over the corpus and document passages;
 4. prompt assembly and the responder;
 5. the Turn saved with the recalled notes and how each shaped the answer;
-6. the write gate queued for after the commit (the turn does not wait for it).
+6. the write gate queued for after the commit (the turn does not wait for it), unless it has
+   nothing to read in the turn (memory.gate.gate_has_work).
 
 Everything from the Turn row to the state write happens in one transaction: a failure saves
 nothing partial and raises :class:`TurnFailed` with a message the user can read.
