@@ -16,6 +16,7 @@ from django_q.tasks import _sync
 
 from chat.models import Turn
 from chat.turn import ask
+from memory.models import Memory
 from memory.rls import acting_user
 from memory.tasks import GATE_TASK, _queue, gate_task_ids
 
@@ -34,6 +35,7 @@ def deliver(monkeypatch):
 
     def run(payload: str) -> None:
         monkeypatch.setattr(Conf, "SYNC", True)
+        monkeypatch.setattr(Conf, "SAVE_LIMIT", 0)  # every result kept, as scripts/load_test.py runs the cluster
         _sync(payload)
 
     return run
@@ -124,3 +126,21 @@ def test_a_second_delivery_of_one_event_is_counted_and_writes_nothing(
     assert report["gate_deliveries_repeated"] == 1
     assert report["gate_runs_not_exactly_once"] == 0
     assert report["memories"] == 1
+
+
+def test_outside_the_load_test_the_cluster_keeps_no_successful_result(
+    make_user, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Keeping the last N made django-q2 read all N for every task (atlas/settings.py)."""
+    from django.conf import settings
+    from django_q.conf import Conf
+
+    assert settings.Q_CLUSTER["save_limit"] == -1 and Conf.SAVE_LIMIT == -1
+    alice = make_user("load123461u000")
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(alice, session=None, question="Remember that my team code is zq123461u000")
+    monkeypatch.setattr(Conf, "SYNC", True)
+    _sync(OrmQ.objects.get().payload)
+    assert not Task.objects.exists()
+    with acting_user(alice.pk):
+        assert Memory.objects.count() == 1  # the gate ran; only its result is not kept
