@@ -189,7 +189,16 @@ def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str
         user_id=user.pk, session_key=str(turn.session_id), turn_id=turn.pk, at=turn.created_at, text=question,
         filters=filters,
     )  # fmt: skip
-    if not gate_has_work(event, user=user):
+    try:
+        idle = not gate_has_work(event, user=user)
+    except DatabaseError:
+        raise
+    except Exception:
+        # A reading the gate cannot finish must not cost the user the answer: the gate is queued
+        # as before and fails, or not, in the worker, with its retries.
+        logger.exception("turn %s: the gate check failed; queueing the gate", turn.pk)
+        idle = False
+    if idle:
         turn.gate_queued = False
         Turn.objects.filter(pk=turn.pk).update(gate_queued=False)
         return

@@ -192,6 +192,23 @@ def test_a_turn_with_nothing_for_the_gate_queues_no_event(corpus, user, django_c
 
 
 @pytest.mark.django_db
+def test_a_failing_gate_check_still_answers_and_queues_the_gate(
+    corpus, user, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django_q.models import OrmQ
+
+    import memory.gate.admission
+
+    def broken(event, *, user):
+        raise RuntimeError("a rule failed")
+
+    monkeypatch.setattr(memory.gate.admission, "gate_has_work", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        turn = ask(user, session=None, question="What are Northline Freight's payment terms?")
+    assert turn.answer and turn.gate_queued and OrmQ.objects.count() == 1
+
+
+@pytest.mark.django_db
 def test_prompt_tokens_are_recorded_and_answers_are_never_replayed(corpus, user):
     session = start_session(user)
     turns = [
