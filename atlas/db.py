@@ -32,7 +32,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import dj_database_url
 import psycopg
@@ -303,7 +303,8 @@ def database_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> 
     app = dict(owner)
     app["USER"] = environ.get("ATLAS_APP_DB_USER", "atlas_app")
     app["PASSWORD"] = environ.get("ATLAS_APP_DB_PASSWORD", "")
-    app.setdefault("OPTIONS", {})
+    options: dict[str, Any] = dict(cast("dict[str, Any]", app.get("OPTIONS") or {}))
+    app["OPTIONS"] = options
     # Persistent connections: a new connection per request forked a PostgreSQL backend that
     # then loaded its catalog caches again (issue 30's profile: most of the database's CPU per
     # turn). The acting user is set at the start of every request and task (memory.rls), and a
@@ -318,8 +319,8 @@ def database_settings(base_dir: Path, environ: os._Environ | dict[str, str]) -> 
     # session: with one connection per request (CONN_MAX_AGE 0, PgBouncer in transaction mode)
     # none is made. ATLAS_DB_SERVER_BINDING=false goes back to client-side binding.
     if _env_bool(environ, "ATLAS_DB_SERVER_BINDING", True):
-        app["OPTIONS"]["server_side_binding"] = True
-        app["OPTIONS"]["prepare_threshold"] = PREPARE_AFTER if app["CONN_MAX_AGE"] else None
+        options["server_side_binding"] = True
+        options["prepare_threshold"] = PREPARE_AFTER if app["CONN_MAX_AGE"] else None
     app["TEST"] = {"NAME": f"test_{owner['NAME']}"}
     return app, {"USER": owner["USER"], "PASSWORD": owner.get("PASSWORD") or ""}
 
