@@ -189,8 +189,12 @@ Q_CLUSTER = {
     # by max_rss instead (kilobytes).
     "recycle": envint("ATLAS_Q_RECYCLE", 20_000),
     "max_rss": envint("ATLAS_Q_MAX_RSS_KB", 1_500_000),
-    # Successful task results kept (django-q2 default 250); the load test keeps all (0) to reconcile.
-    "save_limit": envint("ATLAS_Q_SAVE_LIMIT", 250),
+    # Successful task results kept. To keep N, django-q2 reads every stored success (FOR UPDATE)
+    # each time it saves one: at 250 its monitor spent 14 ms of CPU per gate task instead of 2
+    # (issue 30), and the monitors of several workers waited on each other's lock. Nothing in
+    # Atlas reads them (their admin pages are removed), so none are kept (-1); failures always
+    # are. The load test keeps all (0) to reconcile.
+    "save_limit": envint("ATLAS_Q_SAVE_LIMIT", -1),
 }
 if REDIS_URL and envbool("ATLAS_Q_REDIS", False):
     Q_CLUSTER.pop("orm")

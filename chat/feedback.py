@@ -8,6 +8,7 @@ too: whether the next question stayed on the same focus (design rule: hold-out, 
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -72,11 +73,13 @@ def queue_gate(
     feedback_kind: str = "",
     feedback_comment: str = "",
     generation: int | None = None,
+    at: datetime | None = None,
 ) -> None:
     """Queue the write gate for this event once the surrounding transaction commits.
 
     The text waits in memory's gate event table (under RLS); the task carries ids only.
-    ``generation``: the deletion generation this transaction already holds, if it does.
+    ``generation``: the deletion generation this transaction already holds, if it does;
+    ``at``: when it was said (now by default).
     """
     from memory.tasks import enqueue_gate
 
@@ -84,7 +87,7 @@ def queue_gate(
         user_id=user_id,
         session_key=session_key,
         turn_id=turn_id,
-        at=timezone.now(),
+        at=at or timezone.now(),
         text=text,
         filters=dict(filters),
         feedback_kind=feedback_kind,

@@ -162,6 +162,9 @@ class Turn(models.Model):
     prompt_tokens = models.PositiveIntegerField(default=0)
     followup = models.BooleanField(default=False)  # the next question stayed on the same focus
     gate_message = models.TextField(blank=True, default="")
+    # False: the write gate had nothing to read in this turn (memory.gate.gate_has_work), so no
+    # gate event or task was queued for it.
+    gate_queued = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     # Not stored: set by chat.turn on the instance it answers (bench_session, debugging and tests

@@ -140,8 +140,9 @@ def _answer_blocks(turn: Turn) -> list[Block]:
 
 def _gate_pending(turn: Turn, updated: bool, decided: set[int], now: datetime, poll: int) -> bool:
     """Whether the page should ask again for this turn's gate status: a fresh turn the gate
-    has not decided on yet, for at most GATE_POLLS polls (the gate runs seconds after)."""
-    if updated or turn.pk in decided or poll >= GATE_POLLS:
+    has not decided on yet, for at most GATE_POLLS polls (the gate runs seconds after); never a
+    turn the gate was not queued for."""
+    if not turn.gate_queued or updated or turn.pk in decided or poll >= GATE_POLLS:
         return False
     return (now - turn.created_at).total_seconds() < GATE_POLL_WINDOW_SECONDS
 

@@ -5,7 +5,8 @@
 3. tools over the corpus and document passages;
 4. prompt assembly and the responder;
 5. the Turn saved with the recalled notes and how each shaped the answer;
-6. the write gate queued for after the commit (the turn does not wait for it).
+6. the write gate queued for after the commit (the turn does not wait for it), unless it has
+   nothing to read in the turn (memory.gate.gate_has_work).
 
 Everything from the Turn row to the state write happens in one transaction: a failure saves
 nothing partial and raises :class:`TurnFailed` with a message the user can read.
@@ -43,10 +44,13 @@ from chat.planner import Abstention, Context, CustomerRef, Planned, QueryPlan, p
 from chat.responders import ResponderError, get_responder
 from chat.shaping import Use
 from memory.embeddings import EmbeddingError
+from memory.events import TurnEvent
 from memory.rls import acting_user
 from memory.store import record_uses
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from atlas.types import User
     from memory.gate.answers import Preview
     from memory.recall import RecalledNote
@@ -93,12 +97,15 @@ def ask(user: User, *, session: ChatSession | None, question: str, option_id: st
     ``option_id`` answers a pending clarifying question with one of its options; typing the
     option (its account code, its city) does the same.
     """
+    from memory.gate import one_reading  # the gate loads spaCy on first use
+
     text = clean_question(question)
     if session is not None and session.user_id != user.pk:
         raise PermissionDenied("That conversation belongs to someone else.")
     try:
-        # One look at the customer table per turn: every name lookup in it reads the same index.
-        with acting_user(user.pk), tools.one_index():
+        # One look at the customer table per turn: every name lookup in it reads the same index;
+        # one reading of the question by the gate (the answer's sentence, then whether to queue it).
+        with acting_user(user.pk), tools.one_index(), one_reading():
             return _ask(user, session=session, question=text, option_id=option_id)
     except DatabaseError as exc:
         logger.exception("turn failed: database")
@@ -174,15 +181,42 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         ChatSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
         if not getattr(turn, "correction", False):
             # A correction went to the gate as feedback on the turn it corrects (chat.corrections).
-            queue_gate(
-                user_id=user.pk,
-                session_key=str(session.pk),
-                turn_id=turn.pk,
-                text=question,
-                filters=state_module.gate_filters(state),
-                generation=generation,  # held since _serialise, in this transaction
-            )
+            _queue_gate(user, turn, question, filters=state_module.gate_filters(state), generation=generation)
     return turn
+
+
+def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str], generation: int) -> None:
+    """Queue the write gate for this turn, unless it would find nothing to write or record
+    (memory.gate.gate_has_work): then the turn says so and no event or task is made."""
+    from memory.gate import gate_has_work
+
+    # The gate reads the turn as of when it was asked, as the preview did.
+    event = TurnEvent(
+        user_id=user.pk, session_key=str(turn.session_id), turn_id=turn.pk, at=turn.created_at, text=question,
+        filters=filters,
+    )  # fmt: skip
+    try:
+        idle = not gate_has_work(event, user=user)
+    except DatabaseError:
+        raise
+    except Exception:
+        # A reading the gate cannot finish must not cost the user the answer: the gate is queued
+        # as before and fails, or not, in the worker, with its retries.
+        logger.exception("turn %s: the gate check failed; queueing the gate", turn.pk)
+        idle = False
+    if idle:
+        turn.gate_queued = False
+        Turn.objects.filter(pk=turn.pk).update(gate_queued=False)
+        return
+    queue_gate(
+        user_id=user.pk,
+        session_key=event.session_key,
+        turn_id=turn.pk,
+        text=question,
+        filters=filters,
+        generation=generation,  # held since _serialise, in this transaction
+        at=event.at,
+    )
 
 
 def _group_mentions(found: list[Any]) -> list[list[state_module.Candidate]]:
@@ -219,7 +253,7 @@ def _answer(
 ) -> None:
     from memory.recall import recall_as_acting_user
 
-    shown = _gate_preview(user, question)
+    shown = _gate_preview(user, question, at=turn.created_at)
     if shown is not None and shown.standalone:
         if _question_part(user, question) == question:
             # "Remember that ..." / "forget ...": a request about memory, not a data question, so
@@ -439,11 +473,11 @@ def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | No
     return executors.Quotes(QueryPlan("list", "documents", query=asked), tuple(close[:1]))
 
 
-def _gate_preview(user: User, question: str) -> Preview | None:
+def _gate_preview(user: User, question: str, *, at: datetime) -> Preview | None:
     """What the gate will do with this turn, as the answer's sentence (a pure read)."""
     from memory.gate import preview
 
-    return preview(user, question)
+    return preview(user, question, at=at)
 
 
 def _question_part(user: User, text: str) -> str:

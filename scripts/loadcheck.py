@@ -66,12 +66,13 @@ def gate_runs(users: dict[int, int] | None = None) -> tuple[Counter, Counter, in
 def reconcile(users: list, answered: dict[int, int], *, drained: bool) -> dict:
     """Compare what the clients were told with what the database holds, user by user."""
     saved: dict[int, int] = {}
+    gated: set[int] = set()  # saved turns the gate was queued for (chat.models.Turn.gate_queued)
     leaks = foreign_rows = orphan_memories = duplicate_decisions = 0
     memories = decisions = 0
     for index, user in enumerate(users):
         own = f"{MARKER_PREFIX}{user.username[4:10]}u{index:03d}"
         with acting_user(user.pk):
-            turns = list(Turn.objects.values_list("id", "user_id", "question"))
+            turns = list(Turn.objects.values_list("id", "user_id", "question", "gate_queued"))
             rows = list(Memory.objects.values_list("user_id", "statement", "source_quote", "source_turn"))
             gate = list(GateDecision.objects.values_list("user_id", "source_turn", "rule", "statement"))
         memories += len(rows)
@@ -79,8 +80,10 @@ def reconcile(users: list, answered: dict[int, int], *, drained: bool) -> dict:
         foreign_rows += sum(1 for t in turns if t[1] != user.pk) + sum(1 for r in rows if r[0] != user.pk)
         foreign_rows += sum(1 for g in gate if g[0] != user.pk)
         own_turns = {t[0] for t in turns}
-        for turn_id, _, _ in turns:
+        for turn_id, _, _, queued in turns:
             saved[turn_id] = index
+            if queued:
+                gated.add(turn_id)
         texts = [t[2] for t in turns] + [r[1] for r in rows] + [r[2] for r in rows] + [g[3] for g in gate]
         leaks += sum(1 for text in texts for marker in MARKER.findall(text) if marker != own)
         orphan_memories += sum(1 for r in rows if r[3] is not None and r[3] not in own_turns)
@@ -89,7 +92,8 @@ def reconcile(users: list, answered: dict[int, int], *, drained: bool) -> dict:
     missing = [t for t in answered if t not in saved]
     wrong_owner = [t for t, i in answered.items() if t in saved and saved[t] != i]
     unanswered = [t for t in saved if t not in answered]
-    gate_not_once = [t for t in saved if runs[t] != 1]
+    # Exactly one run for a turn the gate was queued for; none for a turn it had nothing to read in.
+    gate_not_once = [t for t in saved if runs[t] != (1 if t in gated else 0)]
     report = {
         "queue_drained": drained,
         "turns_saved": len(saved),
@@ -97,6 +101,7 @@ def reconcile(users: list, answered: dict[int, int], *, drained: bool) -> dict:
         "saved_under_another_user": len(wrong_owner),
         "saved_without_2xx": len(unanswered),
         "gate_runs_not_exactly_once": len(gate_not_once),
+        "turns_with_nothing_to_gate": len(saved) - len(gated),
         "gate_runs_failed": failed,
         # A delivery after the first finds its event gone and writes nothing (memory.tasks).
         "gate_deliveries_repeated": sum(n - 1 for n in deliveries.values()),

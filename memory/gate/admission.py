@@ -429,12 +429,8 @@ def run_gate(event: TurnEvent) -> GateResult:
     written or counted, but a "forget that ..." is still honoured.
     """
     user = get_user_model().objects.get(pk=event.user_id)
-    at = event.at if timezone.is_aware(event.at) else timezone.make_aware(event.at)
-    event = replace(event, at=at, session_key=str(event.session_key or ""))
-    findings = analyse_turn(
-        event.text, at=event.at, feedback_kind=event.feedback_kind, feedback_comment=event.feedback_comment
-    )
-    findings.extend(filter_findings(event.filters, event.text))
+    event = _normalised(event)
+    findings = _findings(event)
     paused = is_paused(user)
     run = _Run(user=user, event=event)
     with acting_user(user.pk), transaction.atomic():
@@ -447,6 +443,45 @@ def run_gate(event: TurnEvent) -> GateResult:
         superseded=tuple(run.superseded),
         forgotten=tuple(run.forgotten),
     )
+
+
+def _normalised(event: TurnEvent) -> TurnEvent:
+    at = event.at if timezone.is_aware(event.at) else timezone.make_aware(event.at)
+    return replace(event, at=at, session_key=str(event.session_key or ""))
+
+
+def _findings(event: TurnEvent) -> list[Finding]:
+    """What the gate reads in one event: the turn's own findings, then one occurrence of each filter."""
+    findings = analyse_turn(
+        event.text, at=event.at, feedback_kind=event.feedback_kind, feedback_comment=event.feedback_comment
+    )
+    findings.extend(filter_findings(event.filters, event.text))
+    return findings
+
+
+def gate_has_work(event: TurnEvent, *, user: User) -> bool:
+    """Whether :func:`run_gate` on this event would write or record anything, read before the
+    turn commits so that a turn with nothing for the gate queues no event and no task.
+
+    Under load about four turns in ten were such runs (a question, a follow-up on filters this
+    session already counted): each cost a gate event, a django-q2 task and a worker run that
+    decided nothing. Nothing to do means: no finding at all, or only occurrences (a filter, a
+    format asked for) that this session has already counted, while memory is not paused (a
+    paused run records each one as refused). ``run_gate`` then writes no memory, no
+    observation and no decision, so skipping it changes nothing the user or the staff audit
+    can see. Runs as the acting user, inside the turn's transaction.
+    """
+    event = _normalised(event)
+    findings = _findings(event)
+    if any(finding.action != "observe" for finding in findings):
+        return True
+    if not findings:
+        return False
+    signals = {finding.signal[:200] for finding in findings}
+    seen = Observation.objects.filter(
+        user_id=user.pk, session_key=event.session_key[:64], signal__in=signals
+    ).values_list("signal", flat=True)
+    return set(seen) != signals or is_paused(user)
 
 
 def _apply(run: _Run, finding: Finding, *, paused: bool) -> None:

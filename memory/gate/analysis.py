@@ -10,7 +10,10 @@ refused with a reason code.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -113,8 +116,37 @@ def analyse_correction(comment: str, *, rule: str = "correction") -> Finding:
 # --- the turn ------------------------------------------------------------------------------
 
 
+# Inside :func:`one_reading`: the findings this block already read, by their arguments.
+_read: ContextVar[dict[tuple[str, datetime, str, str], tuple[Finding, ...]] | None] = ContextVar(
+    "atlas_gate_reading", default=None
+)
+
+
+@contextlib.contextmanager
+def one_reading() -> Iterator[None]:
+    """Read each text once for the whole block: a chat turn reads its question for the
+    answer's sentence (``preview``) and again to decide whether the gate has anything to do
+    (``gate_has_work``); the second read, with the same text and time, reuses the first.
+    Outside the block every call reads afresh."""
+    token = _read.set({})
+    try:
+        yield
+    finally:
+        _read.reset(token)
+
+
 def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_comment: str = "") -> list[Finding]:
     """Every finding for one turn (filters are counted by the gate)."""
+    read = _read.get()
+    if read is None:
+        return _analyse_turn(text, at=at, feedback_kind=feedback_kind, feedback_comment=feedback_comment)
+    key = (text, at, feedback_kind, feedback_comment)
+    if key not in read:
+        read[key] = tuple(_analyse_turn(text, at=at, feedback_kind=feedback_kind, feedback_comment=feedback_comment))
+    return list(read[key])
+
+
+def _analyse_turn(text: str, *, at: datetime, feedback_kind: str, feedback_comment: str) -> list[Finding]:
     findings: list[Finding] = []
     if feedback_kind == "incorrect":
         findings.append(analyse_correction(feedback_comment))

@@ -166,6 +166,49 @@ def test_the_gate_is_queued_after_the_turn_commits(corpus, user, django_capture_
 
 
 @pytest.mark.django_db
+def test_a_turn_with_nothing_for_the_gate_queues_no_event(corpus, user, django_capture_on_commit_callbacks):
+    from django_q.models import OrmQ
+
+    from memory.models import GateEvent
+    from memory.tasks import run_event
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        turn = ask(user, session=None, question="What are Northline Freight's payment terms?")
+    assert callbacks == [] and not OrmQ.objects.exists()
+    with acting_user(user.pk):
+        assert not GateEvent.objects.exists()
+        assert Turn.objects.get(pk=turn.pk).gate_queued is False
+    # A filter's first occurrence in a session is queued; once the gate counted it, the same
+    # filters again in that session are not.
+    question = "Show me Kestrel Foods orders in the west last quarter"
+    with django_capture_on_commit_callbacks(execute=True):
+        first = ask(user, session=None, question=question)
+    assert first.gate_queued and OrmQ.objects.count() == 1
+    with acting_user(user.pk):
+        run_event(user.pk, GateEvent.objects.get().pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        again = ask(user, session=first.session, question=question)
+    assert again.gate_queued is False and OrmQ.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_failing_gate_check_still_answers_and_queues_the_gate(
+    corpus, user, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django_q.models import OrmQ
+
+    import memory.gate.admission
+
+    def broken(event, *, user):
+        raise RuntimeError("a rule failed")
+
+    monkeypatch.setattr(memory.gate.admission, "gate_has_work", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        turn = ask(user, session=None, question="What are Northline Freight's payment terms?")
+    assert turn.answer and turn.gate_queued and OrmQ.objects.count() == 1
+
+
+@pytest.mark.django_db
 def test_prompt_tokens_are_recorded_and_answers_are_never_replayed(corpus, user):
     session = start_session(user)
     turns = [

@@ -303,7 +303,7 @@ def test_chat_page_query_count_does_not_grow_with_turns(signed_in, alice, corpus
 
 
 def test_a_fresh_turn_polls_its_gate_status_until_the_gate_decides(signed_in, alice, corpus, as_user):
-    turn = ask(alice, session=None, question=QUESTION)
+    turn = ask(alice, session=None, question="Show me Northline Freight orders in the west last quarter")
     url = reverse("chat:gate-status", args=[turn.pk])
     pending = text(signed_in.get(url + "?poll=1", **HTMX))
     assert f'id="memory-updates-{turn.pk}"' in pending and f'hx-get="{url}?poll=2"' in pending
@@ -314,8 +314,15 @@ def test_a_fresh_turn_polls_its_gate_status_until_the_gate_decides(signed_in, al
     assert "hx-get" not in decided and f"#memory-{memory.pk}" in decided
 
 
+def test_a_turn_the_gate_was_not_queued_for_never_polls(signed_in, alice, corpus):
+    turn = ask(alice, session=None, question=QUESTION)  # nothing for the gate to read
+    assert turn.gate_queued is False
+    url = reverse("chat:gate-status", args=[turn.pk])
+    assert "hx-get" not in text(signed_in.get(url + "?poll=1", **HTMX))
+
+
 def test_gate_status_polling_stops_after_a_few_tries_and_for_old_turns(signed_in, alice, corpus, as_user):
-    turn = ask(alice, session=None, question=QUESTION)
+    turn = ask(alice, session=None, question="Show me Northline Freight orders in the west last quarter")
     url = reverse("chat:gate-status", args=[turn.pk])
     assert "hx-get" not in text(signed_in.get(url + "?poll=6", **HTMX))
     with as_user(alice.pk):
