@@ -36,7 +36,11 @@ GLOBAL = "global"
 _MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
 _COUNT = r"(?:\d+|one|two|three|four|five)"
 _ENTRIES = r"(?:names|entries|rows|items|customers|results|lines|places)"
-_NUMBER_WORD = r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty"
+_NUMBER_WORD = (
+    r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|a dozen|dozen"
+)
+# The lists a list size acts on, as people name them ("rankings", "any ranked list", "top-whatever lists").
+_LISTS = r"(?:[\w-]+ )?(?:lists?|rankings?|leaderboards?)"
 _EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
 
 
@@ -86,7 +90,15 @@ _ENDONYMS: dict[str, tuple[str, ...]] = {
 
 # Fields of a record a user can ask to see or sort by: field -> the words that name it.
 FIELDS: dict[str, tuple[str, ...]] = {
-    "account_code": (r"account codes?", r"account numbers?", r"customer codes?", r"acct codes?", r"account ids?"),
+    "account_code": (
+        r"account codes?",
+        r"account numbers?",
+        r"customer codes?",
+        r"acct codes?",
+        r"account ids?",
+        r"account(?= #)",
+        r"account no(?=\.? )",
+    ),
     "city": (r"cit(?:y|ies)", r"locations?", r"where (?:they are|they're) based"),
     "region": (r"regions?",),
     "segment": (r"segments?",),
@@ -191,12 +203,13 @@ FACETS: tuple[Facet, ...] = (
                     r"\bk(?:s)?\b(?= (?:please|format|style|notation))",
                     r"\bk'?s\b",
                     r"\d\.\dk\b",
+                    r"\$k\b",
                 ),
                 "in thousands (like $102.0k)",
             ),
             Value(
                 "m",
-                (r"\bmillions?\b", r"\bin m\b", r"\bmn\b", r"\d\.\d{1,2}m\b"),
+                (r"\bmillions?\b", r"\bin m\b", r"\bmn\b", r"\d\.\d{1,2}m\b", r"\$m\b"),
                 "in millions (like $8.94m)",
             ),
         ),
@@ -250,7 +263,9 @@ FACETS: tuple[Facet, ...] = (
                     r"month[- /]first",
                     r"month/day",
                     r"\bus (?:style|format|dates?|date format)",
-                    r"american (?:style|format|dates?)",
+                    r"american (?:style|format|dates?|way)",
+                    r"\bmonth (?:then|before) (?:the )?day\b",
+                    r"\bthe (?:us|american) way\b",
                     r"\b(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])/\d{2,4}\b",
                 ),
                 "as mm/dd/yyyy (US style)",
@@ -262,7 +277,9 @@ FACETS: tuple[Facet, ...] = (
                     r"day[- /]first",
                     r"day/month",
                     r"\buk (?:style|format|dates?|date format)",
-                    r"(?:european|british) (?:style|format|dates?)",
+                    r"(?:european|british) (?:style|format|dates?|way)",
+                    r"\bday (?:then|before) (?:the )?month\b",
+                    r"\bthe (?:uk|european|british) way\b",
                     r"\b(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])/\d{2,4}\b",
                 ),
                 "as dd/mm/yyyy (UK style)",
@@ -306,7 +323,7 @@ FACETS: tuple[Facet, ...] = (
                     r"\b(?:full|plain|normal|proper|complete) sentences\b",
                     r"\bjust (?:plain )?text\b",
                 ),
-                "in prose",
+                "in prose paragraphs",
             ),
         ),
         "answers {label}",
@@ -332,7 +349,8 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b{_COUNT} (?:words|sentences|lines|paragraphs?) (?:max|maximum|tops|or (?:less|fewer))\b",
                     rf"\b(?:under|at most|no more than|max(?:imum)?|up to) {_COUNT} (?:words|sentences|lines)\b",
                     rf"\b{_COUNT} (?:words|sentences|lines) at most\b",
-                    rf"\b(?:cap|limit|keep)\b[^.;]{{0,30}}\b(?:at|to) {_COUNT} (?:words|sentences|lines)\b",
+                    rf"\b(?:cap|limit|keep)\b(?:(?!\b(?:lists?|rankings?|ranked)\b)[^.;]){{0,30}}\b(?:at|to) {_COUNT} "
+                    r"(?:words|sentences|lines)\b",
                     r"\bone paragraph\b",
                     r"\bone or two sentences\b",
                 ),
@@ -389,6 +407,18 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b(?:limit|cap|keep|cut|trim)\b[^.;]{{0,30}}\b(?:to|at) ({_NUMBER_WORD}) {_ENTRIES}\b",
                     rf"\b(?:more than|over) ({_NUMBER_WORD}) {_ENTRIES}\b",
                     rf"\b({_NUMBER_WORD}) (?:max|maximum|tops)\b(?= in (?:lists|rankings))",
+                    # "rankings -> 20 rows", "lists: 15 entries", "keep any ranked list to 25 lines"
+                    rf"\b{_LISTS}\s*(?::|→|->|=|to|at|of|with)?\s*({_NUMBER_WORD}) {_ENTRIES}\b",
+                    rf"\b(?:cap|limit|keep|cut|trim)\b (?:\w+ ){{0,2}}{_LISTS} (?:to|at) ({_NUMBER_WORD})\b",
+                    # "20 rows in customer rankings", "15 entries per list"
+                    rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:in|for|per|on) (?:\w+ ){{0,2}}{_LISTS}",
+                    # "never more than 5 in a list"
+                    rf"\bmore than ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:in|on|per) (?:a|any|the|my|one)? ?{_LISTS}",
+                    # "for top-whatever lists just do 3"
+                    rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:just|only) (?:do|show|give me|list) ({_NUMBER_WORD})\b",
+                    # "5 bullets max": the bullets are a list too
+                    rf"\b({_NUMBER_WORD}) (?:bullets?|bullet points|points) (?:max|maximum|tops|at most)\b",
+                    rf"\b(?:max(?:imum)?|at most|no more than) ({_NUMBER_WORD}) (?:bullets?|bullet points)\b",
                 ),
                 "the top {n}",
             ),
@@ -481,9 +511,7 @@ FACETS: tuple[Facet, ...] = (
     Facet(
         "year_basis",
         (
-            Value(
-                "fiscal", (r"\bfiscal (?:years?|yrs?|calendar)\b", r"\bfy\b", r"\bfinancial years?\b"), "fiscal years"
-            ),
+            Value("fiscal", (r"\bfiscal\b", r"\bfy\b", r"\bfinancial years?\b"), "fiscal years"),
             Value("calendar", (r"\bcalendar (?:years?|yrs?)\b",), "calendar years"),
         ),
         "{label} for year figures",
@@ -586,6 +614,8 @@ def _field_patterns() -> dict[str, re.Pattern[str]]:
 
 _NUMBER_WORDS = {
     **{w: i for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)},
+    "dozen": 12,
+    "a dozen": 12,
     "fifteen": 15,
     "twenty": 20,
     "thirty": 30,
@@ -605,7 +635,8 @@ _SORT = re.compile(
     r"(?=\s*(?:,|\.|$|desc|asc|biggest|largest|smallest|newest|oldest|highest|lowest|first|then|as|every|"
     r"by default|please|from))"
     r"|\b(?P<alpha>alphabetical(?:ly)?|a[- ]to[- ]z|a-z)\b"
-    rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date))? (?:first|at the top|on top)\b"
+    rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date))? "
+    r"(?:first|at the top|on top|up top)\b"
     rf"|\b(?:put|show|list) the (?P<top>{_EXTREMES}) (?P<topby>[a-z ]{{1,20}}?) (?:at the top|first)\b"
     r"|\b(?P<dir>descending|ascending|smallest to (?:largest|biggest)|low(?:est)? to high(?:est)?|"
     r"largest to smallest|biggest to smallest|high(?:est)? to low(?:est)?|z to a|reverse alphabetical(?:ly)?)\b"
@@ -666,11 +697,20 @@ def _hits(low: str) -> list[_Hit]:
         for h in hits
         if (h.facet == "currency" and h.value != RECORDS_CURRENCY)
         or not any(
-            o.facet != h.facet and o.start <= h.start and h.end <= o.end and (o.end - o.start) > (h.end - h.start)
+            o.facet != h.facet
+            and (h.facet, o.facet) not in _BOTH
+            and o.start <= h.start
+            and h.end <= o.end
+            and (o.end - o.start) > (h.end - h.start)
             for o in hits
         )
     ]
     return sorted(kept, key=lambda h: (h.start, -h.end))
+
+
+# A value inside a longer match of another facet that is said too: "5 bullets max" is a list
+# size and bullet points.
+_BOTH = {("layout", "limit")}
 
 
 def _zone(words: str) -> str:
@@ -726,6 +766,8 @@ def read_facets(text: str) -> Reading:
     found: dict[str, Any] = {}
     for name in dict.fromkeys(h.facet for h in hits):
         found[name] = _choose([h for h in hits if h.facet == name], low)
+    if "currency" not in found and re.search(r"(?<![\w$])\$(?:\d[\d.,]*)?[km]\b", low):
+        found["currency"] = RECORDS_CURRENCY  # "$m", "$4.2m": the records' own dollars, scaled
     if found.get("currency_display") == "code" and found.get("currency") == RECORDS_CURRENCY:
         del found["currency"]  # "USD 1,234.00 style, not the $ sign": the display, not a currency
     _read_length_bound(low, found)
@@ -766,7 +808,7 @@ def _read_length_bound(low: str, found: dict[str, Any]) -> None:
 
 
 _INCLUDE_CUES = re.compile(
-    r"\b(?:include[ds]?|add(?:ed)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|"
+    r"\b(?:include[ds]?|add(?:ed)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|tag|stick|"
     r"next to|beside|as well|too|also|"
     r"on (?:everything|every|each|all)|in (?:every|each|all)|keep)\b"
 )
@@ -804,6 +846,15 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
     other = _OTHER_FIELD.search(low)
     if other is not None and not _names_other_facet(other.group("what")):
         found.setdefault("include", _as_written(written, other.start("what"), other.end("what")))
+
+
+def field_named(text: str) -> str:
+    """The first field of a record ``text`` names that an answer can add, or ""."""
+    low = " " + text.lower() + " "
+    named = [
+        (m.start(), name) for name, p in _field_patterns().items() if name in ADDABLE_FIELDS for m in p.finditer(low)
+    ]
+    return min(named)[1] if named else ""
 
 
 def _as_written(written: str, start: int, end: int) -> str:

@@ -218,9 +218,24 @@ def _one_off_said(clause: Clause) -> bool:
 
 
 def _polite_request(clause: Clause) -> bool:
-    """ "can you ...", "could we keep ...": a request, though it ends with a question mark."""
-    words = [t.lower_ for t in content_tokens(clause.span)[:2]]
-    return len(words) == 2 and words[0] in vocab.POLITE_REQUEST_VERBS and words[1] in ("you", "we", "u")
+    """ "can you ...", "could we keep ...": a request, though it ends with a question mark; also
+    after a standing condition ("each time you pull numbers can you round them?", "whenever a
+    customer comes up could you add ..."), and the passive "can all the timestamps be in X time
+    going forward?" when a standing phrase says it is for every answer."""
+    tokens = content_tokens(clause.span)
+    words = [t.lower_ for t in tokens]
+    if len(words) >= 2 and words[0] in vocab.POLITE_REQUEST_VERBS and words[1] in ("you", "we", "u"):
+        return True
+    marks = [e for name in ("standing", "habit") for _, e in clause.hits.get(name, [])]
+    if not marks:
+        return False
+    for n, token in enumerate(tokens[:-1]):
+        if token.lower_ in vocab.POLITE_REQUEST_VERBS and words[n + 1] in ("you", "we", "u"):
+            # the condition before the request holds a standing phrase, and asks nothing itself
+            if any(e <= token.i for e in marks) and not any(w in QUESTION_WORDS - {"when"} for w in words[:n]):
+                return True
+    # "can all the timestamps be in Tokyo time going forward?"
+    return len(words) > 2 and words[0] in ("can", "could") and "be" in words[2:8]
 
 
 def _carries_wish(clause: Clause) -> bool:
@@ -332,36 +347,114 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     table its wishes name make one preference with every facet it names ("thousands of euros
     always", "top 25 is plenty, don't ever give me the full list again": the 25 is kept). It
     replaces the preference findings of that sentence's clauses; a one-off marker, a question
-    or a wish about someone else keeps none (design rule: standing wish)."""
+    or a wish about someone else keeps none (design rule: standing wish).
+
+    A standing marker said as a sentence of its own after the wish ("dd/mm/yyyy for dates
+    pls. for good, not just today", "... thats my standard for all reports") holds for the
+    wish before it; a marked wish that points back ("add that column by default", "spell
+    them out in all your answers") takes its facets from the sentence before it."""
     out = list(found)
+    before: tuple[list[Clause], list[Span]] | None = None  # the last unmarked sentence with a wish
+    previous_text = ""
     for sent in doc.sents:
         inside = [c for c in parts if sent.start <= c.span.start < sent.end]
         marks = {name for c in inside for name in c.hits}
-        if not marks & _STANDING_MARKS or any(_one_off_said(c) for c in inside):
-            continue
         wishes = [span for c in inside if (span := _wish_span(c)) is not None]
-        # A clause that turns its facets round ("but never show pie charts") is a wish of its own.
-        against = [w for w in wishes if preferences.read_facets(w.text).negative]
-        groups = [[w for w in wishes if w not in against]] + [[w] for w in against]
-        readings = [(g, preferences.read_facets(", ".join(w.text.strip() for w in g))) for g in groups if g]
-        readings = [(g, reading) for g, reading in readings if reading]
-        if not readings:
+        text, previous_text = previous_text, sent.text
+        if any(_one_off_said(c) for c in inside):
+            before = None
             continue
-        starts = {c.span.start for c in inside}
-        said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
-        kept = {
-            id(f): preferences.read_facets(f.quote)
-            for f in said
-            if f.action == "write" and not statements.lint(f.statement)
-        }
-        wanted = set().union(*(reading.facets for _, reading in readings))
-        if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
-            # The clauses' own notes already say every facet the sentence names: they stay,
-            # each with its facets.
-            out = [replace(f, facets=kept[id(f)].facets, scope=kept[id(f)].scope) if id(f) in kept else f for f in out]
+        if not marks & _STANDING_MARKS:
+            before = (inside, wishes) if wishes and _readings(wishes) else None
             continue
-        out = [f for f in out if f not in said]
-        out.extend(f for g, reading in readings if (f := _wish(g, reading)) is not None)
+        readings = _readings(wishes)
+        if not readings and before is not None:
+            inside, wishes = before[0] + inside, before[1]  # the marker holds for the wish before it
+            readings = _readings(wishes)
+        elif not readings and text and any(_points_back(w) for w in wishes):
+            reading = preferences.read_facets(", ".join(_resolved(w, text) for w in wishes))
+            readings = [(wishes, reading)] if reading and not reading.negative else []
+        readings = [(g, _as_marked(g, reading, inside)) for g, reading in readings]
+        before = None
+        if readings:
+            out = _kept_or_replaced(out, inside, readings)
+    return out
+
+
+_POINTING_BACK = frozenset({"that", "it", "them", "those", "this", "these"})
+
+
+def _points_back(span: Span) -> bool:
+    """A wish whose object points to what was said before ("add that column", "spell them out")."""
+    return any(t.lower_ in _POINTING_BACK and t.dep_ in ("det", "dobj", "obj", "pobj", "nsubj") for t in span)
+
+
+def _resolved(wish: Span, before: str) -> str:
+    """The wish with what it points back to put in its place: a field the sentence before
+    names ("u keep leaving out payment terms ... add that column" adds the payment terms),
+    else the words of that sentence ("spell them out" after "the acronyms mean nothing")."""
+    field = preferences.field_named(before)
+    antecedent = preferences.FIELD_LABELS[field] if field else before
+    out: list[str] = []
+    replaced = False
+    skip = -1
+    for token in wish:
+        if token.i == skip:
+            out.append(token.whitespace_)  # "that column": the noun goes with its pointer
+        elif not replaced and token.lower_ in _POINTING_BACK:
+            replaced = True
+            out.append(antecedent + token.whitespace_)
+            if token.dep_ == "det" and token.i + 1 < wish.end and wish.doc[token.i + 1].pos_ == "NOUN":
+                skip = token.i + 1
+        else:
+            out.append(token.text_with_ws)
+    return "".join(out)
+
+
+def _as_marked(group: list[Span], reading: preferences.Reading, inside: list[Clause]) -> preferences.Reading:
+    """Where the sentence's clauses name two values of one facet, the clause that carries the
+    standing phrase says which is wanted ("paragraphs are a nightmare to skim, bullet points
+    as a default would be grand": bullets)."""
+    marked = [
+        w for w in group for c in inside if c.span.start <= w.start < c.span.end and set(c.hits) & _STANDING_MARKS
+    ]
+    if len(group) < 2 or not marked:
+        return reading
+    facets = dict(reading.facets)
+    for wish in marked:
+        own = preferences.read_facets(wish.text)
+        for facet, value in own.facets.items():
+            if facet in facets and facets[facet] != value and not own.negative:
+                facets[facet] = value
+    return replace(reading, facets=facets) if facets != reading.facets else reading
+
+
+def _readings(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]]:
+    """The facets the wishes name: one reading for the wishes together, and one for each that
+    turns its facets round ("but never show pie charts" is a wish of its own)."""
+    against = [w for w in wishes if preferences.read_facets(w.text).negative]
+    groups = [[w for w in wishes if w not in against]] + [[w] for w in against]
+    readings = [(g, preferences.read_facets(", ".join(w.text.strip() for w in g))) for g in groups if g]
+    return [(g, reading) for g, reading in readings if reading]
+
+
+def _kept_or_replaced(
+    out: list[Finding], inside: list[Clause], readings: list[tuple[list[Span], preferences.Reading]]
+) -> list[Finding]:
+    starts = {c.span.start for c in inside}
+    said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
+    kept = {
+        id(f): preferences.read_facets(f.quote)
+        for f in said
+        if f.action == "write" and not statements.lint(f.statement)
+    }
+    wanted = set().union(*(reading.facets for _, reading in readings))
+    if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
+        # The clauses' own notes already say every facet the sentence names: they stay,
+        # each with its facets.
+        return [replace(f, facets=kept[id(f)].facets, scope=kept[id(f)].scope) if id(f) in kept else f for f in out]
+    out = [f for f in out if f not in said]
+    out.extend(f for g, reading in readings if (f := _wish(g, reading)) is not None)
     return out
 
 

@@ -169,11 +169,27 @@ def _new_subject(conjunction: Token) -> bool:
     return after.tag_ == "VB" and after.dep_ == "conj" and first_verb and after.lower_ in vocab.REQUEST_VERBS
 
 
+_HEADINGS = frozenset({*vocab.ANSWER_NOUNS, "ranking", "report", "leaderboard"})
+
+
+def _heading(tokens: Span) -> bool:
+    """A few words naming a kind of answer before a colon or a dash ("lists:", "customer
+    rankings -"): a heading, not a clause of its own."""
+    words = [t for t in tokens if not t.is_punct and not t.is_space and t.lower_ not in _LEADING_SKIP]
+    return (
+        0 < len(words) <= 3
+        and words[-1].lemma_.lower() in _HEADINGS
+        and not any(t.pos_ in ("VERB", "AUX", "PRON") for t in words)
+    )
+
+
 def _split_sentence(sent: Span) -> list[Span]:
     doc = sent.doc
     pieces: list[Span] = []
     start = sent.start
     for token in sent:
+        if _is_separator(token) and _heading(doc[start : token.i]):
+            continue  # "lists: 15 entries as standard": the heading names what the rest is about
         if _is_separator(token):
             if token.i > start:
                 pieces.append(doc[start : token.i])

@@ -331,7 +331,25 @@ RULES: tuple[Rule, ...] = (
         "Please keep in mind that I run the Iberian distributors.",
         kind="context",
         phrases=v.REMEMBER_PHRASES,
+        tokens=(
+            # "file this away", "jot this down", "stash this somewhere", "log this"
+            [
+                {"LEMMA": {"IN": v.FILING_VERBS}},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LOWER": {"IN": ["away", "down", "somewhere"]}, "OP": "?"},
+            ],
+            # "jot down that ...", "file away that ...", "write down that ..."
+            [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],
+            # "keep on file that ...", "keep that on file", "put it on record"
+            [
+                {"LEMMA": {"IN": ["keep", "put", "have"]}},
+                {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
+                {"LOWER": "on"},
+                {"LOWER": {"IN": v.FILING_PLACES}},
+            ],
+        ),
         at_start=True,
+        extra_examples=("file this away: I run the Nordic distributors", "keep on file that I cover the Baltics"),
     ),
     Rule(
         "standing",
@@ -358,8 +376,50 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["'d", "d", "would"]}, "OP": "?"},
                 {"LOWER": {"IN": ["like", "rather"]}},
             ],
+            # A habit quantified over answers: "every report you give me", "each customer u list",
+            # "in all your answers", "any ranked list".
+            [
+                {"LOWER": {"IN": v.HABITUAL_QUANTIFIERS}},
+                {"LOWER": {"IN": ["your", "my", "the", "of"]}, "OP": "?"},
+                {"POS": {"IN": ["ADJ", "VERB", "NOUN"]}, "OP": "?"},
+                {"LEMMA": {"IN": v.HABITUAL_NOUNS}},
+            ],
+            # A denied one-off: "not just this once", "not only this answer", "not just for today".
+            [
+                {"LOWER": "not"},
+                {"LOWER": {"IN": ["just", "only"]}},
+                {"OP": "{0,2}"},
+                {"LOWER": {"IN": v.DENIED_ONE_OFF_ENDS}},
+            ],
+            # A standing exception: "unless i say otherwise", "unless I tell you so".
+            [{"LOWER": "unless"}, {"LOWER": {"IN": ["i", "you"]}}, {"LEMMA": {"IN": v.EXCEPTION_VERBS}}],
+            # "as a default", "my default", "as standard", "thats my norm": a default named as a noun.
+            [
+                {"LOWER": {"IN": ["as", "my", "the", "our"]}},
+                {"LOWER": {"IN": ["a", "my", "the"]}, "OP": "?"},
+                {"LOWER": {"IN": ["default", "norm", "standard"]}, "POS": {"IN": ["NOUN", "PROPN"]}},
+            ],
+            # A wish for a kind of list, in the plural: "oldest at the top for order lists",
+            # "bullets in customer lists" (one list is "this list", "the list").
+            [
+                {"LOWER": {"IN": ["for", "in"]}},
+                {"POS": {"IN": ["NOUN", "ADJ", "PROPN"]}, "OP": "?"},
+                {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
+            ],
+            # "cap lists at a dozen", "sort rankings by revenue": lists in general, not this one.
+            [
+                {"LEMMA": {"IN": [*v.REQUEST_VERBS, "cap", "limit", "trim", "cut"]}},
+                {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
+            ],
+            # "can we keep order lists oldest first?": keeping a shape of answer is a standing wish.
+            [{"LOWER": {"IN": ["can", "could"]}}, {"LOWER": {"IN": ["we", "you", "u"]}}, {"LEMMA": "keep"}],
         ),
-        extra_examples=("ISO dates for everything, please.", "I like my numbers in millions."),
+        extra_examples=(
+            "ISO dates for everything, please.",
+            "I like my numbers in millions.",
+            "leave the cancelled ones out of every total you give me",
+            "in euros please, not just this once",
+        ),
     ),
     Rule(
         "switch",
@@ -442,7 +502,8 @@ RULES: tuple[Rule, ...] = (
             ],
         ),
         phrases=v.REVERSAL_PHRASES,
-        not_before=("than",),
+        # "no more than three", "top 10, no more no less": a bound, not a withdrawal.
+        not_before=("than", "no", ","),
     ),
     Rule(
         "update",

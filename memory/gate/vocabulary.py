@@ -121,10 +121,44 @@ STANDING_HABITS: tuple[str, ...] = (
     "from here on",
     "from here on out",
     "unless i ask",
+    "unless told otherwise",
+    "in general",
+    "as a default",
+    "my norm",
+    "standing rule",
+    "standing instruction",
     "how i read",
     "how i like",
     "how i work",
 )
+# Kinds of answer a habit names by quantifying over them ("every report u give me", "each
+# customer you list", "any ranked list"): a wish about all of them is a standing one.
+HABITUAL_QUANTIFIERS: tuple[str, ...] = ("every", "each", "any", "all")
+HABITUAL_NOUNS: tuple[str, ...] = (
+    "answer",
+    "reply",
+    "response",
+    "report",
+    "list",
+    "ranking",
+    "total",
+    "table",
+    "summary",
+    "customer",
+    "figure",
+    "number",
+    "amount",
+)
+# What a one-off marker says when it is denied ("not just this once", "not only this answer",
+# "not just for today"): the request holds beyond this answer.
+DENIED_ONE_OFF_ENDS: tuple[str, ...] = ("once", "today", "answer", "one", "time", "report", "reply", "now", "chat")
+# Verbs of a standing exception: "unless i say otherwise", "unless I tell you so".
+EXCEPTION_VERBS: tuple[str, ...] = ("say", "ask", "tell", "specify", "mention", "request")
+# Verbs of a request to file something away, with "this" or "that" ("file this away", "jot
+# this down", "stash this somewhere", "log this"): an explicit request to keep it.
+FILING_VERBS: tuple[str, ...] = ("file", "jot", "stash", "log", "note", "save", "store", "record")
+# Where a thing is filed ("keep that on file", "put it on record").
+FILING_PLACES: tuple[str, ...] = ("file", "record", "records")
 # Verbs that report what was said or meant: "I never said I prefer tables" states no wish.
 REPORTING_VERBS: tuple[str, ...] = ("say", "tell", "mean", "claim", "mention", "ask")
 # Trade unions by their own names: a role in one ("the Unite rep", "member of Unison") is union
