@@ -583,7 +583,7 @@ _CONDITION = re.compile(
     rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+)"
     r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+|anything about [^,.;:]+))"
     r"|\bin\s+(?P<where>(?:\w+\s+)?(?:lists|rankings|answers about [^,.;:]+))"
-    r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries)\b"
+    r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries|stuff|things)\b"
     r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b",
 )
 _REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: region)?")
@@ -667,6 +667,11 @@ _CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|non
 _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
 
 
+def is_switch(text: str) -> bool:
+    """Whether the words change a value to another ("change that top 10 thing to top 3")."""
+    return bool(_SWITCH.search(text.lower()))
+
+
 @dataclass(frozen=True)
 class _Hit:
     start: int
@@ -740,12 +745,28 @@ def _negated(hit: _Hit, low: str) -> bool:
     return bool(_NEGATORS.search(re.split(r"[,;.!?]|\bbut\b|\bjust\b", window)[-1]))
 
 
+_WANTING = re.compile(
+    r"^\W*(?:\w+\W+){0,2}?(?:is|are|r|still|just)?\W*(?:still )?too (?:long|many|much|big|small|short)\b"
+)
+
+
+def _found_wanting(hit: _Hit, low: str) -> bool:
+    """A value the user finds wanting right after naming it ("thousands still too long")."""
+    return bool(_WANTING.match(low[hit.end : hit.end + 30]))
+
+
 def _choose(hits: list[_Hit], low: str) -> Any:
     """One facet's value when a clause names several: after "switch ... to" the one after it;
     otherwise the first named before a contrast ("prose rather than bullets", "CHF instead of
     EUR", "fiscal not calendar"); otherwise the first named."""
-    wanted = [h for h in hits if not _negated(h, low)]
+    wanted = [h for h in hits if not _negated(h, low) and not _found_wanting(h, low)]
     hits = wanted or hits
+    instead = re.search(r"\binstead\b(?! of)", low)
+    if instead is not None and len(hits) > 1:
+        # "do millions instead": the value said just before a bare "instead" replaces the other
+        before = [h for h in hits if h.end <= instead.start()]
+        if before:
+            return before[-1].value
     switch = _SWITCH.search(low)
     if switch is not None:
         after = [h for h in hits if h.start >= switch.end() - 2]

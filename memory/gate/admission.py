@@ -112,6 +112,8 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
             continue  # "Prefers tables in answers about renewals" is not "Prefers tables" again
         if normalise(memory.statement) == wanted_norm:
             return memory
+        if finding.facets and memory.facets and memory.facets != finding.facets:
+            continue  # other values ("newest first" after "oldest first"): never the same note again
         if finding.facets and memory.facets == finding.facets:
             if statements.is_negative(memory.statement) == statements.is_negative(finding.statement):
                 return memory  # the same facets and values said again, in other words

@@ -28,6 +28,7 @@ from memory.gate.pipeline import (
     clauses,
     content_tokens,
     grammatical_subject,
+    opens_standing,
     parse_turn,
     speech_act,
 )
@@ -202,7 +203,10 @@ def _with_facets(finding: Finding) -> Finding:
 
 # --- standing wishes: a standing phrase or habit and the facets of the preference table -------
 
-_STANDING_MARKS = frozenset({"standing", "habit", "prefer", "switch"})
+_STANDING_MARKS = frozenset({"standing", "habit", "prefer", "switch", "implicit_habit"})
+# Signals of a habit that yield to a situation or a circumstance said beside them.
+_IMPLICIT_MARKS = frozenset({"implicit_habit"})
+_OF_THE_MOMENT = frozenset({"situation", "temporary", "circumstance"})
 _ONE_OFF_MARKS = frozenset({"one_off"})
 _NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
 
@@ -210,10 +214,16 @@ _NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
 def _one_off_said(clause: Clause) -> bool:
     """A one-off marker the user did not deny ("for all my questions, not just this one" is standing)."""
     doc = clause.span.doc
-    for start, _ in clause.hits.get("one_off", []):
+    marks = [s for name in ("standing", "habit", "implicit_habit") for s, _ in clause.hits.get(name, [])]
+    for start, end in clause.hits.get("one_off", []):
         before = {t.lower_ for t in doc[max(clause.span.start, start - 3) : start]}
-        if not before & set(vocab.ONE_OFF_DENIALS):
-            return True
+        if before & set(vocab.ONE_OFF_DENIALS):
+            continue
+        # "im in the dublin office rn so as a rule give me euros": the one-off is the reason's,
+        # and the request after "so" stands.
+        if any(any(t.lower_ in ("so", "therefore") for t in doc[end:mark]) for mark in marks if mark >= end):
+            continue
+        return True
     return False
 
 
@@ -226,7 +236,7 @@ def _polite_request(clause: Clause) -> bool:
     words = [t.lower_ for t in tokens]
     if len(words) >= 2 and words[0] in vocab.POLITE_REQUEST_VERBS and words[1] in ("you", "we", "u"):
         return True
-    marks = [e for name in ("standing", "habit") for _, e in clause.hits.get(name, [])]
+    marks = [e for name in ("standing", "habit", "implicit_habit") for _, e in clause.hits.get(name, [])]
     if not marks:
         return False
     for n, token in enumerate(tokens[:-1]):
@@ -249,7 +259,27 @@ def _carries_wish(clause: Clause) -> bool:
         return True
     if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause) or _withdraws(clause):
         return False
+    if _says_what_atlas_does(clause):
+        return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
+
+
+def _says_what_atlas_does(clause: Clause) -> bool:
+    """ "u keep leaving out payment terms when u list invoices": what Atlas does now, said of it
+    without a modal, is a complaint and wishes nothing ("you should use tables" wishes)."""
+    words = content_tokens(clause.span)
+    if clause.act != "statement" or not words or words[0].lower_ not in ("you", "u"):
+        return False
+    roots = [t for t in clause.span if t.dep_ == "ROOT"]
+    if not roots or any(c.tag_ == "MD" for r in roots for c in r.children):
+        return False
+    root = roots[0]
+    # "you keep leaving out ...", "you left out ...", "you still show ..."
+    return (
+        root.lemma_.lower() == "keep"
+        or root.tag_ == "VBD"
+        or any(c.lower_ in ("still", "always", "never", "again") for c in root.children)
+    )
 
 
 _CONSEQUENCE_CUES = frozenset({"so", "therefore", "hence", ",", "-", ";"})
@@ -317,8 +347,14 @@ def _someone_elses_wish(clause: Clause) -> bool:
     )
 
 
+_DEFINITION = re.compile(r"\b(?:when(?:ever)?|if|by)\s+i\s+say\b.*\bi\s+mean\b")
+
+
 def _reported(clause: Clause) -> bool:
-    """ "I never said I prefer tables": the user reports what was said, and wishes nothing."""
+    """ "I never said I prefer tables": the user reports what was said, and wishes nothing. "When
+    I say YTD I mean the calendar year" is no report: it says how to read the user's words."""
+    if _DEFINITION.search(clause.lower):
+        return False
     return any(
         t.lemma_.lower() in vocab.REPORTING_VERBS and t.dep_ == "ROOT" and t.i < clause.span.start + 4
         for t in clause.span
@@ -332,7 +368,9 @@ def _wish_span(clause: Clause) -> Span | None:
     if "reversal" in clause.hits:
         return _replacement(clause) if _carries_wish(clause) else None
     if "special_category" not in clause.hits:
-        return clause.span if _carries_wish(clause) else None
+        if _carries_wish(clause):
+            return clause.span
+        return _consequence(clause)
     doc = clause.span.doc
     end = max(e for _, e in clause.hits["special_category"])
     cue = next((t.i for t in doc[end : clause.span.end] if t.lower_ in _CONSEQUENCE_CUES), None)
@@ -340,6 +378,22 @@ def _wish_span(clause: Clause) -> Span | None:
         return None  # "bullets please, as I'm dyslexic": the condition is in the consequence
     rest = doc[cue + 1 : clause.span.end]
     return rest if _words(rest) else None
+
+
+def _consequence(clause: Clause) -> Span | None:
+    """ "our US team reads these too so in future write dates month first": the request after
+    "so" is the user's own, whoever the reason before it is about (never after a question)."""
+    if clause.act == "question" or set(clause.hits) & _NOT_WISHES:
+        return None
+    doc = clause.span.doc
+    for token in clause.span:
+        if token.lower_ in ("so", "therefore") and token.i > clause.span.start:
+            rest = [t for t in doc[token.i + 1 : clause.span.end] if not t.is_punct]
+            if not rest:
+                return None
+            opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS
+            return doc[token.i + 1 : clause.span.end] if opens else None
+    return None
 
 
 def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list[Finding]:
@@ -364,7 +418,15 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         if any(_one_off_said(c) for c in inside):
             before = None
             continue
+        if marks & _OF_THE_MOMENT and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS):
+            marks -= _IMPLICIT_MARKS  # "I'm travelling next month, so keep answers short": for the trip
         if not marks & _STANDING_MARKS:
+            if ("update" in marks or preferences.is_switch(sent.text)) and (changed := _newest_said(wishes)):
+                # "flip it, newest first now", "change that top 10 thing to top 3": a new value
+                # for a standing preference the user has; kept only where one is live to replace.
+                out = _kept_or_replaced(out, inside, changed, needs_existing=True)
+                before = None
+                continue
             before = (inside, wishes) if wishes and _readings(wishes) else None
             continue
         readings = _readings(wishes)
@@ -429,6 +491,21 @@ def _as_marked(group: list[Span], reading: preferences.Reading, inside: list[Cla
     return replace(reading, facets=facets) if facets != reading.facets else reading
 
 
+def _newest_said(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]]:
+    """An update's facets: where its clauses name two values of a facet, the one said last is the
+    new one ("update on the oldest-first thing: flip it, newest first now")."""
+    readings = _readings(wishes)
+    if len(readings) != 1 or len(wishes) < 2:
+        return readings
+    group, reading = readings[0]
+    facets = dict(reading.facets)
+    for wish in wishes:
+        own = preferences.read_facets(wish.text)
+        if not own.negative:
+            facets.update({f: v for f, v in own.facets.items() if f in facets})
+    return [(group, replace(reading, facets=facets))]
+
+
 def _readings(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]]:
     """The facets the wishes name: one reading for the wishes together, and one for each that
     turns its facets round ("but never show pie charts" is a wish of its own)."""
@@ -439,7 +516,11 @@ def _readings(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]
 
 
 def _kept_or_replaced(
-    out: list[Finding], inside: list[Clause], readings: list[tuple[list[Span], preferences.Reading]]
+    out: list[Finding],
+    inside: list[Clause],
+    readings: list[tuple[list[Span], preferences.Reading]],
+    *,
+    needs_existing: bool = False,
 ) -> list[Finding]:
     starts = {c.span.start for c in inside}
     said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
@@ -454,8 +535,10 @@ def _kept_or_replaced(
         # each with its facets.
         return [replace(f, facets=kept[id(f)].facets, scope=kept[id(f)].scope) if id(f) in kept else f for f in out]
     out = [f for f in out if f not in said]
-    out.extend(f for g, reading in readings if (f := _wish(g, reading)) is not None)
-    return out
+    found = [f for g, reading in readings if (f := _wish(g, reading)) is not None]
+    if needs_existing:
+        found = [replace(f, extra={**f.extra, "needs_existing": True}) for f in found]
+    return out + found
 
 
 def _wish(group: list[Span], reading: preferences.Reading) -> Finding | None:
@@ -513,7 +596,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
     previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
     # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
     marks = {name for clause in parts for name in clause.hits}
-    one_off = "one_off" in marks or "circumstance" in marks and not marks & _STANDING_MARKS
+    one_off = "one_off" in marks or "circumstance" in marks and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS)
     for clause in parts:
         trigger = clause.starts_with("remember")
         # "Remember that I cover Leeds and (that) I report to Dana": the request holds both.
@@ -955,7 +1038,7 @@ def analyse_clause(
         return _refuse("scope", r.NOT_ABOUT_USER, text)  # "my team wants the figures in GBP"
     if "reversal" in hits:
         return _reversal(clause, text, earlier)
-    momentary = "one_off" in hits or "circumstance" in hits and not hits & _STANDING_MARKS
+    momentary = "one_off" in hits or "circumstance" in hits and not hits & (_STANDING_MARKS - _IMPLICIT_MARKS)
     if momentary and (hits & {"standing", "prefer"} or _format_request(clause)):
         return _refuse("preference", r.SESSION_ONLY, text, kind="preference")
     preference = _preference(clause.span, hits, quote=text)

@@ -140,8 +140,17 @@ def _left_is_clause(tokens: list[Token]) -> bool:
     # "From now on, when you list X, add Y": the condition after a standing phrase is not a clause.
     while words and words[0].lower_ in _STANDING_WORDS:
         words = words[1:]
-    if len(words) < 2 or words[0].lower_ in _SUBORDINATORS:
+    if len(words) < 2:
         return False
+    if words[0].lower_ in _SUBORDINATORS:
+        # "for contract stuff give dates as ISO, the legal team needs ...": a request of its own
+        # after the condition; "whenever you list X, add Y" has none.
+        return any(
+            t.tag_ == "VB"
+            and t.lemma_.lower() in vocab.REQUEST_VERBS
+            and t.doc[t.i - 1].lower_ not in ("you", "u", "i", "we")
+            for t in words[1:]
+        )
     # The parse, or the vocabulary where the small model tags a request verb as a noun.
     return any(t.pos_ in ("VERB", "AUX") or t.lower_ in vocab.REQUEST_VERBS for t in words)
 

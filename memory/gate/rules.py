@@ -399,6 +399,26 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["a", "my", "the"]}, "OP": "?"},
                 {"LOWER": {"IN": ["default", "norm", "standard"]}, "POS": {"IN": ["NOUN", "PROPN"]}},
             ],
+            # "can we keep order lists oldest first?": keeping a shape of answer is a standing wish.
+            [{"LOWER": {"IN": ["can", "could"]}}, {"LOWER": {"IN": ["we", "you", "u"]}}, {"LEMMA": "keep"}],
+        ),
+        extra_examples=(
+            "ISO dates for everything, please.",
+            "I like my numbers in millions.",
+            "leave the cancelled ones out of every total you give me",
+            "in euros please, not just this once",
+        ),
+    ),
+    # Signals that a wish is about answers in general rather than this one, with no standing
+    # phrase: they yield to a situation, a circumstance or a one-off said beside them ("I'm
+    # travelling next month, so keep answers short" is for the trip).
+    Rule(
+        "implicit_habit",
+        "write",
+        r.STANDING_PREFERENCE,
+        "oldest at the top for order lists please",
+        kind="preference",
+        tokens=(
             # A wish for a kind of list, in the plural: "oldest at the top for order lists",
             # "bullets in customer lists" (one list is "this list", "the list").
             [
@@ -411,15 +431,18 @@ RULES: tuple[Rule, ...] = (
                 {"LEMMA": {"IN": [*v.REQUEST_VERBS, "cap", "limit", "trim", "cut"]}},
                 {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
             ],
-            # "can we keep order lists oldest first?": keeping a shape of answer is a standing wish.
-            [{"LOWER": {"IN": ["can", "could"]}}, {"LOWER": {"IN": ["we", "you", "u"]}}, {"LEMMA": "keep"}],
+            # "keep answers short", "keep totals in thousands": answers in general, kept that way.
+            [{"LEMMA": "keep"}, {"LEMMA": {"IN": v.HABITUAL_NOUNS}, "TAG": {"IN": ["NNS", "NNPS"]}}],
+            # "when you list orders ...", "when i ask for top customers ...": every such answer.
+            [
+                {"LOWER": {"IN": ["when", "if"]}},
+                {"LOWER": {"IN": ["you", "u", "i"]}},
+                {"LEMMA": {"IN": v.HABITUAL_CONDITION_VERBS}},
+            ],
+            # "for contract stuff", "for order questions": a kind of question, not this one.
+            [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
         ),
-        extra_examples=(
-            "ISO dates for everything, please.",
-            "I like my numbers in millions.",
-            "leave the cancelled ones out of every total you give me",
-            "in euros please, not just this once",
-        ),
+        extra_examples=("keep answers short for me, two sentences max", "when you list orders use bullet points"),
     ),
     Rule(
         "switch",

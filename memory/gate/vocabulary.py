@@ -149,6 +149,10 @@ HABITUAL_NOUNS: tuple[str, ...] = (
     "number",
     "amount",
 )
+# Verbs of a condition that recurs ("when you list orders", "when i ask for top customers").
+HABITUAL_CONDITION_VERBS: tuple[str, ...] = ("list", "show", "give", "ask", "mention", "name", "rank", "pull", "total")
+# Words after "for X" that make X a kind of question ("for contract stuff", "for order queries").
+KINDS_OF_QUESTION: tuple[str, ...] = ("stuff", "things", "questions", "queries")
 # What a one-off marker says when it is denied ("not just this once", "not only this answer",
 # "not just for today"): the request holds beyond this answer.
 DENIED_ONE_OFF_ENDS: tuple[str, ...] = ("once", "today", "answer", "one", "time", "report", "reply", "now", "chat")
@@ -416,6 +420,9 @@ DISCOURSE_OPENERS: tuple[str, ...] = (
     "quick one",
     "quick question",
     "oh",
+    "hmm",
+    "hm",
+    "ah",
     "right",
     "instead",
     "scratch that",
