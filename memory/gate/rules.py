@@ -399,6 +399,21 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["a", "my", "the"]}, "OP": "?"},
                 {"LOWER": {"IN": ["default", "norm", "standard"]}, "POS": {"IN": ["NOUN", "PROPN"]}},
             ],
+            # A wish for a kind of list, in the plural: "oldest at the top for order lists",
+            # "bullets in customer lists" (one list is "this list", "the list").
+            [
+                {"LOWER": {"IN": ["for", "in"]}},
+                {"POS": {"IN": ["NOUN", "ADJ", "PROPN"]}, "OP": "?"},
+                {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
+            ],
+            # "when you list orders ...", "when i ask for top customers ...": every such answer.
+            [
+                {"LOWER": {"IN": ["when", "if"]}},
+                {"LOWER": {"IN": ["you", "u", "i"]}},
+                {"LEMMA": {"IN": v.HABITUAL_CONDITION_VERBS}},
+            ],
+            # "for contract stuff", "for order questions": a kind of question, not this one.
+            [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
             # "can we keep order lists oldest first?": keeping a shape of answer is a standing wish.
             [{"LOWER": {"IN": ["can", "could"]}}, {"LOWER": {"IN": ["we", "you", "u"]}}, {"LEMMA": "keep"}],
         ),
@@ -407,6 +422,8 @@ RULES: tuple[Rule, ...] = (
             "I like my numbers in millions.",
             "leave the cancelled ones out of every total you give me",
             "in euros please, not just this once",
+            "oldest at the top for order lists please",
+            "when you list orders use bullet points",
         ),
     ),
     # Signals that a wish is about answers in general rather than this one, with no standing
@@ -416,16 +433,9 @@ RULES: tuple[Rule, ...] = (
         "implicit_habit",
         "write",
         r.STANDING_PREFERENCE,
-        "oldest at the top for order lists please",
+        "cap lists at a dozen for me",
         kind="preference",
         tokens=(
-            # A wish for a kind of list, in the plural: "oldest at the top for order lists",
-            # "bullets in customer lists" (one list is "this list", "the list").
-            [
-                {"LOWER": {"IN": ["for", "in"]}},
-                {"POS": {"IN": ["NOUN", "ADJ", "PROPN"]}, "OP": "?"},
-                {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
-            ],
             # "cap lists at a dozen", "sort rankings by revenue": lists in general, not this one.
             [
                 {"LEMMA": {"IN": [*v.REQUEST_VERBS, "cap", "limit", "trim", "cut"]}},
@@ -433,16 +443,8 @@ RULES: tuple[Rule, ...] = (
             ],
             # "keep answers short", "keep totals in thousands": answers in general, kept that way.
             [{"LEMMA": "keep"}, {"LEMMA": {"IN": v.HABITUAL_NOUNS}, "TAG": {"IN": ["NNS", "NNPS"]}}],
-            # "when you list orders ...", "when i ask for top customers ...": every such answer.
-            [
-                {"LOWER": {"IN": ["when", "if"]}},
-                {"LOWER": {"IN": ["you", "u", "i"]}},
-                {"LEMMA": {"IN": v.HABITUAL_CONDITION_VERBS}},
-            ],
-            # "for contract stuff", "for order questions": a kind of question, not this one.
-            [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
         ),
-        extra_examples=("keep answers short for me, two sentences max", "when you list orders use bullet points"),
+        extra_examples=("keep answers short for me, two sentences max",),
     ),
     Rule(
         "switch",
