@@ -1227,6 +1227,30 @@ def _newer(rank: tuple[bool, Any, int], than: tuple[bool, Any, int]) -> bool:
     return rank[2] > than[2]
 
 
+# Why a facet Atlas never applies changes nothing in its answers: said once, when it is noted
+# (design rule: apply or decline; present and silently ignored is worse than absent).
+_NOT_APPLIED_WHY = {
+    "timezone": "Atlas's answers show dates but no times of day, so this changes nothing in them yet.",
+    "year_basis:fiscal": (
+        "Atlas counts years as calendar years and has no fiscal calendar yet, so this changes nothing in its answers."
+    ),
+    "year_basis:calendar": "Atlas already counts years as calendar years, January to December.",
+}
+
+
+def why_not_applied(facets: dict[str, Any], *, negative: bool = False) -> str:
+    """The one sentence the acknowledgement adds for a note Atlas keeps but never applies to
+    its answers ("" when each facet is applied or has its own decline in the answer)."""
+    never = [f for f in facets if f in FACETS_BY_NAME and FACETS_BY_NAME[f].never_applied]
+    if negative or not never:
+        return ""
+    facet = never[0]
+    value = facets[facet]
+    return _NOT_APPLIED_WHY.get(
+        f"{facet}:{value}", _NOT_APPLIED_WHY.get(facet, "Atlas keeps this note but can't apply it to its answers yet.")
+    )
+
+
 # How the memory page says a value is declined (the answer's own sentence speaks of "this answer").
 _PAGE_DECLINES = {
     "currency": "Amounts stay in USD as recorded (Atlas has no exchange rates); each answer with money says so.",

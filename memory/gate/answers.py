@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+from memory import preferences
 from memory.embeddings import embed
 from memory.gate import reasons as r
 from memory.gate import statements
@@ -104,7 +105,8 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
         scope=finding.scope,
     ):
         return None
-    return Preview(f"Noted: {finding.echo}.", False)
+    why = preferences.why_not_applied(finding.facets or {}, negative=statements.is_negative(finding.statement))
+    return Preview(f"Noted: {finding.echo}." + (f" {why}" if why else ""), False)
 
 
 def preview(user: User, text: str) -> Preview | None:
