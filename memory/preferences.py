@@ -667,9 +667,16 @@ _CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|non
 _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
 
 
+_SWITCH_BACK = re.compile(
+    r"\b(?:switch|change|move|swap|turn|flip|make)\w*\s+(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
+    r"[^.;]*?\b(?:to|into|over to)\b"
+)
+
+
 def is_switch(text: str) -> bool:
-    """Whether the words change a value to another ("change that top 10 thing to top 3")."""
-    return bool(_SWITCH.search(text.lower()))
+    """Whether the words change a value the user set before to another ("change that top 10
+    thing to top 3", "switch it to millions"); "convert 100 dollars to euros" changes no setting."""
+    return bool(_SWITCH_BACK.search(text.lower()))
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,11 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
         return Preview(f"I won't keep that: {r.why(finding.reason)}.", False)
     if finding.reason != r.STANDING_PREFERENCE or not finding.echo:  # only a write has that reason
         return None
+    if finding.extra.get("needs_existing"):
+        with acting_user(user.pk):
+            _, replaced = against_live(user, finding, embed([finding.statement])[0], now=now)
+        if not replaced:
+            return None  # an update with no preference to update is not kept
     if is_paused(user) or is_suppressed(
         user,
         kind=finding.kind,
