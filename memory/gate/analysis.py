@@ -593,6 +593,7 @@ def _legible(finding: Finding) -> Finding:
 def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[Finding]:
     out: list[Finding] = []
     explicit_next = correcting = remembering = False
+    replacing: list[str] = []
     previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
     # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
     marks = {name for clause in parts for name in clause.hits}
@@ -609,6 +610,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             start = trigger[1] if trigger else clause.span.start
             content = _content(clause.span.doc, start, clause.span.end)
             if content is None:
+                replacing = _replaced_words(clause.span.doc[start : clause.span.end]) or replacing
                 explicit_next = True
                 continue
             explicit_next = False
@@ -637,8 +639,24 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         clause, before = previous
         del out[before:]
         found = analyse_explicit(clause.span, clause, at=at, quote=quote)
+        if found is not None and replacing and found.kind == "context":
+            # "..., keep that on file instead of the retail thing": it replaces the note so named
+            found = replace(found, supersedes=True, extra={**found.extra, "replaces": replacing})
         out.extend([found] if found is not None else [])
     return out
+
+
+_VAGUE_WORDS = frozenset({"thing", "stuff", "one", "bit", "old", "previous", "other", "earlier", "the", "that", "this"})
+
+
+def _replaced_words(span: Span) -> list[str]:
+    """The words that name the note a keep request replaces ("instead of the retail thing": retail)."""
+    text = span.text.lower()
+    for lead in ("instead of", "rather than", "in place of"):
+        if lead in text:
+            rest = text.split(lead, 1)[1]
+            return [w for w in re.findall(r"[a-z][a-z-]+", rest) if w not in _VAGUE_WORDS]
+    return []
 
 
 def _goes_on_about_the_user(clause: Clause) -> bool:
@@ -681,6 +699,8 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
     span = doc[start:end]
     if all(t.lower_ in vocab.KEEP_FOR_LATER for t in _words(span)):
         return None  # "save this for later chats: ...": the content is the next clause
+    if span.text.lower().startswith(("instead of", "rather than", "in place of")):
+        return None  # "..., keep that on file instead of the retail thing": the clause before
     return span if _words(span) else None
 
 

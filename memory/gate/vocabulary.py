@@ -1340,6 +1340,9 @@ CONTEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
     "team": ("team", "department", "desk"),
     "role": ("role", "job", "title", "position", "controller", "manager", "director", "analyst"),
     "coverage": ("cover", "handle", "look after", "own", "manage", "run", "responsible for", "in charge of"),
+    # The accounts, region or market the user is on, named without a verb ("im on the west region
+    # now", "my main account is X"): one patch at a time, so a new one replaces the old.
+    "patch": ("region", "territory", "patch", "accounts", "account", "segment", "channel", "market"),
 }
 SINGLE_VALUED_CONTEXT: tuple[str, ...] = ("office", "team", "role", "reporting_line")
 
