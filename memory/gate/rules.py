@@ -384,6 +384,9 @@ RULES: tuple[Rule, ...] = (
                 {"POS": {"IN": ["ADJ", "VERB", "NOUN"]}, "OP": "?"},
                 {"LEMMA": {"IN": v.HABITUAL_NOUNS}},
             ],
+            # "each customer u list", "every customer you mention" ("all my customers in Denver"
+            # asks for records, once).
+            [{"LOWER": {"IN": ["every", "each"]}}, {"LEMMA": {"IN": ["customer", "client", "account"]}}],
             # A denied one-off: "not just this once", "not only this answer", "not just for today".
             [
                 {"LOWER": "not"},
