@@ -838,7 +838,7 @@ def _read_length_bound(low: str, found: dict[str, Any]) -> None:
 _INCLUDE_CUES = re.compile(
     r"\b(?:include[ds]?|add(?:ed)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|tag|stick|"
     r"next to|beside|as well|too|also|"
-    r"on (?:everything|every|each|all)|in (?:every|each|all)|keep)\b"
+    r"on (?:everything|every|each|all)|in (?:every|each|all)|after (?:each|every)|in brackets|keep)\b"
 )
 _OTHER_FIELD = re.compile(
     r"\b(?:the|their|its|a|an|each|every)\s+(?P<what>(?:[a-z'-]+\s+){0,3}"
@@ -866,6 +866,8 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
         for match in pattern.finditer(low):
             if match.start() in inside or re.search(r"\bby\s+(?:the\s+)?$", low[: match.start()]):
                 continue  # "whenever I ask about the North region": the scope; "sort by city": a sort
+            if name in ("region", "segment") and _NAMED_BEFORE.search(low[: match.start()]):
+                continue  # "the west region", "the enterprise segment": one of them, not the field
             if name in ADDABLE_FIELDS:
                 named.append((match.start(), name))
     if named:
@@ -874,6 +876,14 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
     other = _OTHER_FIELD.search(low)
     if other is not None and not _names_other_facet(other.group("what")):
         found.setdefault("include", _as_written(written, other.start("what"), other.end("what")))
+
+
+# A region or segment named before the word ("the west region", "our enterprise segment"): a
+# filter on the records, not the field shown beside each customer.
+_NAMED_BEFORE = re.compile(
+    r"\b(?:north|south|east|west|central|northern|southern|eastern|western|emea|apac|latam|dach|"
+    r"enterprise|mid-market|midmarket|smb|small business|public sector|[a-z]+ern|my|our|that|this)\s+$"
+)
 
 
 def field_named(text: str) -> str:

@@ -12,12 +12,7 @@ import pytest
 from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("field_beside_customer",)
-KNOWN_GAPS: dict[str, str] = {
-    "field_beside_customer-5": (
-        "the region is not a field an answer can add beside a customer yet (ADDABLE_FIELDS), so 'region "
-        "in brackets after each customer' is not read as one"
-    ),
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.django_db
