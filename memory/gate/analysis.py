@@ -443,6 +443,10 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     return out
 
 
+def _points_at_screen(statement: str) -> bool:
+    return bool(re.search(r"\blike (?:this|that|these|those)\b", statement.lower()))
+
+
 _POINTING_BACK = frozenset({"that", "it", "them", "those", "this", "these"})
 
 
@@ -527,7 +531,9 @@ def _kept_or_replaced(
     kept = {
         id(f): preferences.read_facets(f.quote)
         for f in said
-        if f.action == "write" and not statements.lint(f.statement)
+        # "Wants lists sorted like this biggest amount first.": a statement that points at the
+        # answer on screen is no sentence to keep; the facets' own sentence is
+        if f.action == "write" and not statements.lint(f.statement) and not _points_at_screen(f.statement)
     }
     wanted = set().union(*(reading.facets for _, reading in readings))
     if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
