@@ -1125,7 +1125,7 @@ def _group_by(signals: Signals) -> str:
 
 
 def _which_customers_how_much(words: list[str]) -> bool:
-    """ "Which customers in X ordered, and how much?": a figure for each customer the question
+    """ "Which accounts up north bought in May, and for how much?": a figure for each customer the question
     asks to name, not one total over them all."""
     asks_which = any(
         word in ("which", "what")

@@ -95,8 +95,8 @@ def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) 
     scopes = answer_scopes(plan, _customer_regions(plan))
     held = effective(notes, scopes)
     if plan.filters.customers and "customers" not in scopes:
-        # A field asked for beside a customer ("when I ask how a customer is doing, mention their
-        # credit limit") is shown wherever the answer names that customer, whatever it is about.
+        # A field asked for beside a customer ("whenever a client comes up, give their payment
+        # terms") is shown wherever the answer names that customer, whatever it is about.
         beside = effective(notes, scopes | {"customers"})
         for facet in ("include",):
             if facet in beside and facet not in held:

@@ -39,7 +39,7 @@ _ENTRIES = r"(?:names|entries|rows|items|customers|results|lines|places)"
 _NUMBER_WORD = (
     r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|a dozen|dozen"
 )
-# The lists a list size acts on, as people name them ("rankings", "any ranked list", "top-whatever lists").
+# The lists a list size acts on, as people name them ("rankings", "any sorted list", "best-of lists").
 _LISTS = r"(?:[\w-]+ )?(?:lists?|rankings?|leaderboards?)"
 _EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
 
@@ -407,16 +407,16 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b(?:limit|cap|keep|cut|trim)\b[^.;]{{0,30}}\b(?:to|at) ({_NUMBER_WORD}) {_ENTRIES}\b",
                     rf"\b(?:more than|over) ({_NUMBER_WORD}) {_ENTRIES}\b",
                     rf"\b({_NUMBER_WORD}) (?:max|maximum|tops)\b(?= in (?:lists|rankings))",
-                    # "rankings -> 20 rows", "lists: 15 entries", "keep any ranked list to 25 lines"
+                    # "rankings: 30 rows", "lists -> 8 entries", "trim every sorted list to 40 lines"
                     rf"\b{_LISTS}\s*(?::|→|->|=|to|at|of|with)?\s*({_NUMBER_WORD}) {_ENTRIES}\b",
                     rf"\b(?:cap|limit|keep|cut|trim)\b (?:\w+ ){{0,2}}{_LISTS} (?:to|at) ({_NUMBER_WORD})\b",
-                    # "20 rows in customer rankings", "15 entries per list"
+                    # "12 rows in rankings", "9 entries per list"
                     rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:in|for|per|on) (?:\w+ ){{0,2}}{_LISTS}",
-                    # "never more than 5 in a list"
+                    # "no more than 7 in any list"
                     rf"\bmore than ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:in|on|per) (?:a|any|the|my|one)? ?{_LISTS}",
-                    # "for top-whatever lists just do 3"
+                    # "for best-of lists only show 4"
                     rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:just|only) (?:do|show|give me|list) ({_NUMBER_WORD})\b",
-                    # "5 bullets max": the bullets are a list too
+                    # "6 bullets max": the bullets are a list too
                     rf"\b({_NUMBER_WORD}) (?:bullets?|bullet points|points) (?:max|maximum|tops|at most)\b",
                     rf"\b(?:max(?:imum)?|at most|no more than) ({_NUMBER_WORD}) (?:bullets?|bullet points)\b",
                 ),
@@ -674,8 +674,8 @@ _SWITCH_BACK = re.compile(
 
 
 def is_switch(text: str) -> bool:
-    """Whether the words change a value the user set before to another ("change that top 10
-    thing to top 3", "switch it to millions"); "convert 100 dollars to euros" changes no setting."""
+    """Whether the words change a value the user set before to another ("turn that top 5 thing
+    into a top 8", "switch it to millions"); "convert 250 pounds to yen" changes no setting."""
     return bool(_SWITCH_BACK.search(text.lower()))
 
 
@@ -720,7 +720,7 @@ def _hits(low: str) -> list[_Hit]:
     return sorted(kept, key=lambda h: (h.start, -h.end))
 
 
-# A value inside a longer match of another facet that is said too: "5 bullets max" is a list
+# A value inside a longer match of another facet that is said too: "6 bullets max" is a list
 # size and bullet points.
 _BOTH = {("layout", "limit")}
 
@@ -758,7 +758,7 @@ _WANTING = re.compile(
 
 
 def _found_wanting(hit: _Hit, low: str) -> bool:
-    """A value the user finds wanting right after naming it ("thousands still too long")."""
+    """A value the user finds wanting right after naming it ("millions still too small")."""
     return bool(_WANTING.match(low[hit.end : hit.end + 30]))
 
 
@@ -770,7 +770,7 @@ def _choose(hits: list[_Hit], low: str) -> Any:
     hits = wanted or hits
     instead = re.search(r"\binstead\b(?! of)", low)
     if instead is not None and len(hits) > 1:
-        # "do millions instead": the value said just before a bare "instead" replaces the other
+        # "do thousands instead": the value said just before a bare "instead" replaces the other
         before = [h for h in hits if h.end <= instead.start()]
         if before:
             return before[-1].value
@@ -795,7 +795,7 @@ def read_facets(text: str) -> Reading:
     for name in dict.fromkeys(h.facet for h in hits):
         found[name] = _choose([h for h in hits if h.facet == name], low)
     if "currency" not in found and re.search(r"(?<![\w$])\$(?:\d[\d.,]*)?[km]\b", low):
-        found["currency"] = RECORDS_CURRENCY  # "$m", "$4.2m": the records' own dollars, scaled
+        found["currency"] = RECORDS_CURRENCY  # "$k", "$3.1m": the records' own dollars, scaled
     if found.get("currency_display") == "code" and found.get("currency") == RECORDS_CURRENCY:
         del found["currency"]  # "USD 1,234.00 style, not the $ sign": the display, not a currency
     _read_length_bound(low, found)
@@ -867,7 +867,7 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
             if match.start() in inside or re.search(r"\bby\s+(?:the\s+)?$", low[: match.start()]):
                 continue  # "whenever I ask about the North region": the scope; "sort by city": a sort
             if name in ("region", "segment") and _NAMED_BEFORE.search(low[: match.start()]):
-                continue  # "the west region", "the enterprise segment": one of them, not the field
+                continue  # "the northern region", "our mid-market segment": one of them, not the field
             if name in ADDABLE_FIELDS:
                 named.append((match.start(), name))
     if named:
@@ -878,7 +878,7 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
         found.setdefault("include", _as_written(written, other.start("what"), other.end("what")))
 
 
-# A region or segment named before the word ("the west region", "our enterprise segment"): a
+# A region or segment named before the word ("the northern region", "our mid-market segment"): a
 # filter on the records, not the field shown beside each customer.
 _NAMED_BEFORE = re.compile(
     r"\b(?:north|south|east|west|central|northern|southern|eastern|western|emea|apac|latam|dach|"

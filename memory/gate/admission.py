@@ -113,7 +113,7 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
         if normalise(memory.statement) == wanted_norm:
             return memory
         if finding.facets and memory.facets and memory.facets != finding.facets:
-            continue  # other values ("newest first" after "oldest first"): never the same note again
+            continue  # other values ("tables" after "bullets"): never the same note again
         if finding.facets and memory.facets == finding.facets:
             if statements.is_negative(memory.statement) == statements.is_negative(finding.statement):
                 return memory  # the same facets and values said again, in other words
@@ -193,8 +193,8 @@ def against_live(
 
 
 def _named_for_replacing(live: list[Memory], finding: Finding) -> list[Memory]:
-    """The one live context note the user named as replaced ("keep that on file instead of the
-    retail thing"): the note holding those words; none when no single note does."""
+    """The one live context note the user named as replaced ("note that down instead of the
+    wholesale bit"): the note holding those words; none when no single note does."""
     words = finding.extra.get("replaces") or []
     if finding.kind != Kind.CONTEXT or not words:
         return []

@@ -219,7 +219,7 @@ def _one_off_said(clause: Clause) -> bool:
         before = {t.lower_ for t in doc[max(clause.span.start, start - 3) : start]}
         if before & set(vocab.ONE_OFF_DENIALS):
             continue
-        # "im in the dublin office rn so as a rule give me euros": the one-off is the reason's,
+        # "working from the Oslo desk this week so as a rule show kroner": the one-off is the reason's,
         # and the request after "so" stands.
         if any(any(t.lower_ in ("so", "therefore") for t in doc[end:mark]) for mark in marks if mark >= end):
             continue
@@ -229,9 +229,9 @@ def _one_off_said(clause: Clause) -> bool:
 
 def _polite_request(clause: Clause) -> bool:
     """ "can you ...", "could we keep ...": a request, though it ends with a question mark; also
-    after a standing condition ("each time you pull numbers can you round them?", "whenever a
-    customer comes up could you add ..."), and the passive "can all the timestamps be in X time
-    going forward?" when a standing phrase says it is for every answer."""
+    after a standing condition ("every time you total things could you drop the decimals?",
+    "whenever an account is named would you add ..."), and the passive "could every date be
+    written out in full from now on?" when a standing phrase says it is for every answer."""
     tokens = content_tokens(clause.span)
     words = [t.lower_ for t in tokens]
     if len(words) >= 2 and words[0] in vocab.POLITE_REQUEST_VERBS and words[1] in ("you", "we", "u"):
@@ -244,7 +244,7 @@ def _polite_request(clause: Clause) -> bool:
             # the condition before the request holds a standing phrase, and asks nothing itself
             if any(e <= token.i for e in marks) and not any(w in QUESTION_WORDS - {"when"} for w in words[:n]):
                 return True
-    # "can all the timestamps be in Tokyo time going forward?"
+    # "could every date be written out in full from now on?"
     return len(words) > 2 and words[0] in ("can", "could") and "be" in words[2:8]
 
 
@@ -265,7 +265,7 @@ def _carries_wish(clause: Clause) -> bool:
 
 
 def _says_what_atlas_does(clause: Clause) -> bool:
-    """ "u keep leaving out payment terms when u list invoices": what Atlas does now, said of it
+    """ "you keep dropping the city when you list accounts": what Atlas does now, said of it
     without a modal, is a complaint and wishes nothing ("you should use tables" wishes)."""
     words = content_tokens(clause.span)
     if clause.act != "statement" or not words or words[0].lower_ not in ("you", "u"):
@@ -274,7 +274,7 @@ def _says_what_atlas_does(clause: Clause) -> bool:
     if not roots or any(c.tag_ == "MD" for r in roots for c in r.children):
         return False
     root = roots[0]
-    # "you keep leaving out ...", "you left out ...", "you still show ..."
+    # "you keep dropping ...", "you missed ...", "you still show ..."
     return (
         root.lemma_.lower() == "keep"
         or root.tag_ == "VBD"
@@ -352,7 +352,7 @@ _DEFINITION = re.compile(r"\b(?:when(?:ever)?|if|by)\s+i\s+say\b.*\bi\s+mean\b")
 
 def _reported(clause: Clause) -> bool:
     """ "I never said I prefer tables": the user reports what was said, and wishes nothing. "When
-    I say YTD I mean the calendar year" is no report: it says how to read the user's words."""
+    I say Q1 I mean January to March" is no report: it says how to read the user's words."""
     if _DEFINITION.search(clause.lower):
         return False
     return any(
@@ -381,7 +381,7 @@ def _wish_span(clause: Clause) -> Span | None:
 
 
 def _consequence(clause: Clause) -> Span | None:
-    """ "our US team reads these too so in future write dates month first": the request after
+    """ "the board reads these too so from now on use tables": the request after
     "so" is the user's own, whoever the reason before it is about (never after a question)."""
     if clause.act == "question" or set(clause.hits) & _NOT_WISHES:
         return None
@@ -403,10 +403,10 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     replaces the preference findings of that sentence's clauses; a one-off marker, a question
     or a wish about someone else keeps none (design rule: standing wish).
 
-    A standing marker said as a sentence of its own after the wish ("dd/mm/yyyy for dates
-    pls. for good, not just today", "... thats my standard for all reports") holds for the
-    wish before it; a marked wish that points back ("add that column by default", "spell
-    them out in all your answers") takes its facets from the sentence before it."""
+    A standing marker said as a sentence of its own after the wish ("ISO dates please.
+    that's my default from here", "... make it the norm for every summary") holds for the
+    wish before it; a marked wish that points back ("show that field by default", "write
+    them in full in every reply") takes its facets from the sentence before it."""
     out = list(found)
     before: tuple[list[Clause], list[Span]] | None = None  # the last unmarked sentence with a wish
     previous_text = ""
@@ -419,10 +419,10 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
             before = None
             continue
         if marks & _OF_THE_MOMENT and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS):
-            marks -= _IMPLICIT_MARKS  # "I'm travelling next month, so keep answers short": for the trip
+            marks -= _IMPLICIT_MARKS  # "I'm on the road next week, so keep replies brief": for the trip
         if not marks & _STANDING_MARKS:
             if ("update" in marks or preferences.is_switch(sent.text)) and (changed := _newest_said(wishes)):
-                # "flip it, newest first now", "change that top 10 thing to top 3": a new value
+                # "reverse it, smallest first now", "turn that top 5 thing into a top 8": a new value
                 # for a standing preference the user has; kept only where one is live to replace.
                 out = _kept_or_replaced(out, inside, changed, needs_existing=True)
                 before = None
@@ -451,14 +451,14 @@ _POINTING_BACK = frozenset({"that", "it", "them", "those", "this", "these"})
 
 
 def _points_back(span: Span) -> bool:
-    """A wish whose object points to what was said before ("add that column", "spell them out")."""
+    """A wish whose object points to what was said before ("show that field", "write them in full")."""
     return any(t.lower_ in _POINTING_BACK and t.dep_ in ("det", "dobj", "obj", "pobj", "nsubj") for t in span)
 
 
 def _resolved(wish: Span, before: str) -> str:
     """The wish with what it points back to put in its place: a field the sentence before
-    names ("u keep leaving out payment terms ... add that column" adds the payment terms),
-    else the words of that sentence ("spell them out" after "the acronyms mean nothing")."""
+    names ("you keep dropping the city ... show that field" adds the city), else the words
+    of that sentence ("write them in full" after "the abbreviations confuse me")."""
     field = preferences.field_named(before)
     antecedent = preferences.FIELD_LABELS[field] if field else before
     out: list[str] = []
@@ -466,7 +466,7 @@ def _resolved(wish: Span, before: str) -> str:
     skip = -1
     for token in wish:
         if token.i == skip:
-            out.append(token.whitespace_)  # "that column": the noun goes with its pointer
+            out.append(token.whitespace_)  # "that field": the noun goes with its pointer
         elif not replaced and token.lower_ in _POINTING_BACK:
             replaced = True
             out.append(antecedent + token.whitespace_)
@@ -479,8 +479,8 @@ def _resolved(wish: Span, before: str) -> str:
 
 def _as_marked(group: list[Span], reading: preferences.Reading, inside: list[Clause]) -> preferences.Reading:
     """Where the sentence's clauses name two values of one facet, the clause that carries the
-    standing phrase says which is wanted ("paragraphs are a nightmare to skim, bullet points
-    as a default would be grand": bullets)."""
+    standing phrase says which is wanted ("tables are hard on my phone, bullets as the norm
+    please": bullets)."""
     marked = [
         w for w in group for c in inside if c.span.start <= w.start < c.span.end and set(c.hits) & _STANDING_MARKS
     ]
@@ -497,7 +497,7 @@ def _as_marked(group: list[Span], reading: preferences.Reading, inside: list[Cla
 
 def _newest_said(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]]:
     """An update's facets: where its clauses name two values of a facet, the one said last is the
-    new one ("update on the oldest-first thing: flip it, newest first now")."""
+    new one ("about the bullets thing: swap it, tables now")."""
     readings = _readings(wishes)
     if len(readings) != 1 or len(wishes) < 2:
         return readings
@@ -531,7 +531,7 @@ def _kept_or_replaced(
     kept = {
         id(f): preferences.read_facets(f.quote)
         for f in said
-        # "Wants lists sorted like this biggest amount first.": a statement that points at the
+        # "Wants lists ordered like this one.": a statement that points at the
         # answer on screen is no sentence to keep; the facets' own sentence is
         if f.action == "write" and not statements.lint(f.statement) and not _points_at_screen(f.statement)
     }
@@ -646,7 +646,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         del out[before:]
         found = analyse_explicit(clause.span, clause, at=at, quote=quote)
         if found is not None and replacing and found.kind == "context":
-            # "..., keep that on file instead of the retail thing": it replaces the note so named
+            # "..., note that down instead of the wholesale bit": it replaces the note so named
             found = replace(found, supersedes=True, extra={**found.extra, "replaces": replacing})
         out.extend([found] if found is not None else [])
     return out
@@ -656,7 +656,7 @@ _VAGUE_WORDS = frozenset({"thing", "stuff", "one", "bit", "old", "previous", "ot
 
 
 def _replaced_words(span: Span) -> list[str]:
-    """The words that name the note a keep request replaces ("instead of the retail thing": retail)."""
+    """The words that name the note a keep request replaces ("instead of the wholesale bit": wholesale)."""
     text = span.text.lower()
     for lead in ("instead of", "rather than", "in place of"):
         if lead in text:
@@ -706,7 +706,7 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
     if all(t.lower_ in vocab.KEEP_FOR_LATER for t in _words(span)):
         return None  # "save this for later chats: ...": the content is the next clause
     if span.text.lower().startswith(("instead of", "rather than", "in place of")):
-        return None  # "..., keep that on file instead of the retail thing": the clause before
+        return None  # "..., note that down instead of the wholesale bit": the clause before
     return span if _words(span) else None
 
 

@@ -143,7 +143,7 @@ def _left_is_clause(tokens: list[Token]) -> bool:
     if len(words) < 2:
         return False
     if words[0].lower_ in _SUBORDINATORS:
-        # "for contract stuff give dates as ISO, the legal team needs ...": a request of its own
+        # "for renewal stuff show amounts in k, the auditors need ...": a request of its own
         # after the condition; "whenever you list X, add Y" has none.
         return any(
             t.tag_ == "VB"
@@ -198,7 +198,7 @@ def _split_sentence(sent: Span) -> list[Span]:
     start = sent.start
     for token in sent:
         if _is_separator(token) and _heading(doc[start : token.i]):
-            continue  # "lists: 15 entries as standard": the heading names what the rest is about
+            continue  # "rankings: 12 rows by default": the heading names what the rest is about
         if _is_separator(token):
             if token.i > start:
                 pieces.append(doc[start : token.i])

@@ -332,15 +332,15 @@ RULES: tuple[Rule, ...] = (
         kind="context",
         phrases=v.REMEMBER_PHRASES,
         tokens=(
-            # "file this away", "jot this down", "stash this somewhere", "log this"
+            # "file this", "note this down", "store this somewhere"
             [
                 {"LEMMA": {"IN": v.FILING_VERBS}},
                 {"LOWER": {"IN": ["this", "that", "it"]}},
                 {"LOWER": {"IN": ["away", "down", "somewhere"]}, "OP": "?"},
             ],
-            # "jot down that ...", "file away that ...", "write down that ..."
+            # "write down that ...", "note down that ..."
             [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],
-            # "keep on file that ...", "keep that on file", "put it on record"
+            # "have it on file", "put this on record"
             [
                 {"LEMMA": {"IN": ["keep", "put", "have"]}},
                 {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
@@ -376,78 +376,78 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["'d", "d", "would"]}, "OP": "?"},
                 {"LOWER": {"IN": ["like", "rather"]}},
             ],
-            # A habit quantified over answers: "every report you give me", "each customer u list",
-            # "in all your answers", "any ranked list".
+            # A habit quantified over answers: "every summary you send", "each table you build",
+            # "in all your replies", "any sorted list".
             [
                 {"LOWER": {"IN": v.HABITUAL_QUANTIFIERS}},
                 {"LOWER": {"IN": ["your", "my", "the", "of"]}, "OP": "?"},
                 {"POS": {"IN": ["ADJ", "VERB", "NOUN"]}, "OP": "?"},
                 {"LEMMA": {"IN": v.HABITUAL_NOUNS}},
             ],
-            # "each customer u list", "every customer you mention" ("all my customers in Denver"
+            # "every client you name", "each account you show" ("all my customers up north"
             # asks for records, once).
             [{"LOWER": {"IN": ["every", "each"]}}, {"LEMMA": {"IN": ["customer", "client", "account"]}}],
-            # A denied one-off: "not just this once", "not only this answer", "not just for today".
+            # A denied one-off: "not only now", "not just this reply", "not only for today".
             [
                 {"LOWER": "not"},
                 {"LOWER": {"IN": ["just", "only"]}},
                 {"OP": "{0,2}"},
                 {"LOWER": {"IN": v.DENIED_ONE_OFF_ENDS}},
             ],
-            # A standing exception: "unless i say otherwise", "unless I tell you so".
+            # A standing exception: "unless I ask otherwise", "unless I tell you different".
             [{"LOWER": "unless"}, {"LOWER": {"IN": ["i", "you"]}}, {"LEMMA": {"IN": v.EXCEPTION_VERBS}}],
-            # "as a default", "my default", "as standard", "thats my norm": a default named as a noun.
+            # "as the norm", "my default", "a standard for me": a default named as a noun.
             [
                 {"LOWER": {"IN": ["as", "my", "the", "our"]}},
                 {"LOWER": {"IN": ["a", "my", "the"]}, "OP": "?"},
                 {"LOWER": {"IN": ["default", "norm", "standard"]}, "POS": {"IN": ["NOUN", "PROPN"]}},
             ],
-            # A wish for a kind of list, in the plural: "oldest at the top for order lists",
+            # A wish for a kind of list, in the plural: "largest first for invoice lists",
             # "bullets in customer lists" (one list is "this list", "the list").
             [
                 {"LOWER": {"IN": ["for", "in"]}},
                 {"POS": {"IN": ["NOUN", "ADJ", "PROPN"]}, "OP": "?"},
                 {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
             ],
-            # "when you list orders ...", "when i ask for top customers ...": every such answer.
+            # "when you show invoices ...", "when I ask for the best sellers ...": every such answer.
             [
                 {"LOWER": {"IN": ["when", "if"]}},
                 {"LOWER": {"IN": ["you", "u", "i"]}},
                 {"LEMMA": {"IN": v.HABITUAL_CONDITION_VERBS}},
             ],
-            # "for contract stuff", "for order questions": a kind of question, not this one.
+            # "for renewal stuff", "for invoice queries": a kind of question, not this one.
             [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
-            # "can we keep order lists oldest first?": keeping a shape of answer is a standing wish.
+            # "could we keep invoice lists newest first?": keeping a shape of answer is a standing wish.
             [{"LOWER": {"IN": ["can", "could"]}}, {"LOWER": {"IN": ["we", "you", "u"]}}, {"LEMMA": "keep"}],
         ),
         extra_examples=(
             "ISO dates for everything, please.",
             "I like my numbers in millions.",
-            "leave the cancelled ones out of every total you give me",
-            "in euros please, not just this once",
-            "oldest at the top for order lists please",
-            "when you list orders use bullet points",
+            "leave cancelled orders out of every summary you send",
+            "amounts in yen please, not just for now",
+            "largest first for invoice lists please",
+            "when you show invoices use a table",
         ),
     ),
     # Signals that a wish is about answers in general rather than this one, with no standing
     # phrase: they yield to a situation, a circumstance or a one-off said beside them ("I'm
-    # travelling next month, so keep answers short" is for the trip).
+    # on the road next week, so keep replies brief" is for the trip).
     Rule(
         "implicit_habit",
         "write",
         r.STANDING_PREFERENCE,
-        "cap lists at a dozen for me",
+        "trim lists at ten for me",
         kind="preference",
         tokens=(
-            # "cap lists at a dozen", "sort rankings by revenue": lists in general, not this one.
+            # "trim lists at ten", "sort rankings by value": lists in general, not this one.
             [
                 {"LEMMA": {"IN": [*v.REQUEST_VERBS, "cap", "limit", "trim", "cut"]}},
                 {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
             ],
-            # "keep answers short", "keep totals in thousands": answers in general, kept that way.
+            # "keep replies brief", "keep amounts in millions": answers in general, kept that way.
             [{"LEMMA": "keep"}, {"LEMMA": {"IN": v.HABITUAL_NOUNS}, "TAG": {"IN": ["NNS", "NNPS"]}}],
         ),
-        extra_examples=("keep answers short for me, two sentences max",),
+        extra_examples=("keep replies brief for me, three sentences max",),
     ),
     Rule(
         "switch",
@@ -530,7 +530,7 @@ RULES: tuple[Rule, ...] = (
             ],
         ),
         phrases=v.REVERSAL_PHRASES,
-        # "no more than three", "top 10, no more no less": a bound, not a withdrawal.
+        # "no more than three", "a top 8, no more, no fewer": a bound, not a withdrawal.
         not_before=("than", "no", ","),
     ),
     Rule(
