@@ -1262,7 +1262,21 @@ def _group_by(signals: Signals) -> str:
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
                 return key
+    if _which_customers_how_much(words):
+        return "customer"
     return ""
+
+
+def _which_customers_how_much(words: list[str]) -> bool:
+    """ "Which accounts up north bought in May, and for how much?": a figure for each customer the question
+    asks to name, not one total over them all."""
+    asks_which = any(
+        word in ("which", "what")
+        and any(vocab.GROUP_WORDS.get(w.rstrip("s")) == "customer" for w in words[i + 1 : i + 4])
+        for i, word in enumerate(words)
+    )
+    how_much = any(a == "how" and b == "much" for a, b in zip(words, words[1:], strict=False))
+    return asks_which and how_much
 
 
 def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Abstention:

@@ -305,6 +305,9 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
     rows = ranking.rows
     if not rows:
         return [B.summary(f"No {_orders_noun(plan)} {scope}, so there is nothing to rank.")]
+    resorted = bool(style.sort) and plan.kind not in ("rank", "compare")
+    if resorted:
+        rows = _sorted_groups(rows, style)  # a breakdown, not a ranking: in the user's preferred order
     if plan.kind == "rank" and plan.limit == 1:
         top = rows[0]
         word = "lowest" if plan.order == "asc" else "highest"
@@ -332,6 +335,8 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
     if plan.kind == "rank":  # tied values share a place: 1, 2, 2, 4
         places = [next(j for j, o in enumerate(rows, 1) if o.value == r.value) for r in rows]
     items = [f"{p}. {r.label}: {_rank_value(ranking, r.value, style)}" for p, r in zip(places, rows, strict=True)]
+    if resorted:  # numbered places would read as a ranking
+        items = [f"{r.label}: {_rank_value(ranking, r.value, style)}" for r in rows]
     # A breakdown ("order count city by city") shows every group; a top N is already cut.
     return _shaped(
         head,
@@ -445,6 +450,17 @@ def _sorted_rows(result: RecordList, style: Style) -> tuple[tuple[Any, ...], ...
     present = [r for r in result.rows if r[column] is not None]
     missing = [r for r in result.rows if r[column] is None]
     return (*sorted(present, key=lambda r: r[column], reverse=order == "desc"), *missing)
+
+
+def _sorted_groups(rows: Any, style: Style) -> Any:
+    """A breakdown's groups in the user's preferred order: by name (the group's label) or by
+    amount (its value); a ranking keeps its own order, which is what it was asked for."""
+    by, order = style.sort.get("by", ""), style.sort.get("order", "desc")
+    if by == "name":
+        return type(rows)(sorted(rows, key=lambda r: str(r.label).lower(), reverse=order == "desc"))
+    if by == "amount":
+        return type(rows)(sorted(rows, key=lambda r: r.value, reverse=order == "desc"))
+    return rows
 
 
 def _order_words(style: Style, default: str) -> str:

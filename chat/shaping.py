@@ -79,8 +79,8 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = ()) -> set[
         scopes.add("orders")  # orders themselves: a list of them or a figure over them, not a ranking of groups
     if plan.kind == "rank" or plan.limit:
         scopes.add("rankings")
-    if plan.kind in ("rank", "compare") and plan.group_by == "customer":
-        scopes.add("customers")
+    if plan.group_by == "customer":
+        scopes.add("customers")  # a ranking or a breakdown customer by customer is a customer list
     regions = (*regions, plan.filters.region) if plan.filters.region else regions
     if plan.kind == "compare" and plan.group_by == "region":
         regions = (*regions, *plan.sides)
@@ -92,7 +92,16 @@ def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) 
     """The facets that hold for the answer to ``plan`` (none for an abstention)."""
     if plan is None:
         return {}
-    return effective(notes, answer_scopes(plan, _customer_regions(plan)))
+    scopes = answer_scopes(plan, _customer_regions(plan))
+    held = effective(notes, scopes)
+    if plan.filters.customers and "customers" not in scopes:
+        # A field asked for beside a customer ("whenever a client comes up, give their payment
+        # terms") is shown wherever the answer names that customer, whatever it is about.
+        beside = effective(notes, scopes | {"customers"})
+        for facet in ("include",):
+            if facet in beside and facet not in held:
+                held[facet] = beside[facet]
+    return held
 
 
 def _customer_regions(plan: QueryPlan) -> tuple[str, ...]:

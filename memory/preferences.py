@@ -36,7 +36,11 @@ GLOBAL = "global"
 _MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
 _COUNT = r"(?:\d+|one|two|three|four|five)"
 _ENTRIES = r"(?:names|entries|rows|items|customers|results|lines|places)"
-_NUMBER_WORD = r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty"
+_NUMBER_WORD = (
+    r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|a dozen|dozen"
+)
+# The lists a list size acts on, as people name them ("rankings", "any sorted list", "best-of lists").
+_LISTS = r"(?:[\w-]+ )?(?:lists?|rankings?|leaderboards?)"
 _EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
 
 
@@ -86,7 +90,15 @@ _ENDONYMS: dict[str, tuple[str, ...]] = {
 
 # Fields of a record a user can ask to see or sort by: field -> the words that name it.
 FIELDS: dict[str, tuple[str, ...]] = {
-    "account_code": (r"account codes?", r"account numbers?", r"customer codes?", r"acct codes?", r"account ids?"),
+    "account_code": (
+        r"account codes?",
+        r"account numbers?",
+        r"customer codes?",
+        r"acct codes?",
+        r"account ids?",
+        r"account(?= #)",
+        r"account no(?=\.? )",
+    ),
     "city": (r"cit(?:y|ies)", r"locations?", r"where (?:they are|they're) based"),
     "region": (r"regions?",),
     "segment": (r"segments?",),
@@ -191,12 +203,13 @@ FACETS: tuple[Facet, ...] = (
                     r"\bk(?:s)?\b(?= (?:please|format|style|notation))",
                     r"\bk'?s\b",
                     r"\d\.\dk\b",
+                    r"\$k\b",
                 ),
                 "in thousands (like $102.0k)",
             ),
             Value(
                 "m",
-                (r"\bmillions?\b", r"\bin m\b", r"\bmn\b", r"\d\.\d{1,2}m\b"),
+                (r"\bmillions?\b", r"\bin m\b", r"\bmn\b", r"\d\.\d{1,2}m\b", r"\$m\b"),
                 "in millions (like $8.94m)",
             ),
         ),
@@ -250,7 +263,9 @@ FACETS: tuple[Facet, ...] = (
                     r"month[- /]first",
                     r"month/day",
                     r"\bus (?:style|format|dates?|date format)",
-                    r"american (?:style|format|dates?)",
+                    r"american (?:style|format|dates?|way)",
+                    r"\bmonth (?:then|before) (?:the )?day\b",
+                    r"\bthe (?:us|american) way\b",
                     r"\b(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])/\d{2,4}\b",
                 ),
                 "as mm/dd/yyyy (US style)",
@@ -262,7 +277,9 @@ FACETS: tuple[Facet, ...] = (
                     r"day[- /]first",
                     r"day/month",
                     r"\buk (?:style|format|dates?|date format)",
-                    r"(?:european|british) (?:style|format|dates?)",
+                    r"(?:european|british) (?:style|format|dates?|way)",
+                    r"\bday (?:then|before) (?:the )?month\b",
+                    r"\bthe (?:uk|european|british) way\b",
                     r"\b(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])/\d{2,4}\b",
                 ),
                 "as dd/mm/yyyy (UK style)",
@@ -306,7 +323,7 @@ FACETS: tuple[Facet, ...] = (
                     r"\b(?:full|plain|normal|proper|complete) sentences\b",
                     r"\bjust (?:plain )?text\b",
                 ),
-                "in prose",
+                "in prose paragraphs",
             ),
         ),
         "answers {label}",
@@ -332,7 +349,8 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b{_COUNT} (?:words|sentences|lines|paragraphs?) (?:max|maximum|tops|or (?:less|fewer))\b",
                     rf"\b(?:under|at most|no more than|max(?:imum)?|up to) {_COUNT} (?:words|sentences|lines)\b",
                     rf"\b{_COUNT} (?:words|sentences|lines) at most\b",
-                    rf"\b(?:cap|limit|keep)\b[^.;]{{0,30}}\b(?:at|to) {_COUNT} (?:words|sentences|lines)\b",
+                    rf"\b(?:cap|limit|keep)\b(?:(?!\b(?:lists?|rankings?|ranked)\b)[^.;]){{0,30}}\b(?:at|to) {_COUNT} "
+                    r"(?:words|sentences|lines)\b",
                     r"\bone paragraph\b",
                     r"\bone or two sentences\b",
                 ),
@@ -389,6 +407,18 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b(?:limit|cap|keep|cut|trim)\b[^.;]{{0,30}}\b(?:to|at) ({_NUMBER_WORD}) {_ENTRIES}\b",
                     rf"\b(?:more than|over) ({_NUMBER_WORD}) {_ENTRIES}\b",
                     rf"\b({_NUMBER_WORD}) (?:max|maximum|tops)\b(?= in (?:lists|rankings))",
+                    # "rankings: 30 rows", "lists -> 8 entries", "trim every sorted list to 40 lines"
+                    rf"\b{_LISTS}\s*(?::|→|->|=|to|at|of|with)?\s*({_NUMBER_WORD}) {_ENTRIES}\b",
+                    rf"\b(?:cap|limit|keep|cut|trim)\b (?:\w+ ){{0,2}}{_LISTS} (?:to|at) ({_NUMBER_WORD})\b",
+                    # "12 rows in rankings", "9 entries per list"
+                    rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:in|for|per|on) (?:\w+ ){{0,2}}{_LISTS}",
+                    # "no more than 7 in any list"
+                    rf"\bmore than ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:in|on|per) (?:a|any|the|my|one)? ?{_LISTS}",
+                    # "for best-of lists only show 4"
+                    rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:just|only) (?:do|show|give me|list) ({_NUMBER_WORD})\b",
+                    # "6 bullets max": the bullets are a list too
+                    rf"\b({_NUMBER_WORD}) (?:bullets?|bullet points|points) (?:max|maximum|tops|at most)\b",
+                    rf"\b(?:max(?:imum)?|at most|no more than) ({_NUMBER_WORD}) (?:bullets?|bullet points)\b",
                 ),
                 "the top {n}",
             ),
@@ -481,9 +511,7 @@ FACETS: tuple[Facet, ...] = (
     Facet(
         "year_basis",
         (
-            Value(
-                "fiscal", (r"\bfiscal (?:years?|yrs?|calendar)\b", r"\bfy\b", r"\bfinancial years?\b"), "fiscal years"
-            ),
+            Value("fiscal", (r"\bfiscal\b", r"\bfy\b", r"\bfinancial years?\b"), "fiscal years"),
             Value("calendar", (r"\bcalendar (?:years?|yrs?)\b",), "calendar years"),
         ),
         "{label} for year figures",
@@ -555,7 +583,7 @@ _CONDITION = re.compile(
     rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+)"
     r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+|anything about [^,.;:]+))"
     r"|\bin\s+(?P<where>(?:\w+\s+)?(?:lists|rankings|answers about [^,.;:]+))"
-    r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries)\b"
+    r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries|stuff|things)\b"
     r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b",
 )
 _REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: region)?")
@@ -586,6 +614,8 @@ def _field_patterns() -> dict[str, re.Pattern[str]]:
 
 _NUMBER_WORDS = {
     **{w: i for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)},
+    "dozen": 12,
+    "a dozen": 12,
     "fifteen": 15,
     "twenty": 20,
     "thirty": 30,
@@ -605,7 +635,8 @@ _SORT = re.compile(
     r"(?=\s*(?:,|\.|$|desc|asc|biggest|largest|smallest|newest|oldest|highest|lowest|first|then|as|every|"
     r"by default|please|from))"
     r"|\b(?P<alpha>alphabetical(?:ly)?|a[- ]to[- ]z|a-z)\b"
-    rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date))? (?:first|at the top|on top)\b"
+    rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date))? "
+    r"(?:first|at the top|on top|up top)\b"
     rf"|\b(?:put|show|list) the (?P<top>{_EXTREMES}) (?P<topby>[a-z ]{{1,20}}?) (?:at the top|first)\b"
     r"|\b(?P<dir>descending|ascending|smallest to (?:largest|biggest)|low(?:est)? to high(?:est)?|"
     r"largest to smallest|biggest to smallest|high(?:est)? to low(?:est)?|z to a|reverse alphabetical(?:ly)?)\b"
@@ -634,6 +665,18 @@ _NEGATORS = re.compile(
 )
 _CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|none of)\b|>")
 _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
+
+
+_SWITCH_BACK = re.compile(
+    r"\b(?:switch|change|move|swap|turn|flip|make)\w*\s+(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
+    r"[^.;]*?\b(?:to|into|over to)\b"
+)
+
+
+def is_switch(text: str) -> bool:
+    """Whether the words change a value the user set before to another ("turn that top 5 thing
+    into a top 8", "switch it to millions"); "convert 250 pounds to yen" changes no setting."""
+    return bool(_SWITCH_BACK.search(text.lower()))
 
 
 @dataclass(frozen=True)
@@ -666,11 +709,20 @@ def _hits(low: str) -> list[_Hit]:
         for h in hits
         if (h.facet == "currency" and h.value != RECORDS_CURRENCY)
         or not any(
-            o.facet != h.facet and o.start <= h.start and h.end <= o.end and (o.end - o.start) > (h.end - h.start)
+            o.facet != h.facet
+            and (h.facet, o.facet) not in _BOTH
+            and o.start <= h.start
+            and h.end <= o.end
+            and (o.end - o.start) > (h.end - h.start)
             for o in hits
         )
     ]
     return sorted(kept, key=lambda h: (h.start, -h.end))
+
+
+# A value inside a longer match of another facet that is said too: "6 bullets max" is a list
+# size and bullet points.
+_BOTH = {("layout", "limit")}
 
 
 def _zone(words: str) -> str:
@@ -700,12 +752,28 @@ def _negated(hit: _Hit, low: str) -> bool:
     return bool(_NEGATORS.search(re.split(r"[,;.!?]|\bbut\b|\bjust\b", window)[-1]))
 
 
+_WANTING = re.compile(
+    r"^\W*(?:\w+\W+){0,2}?(?:is|are|r|still|just)?\W*(?:still )?too (?:long|many|much|big|small|short)\b"
+)
+
+
+def _found_wanting(hit: _Hit, low: str) -> bool:
+    """A value the user finds wanting right after naming it ("millions still too small")."""
+    return bool(_WANTING.match(low[hit.end : hit.end + 30]))
+
+
 def _choose(hits: list[_Hit], low: str) -> Any:
     """One facet's value when a clause names several: after "switch ... to" the one after it;
     otherwise the first named before a contrast ("prose rather than bullets", "CHF instead of
     EUR", "fiscal not calendar"); otherwise the first named."""
-    wanted = [h for h in hits if not _negated(h, low)]
+    wanted = [h for h in hits if not _negated(h, low) and not _found_wanting(h, low)]
     hits = wanted or hits
+    instead = re.search(r"\binstead\b(?! of)", low)
+    if instead is not None and len(hits) > 1:
+        # "do thousands instead": the value said just before a bare "instead" replaces the other
+        before = [h for h in hits if h.end <= instead.start()]
+        if before:
+            return before[-1].value
     switch = _SWITCH.search(low)
     if switch is not None:
         after = [h for h in hits if h.start >= switch.end() - 2]
@@ -726,6 +794,8 @@ def read_facets(text: str) -> Reading:
     found: dict[str, Any] = {}
     for name in dict.fromkeys(h.facet for h in hits):
         found[name] = _choose([h for h in hits if h.facet == name], low)
+    if "currency" not in found and re.search(r"(?<![\w$])\$(?:\d[\d.,]*)?[km]\b", low):
+        found["currency"] = RECORDS_CURRENCY  # "$k", "$3.1m": the records' own dollars, scaled
     if found.get("currency_display") == "code" and found.get("currency") == RECORDS_CURRENCY:
         del found["currency"]  # "USD 1,234.00 style, not the $ sign": the display, not a currency
     _read_length_bound(low, found)
@@ -766,9 +836,9 @@ def _read_length_bound(low: str, found: dict[str, Any]) -> None:
 
 
 _INCLUDE_CUES = re.compile(
-    r"\b(?:include[ds]?|add(?:ed)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|"
+    r"\b(?:include[ds]?|add(?:ed)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|tag|stick|"
     r"next to|beside|as well|too|also|"
-    r"on (?:everything|every|each|all)|in (?:every|each|all)|keep)\b"
+    r"on (?:everything|every|each|all)|in (?:every|each|all)|after (?:each|every)|in brackets|keep)\b"
 )
 _OTHER_FIELD = re.compile(
     r"\b(?:the|their|its|a|an|each|every)\s+(?P<what>(?:[a-z'-]+\s+){0,3}"
@@ -796,6 +866,8 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
         for match in pattern.finditer(low):
             if match.start() in inside or re.search(r"\bby\s+(?:the\s+)?$", low[: match.start()]):
                 continue  # "whenever I ask about the North region": the scope; "sort by city": a sort
+            if name in ("region", "segment") and _NAMED_BEFORE.search(low[: match.start()]):
+                continue  # "the northern region", "our mid-market segment": one of them, not the field
             if name in ADDABLE_FIELDS:
                 named.append((match.start(), name))
     if named:
@@ -804,6 +876,23 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
     other = _OTHER_FIELD.search(low)
     if other is not None and not _names_other_facet(other.group("what")):
         found.setdefault("include", _as_written(written, other.start("what"), other.end("what")))
+
+
+# A region or segment named before the word ("the northern region", "our mid-market segment"): a
+# filter on the records, not the field shown beside each customer.
+_NAMED_BEFORE = re.compile(
+    r"\b(?:north|south|east|west|central|northern|southern|eastern|western|emea|apac|latam|dach|"
+    r"enterprise|mid-market|midmarket|smb|small business|public sector|[a-z]+ern|my|our|that|this)\s+$"
+)
+
+
+def field_named(text: str) -> str:
+    """The first field of a record ``text`` names that an answer can add, or ""."""
+    low = " " + text.lower() + " "
+    named = [
+        (m.start(), name) for name, p in _field_patterns().items() if name in ADDABLE_FIELDS for m in p.finditer(low)
+    ]
+    return min(named)[1] if named else ""
 
 
 def _as_written(written: str, start: int, end: int) -> str:
@@ -1153,6 +1242,30 @@ def _newer(rank: tuple[bool, Any, int], than: tuple[bool, Any, int]) -> bool:
     if rank[1] is not None and than[1] is not None and rank[1] != than[1]:
         return rank[1] > than[1]
     return rank[2] > than[2]
+
+
+# Why a facet Atlas never applies changes nothing in its answers: said once, when it is noted
+# (design rule: apply or decline; present and silently ignored is worse than absent).
+_NOT_APPLIED_WHY = {
+    "timezone": "Atlas's answers show dates but no times of day, so this changes nothing in them yet.",
+    "year_basis:fiscal": (
+        "Atlas counts years as calendar years and has no fiscal calendar yet, so this changes nothing in its answers."
+    ),
+    "year_basis:calendar": "Atlas already counts years as calendar years, January to December.",
+}
+
+
+def why_not_applied(facets: dict[str, Any], *, negative: bool = False) -> str:
+    """The one sentence the acknowledgement adds for a note Atlas keeps but never applies to
+    its answers ("" when each facet is applied or has its own decline in the answer)."""
+    never = [f for f in facets if f in FACETS_BY_NAME and FACETS_BY_NAME[f].never_applied]
+    if negative or not never:
+        return ""
+    facet = never[0]
+    value = facets[facet]
+    return _NOT_APPLIED_WHY.get(
+        f"{facet}:{value}", _NOT_APPLIED_WHY.get(facet, "Atlas keeps this note but can't apply it to its answers yet.")
+    )
 
 
 # How the memory page says a value is declined (the answer's own sentence speaks of "this answer").

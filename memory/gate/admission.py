@@ -112,6 +112,8 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
             continue  # "Prefers tables in answers about renewals" is not "Prefers tables" again
         if normalise(memory.statement) == wanted_norm:
             return memory
+        if finding.facets and memory.facets and memory.facets != finding.facets:
+            continue  # other values ("tables" after "bullets"): never the same note again
         if finding.facets and memory.facets == finding.facets:
             if statements.is_negative(memory.statement) == statements.is_negative(finding.statement):
                 return memory  # the same facets and values said again, in other words
@@ -185,7 +187,19 @@ def against_live(
     ("Updated: ..., replacing ...") both read this, so they never disagree."""
     live = list(live_memories(user, now=now).filter(kind=finding.kind))
     duplicate = find_duplicate(live, finding, vector)
-    return duplicate, [] if duplicate is not None else conflicting(live, finding)
+    if duplicate is not None:
+        return duplicate, []
+    return None, conflicting(live, finding) or _named_for_replacing(live, finding)
+
+
+def _named_for_replacing(live: list[Memory], finding: Finding) -> list[Memory]:
+    """The one live context note the user named as replaced ("note that down instead of the
+    wholesale bit"): the note holding those words; none when no single note does."""
+    words = finding.extra.get("replaces") or []
+    if finding.kind != Kind.CONTEXT or not words:
+        return []
+    named = [m for m in live if any(re.search(rf"\b{re.escape(w)}\b", m.statement.lower()) for w in words)]
+    return named if len(named) == 1 else []
 
 
 @dataclass

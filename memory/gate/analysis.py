@@ -31,6 +31,7 @@ from memory.gate.pipeline import (
     clauses,
     content_tokens,
     grammatical_subject,
+    opens_standing,
     parse_turn,
     speech_act,
 )
@@ -234,7 +235,10 @@ def _with_facets(finding: Finding) -> Finding:
 
 # --- standing wishes: a standing phrase or habit and the facets of the preference table -------
 
-_STANDING_MARKS = frozenset({"standing", "habit", "prefer", "switch"})
+_STANDING_MARKS = frozenset({"standing", "habit", "prefer", "switch", "implicit_habit"})
+# Signals of a habit that yield to a situation or a circumstance said beside them.
+_IMPLICIT_MARKS = frozenset({"implicit_habit"})
+_OF_THE_MOMENT = frozenset({"situation", "temporary", "circumstance"})
 _ONE_OFF_MARKS = frozenset({"one_off"})
 _NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
 
@@ -242,17 +246,38 @@ _NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
 def _one_off_said(clause: Clause) -> bool:
     """A one-off marker the user did not deny ("for all my questions, not just this one" is standing)."""
     doc = clause.span.doc
-    for start, _ in clause.hits.get("one_off", []):
+    marks = [s for name in ("standing", "habit", "implicit_habit") for s, _ in clause.hits.get(name, [])]
+    for start, end in clause.hits.get("one_off", []):
         before = {t.lower_ for t in doc[max(clause.span.start, start - 3) : start]}
-        if not before & set(vocab.ONE_OFF_DENIALS):
-            return True
+        if before & set(vocab.ONE_OFF_DENIALS):
+            continue
+        # "working from the Oslo desk this week so as a rule show kroner": the one-off is the reason's,
+        # and the request after "so" stands.
+        if any(any(t.lower_ in ("so", "therefore") for t in doc[end:mark]) for mark in marks if mark >= end):
+            continue
+        return True
     return False
 
 
 def _polite_request(clause: Clause) -> bool:
-    """ "can you ...", "could we keep ...": a request, though it ends with a question mark."""
-    words = [t.lower_ for t in content_tokens(clause.span)[:2]]
-    return len(words) == 2 and words[0] in vocab.POLITE_REQUEST_VERBS and words[1] in ("you", "we", "u")
+    """ "can you ...", "could we keep ...": a request, though it ends with a question mark; also
+    after a standing condition ("every time you total things could you drop the decimals?",
+    "whenever an account is named would you add ..."), and the passive "could every date be
+    written out in full from now on?" when a standing phrase says it is for every answer."""
+    tokens = content_tokens(clause.span)
+    words = [t.lower_ for t in tokens]
+    if len(words) >= 2 and words[0] in vocab.POLITE_REQUEST_VERBS and words[1] in ("you", "we", "u"):
+        return True
+    marks = [e for name in ("standing", "habit", "implicit_habit") for _, e in clause.hits.get(name, [])]
+    if not marks:
+        return False
+    for n, token in enumerate(tokens[:-1]):
+        if token.lower_ in vocab.POLITE_REQUEST_VERBS and words[n + 1] in ("you", "we", "u"):
+            # the condition before the request holds a standing phrase, and asks nothing itself
+            if any(e <= token.i for e in marks) and not any(w in QUESTION_WORDS - {"when"} for w in words[:n]):
+                return True
+    # "could every date be written out in full from now on?"
+    return len(words) > 2 and words[0] in ("can", "could") and "be" in words[2:8]
 
 
 def _carries_wish(clause: Clause) -> bool:
@@ -266,7 +291,27 @@ def _carries_wish(clause: Clause) -> bool:
         return True
     if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause) or _withdraws(clause):
         return False
+    if _says_what_atlas_does(clause):
+        return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
+
+
+def _says_what_atlas_does(clause: Clause) -> bool:
+    """ "you keep dropping the city when you list accounts": what Atlas does now, said of it
+    without a modal, is a complaint and wishes nothing ("you should use tables" wishes)."""
+    words = content_tokens(clause.span)
+    if clause.act != "statement" or not words or words[0].lower_ not in ("you", "u"):
+        return False
+    roots = [t for t in clause.span if t.dep_ == "ROOT"]
+    if not roots or any(c.tag_ == "MD" for r in roots for c in r.children):
+        return False
+    root = roots[0]
+    # "you keep dropping ...", "you missed ...", "you still show ..."
+    return (
+        root.lemma_.lower() == "keep"
+        or root.tag_ == "VBD"
+        or any(c.lower_ in ("still", "always", "never", "again") for c in root.children)
+    )
 
 
 _CONSEQUENCE_CUES = frozenset({"so", "therefore", "hence", ",", "-", ";"})
@@ -334,8 +379,14 @@ def _someone_elses_wish(clause: Clause) -> bool:
     )
 
 
+_DEFINITION = re.compile(r"\b(?:when(?:ever)?|if|by)\s+i\s+say\b.*\bi\s+mean\b")
+
+
 def _reported(clause: Clause) -> bool:
-    """ "I never said I prefer tables": the user reports what was said, and wishes nothing."""
+    """ "I never said I prefer tables": the user reports what was said, and wishes nothing. "When
+    I say Q1 I mean January to March" is no report: it says how to read the user's words."""
+    if _DEFINITION.search(clause.lower):
+        return False
     return any(
         t.lemma_.lower() in vocab.REPORTING_VERBS and t.dep_ == "ROOT" and t.i < clause.span.start + 4
         for t in clause.span
@@ -349,7 +400,9 @@ def _wish_span(clause: Clause) -> Span | None:
     if "reversal" in clause.hits:
         return _replacement(clause) if _carries_wish(clause) else None
     if "special_category" not in clause.hits:
-        return clause.span if _carries_wish(clause) else None
+        if _carries_wish(clause):
+            return clause.span
+        return _consequence(clause)
     doc = clause.span.doc
     end = max(e for _, e in clause.hits["special_category"])
     cue = next((t.i for t in doc[end : clause.span.end] if t.lower_ in _CONSEQUENCE_CUES), None)
@@ -359,42 +412,171 @@ def _wish_span(clause: Clause) -> Span | None:
     return rest if _words(rest) else None
 
 
+def _consequence(clause: Clause) -> Span | None:
+    """ "the board reads these too so from now on use tables": the request after
+    "so" is the user's own, whoever the reason before it is about (never after a question)."""
+    if clause.act == "question" or set(clause.hits) & _NOT_WISHES:
+        return None
+    doc = clause.span.doc
+    for token in clause.span:
+        if token.lower_ in ("so", "therefore") and token.i > clause.span.start:
+            rest = [t for t in doc[token.i + 1 : clause.span.end] if not t.is_punct]
+            if not rest:
+                return None
+            opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS
+            return doc[token.i + 1 : clause.span.end] if opens else None
+    return None
+
+
 def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list[Finding]:
     """Per sentence: a standing phrase or habit anywhere in it and the facets of the preference
     table its wishes name make one preference with every facet it names ("thousands of euros
     always", "top 25 is plenty, don't ever give me the full list again": the 25 is kept). It
     replaces the preference findings of that sentence's clauses; a one-off marker, a question
-    or a wish about someone else keeps none (design rule: standing wish)."""
+    or a wish about someone else keeps none (design rule: standing wish).
+
+    A standing marker said as a sentence of its own after the wish ("ISO dates please.
+    that's my default from here", "... make it the norm for every summary") holds for the
+    wish before it; a marked wish that points back ("show that field by default", "write
+    them in full in every reply") takes its facets from the sentence before it."""
     out = list(found)
+    before: tuple[list[Clause], list[Span]] | None = None  # the last unmarked sentence with a wish
+    previous_text = ""
     for sent in doc.sents:
         inside = [c for c in parts if sent.start <= c.span.start < sent.end]
         marks = {name for c in inside for name in c.hits}
-        if not marks & _STANDING_MARKS or any(_one_off_said(c) for c in inside):
-            continue
         wishes = [span for c in inside if (span := _wish_span(c)) is not None]
-        # A clause that turns its facets round ("but never show pie charts") is a wish of its own.
-        against = [w for w in wishes if preferences.read_facets(w.text).negative]
-        groups = [[w for w in wishes if w not in against]] + [[w] for w in against]
-        readings = [(g, preferences.read_facets(", ".join(w.text.strip() for w in g))) for g in groups if g]
-        readings = [(g, reading) for g, reading in readings if reading]
-        if not readings:
+        text, previous_text = previous_text, sent.text
+        if any(_one_off_said(c) for c in inside):
+            before = None
             continue
-        starts = {c.span.start for c in inside}
-        said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
-        kept = {
-            id(f): preferences.read_facets(f.quote)
-            for f in said
-            if f.action == "write" and not statements.lint(f.statement)
-        }
-        wanted = set().union(*(reading.facets for _, reading in readings))
-        if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
-            # The clauses' own notes already say every facet the sentence names: they stay,
-            # each with its facets.
-            out = [replace(f, facets=kept[id(f)].facets, scope=kept[id(f)].scope) if id(f) in kept else f for f in out]
+        if marks & _OF_THE_MOMENT and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS):
+            marks -= _IMPLICIT_MARKS  # "I'm on the road next week, so keep replies brief": for the trip
+        if not marks & _STANDING_MARKS:
+            if ("update" in marks or preferences.is_switch(sent.text)) and (changed := _newest_said(wishes)):
+                # "reverse it, smallest first now", "turn that top 5 thing into a top 8": a new value
+                # for a standing preference the user has; kept only where one is live to replace.
+                out = _kept_or_replaced(out, inside, changed, needs_existing=True)
+                before = None
+                continue
+            before = (inside, wishes) if wishes and _readings(wishes) else None
             continue
-        out = [f for f in out if f not in said]
-        out.extend(f for g, reading in readings if (f := _wish(g, reading)) is not None)
+        readings = _readings(wishes)
+        if not readings and before is not None:
+            inside, wishes = before[0] + inside, before[1]  # the marker holds for the wish before it
+            readings = _readings(wishes)
+        elif not readings and text and any(_points_back(w) for w in wishes):
+            reading = preferences.read_facets(", ".join(_resolved(w, text) for w in wishes))
+            readings = [(wishes, reading)] if reading and not reading.negative else []
+        readings = [(g, _as_marked(g, reading, inside)) for g, reading in readings]
+        before = None
+        if readings:
+            out = _kept_or_replaced(out, inside, readings)
     return out
+
+
+def _points_at_screen(statement: str) -> bool:
+    return bool(re.search(r"\blike (?:this|that|these|those)\b", statement.lower()))
+
+
+_POINTING_BACK = frozenset({"that", "it", "them", "those", "this", "these"})
+
+
+def _points_back(span: Span) -> bool:
+    """A wish whose object points to what was said before ("show that field", "write them in full")."""
+    return any(t.lower_ in _POINTING_BACK and t.dep_ in ("det", "dobj", "obj", "pobj", "nsubj") for t in span)
+
+
+def _resolved(wish: Span, before: str) -> str:
+    """The wish with what it points back to put in its place: a field the sentence before
+    names ("you keep dropping the city ... show that field" adds the city), else the words
+    of that sentence ("write them in full" after "the abbreviations confuse me")."""
+    field = preferences.field_named(before)
+    antecedent = preferences.FIELD_LABELS[field] if field else before
+    out: list[str] = []
+    replaced = False
+    skip = -1
+    for token in wish:
+        if token.i == skip:
+            out.append(token.whitespace_)  # "that field": the noun goes with its pointer
+        elif not replaced and token.lower_ in _POINTING_BACK:
+            replaced = True
+            out.append(antecedent + token.whitespace_)
+            if token.dep_ == "det" and token.i + 1 < wish.end and wish.doc[token.i + 1].pos_ == "NOUN":
+                skip = token.i + 1
+        else:
+            out.append(token.text_with_ws)
+    return "".join(out)
+
+
+def _as_marked(group: list[Span], reading: preferences.Reading, inside: list[Clause]) -> preferences.Reading:
+    """Where the sentence's clauses name two values of one facet, the clause that carries the
+    standing phrase says which is wanted ("tables are hard on my phone, bullets as the norm
+    please": bullets)."""
+    marked = [
+        w for w in group for c in inside if c.span.start <= w.start < c.span.end and set(c.hits) & _STANDING_MARKS
+    ]
+    if len(group) < 2 or not marked:
+        return reading
+    facets = dict(reading.facets)
+    for wish in marked:
+        own = preferences.read_facets(wish.text)
+        for facet, value in own.facets.items():
+            if facet in facets and facets[facet] != value and not own.negative:
+                facets[facet] = value
+    return replace(reading, facets=facets) if facets != reading.facets else reading
+
+
+def _newest_said(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]]:
+    """An update's facets: where its clauses name two values of a facet, the one said last is the
+    new one ("about the bullets thing: swap it, tables now")."""
+    readings = _readings(wishes)
+    if len(readings) != 1 or len(wishes) < 2:
+        return readings
+    group, reading = readings[0]
+    facets = dict(reading.facets)
+    for wish in wishes:
+        own = preferences.read_facets(wish.text)
+        if not own.negative:
+            facets.update({f: v for f, v in own.facets.items() if f in facets})
+    return [(group, replace(reading, facets=facets))]
+
+
+def _readings(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]]:
+    """The facets the wishes name: one reading for the wishes together, and one for each that
+    turns its facets round ("but never show pie charts" is a wish of its own)."""
+    against = [w for w in wishes if preferences.read_facets(w.text).negative]
+    groups = [[w for w in wishes if w not in against]] + [[w] for w in against]
+    readings = [(g, preferences.read_facets(", ".join(w.text.strip() for w in g))) for g in groups if g]
+    return [(g, reading) for g, reading in readings if reading]
+
+
+def _kept_or_replaced(
+    out: list[Finding],
+    inside: list[Clause],
+    readings: list[tuple[list[Span], preferences.Reading]],
+    *,
+    needs_existing: bool = False,
+) -> list[Finding]:
+    starts = {c.span.start for c in inside}
+    said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
+    kept = {
+        id(f): preferences.read_facets(f.quote)
+        for f in said
+        # "Wants lists ordered like this one.": a statement that points at the
+        # answer on screen is no sentence to keep; the facets' own sentence is
+        if f.action == "write" and not statements.lint(f.statement) and not _points_at_screen(f.statement)
+    }
+    wanted = set().union(*(reading.facets for _, reading in readings))
+    if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
+        # The clauses' own notes already say every facet the sentence names: they stay,
+        # each with its facets.
+        return [replace(f, facets=kept[id(f)].facets, scope=kept[id(f)].scope) if id(f) in kept else f for f in out]
+    out = [f for f in out if f not in said]
+    found = [f for g, reading in readings if (f := _wish(g, reading)) is not None]
+    if needs_existing:
+        found = [replace(f, extra={**f.extra, "needs_existing": True}) for f in found]
+    return out + found
 
 
 def _wish(group: list[Span], reading: preferences.Reading) -> Finding | None:
@@ -449,10 +631,11 @@ def _legible(finding: Finding) -> Finding:
 def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[Finding]:
     out: list[Finding] = []
     explicit_next = correcting = remembering = False
+    replacing: list[str] = []
     previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
     # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
     marks = {name for clause in parts for name in clause.hits}
-    one_off = "one_off" in marks or "circumstance" in marks and not marks & _STANDING_MARKS
+    one_off = "one_off" in marks or "circumstance" in marks and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS)
     for clause in parts:
         trigger = clause.starts_with("remember")
         # "Remember that I cover Leeds and (that) I report to Dana": the request holds both.
@@ -465,6 +648,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             start = trigger[1] if trigger else clause.span.start
             content = _content(clause.span.doc, start, clause.span.end)
             if content is None:
+                replacing = _replaced_words(clause.span.doc[start : clause.span.end]) or replacing
                 explicit_next = True
                 continue
             explicit_next = False
@@ -493,8 +677,24 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         clause, before = previous
         del out[before:]
         found = analyse_explicit(clause.span, clause, at=at, quote=quote)
+        if found is not None and replacing and found.kind == "context":
+            # "..., note that down instead of the wholesale bit": it replaces the note so named
+            found = replace(found, supersedes=True, extra={**found.extra, "replaces": replacing})
         out.extend([found] if found is not None else [])
     return out
+
+
+_VAGUE_WORDS = frozenset({"thing", "stuff", "one", "bit", "old", "previous", "other", "earlier", "the", "that", "this"})
+
+
+def _replaced_words(span: Span) -> list[str]:
+    """The words that name the note a keep request replaces ("instead of the wholesale bit": wholesale)."""
+    text = span.text.lower()
+    for lead in ("instead of", "rather than", "in place of"):
+        if lead in text:
+            rest = text.split(lead, 1)[1]
+            return [w for w in re.findall(r"[a-z][a-z-]+", rest) if w not in _VAGUE_WORDS]
+    return []
 
 
 def _goes_on_about_the_user(clause: Clause) -> bool:
@@ -537,6 +737,8 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
     span = doc[start:end]
     if all(t.lower_ in vocab.KEEP_FOR_LATER for t in _words(span)):
         return None  # "save this for later chats: ...": the content is the next clause
+    if span.text.lower().startswith(("instead of", "rather than", "in place of")):
+        return None  # "..., note that down instead of the wholesale bit": the clause before
     return span if _words(span) else None
 
 
@@ -894,7 +1096,7 @@ def analyse_clause(
         return _refuse("scope", r.NOT_ABOUT_USER, text)  # "my team wants the figures in GBP"
     if "reversal" in hits:
         return _reversal(clause, text, earlier)
-    momentary = "one_off" in hits or "circumstance" in hits and not hits & _STANDING_MARKS
+    momentary = "one_off" in hits or "circumstance" in hits and not hits & (_STANDING_MARKS - _IMPLICIT_MARKS)
     if momentary and (hits & {"standing", "prefer"} or _format_request(clause)):
         return _refuse("preference", r.SESSION_ONLY, text, kind="preference")
     preference = _preference(clause.span, hits, quote=text)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+from memory import preferences
 from memory.embeddings import embed
 from memory.gate import reasons as r
 from memory.gate import statements
@@ -93,6 +94,11 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
         return Preview(f"I won't keep that: {r.why(finding.reason)}.", False)
     if finding.reason != r.STANDING_PREFERENCE or not finding.echo:  # only a write has that reason
         return None
+    if finding.extra.get("needs_existing"):
+        with acting_user(user.pk):
+            _, replaced = against_live(user, finding, embed([finding.statement])[0], now=now)
+        if not replaced:
+            return None  # an update with no preference to update is not kept
     if is_paused(user) or is_suppressed(
         user,
         kind=finding.kind,
@@ -104,7 +110,8 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
         scope=finding.scope,
     ):
         return None
-    return Preview(f"Noted: {finding.echo}.", False)
+    why = preferences.why_not_applied(finding.facets or {}, negative=statements.is_negative(finding.statement))
+    return Preview(f"Noted: {finding.echo}." + (f" {why}" if why else ""), False)
 
 
 def preview(user: User, text: str, *, at: datetime | None = None) -> Preview | None:

@@ -140,8 +140,17 @@ def _left_is_clause(tokens: list[Token]) -> bool:
     # "From now on, when you list X, add Y": the condition after a standing phrase is not a clause.
     while words and words[0].lower_ in _STANDING_WORDS:
         words = words[1:]
-    if len(words) < 2 or words[0].lower_ in _SUBORDINATORS:
+    if len(words) < 2:
         return False
+    if words[0].lower_ in _SUBORDINATORS:
+        # "for renewal stuff show amounts in k, the auditors need ...": a request of its own
+        # after the condition; "whenever you list X, add Y" has none.
+        return any(
+            t.tag_ == "VB"
+            and t.lemma_.lower() in vocab.REQUEST_VERBS
+            and t.doc[t.i - 1].lower_ not in ("you", "u", "i", "we")
+            for t in words[1:]
+        )
     # The parse, or the vocabulary where the small model tags a request verb as a noun.
     return any(t.pos_ in ("VERB", "AUX") or t.lower_ in vocab.REQUEST_VERBS for t in words)
 
@@ -169,11 +178,27 @@ def _new_subject(conjunction: Token) -> bool:
     return after.tag_ == "VB" and after.dep_ == "conj" and first_verb and after.lower_ in vocab.REQUEST_VERBS
 
 
+_HEADINGS = frozenset({*vocab.ANSWER_NOUNS, "ranking", "report", "leaderboard"})
+
+
+def _heading(tokens: Span) -> bool:
+    """A few words naming a kind of answer before a colon or a dash ("lists:", "customer
+    rankings -"): a heading, not a clause of its own."""
+    words = [t for t in tokens if not t.is_punct and not t.is_space and t.lower_ not in _LEADING_SKIP]
+    return (
+        0 < len(words) <= 3
+        and words[-1].lemma_.lower() in _HEADINGS
+        and not any(t.pos_ in ("VERB", "AUX", "PRON") for t in words)
+    )
+
+
 def _split_sentence(sent: Span) -> list[Span]:
     doc = sent.doc
     pieces: list[Span] = []
     start = sent.start
     for token in sent:
+        if _is_separator(token) and _heading(doc[start : token.i]):
+            continue  # "rankings: 12 rows by default": the heading names what the rest is about
         if _is_separator(token):
             if token.i > start:
                 pieces.append(doc[start : token.i])

@@ -331,7 +331,25 @@ RULES: tuple[Rule, ...] = (
         "Please keep in mind that I run the Iberian distributors.",
         kind="context",
         phrases=v.REMEMBER_PHRASES,
+        tokens=(
+            # "file this", "note this down", "store this somewhere"
+            [
+                {"LEMMA": {"IN": v.FILING_VERBS}},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LOWER": {"IN": ["away", "down", "somewhere"]}, "OP": "?"},
+            ],
+            # "write down that ...", "note down that ..."
+            [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],
+            # "have it on file", "put this on record"
+            [
+                {"LEMMA": {"IN": ["keep", "put", "have"]}},
+                {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
+                {"LOWER": "on"},
+                {"LOWER": {"IN": v.FILING_PLACES}},
+            ],
+        ),
         at_start=True,
+        extra_examples=("file this away: I run the Nordic distributors", "keep on file that I cover the Baltics"),
     ),
     Rule(
         "standing",
@@ -358,8 +376,78 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["'d", "d", "would"]}, "OP": "?"},
                 {"LOWER": {"IN": ["like", "rather"]}},
             ],
+            # A habit quantified over answers: "every summary you send", "each table you build",
+            # "in all your replies", "any sorted list".
+            [
+                {"LOWER": {"IN": v.HABITUAL_QUANTIFIERS}},
+                {"LOWER": {"IN": ["your", "my", "the", "of"]}, "OP": "?"},
+                {"POS": {"IN": ["ADJ", "VERB", "NOUN"]}, "OP": "?"},
+                {"LEMMA": {"IN": v.HABITUAL_NOUNS}},
+            ],
+            # "every client you name", "each account you show" ("all my customers up north"
+            # asks for records, once).
+            [{"LOWER": {"IN": ["every", "each"]}}, {"LEMMA": {"IN": ["customer", "client", "account"]}}],
+            # A denied one-off: "not only now", "not just this reply", "not only for today".
+            [
+                {"LOWER": "not"},
+                {"LOWER": {"IN": ["just", "only"]}},
+                {"OP": "{0,2}"},
+                {"LOWER": {"IN": v.DENIED_ONE_OFF_ENDS}},
+            ],
+            # A standing exception: "unless I ask otherwise", "unless I tell you different".
+            [{"LOWER": "unless"}, {"LOWER": {"IN": ["i", "you"]}}, {"LEMMA": {"IN": v.EXCEPTION_VERBS}}],
+            # "as the norm", "my default", "a standard for me": a default named as a noun.
+            [
+                {"LOWER": {"IN": ["as", "my", "the", "our"]}},
+                {"LOWER": {"IN": ["a", "my", "the"]}, "OP": "?"},
+                {"LOWER": {"IN": ["default", "norm", "standard"]}, "POS": {"IN": ["NOUN", "PROPN"]}},
+            ],
+            # A wish for a kind of list, in the plural: "largest first for invoice lists",
+            # "bullets in customer lists" (one list is "this list", "the list").
+            [
+                {"LOWER": {"IN": ["for", "in"]}},
+                {"POS": {"IN": ["NOUN", "ADJ", "PROPN"]}, "OP": "?"},
+                {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
+            ],
+            # "when you show invoices ...", "when I ask for the best sellers ...": every such answer.
+            [
+                {"LOWER": {"IN": ["when", "if"]}},
+                {"LOWER": {"IN": ["you", "u", "i"]}},
+                {"LEMMA": {"IN": v.HABITUAL_CONDITION_VERBS}},
+            ],
+            # "for renewal stuff", "for invoice queries": a kind of question, not this one.
+            [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
+            # "could we keep invoice lists newest first?": keeping a shape of answer is a standing wish.
+            [{"LOWER": {"IN": ["can", "could"]}}, {"LOWER": {"IN": ["we", "you", "u"]}}, {"LEMMA": "keep"}],
         ),
-        extra_examples=("ISO dates for everything, please.", "I like my numbers in millions."),
+        extra_examples=(
+            "ISO dates for everything, please.",
+            "I like my numbers in millions.",
+            "leave cancelled orders out of every summary you send",
+            "amounts in yen please, not just for now",
+            "largest first for invoice lists please",
+            "when you show invoices use a table",
+        ),
+    ),
+    # Signals that a wish is about answers in general rather than this one, with no standing
+    # phrase: they yield to a situation, a circumstance or a one-off said beside them ("I'm
+    # on the road next week, so keep replies brief" is for the trip).
+    Rule(
+        "implicit_habit",
+        "write",
+        r.STANDING_PREFERENCE,
+        "trim lists at ten for me",
+        kind="preference",
+        tokens=(
+            # "trim lists at ten", "sort rankings by value": lists in general, not this one.
+            [
+                {"LEMMA": {"IN": [*v.REQUEST_VERBS, "cap", "limit", "trim", "cut"]}},
+                {"LOWER": {"IN": ["lists", "rankings", "reports", "leaderboards"]}},
+            ],
+            # "keep replies brief", "keep amounts in millions": answers in general, kept that way.
+            [{"LEMMA": "keep"}, {"LEMMA": {"IN": v.HABITUAL_NOUNS}, "TAG": {"IN": ["NNS", "NNPS"]}}],
+        ),
+        extra_examples=("keep replies brief for me, three sentences max",),
     ),
     Rule(
         "switch",
@@ -442,7 +530,8 @@ RULES: tuple[Rule, ...] = (
             ],
         ),
         phrases=v.REVERSAL_PHRASES,
-        not_before=("than",),
+        # "no more than three", "a top 8, no more, no fewer": a bound, not a withdrawal.
+        not_before=("than", "no", ","),
     ),
     Rule(
         "update",

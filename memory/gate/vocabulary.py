@@ -98,7 +98,8 @@ STANDING_HABITS: tuple[str, ...] = (
     "all answers",
     "all replies",
     "all responses",
-    "all my",
+    "for all my",
+    "in all my",
     "all the time",
     "all figures",
     "all amounts",
@@ -121,10 +122,47 @@ STANDING_HABITS: tuple[str, ...] = (
     "from here on",
     "from here on out",
     "unless i ask",
+    "unless told otherwise",
+    "in general",
+    "as a default",
+    "my norm",
+    "standing rule",
+    "standing instruction",
     "how i read",
     "how i like",
     "how i work",
 )
+# Kinds of answer a habit names by quantifying over them ("every summary you send", "each
+# table you build", "any sorted list"): a wish about all of them is a standing one.
+HABITUAL_QUANTIFIERS: tuple[str, ...] = ("every", "each", "any", "all")
+HABITUAL_NOUNS: tuple[str, ...] = (
+    "answer",
+    "reply",
+    "response",
+    "report",
+    "list",
+    "ranking",
+    "total",
+    "table",
+    "summary",
+    "figure",
+    "number",
+    "amount",
+)
+# Verbs of a condition that recurs ("when you show invoices", "when I ask for the best sellers").
+HABITUAL_CONDITION_VERBS: tuple[str, ...] = ("list", "show", "give", "ask", "mention", "name", "rank", "pull", "total")
+# Words after "for X" that make X a kind of question ("for renewal stuff", "for invoice queries").
+KINDS_OF_QUESTION: tuple[str, ...] = ("stuff", "things", "questions", "queries")
+# What a one-off marker says when it is denied ("not only now", "not just this reply", "not
+# only for today"): the request holds beyond this answer.
+DENIED_ONE_OFF_ENDS: tuple[str, ...] = ("once", "today", "answer", "one", "time", "report", "reply", "now", "chat")
+# Verbs of a standing exception: "unless I ask otherwise", "unless I tell you different".
+EXCEPTION_VERBS: tuple[str, ...] = ("say", "ask", "tell", "specify", "mention", "request")
+# Verbs of a request to file something away, with "this" or "that" ("file this", "note this
+# down", "store this somewhere"): an explicit request to keep it.
+FILING_VERBS: tuple[str, ...] = ("file", "jot", "stash", "log", "note", "save", "store", "record")
+# Where a thing is filed ("have it on file", "put this on record").
+FILING_PLACES: tuple[str, ...] = ("file", "record", "records")
 # Verbs that report what was said or meant: "I never said I prefer tables" states no wish.
 REPORTING_VERBS: tuple[str, ...] = ("say", "tell", "mean", "claim", "mention", "ask")
 # Trade unions by their own names: a role in one ("the Unite rep", "member of Unison") is union
@@ -382,6 +420,9 @@ DISCOURSE_OPENERS: tuple[str, ...] = (
     "quick one",
     "quick question",
     "oh",
+    "hmm",
+    "hm",
+    "ah",
     "right",
     "instead",
     "scratch that",
@@ -1299,6 +1340,9 @@ CONTEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
     "team": ("team", "department", "desk"),
     "role": ("role", "job", "title", "position", "controller", "manager", "director", "analyst"),
     "coverage": ("cover", "handle", "look after", "own", "manage", "run", "responsible for", "in charge of"),
+    # The accounts, region or market the user is on, named without a verb ("I'm on the northern
+    # patch now", "my key account is X"): one patch at a time, so a new one replaces the old.
+    "patch": ("region", "territory", "patch", "accounts", "account", "segment", "channel", "market"),
 }
 SINGLE_VALUED_CONTEXT: tuple[str, ...] = ("office", "team", "role", "reporting_line")
 

@@ -14,7 +14,7 @@ from chat.prompt import assemble_prompt
 from chat.responders import compose
 from chat.shaping import preferences_for, shape_plan
 from memory.recall import RecalledNote
-from tests.chat.results import CONTRACT, NORTHLINE, TOP
+from tests.chat.results import CONTRACT, NORTHLINE, QUARTER, TOP
 
 pytestmark = pytest.mark.django_db
 
@@ -247,3 +247,33 @@ def test_a_note_with_nothing_to_act_on_claims_nothing():
 
 def test_a_facet_atlas_never_applies_is_never_shown_as_used():
     assert answer(TOP, [note({"chart": "yes"}), note({"timezone": "CET"}, memory_id=2)]).influences == {}
+
+
+# --- a customer breakdown and a field beside a named customer (regression: memory_effect_set2) -------
+
+BREAKDOWN = replace(TOP, plan=QueryPlan("sum", "orders", Filters(period=QUARTER), group_by="customer"))
+
+
+def test_a_breakdown_customer_by_customer_is_sorted_as_asked_without_places():
+    result = answer(BREAKDOWN, [note({"sort": {"by": "name", "order": "asc"}}, scope="customers")])
+    assert result.blocks[1].items == (
+        "Cascadia Timber Supply: $305,971.19",
+        "Dearborn Precision Tooling: $327,352.23",
+        "Mercer Textile Works: $285,168.14",
+    )
+    assert result.influences[1].code == "applied"
+
+
+def test_a_ranking_keeps_its_own_order_under_a_sort_preference():
+    result = answer(TOP, [note({"sort": {"by": "name", "order": "asc"}}, scope="customers")])
+    assert result.blocks[1].items[0] == "1. Dearborn Precision Tooling: $327,352.23"
+
+
+def test_a_field_asked_for_beside_a_customer_is_shown_wherever_the_answer_names_them(corpus):
+    named = Figure(
+        QueryPlan("sum", "orders", Filters(customers=(NORTHLINE,), status="overdue")), "sum", Decimal("9.99")
+    )
+    result = answer(named, [note({"include": "credit_limit"}, scope="customers")])
+    assert result.blocks[-1].text == "Credit limit: Northline Freight $115,000.00."
+    # a layout scoped to customer lists still holds only in customer lists
+    assert "layout" not in preferences_for([note({"layout": "table"}, scope="customers")], named.plan)

@@ -695,14 +695,14 @@ CASES = [
     # An imperative about other people's mood is no inference about the user.
     ("List the upset customers first.", []),
     # "no more than three" is a limit, not "no more bullet points" (it withdrew the bullets):
-    # a standing wish for bullet points.
+    # a standing wish for bullet points, and for three of them (a list size).
     (
         "From now on, no more than three bullet points.",
         [
             note(
                 "preference",
                 "standing_preference",
-                "Prefers answers as bullet points.",
+                "Prefers answers as bullet points, and wants rankings limited to the top 3.",
                 subject="answer_format",
                 value="bullets",
             )

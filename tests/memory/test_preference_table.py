@@ -28,7 +28,21 @@ def _matches(got: dict, want: dict) -> bool:
     return True
 
 
-@pytest.mark.parametrize("case", FACET_CASES, ids=[f"{r['class']}:{r['text'][:40]}" for r in FACET_CASES])
+# Rows the table does not read yet, as strict expected failures (a fix shows up).
+KNOWN_GAPS: dict[str, str] = {}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(
+            row,
+            id=f"{row['class']}:{row['text'][:40]}",
+            marks=[pytest.mark.xfail(reason=why, strict=True) for gap, why in KNOWN_GAPS.items() if gap in row["text"]],
+        )
+        for row in FACET_CASES
+    ],
+)
 def test_each_facet_is_read_in_the_users_own_words(case):
     reading = read_facets(normalise(case["text"]).text)
     assert _matches(reading.facets, case["expect"]["facets"]), reading

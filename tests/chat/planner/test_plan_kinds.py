@@ -763,3 +763,22 @@ def test_amounts_and_counts_said_with_or_more_or_north_of(corpus):
     at_least = plan("Who's got 3 or more overdue orders?").result
     assert (at_least.subject, at_least.min_orders, at_least.filters.status) == ("customers", 2, "overdue")
     assert plan("Orders of $500 or less").result.filters.max_amount == Decimal("500")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "city", "region"),
+    [
+        ("Which customers in Houston do we sell to, and how much have they ordered?", "Houston", ""),
+        ("Which west region customers ordered in November 2026, and for how much?", "", "west"),
+        ("what clients in Denver ordered this year and how much", "Denver", ""),
+        ("Which accounts in the East ordered last quarter, and how much did each spend?", "", "east"),
+        ("which customers in boston placed orders this year + how much", "Boston", ""),
+    ],
+)
+def test_which_customers_and_how_much_is_a_figure_for_each_customer(corpus, question, city, region):
+    result = plan(question).result
+    assert (result.kind, result.subject, result.group_by) == ("sum", "orders", "customer")
+    assert (result.filters.city, result.filters.region) == (city, region)
+    # "which customers ..." without "how much" still lists the customers
+    assert plan("Which customers in Denver have overdue orders?").result.group_by == ""

@@ -95,7 +95,7 @@ def problems(row: dict) -> list[str]:
     expect = row["expect"]
     said = [f"{m.kind}: {m.statement} {m.facets or ''} scope={m.scope} expires={m.expires_at}" for m in live]
     out: list[str] = []
-    if expect.get("stored") is False:
+    if expect.get("stored") is False or expect.get("kind") == "none":
         if live:
             out.append(f"kept {said}")
         return out

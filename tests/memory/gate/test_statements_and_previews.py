@@ -293,3 +293,33 @@ def test_a_figure_alone_makes_a_correction_checkable(comment):
 def test_a_stated_change_makes_a_correction_checkable_without_a_figure_or_a_name(comment):
     finding = analyse_correction(comment)
     assert (finding.action, finding.kind, finding.reason) == ("write", "correction", "correction")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "can all the timestamps be in tokyo time going forward? utc is useless to me",
+            "Noted: you prefer times in Tokyo time. "
+            "Atlas's answers show dates but no times of day, so this changes nothing in them yet.",
+        ),
+        (
+            "pls default to fiscal years for year figures",
+            "Noted: you prefer fiscal years for year figures. Atlas counts years as calendar years and has no "
+            "fiscal calendar yet, so this changes nothing in its answers.",
+        ),
+        (
+            "when i say YTD i mean calendar year, not our fiscal one. standing rule for me",
+            "Noted: you prefer calendar years for year figures. "
+            "Atlas already counts years as calendar years, January to December.",
+        ),
+        (
+            "spell acronyms out in all ur answers pls",
+            "Noted: you prefer acronyms spelt out. Atlas keeps this note but can't apply it to its answers yet.",
+        ),
+    ],
+)
+def test_a_preference_atlas_never_applies_is_acknowledged_with_why_in_one_sentence(make_user, text, message):
+    answer = preview(make_user(), text)
+    assert (answer.message, answer.standalone) == (message, False)
