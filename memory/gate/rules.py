@@ -390,7 +390,7 @@ RULES: tuple[Rule, ...] = (
             # A denied one-off: "not only now", "not just this reply", "not only for today".
             [
                 {"LOWER": "not"},
-                {"LOWER": {"IN": ["just", "only"]}},
+                {"LOWER": {"IN": v.DENIAL_LIMITERS}},
                 {"OP": "{0,2}"},
                 {"LOWER": {"IN": v.DENIED_ONE_OFF_ENDS}},
             ],

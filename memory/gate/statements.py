@@ -585,6 +585,8 @@ def lint(statement: str) -> list[str]:
     last = re.findall(r"[\w'%$€£]+", _straight(statement).lower())[-1:]  # "up to 15%" ends on "15%"
     if last and last[0] in vocab.UNFINISHED_ENDINGS:
         problems.append(f"ends on {last[0]!r}")  # "Covers Leeds and.", "Prefers never."
+    if words[-2:-1] == ["not"] and words[-1] in vocab.DENIAL_LIMITERS:
+        problems.append(f"ends on 'not {words[-1]}'")  # the first words of "not only for now"
     if len(statement.split()) > vocab.MAX_STATEMENT_WORDS:
         problems.append(f"more than {vocab.MAX_STATEMENT_WORDS} words")
     if not statement or not statement[0].isupper() or not statement.endswith("."):

@@ -155,6 +155,8 @@ HABITUAL_CONDITION_VERBS: tuple[str, ...] = ("list", "show", "give", "ask", "men
 KINDS_OF_QUESTION: tuple[str, ...] = ("stuff", "things", "questions", "queries")
 # What a one-off marker says when it is denied ("not only now", "not just this reply", "not
 # only for today"): the request holds beyond this answer.
+# The limiting words of such a denial ("not just", "not only", "not merely").
+DENIAL_LIMITERS: tuple[str, ...] = ("just", "only", "merely", "simply")
 DENIED_ONE_OFF_ENDS: tuple[str, ...] = ("once", "today", "answer", "one", "time", "report", "reply", "now", "chat")
 # Verbs of a standing exception: "unless I ask otherwise", "unless I tell you different".
 EXCEPTION_VERBS: tuple[str, ...] = ("say", "ask", "tell", "specify", "mention", "request")

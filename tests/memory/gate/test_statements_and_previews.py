@@ -92,6 +92,26 @@ def test_statements_read_as_the_users_own(text):
 
 
 @pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        # A denied one-off ("not only for now") is a standing marker; what is kept is the wish,
+        # never the denial's first words ("Prefers amounts in yen, not only.").
+        ("amounts in yen please, not only for now", "Prefers amounts in yen (JPY)."),
+        ("amounts in yen please, not just for now", "Prefers amounts in yen (JPY)."),
+        ("show totals in thousands, not only today", "Prefers amounts in thousands (like $102.0k)."),
+        ("bullet points please, and not merely for this answer", "Prefers answers as bullet points."),
+        ("dates as yyyy-mm-dd, not simply this once", "Prefers dates as YYYY-MM-DD (ISO)."),
+    ],
+)
+def test_a_denied_one_off_leaves_no_dangling_words(text, statement):
+    written = [f.statement for f in _analyse(text) if f.action == "write"]
+    assert written == [statement]
+    assert lint("Prefers amounts in yen, not only.") == ["ends on 'not only'"]
+    assert lint("Wants totals for the West region only.") == []
+    assert lint("Prefers amounts in euros, not dollars.") == []
+
+
+@pytest.mark.parametrize(
     ("text", "message"),
     [
         ("Remember that I cover the Alps region.", "I'll remember that you cover the Alps region."),
