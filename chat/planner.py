@@ -16,7 +16,6 @@ failure).
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date
@@ -26,17 +25,11 @@ from typing import Any
 
 from spacy.tokens import Doc, Token
 
+from atlas.dates import MONTHS_NOT_MAY as _MONTHS
+from atlas.dates import month_end
+from atlas.dates import number as _number
 from atlas.language import parse
-from atlas.periods import (
-    _MONTHS,
-    Period,
-    _day_of_month,
-    _number,
-    _period_before,
-    range_anchors,
-    read_period,
-    shift_period,
-)
+from atlas.periods import Period, day_of_month, period_before, range_anchors, read_period, shift_period
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
@@ -664,8 +657,8 @@ def _unread_period(words: list[str]) -> str:
     and "which quarter" (no grouping by it)."""
     anchors = [i for i, w in enumerate(words) if w in _MONTHS or re.fullmatch(r"q[1-4]", w)]
     for i in anchors:
-        day = _day_of_month(words, i) if words[i] in _MONTHS else 0
-        if day and day > calendar.monthrange(2024, _MONTHS[words[i]])[1]:
+        day = day_of_month(words, i) if words[i] in _MONTHS else 0
+        if day and day > month_end(2024, _MONTHS[words[i]]).day:
             return f"{day} {words[i]}"  # "31 February": no such day (2024 has every day there is)
         if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
             return f"{words[i - 1]} {words[i]}"
@@ -1054,7 +1047,7 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         filters = replace(filters, period=moved)
     unit = _unit_before(signals)
     if unit:
-        earlier = _period_before(filters.period, unit)
+        earlier = period_before(filters.period, unit)
         if earlier is None:
             return Abstention(vocab.NO_PLAN_REASON, f"the {unit} before")
         filters = replace(filters, period=earlier)
