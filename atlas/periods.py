@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from atlas.dates import (
     MONTHS_NOT_MAY,
+    NUMBER_WORDS,
     ORDINALS,
     PERIOD_CURRENT,
     PERIOD_FUTURE,
@@ -76,6 +77,27 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
         period = Period(f"since {period.label}", period.start, today)
     future = period is not None and period.start > today
     return period, future
+
+
+# The words a period is said in beyond its units: "ytd", "year to date", "until the end of", "since".
+_PERIOD_WORDS = (
+    PERIOD_PAST
+    | PERIOD_CURRENT
+    | PERIOD_FUTURE
+    | set(MONTHS_NOT_MAY)
+    | set(ORDINALS)
+    | set(NUMBER_WORDS)
+    | {"ytd", "date", "today", "yesterday", "since", "end"}
+)
+_PERIOD_TOKEN = re.compile(r"q[1-4]|h[12]|fy'?(\d{2}|\d{4})|(19|20)\d\d|\d+(st|nd|rd|th)?")
+
+
+def period_words(words: list[str], *, today: date) -> set[str]:
+    """The words ``words`` say their period in ("last", "quarter" of "and last quarter?"), none when
+    they name no period: what a follow-up states besides its subject."""
+    if read_period(words, today=today)[0] is None:
+        return set()
+    return {w for w in words if w in _PERIOD_WORDS or w.rstrip("s") in PERIOD_UNITS or _PERIOD_TOKEN.fullmatch(w)}
 
 
 def calendar_anchor(words: list[str]) -> bool:
