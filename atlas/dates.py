@@ -26,9 +26,12 @@ NUMBER_WORDS: dict[str, int] = {
     "eight": 8,
     "nine": 9,
     "ten": 10,
+    "eleven": 11,
     "twelve": 12,
     "fifteen": 15,
     "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
 }
 # What else counts the days or weeks a situation lasts: "for a week", "for a couple of days".
 COUNT_WORDS: dict[str, int] = {
