@@ -66,6 +66,12 @@ WEEKDAY_NUMBERS: dict[str, int] = {
     "thurs": 3,
 }
 
+# Periods written short: a year ("2025"), a quarter ("q3"), a half year ("h1"), a fiscal year ("fy25").
+YEAR = re.compile(r"(19|20)\d\d")
+QUARTER = re.compile(r"q[1-4]")
+HALF = re.compile(r"h[12]")
+FISCAL_YEAR = re.compile(r"fy'?(\d{2}|\d{4})")
+
 # The calendar units periods are counted in, and the words that place one relative to today.
 PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
 PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})

@@ -16,6 +16,8 @@ from datetime import date, timedelta
 from itertools import pairwise
 
 from atlas.dates import (
+    FISCAL_YEAR,
+    HALF,
     MONTHS_NOT_MAY,
     NUMBER_WORDS,
     ORDINALS,
@@ -23,7 +25,9 @@ from atlas.dates import (
     PERIOD_FUTURE,
     PERIOD_PAST,
     PERIOD_UNITS,
+    QUARTER,
     UNIT_MONTHS,
+    YEAR,
     month_end,
     number,
     shift_month,
@@ -89,7 +93,7 @@ _PERIOD_WORDS = (
     | set(NUMBER_WORDS)
     | {"ytd", "date", "today", "yesterday", "since", "end"}
 )
-_PERIOD_TOKEN = re.compile(r"q[1-4]|h[12]|fy'?(\d{2}|\d{4})|(19|20)\d\d|\d+(st|nd|rd|th)?")
+_PERIOD_TOKEN = re.compile("|".join(p.pattern for p in (QUARTER, HALF, FISCAL_YEAR, YEAR)) + r"|\d+(st|nd|rd|th)?")
 
 
 def period_words(words: list[str], *, today: date) -> set[str]:
@@ -102,7 +106,7 @@ def period_words(words: list[str], *, today: date) -> set[str]:
 
 def calendar_anchor(words: list[str]) -> bool:
     """A quarter, a half or a month named in ``words`` ("Q3", "H1", "November")."""
-    return any(re.fullmatch(r"q[1-4]|h[12]", w) or w in MONTHS_NOT_MAY for w in words)
+    return any(QUARTER.fullmatch(w) or HALF.fullmatch(w) or w in MONTHS_NOT_MAY for w in words)
 
 
 def _anchor_in_year(words: list[str], named: Period | None, today: date) -> Period | None:
@@ -164,7 +168,7 @@ def day_of_month(words: list[str], i: int) -> int:
 
 def _year_near(words: list[str], i: int) -> int | None:
     for w in words[i + 1 : i + 3]:
-        if re.fullmatch(r"(19|20)\d\d", w):
+        if YEAR.fullmatch(w):
             return int(w)
     return None
 
@@ -180,11 +184,11 @@ def _range_month(words: list[str], i: int) -> int | None:
 def range_anchors(words: list[str]) -> list[int] | None:
     """Two or more months or quarters joined only by range words ("April and May 2025",
     "from Q1 to Q2 2025", "nov to feb", "may - jul"): one span, first start to last end."""
-    anchors = [i for i, w in enumerate(words) if _range_month(words, i) or re.fullmatch(r"q[1-4]", w)]
+    anchors = [i for i, w in enumerate(words) if _range_month(words, i) or QUARTER.fullmatch(w)]
     if len(anchors) < 2 or any(day_of_month(words, i) for i in anchors if not words[i].startswith("q")):
         return None
     for a, b in pairwise(anchors):
-        between = [w for w in words[a + 1 : b] if not re.fullmatch(r"(19|20)\d\d", w)]
+        between = [w for w in words[a + 1 : b] if not YEAR.fullmatch(w)]
         if not between or not set(between) <= PERIOD_RANGE_JOINS:
             return None
     return anchors
@@ -203,7 +207,7 @@ def _range_period(words: list[str], today: date) -> Period | None:
 
     def stated(i: int) -> int | None:
         after = words[i + 1] if i + 1 < len(words) else ""
-        return int(after) if re.fullmatch(r"(19|20)\d\d", after) else None
+        return int(after) if YEAR.fullmatch(after) else None
 
     first_at, last_at = anchors[0], anchors[-1]
     last_year = stated(last_at)
@@ -222,16 +226,16 @@ def _calendar_period(words: list[str], today: date, *, year: int | None = None) 
     """A fiscal year, half, quarter, month (or day of one) or year named; ``year`` is the year a
     quarter, half or month with none of its own belongs to (else the current or latest one)."""
     for i, word in enumerate(words):
-        fiscal = re.fullmatch(r"fy'?(\d{2}|\d{4})", word)
+        fiscal = FISCAL_YEAR.fullmatch(word)
         if fiscal:  # "FY25": the records keep no fiscal calendar, so the calendar year
             year = int(fiscal.group(1)) + (2000 if len(fiscal.group(1)) == 2 else 0)
             return Period(f"FY{year % 100:02d} as calendar {year}", date(year, 1, 1), date(year, 12, 31))
-        if re.fullmatch(r"h[12]", word):  # a half year: "H1 2025"
+        if HALF.fullmatch(word):  # a half year: "H1 2025"
             half = int(word[1])
             in_year = _year_near(words, i) or year or today.year
             start = date(in_year, 6 * half - 5, 1)
             return Period(f"H{half} {in_year}", start, month_end(in_year, 6 * half))
-        quarter = int(word[1]) if re.fullmatch(r"q[1-4]", word) else None
+        quarter = int(word[1]) if QUARTER.fullmatch(word) else None
         if quarter is None and word in ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
             quarter = ORDINALS[word]
         if quarter is not None:
@@ -256,7 +260,7 @@ def _calendar_period(words: list[str], today: date, *, year: int | None = None) 
             end = month_end(in_year, month)
             return Period(f"{calendar.month_name[month]} {in_year}", date(in_year, month, 1), end)
     for i, word in enumerate(words):
-        if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):
+        if YEAR.fullmatch(word) and (i == 0 or words[i - 1] != "acct"):
             year = int(word)
             return Period(str(year), date(year, 1, 1), date(year, 12, 31))
     return None

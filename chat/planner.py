@@ -26,7 +26,7 @@ from typing import Any
 from spacy.tokens import Doc, Token
 
 from atlas.dates import MONTHS_NOT_MAY as _MONTHS
-from atlas.dates import month_end
+from atlas.dates import QUARTER, YEAR, month_end
 from atlas.dates import number as _number
 from atlas.language import parse
 from atlas.periods import Period, day_of_month, period_before, range_anchors, read_period, shift_period
@@ -643,7 +643,7 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
     where it named the filter ("New York", not "new customers")."""
     if word in _KNOWN_OTHER_WORDS or lemma in _KNOWN_OTHER_WORDS:
         return True
-    if ORDER_NUMBER.fullmatch(word) or re.fullmatch(r"q[1-4]", word) or _TERMS.fullmatch(word):
+    if ORDER_NUMBER.fullmatch(word) or QUARTER.fullmatch(word) or _TERMS.fullmatch(word):
         return True  # an order number, a quarter, payment terms ("net-30")
     return word.replace(".", "") in place_words
 
@@ -655,7 +655,7 @@ def _unread_period(words: list[str]) -> str:
     """A period the plan would misread: "before March" or "after Q2" (one side of a month or
     quarter, not the month itself), "from Q1 2025 to Q2 2025" (two of them, one plan period)
     and "which quarter" (no grouping by it)."""
-    anchors = [i for i, w in enumerate(words) if w in _MONTHS or re.fullmatch(r"q[1-4]", w)]
+    anchors = [i for i, w in enumerate(words) if w in _MONTHS or QUARTER.fullmatch(w)]
     for i in anchors:
         day = day_of_month(words, i) if words[i] in _MONTHS else 0
         if day and day > month_end(2024, _MONTHS[words[i]]).day:
@@ -666,7 +666,7 @@ def _unread_period(words: list[str]) -> str:
     years = [
         i
         for i, w in enumerate(words)
-        if re.fullmatch(r"(19|20)\d\d", w) and not {i - 1, i - 2} & set(anchors) and words[i - 1 : i] != ["acct"]
+        if YEAR.fullmatch(w) and not {i - 1, i - 2} & set(anchors) and words[i - 1 : i] != ["acct"]
     ]
     relative = [
         i
