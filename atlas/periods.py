@@ -1,8 +1,9 @@
 """Periods: "last quarter", "Q3 2025", "since June", "the next 90 days", "FY25", "H1 2025".
 
-One reader of the periods questions name, in project infrastructure so the query planner
-(chat), the comparisons and the gate's time expressions (memory) can all read periods the same
-way without importing each other; the truth reader of the answer evaluation keeps its own, on
+One reader of the periods questions name, in project infrastructure so the query planner, the
+comparisons, the tool-calling model's arguments and session state (chat) read periods the same
+way. Its words and calendar arithmetic are those of `atlas/dates.py`, which the gate's time
+expressions (memory) read too; the truth reader of the answer evaluation keeps its own, on
 purpose, so it stays independent of what it judges.
 """
 
@@ -14,21 +15,29 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from itertools import pairwise
 
-from atlas.vocabulary import MONTHS, NUMBER_WORDS
+from atlas.dates import (
+    FISCAL_YEAR,
+    HALF,
+    MONTHS_NOT_MAY,
+    NUMBER_WORDS,
+    ORDINALS,
+    PERIOD_CURRENT,
+    PERIOD_FUTURE,
+    PERIOD_PAST,
+    PERIOD_UNITS,
+    QUARTER,
+    UNIT_MONTHS,
+    YEAR,
+    month_end,
+    number,
+    shift_month,
+    unit_bounds,
+)
 
-# "may" is a verb far more often than a month; "in May" is read on its own.
-_MONTHS = {word: month for word, month in MONTHS.items() if word != "may"}
-
-# The words around a unit.
-PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
-PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})
-PERIOD_CURRENT = frozenset({"this", "current"})
-PERIOD_FUTURE = frozenset({"next", "coming", "upcoming", "within"})  # "expire within 30 days"
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
 # Words that join two months or quarters into one span ("from June to August").
 PERIOD_RANGE_JOINS = frozenset({"and", "to", "through", "thru", "until", "till", "til", "-", "&", ","})
-ORDINALS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 
 @dataclass(frozen=True)
@@ -38,45 +47,12 @@ class Period:
     end: date
 
 
-def _number(word: str) -> int | None:
-    if word.isdigit():
-        return int(word)
-    return NUMBER_WORDS.get(word)
-
-
-def _month_end(year: int, month: int) -> date:
-    return date(year, month, calendar.monthrange(year, month)[1])
-
-
-def _shift_month(year: int, month: int, delta: int) -> tuple[int, int]:
-    index = year * 12 + (month - 1) + delta
-    return index // 12, index % 12 + 1
-
-
-def _unit_period(unit: str, offset: int, today: date) -> tuple[date, date]:
-    """The calendar ``unit`` ``offset`` units from the current one (0 this, -1 last, 1 next)."""
-    if unit == "day":
-        day = today + timedelta(days=offset)
-        return day, day
-    if unit == "week":
-        start = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
-        return start, start + timedelta(days=6)
-    if unit == "month":
-        year, month = _shift_month(today.year, today.month, offset)
-        return date(year, month, 1), _month_end(year, month)
-    if unit == "quarter":
-        first = 3 * ((today.month - 1) // 3) + 1
-        year, month = _shift_month(today.year, first, 3 * offset)
-        return date(year, month, 1), _month_end(*_shift_month(year, month, 2))
-    return date(today.year + offset, 1, 1), date(today.year + offset, 12, 31)
-
-
 def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, date]:
     """ "the last 45 days" (ending today) or "the next 60 days" (starting today); months,
     quarters and years are calendar ones ("the next 6 months" from 1 Dec ends on 1 Jun)."""
     if unit in ("month", "quarter", "year"):
-        months = {"month": 1, "quarter": 3, "year": 12}[unit] * count
-        year, month = _shift_month(today.year, today.month, months if direction == "future" else -months)
+        months = UNIT_MONTHS[unit] * count
+        year, month = shift_month(today.year, today.month, months if direction == "future" else -months)
         moved = date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
         return (today, moved) if direction == "future" else (moved + timedelta(days=1), today)
     days = {"day": 1, "week": 7}[unit] * count
@@ -97,7 +73,7 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     anchored = _anchor_in_year(words, period, today)
     period = anchored or period or _range_period(words, today) or _calendar_period(words, today)
     if period is None and ("ytd" in words or "year to date" in text):
-        period = Period("this year", date(today.year, 1, 1), _month_end(today.year, 12))
+        period = Period("this year", date(today.year, 1, 1), month_end(today.year, 12))
     if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
         period = Period(f"from today until the end of {period.label}", today, period.end)
     if period is not None and _open_ended(words) and period.start <= today:
@@ -107,9 +83,30 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     return period, future
 
 
+# The words a period is said in beyond its units: "ytd", "year to date", "until the end of", "since".
+_PERIOD_WORDS = (
+    PERIOD_PAST
+    | PERIOD_CURRENT
+    | PERIOD_FUTURE
+    | set(MONTHS_NOT_MAY)
+    | set(ORDINALS)
+    | set(NUMBER_WORDS)
+    | {"ytd", "date", "today", "yesterday", "since", "end"}
+)
+_PERIOD_TOKEN = re.compile("|".join(p.pattern for p in (QUARTER, HALF, FISCAL_YEAR, YEAR)) + r"|\d+(st|nd|rd|th)?")
+
+
+def period_words(words: list[str], *, today: date) -> set[str]:
+    """The words ``words`` say their period in ("last", "quarter" of "and last quarter?"), none when
+    they name no period: what a follow-up states besides its subject."""
+    if read_period(words, today=today)[0] is None:
+        return set()
+    return {w for w in words if w in _PERIOD_WORDS or w.rstrip("s") in PERIOD_UNITS or _PERIOD_TOKEN.fullmatch(w)}
+
+
 def calendar_anchor(words: list[str]) -> bool:
     """A quarter, a half or a month named in ``words`` ("Q3", "H1", "November")."""
-    return any(re.fullmatch(r"q[1-4]|h[12]", w) or w in _MONTHS for w in words)
+    return any(QUARTER.fullmatch(w) or HALF.fullmatch(w) or w in MONTHS_NOT_MAY for w in words)
 
 
 def _anchor_in_year(words: list[str], named: Period | None, today: date) -> Period | None:
@@ -140,7 +137,7 @@ def _named_period(words: list[str], today: date) -> Period | None:
         if direction is None:
             continue
         rest = words[i + 1 : i + 3]
-        count = _number(rest[0]) if rest else None
+        count = number(rest[0]) if rest else None
         if count is not None and len(rest) > 1 and rest[1].rstrip("s") in PERIOD_UNITS:
             unit = rest[1].rstrip("s")
             start, end = _span(direction, count, unit, today)
@@ -148,7 +145,7 @@ def _named_period(words: list[str], today: date) -> Period | None:
             return Period(label, start, end)
         if rest and rest[0] in PERIOD_UNITS:
             offset = {"past": -1, "current": 0, "future": 1}[direction]
-            start, end = _unit_period(rest[0], offset, today)
+            start, end = unit_bounds(rest[0], today, offset)
             label = f"{ {-1: 'last', 0: 'this', 1: 'next'}[offset] } {rest[0]}"
             return Period(label, start, end)
     if "yesterday" in words:
@@ -158,7 +155,7 @@ def _named_period(words: list[str], today: date) -> Period | None:
     return None
 
 
-def _day_of_month(words: list[str], i: int) -> int:
+def day_of_month(words: list[str], i: int) -> int:
     """The day a month name at ``i`` is given with ("3 March", "the 3rd of March", "March 3"), or 0."""
     before = words[i - 2] if i > 1 and words[i - 1] == "of" else words[i - 1] if i else ""
     after = words[i + 1] if i + 1 < len(words) else ""
@@ -171,7 +168,7 @@ def _day_of_month(words: list[str], i: int) -> int:
 
 def _year_near(words: list[str], i: int) -> int | None:
     for w in words[i + 1 : i + 3]:
-        if re.fullmatch(r"(19|20)\d\d", w):
+        if YEAR.fullmatch(w):
             return int(w)
     return None
 
@@ -179,19 +176,19 @@ def _year_near(words: list[str], i: int) -> int | None:
 def _range_month(words: list[str], i: int) -> int | None:
     """The month of ``words[i]`` as a range's end: "may" only beside a join and another month."""
     if words[i] != "may":
-        return _MONTHS.get(words[i])
+        return MONTHS_NOT_MAY.get(words[i])
     beside = (words[i + 1 : i + 3], words[max(i - 2, 0) : i][::-1])
-    return 5 if any(len(w) == 2 and w[0] in PERIOD_RANGE_JOINS and w[1] in _MONTHS for w in beside) else None
+    return 5 if any(len(w) == 2 and w[0] in PERIOD_RANGE_JOINS and w[1] in MONTHS_NOT_MAY for w in beside) else None
 
 
 def range_anchors(words: list[str]) -> list[int] | None:
     """Two or more months or quarters joined only by range words ("April and May 2025",
     "from Q1 to Q2 2025", "nov to feb", "may - jul"): one span, first start to last end."""
-    anchors = [i for i, w in enumerate(words) if _range_month(words, i) or re.fullmatch(r"q[1-4]", w)]
-    if len(anchors) < 2 or any(_day_of_month(words, i) for i in anchors if not words[i].startswith("q")):
+    anchors = [i for i, w in enumerate(words) if _range_month(words, i) or QUARTER.fullmatch(w)]
+    if len(anchors) < 2 or any(day_of_month(words, i) for i in anchors if not words[i].startswith("q")):
         return None
     for a, b in pairwise(anchors):
-        between = [w for w in words[a + 1 : b] if not re.fullmatch(r"(19|20)\d\d", w)]
+        between = [w for w in words[a + 1 : b] if not YEAR.fullmatch(w)]
         if not between or not set(between) <= PERIOD_RANGE_JOINS:
             return None
     return anchors
@@ -206,11 +203,11 @@ def _range_period(words: list[str], today: date) -> Period | None:
         month = _range_month(words, i)
         first, last = (month, month) if month else (3 * int(words[i][1]) - 2, 3 * int(words[i][1]))
         label = calendar.month_name[month] if month else words[i].upper()
-        return date(year, first, 1), _month_end(year, last), label
+        return date(year, first, 1), month_end(year, last), label
 
     def stated(i: int) -> int | None:
         after = words[i + 1] if i + 1 < len(words) else ""
-        return int(after) if re.fullmatch(r"(19|20)\d\d", after) else None
+        return int(after) if YEAR.fullmatch(after) else None
 
     first_at, last_at = anchors[0], anchors[-1]
     last_year = stated(last_at)
@@ -229,28 +226,28 @@ def _calendar_period(words: list[str], today: date, *, year: int | None = None) 
     """A fiscal year, half, quarter, month (or day of one) or year named; ``year`` is the year a
     quarter, half or month with none of its own belongs to (else the current or latest one)."""
     for i, word in enumerate(words):
-        fiscal = re.fullmatch(r"fy'?(\d{2}|\d{4})", word)
+        fiscal = FISCAL_YEAR.fullmatch(word)
         if fiscal:  # "FY25": the records keep no fiscal calendar, so the calendar year
             year = int(fiscal.group(1)) + (2000 if len(fiscal.group(1)) == 2 else 0)
             return Period(f"FY{year % 100:02d} as calendar {year}", date(year, 1, 1), date(year, 12, 31))
-        if re.fullmatch(r"h[12]", word):  # a half year: "H1 2025"
+        if HALF.fullmatch(word):  # a half year: "H1 2025"
             half = int(word[1])
             in_year = _year_near(words, i) or year or today.year
             start = date(in_year, 6 * half - 5, 1)
-            return Period(f"H{half} {in_year}", start, _month_end(in_year, 6 * half))
-        quarter = int(word[1]) if re.fullmatch(r"q[1-4]", word) else None
+            return Period(f"H{half} {in_year}", start, month_end(in_year, 6 * half))
+        quarter = int(word[1]) if QUARTER.fullmatch(word) else None
         if quarter is None and word in ORDINALS and i + 1 < len(words) and words[i + 1] == "quarter":
             quarter = ORDINALS[word]
         if quarter is not None:
             # "the first quarter of 2025": the year comes after "quarter", not after "first"
             in_year = _year_near(words, i + 1 if word in ORDINALS else i) or year or today.year
             start = date(in_year, 3 * quarter - 2, 1)
-            return Period(f"Q{quarter} {in_year}", start, _month_end(in_year, 3 * quarter))
-        month = _MONTHS.get(word)
+            return Period(f"Q{quarter} {in_year}", start, month_end(in_year, 3 * quarter))
+        month = MONTHS_NOT_MAY.get(word)
         if month is None and word == "may" and i and words[i - 1] in ("in", "of", "since", "during"):
             month = 5
         if month is not None and not (word == "march" and i + 1 < len(words) and words[i + 1] == "on"):
-            day = _day_of_month(words, i)
+            day = day_of_month(words, i)
             stated = _year_near(words, i + (1 if day and i + 1 < len(words) and words[i + 1] == str(day) else 0))
             latest = today.year if (month, day or 1) <= (today.month, today.day) else today.year - 1
             in_year = stated or year or latest
@@ -260,10 +257,10 @@ def _calendar_period(words: list[str], today: date, *, year: int | None = None) 
                 except ValueError:
                     return None
                 return Period(f"{day} {calendar.month_name[month]} {in_year}", on, on)
-            end = _month_end(in_year, month)
+            end = month_end(in_year, month)
             return Period(f"{calendar.month_name[month]} {in_year}", date(in_year, month, 1), end)
     for i, word in enumerate(words):
-        if re.fullmatch(r"(19|20)\d\d", word) and (i == 0 or words[i - 1] != "acct"):
+        if YEAR.fullmatch(word) and (i == 0 or words[i - 1] != "acct"):
             year = int(word)
             return Period(str(year), date(year, 1, 1), date(year, 12, 31))
     return None
@@ -275,8 +272,8 @@ def shift_period(period: Period, *, months: int) -> Period | None:
     if start.day != 1 or (period.end + timedelta(days=1)).day != 1:
         return None
     span = (period.end.year - start.year) * 12 + period.end.month - start.month
-    year, month = _shift_month(start.year, start.month, months)
-    end = _month_end(*_shift_month(year, month, span))
+    year, month = shift_month(start.year, start.month, months)
+    end = month_end(*shift_month(year, month, span))
     if span == 0:
         label = f"{calendar.month_name[month]} {year}"
     elif span == 11 and month == 1:
@@ -287,22 +284,17 @@ def shift_period(period: Period, *, months: int) -> Period | None:
 
 
 def period_before(period: Period | None, unit: str) -> Period | None:
-    """The calendar ``unit`` before ``period`` ("the quarter before"), when ``period`` is one such unit."""
-    return _period_before(period, unit)
-
-
-def _period_before(period: Period | None, unit: str) -> Period | None:
-    """The calendar ``unit`` before ``period``, when ``period`` is exactly one such unit."""
+    """The calendar ``unit`` before ``period`` ("the quarter before"), when ``period`` is exactly one such unit."""
     if period is None or unit not in ("month", "quarter", "year"):
         return None
-    months = {"month": 1, "quarter": 3, "year": 12}[unit]
+    months = UNIT_MONTHS[unit]
     start = period.start
     if start.day != 1 or (unit == "quarter" and start.month % 3 != 1) or (unit == "year" and start.month != 1):
         return None
-    if _shift_month(start.year, start.month, months) != (period.end + timedelta(days=1)).timetuple()[:2]:
+    if shift_month(start.year, start.month, months) != (period.end + timedelta(days=1)).timetuple()[:2]:
         return None
-    year, month = _shift_month(start.year, start.month, -months)
-    end = _month_end(*_shift_month(year, month, months - 1))
+    year, month = shift_month(start.year, start.month, -months)
+    end = month_end(*shift_month(year, month, months - 1))
     if unit == "month":
         label = f"{calendar.month_name[month]} {year}"
     elif unit == "quarter":

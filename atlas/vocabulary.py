@@ -1,36 +1,11 @@
 """Words both the write gate (memory) and the query planner (chat) read, defined once.
 
 Each app keeps its own vocabulary module for what only it needs (memory/gate/vocabulary.py,
-chat/vocabulary.py); what they share lives here, beside the language pipeline they share.
+chat/vocabulary.py); what they share lives here, beside the language pipeline they share (the words of dates
+and periods are atlas/dates.py's).
 """
 
 from __future__ import annotations
-
-import calendar
-
-# "three", "twelve": numbers people write as words.
-NUMBER_WORDS: dict[str, int] = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-}
-# Month names and abbreviations ("march", "mar", "sept") -> month number.
-MONTHS: dict[str, int] = {
-    **{name.lower(): i for i, name in enumerate(calendar.month_name) if name},
-    **{name.lower(): i for i, name in enumerate(calendar.month_abbr) if name},
-    "sept": 9,
-}
-WEEKDAYS: tuple[str, ...] = tuple(day.lower() for day in calendar.day_name)
 
 # English function words: what carries no content when two texts are compared word by word.
 # Each reader adds its own (session state the rest of its list, the gate's forget the words of

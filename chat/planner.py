@@ -16,7 +16,6 @@ failure).
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date
@@ -26,17 +25,11 @@ from typing import Any
 
 from spacy.tokens import Doc, Token
 
+from atlas.dates import MONTHS_NOT_MAY as _MONTHS
+from atlas.dates import QUARTER, YEAR, month_end
+from atlas.dates import number as _number
 from atlas.language import parse
-from atlas.periods import (
-    _MONTHS,
-    Period,
-    _day_of_month,
-    _number,
-    _period_before,
-    range_anchors,
-    read_period,
-    shift_period,
-)
+from atlas.periods import Period, day_of_month, period_before, range_anchors, read_period, shift_period
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
@@ -650,7 +643,7 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
     where it named the filter ("New York", not "new customers")."""
     if word in _KNOWN_OTHER_WORDS or lemma in _KNOWN_OTHER_WORDS:
         return True
-    if ORDER_NUMBER.fullmatch(word) or re.fullmatch(r"q[1-4]", word) or _TERMS.fullmatch(word):
+    if ORDER_NUMBER.fullmatch(word) or QUARTER.fullmatch(word) or _TERMS.fullmatch(word):
         return True  # an order number, a quarter, payment terms ("net-30")
     return word.replace(".", "") in place_words
 
@@ -662,10 +655,10 @@ def _unread_period(words: list[str]) -> str:
     """A period the plan would misread: "before March" or "after Q2" (one side of a month or
     quarter, not the month itself), "from Q1 2025 to Q2 2025" (two of them, one plan period)
     and "which quarter" (no grouping by it)."""
-    anchors = [i for i, w in enumerate(words) if w in _MONTHS or re.fullmatch(r"q[1-4]", w)]
+    anchors = [i for i, w in enumerate(words) if w in _MONTHS or QUARTER.fullmatch(w)]
     for i in anchors:
-        day = _day_of_month(words, i) if words[i] in _MONTHS else 0
-        if day and day > calendar.monthrange(2024, _MONTHS[words[i]])[1]:
+        day = day_of_month(words, i) if words[i] in _MONTHS else 0
+        if day and day > month_end(2024, _MONTHS[words[i]]).day:
             return f"{day} {words[i]}"  # "31 February": no such day (2024 has every day there is)
         if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
             return f"{words[i - 1]} {words[i]}"
@@ -673,7 +666,7 @@ def _unread_period(words: list[str]) -> str:
     years = [
         i
         for i, w in enumerate(words)
-        if re.fullmatch(r"(19|20)\d\d", w) and not {i - 1, i - 2} & set(anchors) and words[i - 1 : i] != ["acct"]
+        if YEAR.fullmatch(w) and not {i - 1, i - 2} & set(anchors) and words[i - 1 : i] != ["acct"]
     ]
     relative = [
         i
@@ -1054,7 +1047,7 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         filters = replace(filters, period=moved)
     unit = _unit_before(signals)
     if unit:
-        earlier = _period_before(filters.period, unit)
+        earlier = period_before(filters.period, unit)
         if earlier is None:
             return Abstention(vocab.NO_PLAN_REASON, f"the {unit} before")
         filters = replace(filters, period=earlier)

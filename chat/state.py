@@ -16,7 +16,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.core.cache import cache
+from django.utils import timezone
 
+from atlas.periods import period_words
 from atlas.vocabulary import FUNCTION_WORDS
 
 STATE_TTL_SECONDS = 3600
@@ -181,32 +183,9 @@ _REGION_PATTERN = re.compile(
     r"|\b(north|south|east|west|central)(?:ern)? (?:sales )?(?:region|customers|accounts|territory)\b",
     re.IGNORECASE,
 )
-# Period phrases: only to tell a topic change from a follow-up and to read a region note (the planner reads periods).
-_PERIOD_PATTERN = re.compile(
-    r"\b(last quarter|this quarter|previous quarter|last month|this month|previous month|last year|this year|"
-    r"year to date|ytd|last 30 days|past 30 days|last 12 months|past 12 months|past year)\b",
-    re.IGNORECASE,
-)
-_PERIOD_SYNONYMS = {
-    "previous quarter": "last quarter",
-    "previous month": "last month",
-    "ytd": "this year",
-    "year to date": "this year",
-    "past 30 days": "last 30 days",
-    "past 12 months": "last 12 months",
-    "past year": "last 12 months",
-}
 _STATUS_PATTERN = re.compile(
     r"\b(overdue|late|unpaid|open|outstanding|paid|shipped|delivered|cancell?ed|pending)\b", re.IGNORECASE
 )
-_STATUS_SYNONYMS = {
-    "late": "overdue",
-    "unpaid": "overdue",
-    "outstanding": "open",
-    "pending": "open",
-    "delivered": "shipped",
-    "canceled": "cancelled",
-}
 
 
 def content_words(text: str) -> set[str]:
@@ -239,26 +218,17 @@ def detect_format(question: str) -> str:
     return ""
 
 
-def detect_filters(question: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    if match := _REGION_PATTERN.search(question):
-        found["region"] = (match.group(1) or match.group(2)).lower()
-    if match := _PERIOD_PATTERN.search(question):
-        period = match.group(1).lower()
-        found["period"] = _PERIOD_SYNONYMS.get(period, period)
-    if match := _STATUS_PATTERN.search(question):
-        status = match.group(1).lower()
-        found["status"] = _STATUS_SYNONYMS.get(status, status)
-    return found
-
-
 def _strip_slot_phrases(question: str) -> str:
+    """The question without its format, region, status and period phrases (the shared period
+    reader says which words name a period): what is left says what it is about."""
     text = question
     for _, pattern in _FORMAT_PATTERNS:
         text = pattern.sub(" ", text)
-    for pattern in (_REGION_PATTERN, _PERIOD_PATTERN, _STATUS_PATTERN):
+    for pattern in (_REGION_PATTERN, _STATUS_PATTERN):
         text = pattern.sub(" ", text)
-    return text
+    words = _WORD.findall(text.lower())
+    dated = period_words(words, today=timezone.localdate())
+    return " ".join(w for w in words if w not in dated)
 
 
 # --- updating the slots --------------------------------------------------------------------

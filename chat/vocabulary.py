@@ -13,13 +13,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from atlas.periods import ORDINALS as ORDINALS  # the shared period reader's words, read here too
-from atlas.periods import PERIOD_CURRENT as PERIOD_CURRENT
-from atlas.periods import PERIOD_FUTURE as PERIOD_FUTURE
-from atlas.periods import PERIOD_OPEN_ENDS as PERIOD_OPEN_ENDS
-from atlas.periods import PERIOD_PAST as PERIOD_PAST
-from atlas.periods import PERIOD_UNITS as PERIOD_UNITS
-from atlas.vocabulary import NUMBER_WORDS as SHARED_NUMBER_WORDS
+from atlas.dates import NUMBER_WORDS as NUMBER_WORDS  # the shared words of dates, read here too
+from atlas.dates import ORDINALS as ORDINALS
+from atlas.dates import PERIOD_CURRENT as PERIOD_CURRENT
+from atlas.dates import PERIOD_FUTURE as PERIOD_FUTURE
+from atlas.dates import PERIOD_PAST as PERIOD_PAST
+from atlas.dates import PERIOD_UNITS as PERIOD_UNITS
 from chat.models import Customer, OrderStatus, Region
 
 # --- slots ------------------------------------------------------------------------------------
@@ -147,7 +146,6 @@ GROUP_WORDS: dict[str, str] = {
     "status": "status",
     "month": "month",
 }
-NUMBER_WORDS = SHARED_NUMBER_WORDS
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
 # A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".

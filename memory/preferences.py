@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from atlas import dates
+
 # The currency the business records are kept in: amounts are shown in it, never converted.
 RECORDS_CURRENCY = "USD"
 # Languages Atlas answers in.
@@ -36,9 +38,7 @@ GLOBAL = "global"
 _MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
 _COUNT = r"(?:\d+|one|two|three|four|five)"
 _ENTRIES = r"(?:names|entries|rows|items|customers|results|lines|places)"
-_NUMBER_WORD = (
-    r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|a dozen|dozen"
-)
+_NUMBER_WORD = r"\d{1,3}|" + dates.words_pattern(dates.NUMBER_WORDS)
 # The lists a list size acts on, as people name them ("rankings", "any sorted list", "best-of lists").
 _LISTS = r"(?:[\w-]+ )?(?:lists?|rankings?|leaderboards?)"
 _EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
@@ -612,15 +612,6 @@ def _field_patterns() -> dict[str, re.Pattern[str]]:
     return {name: re.compile(r"\b(?:" + "|".join(words) + r")\b") for name, words in FIELDS.items()}
 
 
-_NUMBER_WORDS = {
-    **{w: i for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)},
-    "dozen": 12,
-    "a dozen": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "fifty": 50,
-}
 _INCLUDE = re.compile(
     r"\b(?:include|add|put|show|give|tell|list|mention|keep|with|want|need|see)\b(?:\s+(?:me|us|in|up))?\s+(?:the\s+|their\s+|its\s+|each\s+)?"
     r"(?P<what>[a-z][a-z /-]{1,40}?)\s*(?:next to|beside|alongside|too\b|as well|also|every time|in every|column|"
@@ -643,12 +634,6 @@ _SORT = re.compile(
 )
 _DESCENDING = {"biggest", "largest", "highest", "newest", "latest", "most recent", "descending"}
 _ASCENDING = {"smallest", "lowest", "oldest", "earliest", "ascending"}
-
-
-def _number(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    return _NUMBER_WORDS.get(text)
 
 
 def _field_of(words: str) -> str:
@@ -693,7 +678,7 @@ def _hits(low: str) -> list[_Hit]:
         for pattern in patterns:
             for match in pattern.finditer(low):
                 if value.value == "#":
-                    number = _number(match.group(1)) if match.groups() else None
+                    number = dates.number(match.group(1)) if match.groups() else None
                     if number is None or not 0 < number <= 200:
                         continue
                     hits.append(_Hit(match.start(), match.end(), facet.name, number))
@@ -830,7 +815,7 @@ def _read_length_bound(low: str, found: dict[str, Any]) -> None:
         r"(words|sentences|lines|paragraphs?)\b",
         low,
     ):
-        number = _number(match.group(2) or match.group(1))
+        number = dates.number(match.group(2) or match.group(1))
         if number is not None:
             found.setdefault(unit_keys.get(match.group(3), "max_paragraphs"), number)
 

@@ -20,6 +20,7 @@ TODAY = date(2026, 12, 3)
         ("h2", date(2026, 7, 1), date(2026, 12, 31)),
         ("since june", date(2026, 6, 1), TODAY),
         ("the last 30 days", date(2026, 11, 4), TODAY),
+        ("the last thirty days", date(2026, 11, 4), TODAY),  # every number word of atlas.dates
         ("in 2024", date(2024, 1, 1), date(2024, 12, 31)),
     ],
 )

@@ -9,11 +9,11 @@ one-line verdict, yes or no first when the question asks yes or no.
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
 
+from atlas.dates import YEAR
 from atlas.periods import Period
 from chat import vocabulary as vocab
 from chat.models import Region
@@ -101,8 +101,6 @@ def counts_orders(words: list[str], lemmas: list[str]) -> bool:
 
 # --- periods ------------------------------------------------------------------------------------
 
-_YEAR = re.compile(r"(19|20)\d\d")
-
 
 def period_sides(words: list[str], cue: int, *, today: date) -> tuple[Period, Period] | None:
     """The two periods on either side of the cue ("this month vs last month", "Q3 than Q2",
@@ -141,7 +139,7 @@ def _year_of(words: list[str]) -> list[str]:
     from atlas.periods import calendar_anchor
 
     for i, word in enumerate(words):
-        if _YEAR.fullmatch(word):
+        if YEAR.fullmatch(word):
             return [word]
         if word in ("this", "last", "next") and words[i + 1 : i + 2] == ["year"]:
             return [word, "year"]

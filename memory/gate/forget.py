@@ -14,7 +14,8 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from atlas.vocabulary import FUNCTION_WORDS, MONTHS, WEEKDAYS
+from atlas.dates import MONTHS, WEEKDAYS
+from atlas.vocabulary import FUNCTION_WORDS
 from memory.embeddings import cosine, embed
 from memory.gate import reasons as r
 from memory.gate.subjects import subject_value

@@ -9,36 +9,18 @@ tomorrow") extends it.
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from atlas.vocabulary import MONTHS, NUMBER_WORDS, WEEKDAYS
+from atlas.dates import COUNT_WORDS, MONTHS, WEEKDAY_NUMBERS, number, unit_bounds, words_pattern
 
 # A situation with no stated end (write-rules chapter).
 DEFAULT_SITUATION_DAYS = 30
 
-_WEEKDAYS = list(WEEKDAYS)
-_WEEKDAY_RE = (
-    r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
-)
-_MONTHS = MONTHS
-_MONTH_RE = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_NUMBER_WORDS = {
-    **NUMBER_WORDS,
-    "a": 1,
-    "an": 1,
-    "a couple of": 2,
-    "a couple": 2,
-    "couple of": 2,
-    "a few": 3,
-    "few": 3,
-    "several": 3,
-}
-_NUM_RE = (
-    r"(\d+|a\s+couple(?:\s+of)?|couple\s+of|a\s+few|few|several|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
-)
+_WEEKDAY_RE = rf"({words_pattern(WEEKDAY_NUMBERS)})"
+_MONTH_RE = rf"({words_pattern(MONTHS)})\.?"
+_NUM_RE = rf"(\d+|{words_pattern(COUNT_WORDS)})"
 _UNTIL = r"(?:until|till|til|'til|through|thru|up\s+to|to|back\s+on|back|returning|until\s+next|till\s+next)"
 
 
@@ -48,11 +30,6 @@ def _day_start(moment: datetime) -> datetime:
 
 def _end_of_day(moment: datetime) -> datetime:
     return _day_start(moment) + timedelta(days=1)
-
-
-def _weekday_index(token: str) -> int:
-    token = token.lower()[:3]
-    return [d[:3] for d in _WEEKDAYS].index(token)
 
 
 def _next_weekday(at: datetime, index: int, *, next_week: bool = False) -> datetime:
@@ -65,23 +42,10 @@ def _next_weekday(at: datetime, index: int, *, next_week: bool = False) -> datet
     return at + timedelta(days=ahead)
 
 
-def _number(token: str) -> int:
-    token = re.sub(r"\s+", " ", token.lower().strip())
-    if token.isdigit():
-        return int(token)
-    return _NUMBER_WORDS.get(token, 1)
-
-
-def _end_of_week(at: datetime) -> datetime:
-    return _day_start(at) + timedelta(days=7 - at.weekday())
-
-
-def _end_of_month(at: datetime, months_ahead: int = 0) -> datetime:
-    year, month = at.year, at.month + months_ahead
-    while month > 12:
-        year, month = year + 1, month - 12
-    last = calendar.monthrange(year, month)[1]
-    return _end_of_day(at.replace(year=year, month=month, day=last))
+def _end_of(at: datetime, unit: str, offset: int = 0) -> datetime:
+    """The midnight that ends the calendar ``unit`` ``offset`` units from the one holding ``at``."""
+    last = unit_bounds(unit, at.date(), offset)[1]
+    return _end_of_day(at.replace(year=last.year, month=last.month, day=last.day))
 
 
 def _date_in_future(at: datetime, month: int, day: int) -> datetime | None:
@@ -114,7 +78,7 @@ class TimeSpan:
             return f"until {format_day(last)}"
         if self.starts_at.date() == last.date():
             return f"on {format_day(last)}"
-        if self.starts_at.day == 1 and _end_of_month(self.starts_at) == self.expires_at:
+        if self.starts_at.day == 1 and _end_of(self.starts_at, "month") == self.expires_at:
             return f"in {last:%B %Y}"
         return f"from {format_day(self.starts_at)} until {format_day(last)}"
 
@@ -230,22 +194,22 @@ def _next_day_numbered(at: datetime, number: int) -> datetime | None:
 
 def _weekday_ahead(at: datetime, weekday: str, *, next_word: str | None) -> datetime:
     """The start of the day a "(next) Monday" names."""
-    return _day_start(_next_weekday(at, _weekday_index(weekday), next_week=bool(next_word)))
+    return _day_start(_next_weekday(at, WEEKDAY_NUMBERS[weekday.lower()], next_week=bool(next_word)))
 
 
 def _duration_days(count: str, unit: str) -> int:
-    return {"day": 1, "week": 7, "month": 30}[unit.lower()] * _number(count)
+    return {"day": 1, "week": 7, "month": 30}[unit.lower()] * (number(count, counts=True) or 1)
 
 
 def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
     """The first day of a span that lies ahead ("on Thursday", "tomorrow", "next week")."""
     groups = match.groups()
     if name == "on_weekday":
-        return _day_start(_next_weekday(at, _weekday_index(groups[0])))
+        return _day_start(_next_weekday(at, WEEKDAY_NUMBERS[groups[0].lower()]))
     if name == "tomorrow":
         return _day_start(at + timedelta(days=1))
     if name == "next_unit":
-        return _end_of_week(at) if groups[0].lower() == "week" else _end_of_month(at)
+        return _end_of(at, groups[0].lower())  # the next week or month begins as this one ends
     if name == "weekday_to_weekday":
         return _weekday_ahead(at, groups[1], next_word=groups[0])
     if name == "for_duration_from":
@@ -253,8 +217,8 @@ def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
     if name == "on_ordinal":
         day = _next_day_numbered(at, int(groups[0]))
         return _day_start(day) if day is not None else None
-    if name == "in_month" and _MONTHS[groups[0].lower()] != at.month:
-        start = _date_in_future(at, _MONTHS[groups[0].lower()], 1)
+    if name == "in_month" and MONTHS[groups[0].lower()] != at.month:
+        start = _date_in_future(at, MONTHS[groups[0].lower()], 1)
         return _day_start(start) if start is not None else None
     return None
 
@@ -262,44 +226,37 @@ def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
 def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
     groups = match.groups()
     if name == "end_of":
-        unit = groups[0].lower()
-        if unit == "week":
-            return _end_of_week(at)
-        if unit == "month":
-            return _end_of_month(at)
-        if unit == "quarter":
-            return _end_of_month(at, (3 - at.month % 3) % 3)
-        return _end_of_day(at.replace(month=12, day=31))
+        return _end_of(at, groups[0].lower())
     if name == "end_of_month_named":
         # "until the end of May": May's last day, this year if May has not ended yet.
-        first = _date_in_future(at.replace(day=1), _MONTHS[groups[0].lower()], 1)
-        return _end_of_month(first) if first else None
+        first = _date_in_future(at.replace(day=1), MONTHS[groups[0].lower()], 1)
+        return _end_of(first, "month") if first else None
     if name == "weekday_to_weekday":
-        begins = _next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0]))
-        return _end_of_day(_next_weekday(begins, _weekday_index(groups[2])))
+        begins = _next_weekday(at, WEEKDAY_NUMBERS[groups[1].lower()], next_week=bool(groups[0]))
+        return _end_of_day(_next_weekday(begins, WEEKDAY_NUMBERS[groups[2].lower()]))
     if name == "until_weekday":
         # "until next Friday" and "until Friday next week" name the same day.
-        target = _next_weekday(at, _weekday_index(groups[1]), next_week=bool(groups[0] or groups[2]))
+        target = _next_weekday(at, WEEKDAY_NUMBERS[groups[1].lower()], next_week=bool(groups[0] or groups[2]))
         if re.match(r"back", match.group(0), re.I):
             return _day_start(target)
         return _end_of_day(target)
     if name == "until_day_month":
-        day = _date_in_future(at, _MONTHS[groups[1].lower()], int(groups[0]))
+        day = _date_in_future(at, MONTHS[groups[1].lower()], int(groups[0]))
         return _end_of_day(day) if day else None
     if name == "until_month_day":
-        day = _date_in_future(at, _MONTHS[groups[0].lower()], int(groups[1]))
+        day = _date_in_future(at, MONTHS[groups[0].lower()], int(groups[1]))
         return _end_of_day(day) if day else None
     if name in ("until_ordinal", "on_ordinal"):
         day = _next_day_numbered(at, int(groups[0]))
         return _end_of_day(day) if day is not None else None
     if name == "in_month":
-        month = _MONTHS[groups[0].lower()]
+        month = MONTHS[groups[0].lower()]
         start = at if month == at.month else _date_in_future(at, month, 1)
-        return _end_of_month(start) if start is not None else None
+        return _end_of(start, "month") if start is not None else None
     if name == "until_month":
-        month = _MONTHS[groups[0].lower()]
+        month = MONTHS[groups[0].lower()]
         if month == at.month:
-            return _end_of_month(at)  # "until March" said in March: until March ends
+            return _end_of(at, "month")  # "until March" said in March: until March ends
         start = _date_in_future(at, month, 1)
         if start is None:
             return None
@@ -317,23 +274,19 @@ def _resolve_relative(name: str, match: re.Match, at: datetime) -> datetime | No
     if name == "for_duration_from":
         return _weekday_ahead(at, groups[3], next_word=groups[2]) + timedelta(days=_duration_days(groups[0], groups[1]))
     if name == "for_next_unit":
-        return _end_of_day(at + timedelta(days={"day": 1, "week": 7, "month": 30}[groups[0].lower()]))
+        return _end_of_day(at + timedelta(days=_duration_days("1", groups[0])))
     if name == "this_unit":  # "this week and next" runs to the end of the next one
-        if groups[0].lower() == "week":
-            return _end_of_week(at) + timedelta(days=7 if groups[1] else 0)
-        return _end_of_month(at, 1 if groups[1] else 0)
+        return _end_of(at, groups[0].lower(), 1 if groups[1] else 0)
     if name == "weekend":
-        return _end_of_week(at)
+        return _end_of(at, "week")
     if name == "next_unit":
-        if groups[0].lower() == "week":
-            return _end_of_week(at) + timedelta(days=7)
-        return _end_of_month(at, 1)
+        return _end_of(at, groups[0].lower(), 1)
     if name == "today":
         return _end_of_day(at)
     if name == "tomorrow":
         return _end_of_day(at + timedelta(days=1))
     if name == "on_weekday":
-        return _end_of_day(_next_weekday(at, _weekday_index(groups[0])))
+        return _end_of_day(_next_weekday(at, WEEKDAY_NUMBERS[groups[0].lower()]))
     return None
 
 

@@ -13,7 +13,6 @@ from chat.state import (
     clear_state,
     content_word_overlap,
     decay_filters,
-    detect_filters,
     gate_filters,
     load_state,
     remember_question,
@@ -129,6 +128,19 @@ def test_follow_ups_keep_the_focus(question):
     remember_question(state, "Show me Kestrel Foods orders")
     ask(state, question)
     assert state.focus is not None and state.focus.label == "Kestrel Foods"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Only the overdue ones since June", "As a table for Q3 2025", "The overdue ones in the first quarter of 2025"],
+)
+def test_a_follow_up_stating_any_period_the_shared_reader_reads_keeps_the_focus(reply):
+    """Session state asks the shared period reader which words name a period: "since June" and
+    "Q3 2025" are no topic change (its own list knew only "last quarter", "ytd" and the like)."""
+    state = SessionState(focus=Focus("customer", "3", "Kestrel Foods", True))
+    remember_question(state, "Show me Kestrel Foods orders")
+    resolution = ask(state, reply)
+    assert resolution.focus_dropped == "" and state.focus.label == "Kestrel Foods"
 
 
 def test_recent_questions_keep_the_last_three_texts_only():
@@ -284,23 +296,6 @@ def test_state_lives_in_the_cache_and_delete_everything_clears_it(make_user):
     assert timedelta(minutes=59) < expires - timezone.now() <= timedelta(hours=1)
     delete_everything(user)
     assert load_state(user.pk, "s1").focus is None
-
-
-@pytest.mark.parametrize(
-    ("text", "found"),
-    [
-        ("Covers the western sales region.", {"region": "west"}),
-        (
-            "Overdue orders in the East region last quarter",
-            {"region": "east", "period": "last quarter", "status": "overdue"},
-        ),
-        ("Unpaid invoices for the previous month", {"period": "last month", "status": "overdue"}),
-        ("Orders in Leeds", {}),
-    ],
-)
-def test_the_filters_a_note_or_question_names(text, found):
-    """What a region note narrows a question to (chat.turn reads a note's region this way)."""
-    assert detect_filters(text) == found
 
 
 def test_the_state_survives_its_round_trip_through_the_cache_format():

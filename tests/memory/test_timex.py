@@ -70,6 +70,13 @@ def day(year, month, dd):
         ("I'm on leave for a couple of weeks.", TUESDAY, day(2026, 4, 1), None),
         ("I'm on leave for a  couple of weeks.", TUESDAY, day(2026, 4, 1), None),  # typed with two spaces
         ("I'm on secondment for two months.", TUESDAY, day(2026, 5, 17), None),
+        # Every number word of the shared dates vocabulary counts (the gate's own list stopped at
+        # "ten": "for twelve days" got the thirty-day default, counted from the moment said).
+        # 17 March + 12 days is 29 March, ended at midnight.
+        ("I'm in Osaka for twelve days.", TUESDAY, day(2026, 3, 30), "for twelve days"),
+        ("I'm on jury service for fifteen days.", TUESDAY, day(2026, 4, 2), "for fifteen days"),
+        # 17 March + 30 days is 16 April, ended at midnight (the default would end at 14:30 unstated).
+        ("I'm on sabbatical for thirty days.", TUESDAY, day(2026, 4, 17), "for thirty days"),
         ("I'm offline for the next day.", TUESDAY, day(2026, 3, 19), None),
         ("I'm on secondment for the next month.", TUESDAY, day(2026, 4, 17), None),
         ("I'm on leave for the rest of the month.", TUESDAY, day(2026, 4, 1), None),
