@@ -834,10 +834,19 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     if not (about_orders or _measure(signals) in ("count", "sum", "average", "rank")):
         return None  # "what are their payment terms": no figure of their orders asked
     f = last.filters
-    conditions = f.status or f.exclude_status or f.period or f.min_amount is not None or f.max_amount is not None
-    conditions = conditions or last.terms or last.min_total is not None or last.max_total is not None
-    conditions = conditions or last.min_orders is not None or last.peers
-    if conditions or not (f.region or f.city or f.segment):
+    conditions = (
+        f.status,
+        f.exclude_status,
+        f.period,
+        f.min_amount is not None,
+        f.max_amount is not None,
+        last.terms,
+        last.min_total is not None,
+        last.max_total is not None,
+        last.min_orders is not None,
+        last.peers,
+    )
+    if any(conditions) or not (f.region or f.city or f.segment):
         return Abstention(vocab.NO_PLAN_REASON, "them")
     return Filters(region=f.region, city=f.city, segment=f.segment)
 
