@@ -461,7 +461,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
                 before = None
                 continue
             readings = _readings(wishes) if wishes else []
-            if readings and not turn_marks & _STANDING_MARKS and _proposed_standing(sent, marks, inside):
+            if readings and not turn_marks & _STANDING_MARKS and _proposed_standing(sent, marks):
                 out = _kept_or_replaced(out, inside, readings, rule="semantic_standing")
                 before = None
                 continue
@@ -487,16 +487,18 @@ _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 _NOT_PROPOSED = _ONE_OFF_MARKS | _OF_THE_MOMENT | _NOT_WISHES | {"update", "reversal", "venting", "inference"}
 
 
-def _proposed_standing(sent: Span, marks: set[str], inside: list[Clause]) -> bool:
+def _proposed_standing(sent: Span, marks: set[str]) -> bool:
     """The semantic second opinion, asked only where the rows are silent: a turn with no
     standing mark anywhere, and a sentence whose wishes name facets, with no one-off, update
-    or of-the-moment mark, no question, that is the user's own (said in the first person or
-    asked of Atlas; "our company's year starts in February" is the records'). It proposes;
-    the facets the rows read are what admits (memory.gate.semantic)."""
+    or of-the-moment mark, no question, not in the past tense, said by the user of themselves
+    ("our company's year starts in February" is the records'; a bare "use tables" is a
+    request for this answer, counted across sessions by its own rule). It proposes; the
+    facets the rows read are what admits (memory.gate.semantic)."""
     if marks & _NOT_PROPOSED or sent.text.rstrip().endswith("?"):
         return False
-    own = any(t.lower_ in _FIRST_PERSON for t in sent) or any(c.act in ("imperative", "request") for c in inside)
-    if not own:
+    if any(t.tag_ == "VBD" and (t.dep_ == "ROOT" or t.head.dep_ == "ROOT" or t.lower_ == "used") for t in sent):
+        return False  # "i used to get ...", "i was reading ...", "my old boss liked ...": what was, not a wish
+    if not any(t.lower_ in _FIRST_PERSON for t in sent):
         return False
     return semantic.proposes_standing(sent.text)
 

@@ -30,6 +30,10 @@ NEAR_MISSES = [
     "the top 5 would do here",
     "can i get that as bullets",
     "sort those by date for me",
+    # what was, not a wish
+    "i used to get reports in thousands at my old job",
+    "i was reading the bullet points you sent",
+    "i had the figures in euros last week",
 ]
 
 
