@@ -20,7 +20,7 @@ import numpy as np
 
 from memory.embeddings import EmbeddingError, embed, embed_one
 
-# How much nearer the sentence must be to a standing exemplar than to a one-off (or past) one.
+# How much nearer the sentence must be to a standing exemplar than to a one-off one.
 STANDING_MARGIN = 0.03
 
 EXEMPLARS: dict[str, tuple[str, ...]] = {
@@ -48,7 +48,7 @@ EXEMPLARS: dict[str, tuple[str, ...]] = {
         "i'm that sort of person, it's who i am as a reader",
         "that's my thing, i go for it every time",
     ),
-    "not_standing": (
+    "one_off": (
         "can you show that one differently",
         "put this answer in another shape",
         "redo the last one like that",
@@ -85,11 +85,11 @@ def _exemplar_vectors() -> dict[str, np.ndarray]:
 
 
 def standing_margin(text: str) -> float:
-    """How much nearer ``text`` is to its nearest standing exemplar than to its nearest one-off (or past) one."""
+    """How much nearer ``text`` is to its nearest standing exemplar than to its nearest one-off one."""
     # Read as typed: case and closing punctuation say nothing of standing-ness.
     vector = np.asarray(embed_one(text.strip().rstrip(".!").lower()), dtype=np.float32)
     vectors = _exemplar_vectors()
-    return float((vectors["standing"] @ vector).max() - (vectors["not_standing"] @ vector).max())
+    return float((vectors["standing"] @ vector).max() - (vectors["one_off"] @ vector).max())
 
 
 def proposes_standing(text: str) -> bool:
