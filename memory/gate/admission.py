@@ -49,11 +49,11 @@ def _content_digest() -> str:
     import hashlib
 
     from memory import preferences
-    from memory.gate import rules, vocabulary
+    from memory.gate import rules, semantic, vocabulary
 
     tables = {
         name: value
-        for module in (vocabulary, preferences)
+        for module in (vocabulary, preferences, semantic)
         for name, value in sorted(vars(module).items())
         if name.isupper() and isinstance(value, (tuple, dict, frozenset, set, str))
     }

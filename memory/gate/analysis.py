@@ -22,7 +22,7 @@ from spacy.tokens import Doc, Span, Token
 
 from atlas.normalise import Change, normalise
 from memory import preferences
-from memory.gate import policy, rules, statements, subjects, timex
+from memory.gate import policy, rules, semantic, statements, subjects, timex
 from memory.gate import reasons as r
 from memory.gate import vocabulary as vocab
 from memory.gate.pipeline import (
@@ -442,6 +442,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     out = list(found)
     before: tuple[list[Clause], list[Span]] | None = None  # the last unmarked sentence with a wish
     previous_text = ""
+    turn_marks = {name for c in parts for name in c.hits}
     for sent in doc.sents:
         inside = [c for c in parts if sent.start <= c.span.start < sent.end]
         marks = {name for c in inside for name in c.hits}
@@ -459,7 +460,12 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
                 out = _kept_or_replaced(out, inside, changed, needs_existing=True)
                 before = None
                 continue
-            before = (inside, wishes) if wishes and _readings(wishes) else None
+            readings = _readings(wishes) if wishes else []
+            if readings and not turn_marks & _STANDING_MARKS and _proposed_standing(sent, marks):
+                out = _kept_or_replaced(out, inside, readings, rule="semantic_standing")
+                before = None
+                continue
+            before = (inside, wishes) if readings else None
             continue
         readings = _readings(wishes)
         if not readings and before is not None:
@@ -473,6 +479,28 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         if readings:
             out = _kept_or_replaced(out, inside, readings)
     return out
+
+
+_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+# Marks under which the second opinion is not asked: a one-off, a state of the moment, an
+# update or reversal (their own rules), or what a refusal rule reads (venting, a guess, ...).
+_NOT_PROPOSED = _ONE_OFF_MARKS | _OF_THE_MOMENT | _NOT_WISHES | {"update", "reversal", "venting", "inference"}
+
+
+def _proposed_standing(sent: Span, marks: set[str]) -> bool:
+    """The semantic second opinion, asked only where the rows are silent: a turn with no
+    standing mark anywhere, and a sentence whose wishes name facets, with no one-off, update
+    or of-the-moment mark, no question, not in the past tense, said by the user of themselves
+    ("our company's year starts in February" is the records'; a bare "use tables" is a
+    request for this answer, counted across sessions by its own rule). It proposes; the
+    facets the rows read are what admits (memory.gate.semantic)."""
+    if marks & _NOT_PROPOSED or sent.text.rstrip().endswith("?"):
+        return False
+    if any(t.tag_ == "VBD" and (t.dep_ == "ROOT" or t.head.dep_ == "ROOT" or t.lower_ == "used") for t in sent):
+        return False  # "i used to get ...", "i was reading ...", "my old boss liked ...": what was, not a wish
+    if not any(t.lower_ in _FIRST_PERSON for t in sent):
+        return False
+    return semantic.proposes_standing(sent.text)
 
 
 def _points_at_screen(statement: str) -> bool:
@@ -557,6 +585,7 @@ def _kept_or_replaced(
     readings: list[tuple[list[Span], preferences.Reading]],
     *,
     needs_existing: bool = False,
+    rule: str = "standing_wish",
 ) -> list[Finding]:
     starts = {c.span.start for c in inside}
     said = [f for f in out if f.kind == "preference" and f.extra.get("clause") in starts]
@@ -573,18 +602,18 @@ def _kept_or_replaced(
         # each with its facets.
         return [replace(f, facets=kept[id(f)].facets, scope=kept[id(f)].scope) if id(f) in kept else f for f in out]
     out = [f for f in out if f not in said]
-    found = [f for g, reading in readings if (f := _wish(g, reading)) is not None]
+    found = [f for g, reading in readings if (f := _wish(g, reading, rule=rule)) is not None]
     if needs_existing:
         found = [replace(f, extra={**f.extra, "needs_existing": True}) for f in found]
     return out + found
 
 
-def _wish(group: list[Span], reading: preferences.Reading) -> Finding | None:
+def _wish(group: list[Span], reading: preferences.Reading, *, rule: str = "standing_wish") -> Finding | None:
     statement = preferences.statement_for(reading.facets, reading.scope, negative=reading.negative)
     if not statement:
         return None
     text = ", ".join(w.text.strip() for w in group)
-    return _preference_finding("standing_wish", statement, text, scope=reading.scope, facets=reading.facets)
+    return _preference_finding(rule, statement, text, scope=reading.scope, facets=reading.facets)
 
 
 def _preference_finding(rule: str, statement: str, text: str, **read: Any) -> Finding:

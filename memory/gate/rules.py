@@ -351,6 +351,15 @@ RULES: tuple[Rule, ...] = (
         at_start=True,
         extra_examples=("file this away: I run the Nordic distributors", "keep on file that I cover the Baltics"),
     ),
+    # No patterns: where no row marks a sentence that names facets, the semantic second
+    # opinion (memory.gate.semantic) may propose a standing wish; the facets admit it.
+    Rule(
+        "semantic_standing",
+        "write",
+        r.STANDING_PREFERENCE,
+        "millions are my comfort zone for revenue",
+        kind="preference",
+    ),
     Rule(
         "standing",
         "write",

@@ -12,12 +12,7 @@ import pytest
 from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("date_format_casual",)
-KNOWN_GAPS: dict[str, str] = {
-    "date_format_casual-0": (
-        "'dates like 12/03/2026 for me pls, month first' has no standing marker but 'for me': a format "
-        "said once may be for this answer only, so it is not kept (precision first)"
-    ),
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.django_db
