@@ -152,7 +152,7 @@ eval: db
 	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set2.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/heldout/gate_set8.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set12.jsonl
-	$(PY) manage.py eval_memory_effect tests/fixtures/heldout/memory_effect_set3.jsonl
+	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set3.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/heldout/gate_set9.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set13.jsonl
 

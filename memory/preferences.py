@@ -578,7 +578,8 @@ SCOPE_LABELS: dict[str, str] = {
 # "when I ask about X", "whenever you list X", "for X lists", "in X": the condition's opening.
 _REQUEST_WORDS = "show|give|include|add|put|tell|use|list|sort|make|keep|always|please|write|round|answer|reply"
 _CONDITION = re.compile(
-    r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:i|you|we)\s+"
+    # The subject may be contracted or carry its auxiliary ("when im asking", "any time we're talking").
+    r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:i|you|we)(?:['’]?(?:m|re)|\s+(?:am|are))?\s+"
     r"(?:ask|list|show|give|look|pull|talk|request|want|get)\w*"
     rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+)"
     r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+|anything about [^,.;:]+))"

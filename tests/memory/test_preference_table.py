@@ -104,3 +104,21 @@ def test_a_value_atlas_cannot_apply_has_one_plain_sentence(facet, value, sentenc
 def test_facets_no_answer_can_show_are_kept_but_never_applied(facet, value):
     assert not is_applied(facet, value)
     assert decline_for(facet, value) == ""  # said on the memory page and in the acknowledgement, not in answers
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A condition said with its subject contracted or in the progressive still names its
+        # scope: a note for contract questions must not reach an order count.
+        "when im asking about contracts pls always add the credit limit",
+        "whenever i'm looking at a contract, include the credit limit",
+        "any time we're talking about contracts, put the credit limit in",
+        "when i am asking about a contract always show the credit limit",
+        "each time youre showing me a contract add the credit limit pls",
+    ],
+)
+def test_a_condition_with_a_contracted_subject_keeps_its_scope(text):
+    reading = read_facets(normalise(text).text)  # the gate reads the normalised text
+    assert reading.facets == {"include": "credit_limit"}
+    assert reading.scope == "contracts"
