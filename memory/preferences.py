@@ -576,7 +576,12 @@ SCOPE_LABELS: dict[str, str] = {
     "customers": "in customer lists",
 }
 # "when I ask about X", "whenever you list X", "for X lists", "in X": the condition's opening.
-_REQUEST_WORDS = "show|give|include|add|put|tell|use|list|sort|make|keep|always|please|write|round|answer|reply"
+# Where a condition ends: a request word, or the user's own request after it ("every time you list
+# customers I need ...").
+_REQUEST_WORDS = (
+    "show|give|include|add|put|tell|use|list|sort|make|keep|always|please|write|round|answer|reply"
+    "|i need|i want|i'd like|i would like"
+)
 _CONDITION = re.compile(
     # The subject may be contracted or carry its auxiliary ("when im asking", "any time we're talking").
     r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:i|you|we)(?:['’]?(?:m|re)|\s+(?:am|are))?\s+"
@@ -734,7 +739,10 @@ _ZONES = {"utc", "gmt", "cet", "cest", "est", "edt", "pst", "pdt", "cst", "ist",
 
 def _negated(hit: _Hit, low: str) -> bool:
     """A negation just before the value, in the same part of the sentence ("no bullets or tables")."""
-    window = low[max(0, hit.start - 25) : hit.start]
+    begin = max(0, hit.start - 25)
+    while begin > 0 and low[begin - 1].isalnum():
+        begin -= 1  # never start inside a word: "when|ever" holds no "never"
+    window = low[begin : hit.start]
     return bool(_NEGATORS.search(re.split(r"[,;.!?]|\bbut\b|\bjust\b", window)[-1]))
 
 

@@ -122,3 +122,36 @@ def test_a_condition_with_a_contracted_subject_keeps_its_scope(text):
     reading = read_facets(normalise(text).text)  # the gate reads the normalised text
     assert reading.facets == {"include": "credit_limit"}
     assert reading.scope == "contracts"
+
+
+@pytest.mark.parametrize(
+    ("text", "facets"),
+    [
+        # A word that ends in a negation ("when|ever", "how|ever") is not one: the facet stays wanted.
+        ("whenever you give me a date spell out the month", {"date_format": "long"}),
+        ("whenever u show dates pls write the month in words", {"date_format": "long"}),
+        ("however you do it, amounts in thousands for me from now on", {"scale": "k"}),
+        ("wherever a total shows up, whole dollars please going forward", {"rounding": "whole"}),
+        ("whenever there's a list, make it a table from now on", {"layout": "table"}),
+    ],
+)
+def test_a_word_ending_in_a_negation_does_not_turn_the_wish_round(text, facets):
+    reading = read_facets(normalise(text).text)
+    assert reading.negative is False
+    assert {k: reading.facets.get(k) for k in facets} == facets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The condition ends where the user's own request starts: the field is asked for, by its name.
+        "every time u list customers i need the acct code next to the name",
+        "when you list customers I want the account code beside each one",
+        "whenever you show me customers i'd like their account code too",
+        "each time you name a customer i need its account number next to it",
+        "any time you list clients i need the customer code in brackets after each",
+    ],
+)
+def test_a_request_after_its_condition_names_a_known_field(text):
+    reading = read_facets(normalise(text).text)
+    assert reading.facets.get("include") == "account_code"

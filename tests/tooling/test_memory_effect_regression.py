@@ -32,10 +32,11 @@ def test_the_memory_effect_regression_sets_keep_their_figures_after_the_fixes(co
     assert figures["end_to_end"] >= 0.888, text
     assert figures["not_stored"] <= 8, text
     # memory_effect_set3: held out twice (0.857 / 0.500 first, 0.900 / 0.750 with one harmed
-    # case on the final code), then fixed against for that harm (a scope said "when im asking").
+    # case on the final code), then fixed against: a scope said "when im asking", "whenever" read as "never", a request
+    # after its condition ("every time u list customers i need the acct code").
     figures, text = _figures(SET3)
     assert figures["cases"] == 30
     assert figures["harmed"] == 0, text
-    assert figures["followed_when_stored"] >= 0.9, text
-    assert figures["end_to_end"] >= 0.75, text
+    assert figures["followed_when_stored"] >= 1.0, text
+    assert figures["end_to_end"] >= 0.833, text
     assert figures["not_stored"] <= 5, text
