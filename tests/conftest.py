@@ -85,17 +85,39 @@ def django_db_setup(django_test_environment, django_db_blocker):
     with django_db_blocker.unblock():
         with as_owner(connection):
             # A connection a finished test thread left behind (persistent connections outlive
-            # their request) closes when it is collected: collect, and wait a little, before the
-            # drop counts as failed.
-            for attempt in range(10):
+            # their request) closes when it is collected: collect, and wait a little.
+            for attempt in range(4):
                 gc.collect()
                 try:
                     teardown_databases(config, verbosity=0, keepdb=keepdb)
                     break
                 except OperationalError:
-                    if attempt == 9:
-                        raise
+                    if attempt == 3:
+                        _end_other_sessions(connection.settings_dict)
+                        teardown_databases(config, verbosity=0, keepdb=keepdb)
+                        break
                     time.sleep(0.5)
+
+
+def _end_other_sessions(settings_dict: dict) -> None:
+    """A session still holding this process's test database: say which, then end it as the
+    embedded server's superuser (the owner role may not end the app role's sessions)."""
+    import psycopg
+
+    from atlas.db import EMBEDDED_SUPERUSER
+
+    name, host = settings_dict["NAME"], settings_dict.get("HOST") or ""
+    if not host.startswith("/"):
+        return  # not the embedded server: the drop fails with its own message
+    with psycopg.connect(host=host, user=EMBEDDED_SUPERUSER, dbname="postgres", autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid, usename, application_name, client_port, backend_start, state, left(query, 120)"
+            " FROM pg_stat_activity WHERE datname = %s",
+            [name],
+        ).fetchall()
+        for row in rows:
+            print(f"\nsession left on {name}: {row}", file=sys.stderr)
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", [name])
 
 
 @pytest.fixture
