@@ -21,22 +21,21 @@ def _figures(path: Path) -> tuple[dict, str]:
     return json.loads(text.strip().splitlines()[-1]), text
 
 
+# Each set's floors: cases, followed when stored, end to end, at most this many not stored; and
+# harmed 0. memory_effect_set3 was held out twice (0.857 / 0.500 first, 0.900 / 0.750 with one
+# harmed case on the final code), then fixed against: a scope said "when im asking", "whenever"
+# read as "never", a request after its condition ("every time u list customers i need the acct code").
+FLOORS = [(SET2, 40, 1.0, 0.888, 8), (SET3, 30, 1.0, 0.833, 5)]
+
+
 # One test for both sets: a transactional test empties the database after it, and the demo
 # corpus is loaded once per module.
 @pytest.mark.django_db(transaction=True)
 def test_the_memory_effect_regression_sets_keep_their_figures_after_the_fixes(corpus):
-    figures, text = _figures(SET2)
-    assert figures["cases"] == 40
-    assert figures["harmed"] == 0, text
-    assert figures["followed_when_stored"] >= 1.0, text
-    assert figures["end_to_end"] >= 0.888, text
-    assert figures["not_stored"] <= 8, text
-    # memory_effect_set3: held out twice (0.857 / 0.500 first, 0.900 / 0.750 with one harmed
-    # case on the final code), then fixed against: a scope said "when im asking", "whenever" read as "never", a request
-    # after its condition ("every time u list customers i need the acct code").
-    figures, text = _figures(SET3)
-    assert figures["cases"] == 30
-    assert figures["harmed"] == 0, text
-    assert figures["followed_when_stored"] >= 1.0, text
-    assert figures["end_to_end"] >= 0.833, text
-    assert figures["not_stored"] <= 5, text
+    for path, cases, followed, end_to_end, not_stored in FLOORS:
+        figures, text = _figures(path)
+        assert figures["cases"] == cases
+        assert figures["harmed"] == 0, text
+        assert figures["followed_when_stored"] >= followed, text
+        assert figures["end_to_end"] >= end_to_end, text
+        assert figures["not_stored"] <= not_stored, text
