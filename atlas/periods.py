@@ -48,7 +48,7 @@ class Period:
 
 
 def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, date]:
-    """ "the last 45 days" (ending today) or "the next 60 days" (starting today); months,
+    """ "the last 45 days" (ending today) or "the next 90 days" (starting today); months,
     quarters and years are calendar ones ("the next 6 months" from 1 Dec ends on 1 Jun)."""
     if unit in ("month", "quarter", "year"):
         months = UNIT_MONTHS[unit] * count

@@ -18,7 +18,7 @@ FUNCTION_WORDS = frozenset(
 )
 
 # What the user says of an answer that is wrong, and the openings of a chat message that
-# corrects the last answer ("That's wrong: Saltmarsh moved to net 60"). The chat reads the
+# corrects the last answer ("That's wrong: their terms are net 45 now"). The chat reads the
 # openings (chat/corrections.py); the gate reads both in a "That's wrong" comment.
 VERDICTS: tuple[str, ...] = ("wrong", "incorrect", "not right", "not correct", "not true", "inaccurate", "mistaken")
 CORRECTION_LEADS: tuple[str, ...] = tuple(

@@ -517,37 +517,6 @@ TEMPORARY_OPENERS: tuple[str, ...] = (
     "heading",
     "flying",
 )
-TEMPORARY_ANCHORS: tuple[str, ...] = (
-    "leave",
-    "holiday",
-    "vacation",
-    "offsite",
-    "off-site",
-    "conference",
-    "expo",
-    "fair",
-    "summit",
-    "trip",
-    "visit",
-    "desk",
-    "office",
-    "project",
-    "assignment",
-    "secondment",
-    "site",
-    "workshop",
-    "training",
-    "course",
-    "roadshow",
-    "stay",
-    "onsite",
-    "branch",
-    "warehouse",
-    "plant",
-    "event",
-    "meeting",
-    "board",
-)
 TEMPORARY_EVENTS: tuple[str, ...] = (
     "leave",
     "holiday",
@@ -569,6 +538,18 @@ TEMPORARY_EVENTS: tuple[str, ...] = (
     "roadshow",
     "stay",
     "event",
+)
+# Where or what a temporary state is anchored to: any event above, or a place or body.
+TEMPORARY_ANCHORS: tuple[str, ...] = TEMPORARY_EVENTS + (
+    "desk",
+    "office",
+    "site",
+    "onsite",
+    "branch",
+    "warehouse",
+    "plant",
+    "meeting",
+    "board",
 )
 TEMPORARY_CUES: tuple[str, ...] = (
     "currently",
