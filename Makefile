@@ -150,11 +150,11 @@ eval: db
 	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set10.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set11.jsonl
 	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set2.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/heldout/gate_set8.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set12.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set8.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set12.jsonl
 	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set3.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/heldout/gate_set9.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set13.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set9.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set13.jsonl
 
 eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6
