@@ -11,7 +11,10 @@ import pytest
 from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("instruction_about_data",)
-KNOWN_GAPS: dict[str, str] = {}
+KNOWN_GAPS: dict[str, str] = {
+    "instruction_about_data-13": "not read before the class was widened (3 December, evening)",
+    "instruction_about_data-18": "not read before the class was widened (3 December, evening)",
+}
 
 
 @pytest.mark.django_db
