@@ -203,6 +203,19 @@ NAME_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 
 # Shorthand that is an English word too, read as shorthand only after one of these words
 # ("back sat", "til sun"; never "I sat in on it").
+# Shorthand of several tokens, or of one that only its neighbours make clear: a pattern over the
+# lower-cased text -> what it stands for ("n e time" and "ne time" are "any time", "evrytime" is
+# "every time", the "n" of "each n every" is "and").
+SHORTHAND_PHRASES: dict[str, str] = {
+    r"\bn e(?= time\b)": "any",
+    r"\bne(?= time\b)": "any",
+    r"\bevrytime\b": "every time",
+    r"\beverytime\b": "every time",
+    r"\banytime\b": "any time",
+    r"(?<=\beach )n(?= every\b)": "and",
+    r"(?<=\bwhenever )n(?= wherever\b)": "and",
+}
+
 GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
     "sat": ("Saturday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),
     "sun": ("Sunday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),

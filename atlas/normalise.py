@@ -222,14 +222,26 @@ def _cased_like(original: str, replacement: str) -> str:
     return replacement
 
 
+_PHRASES = tuple((re.compile(pattern, re.I), meant) for pattern, meant in lexicon.SHORTHAND_PHRASES.items())
+
+
+def _phrases(text: str) -> tuple[str, list[Change]]:
+    """The shorthand of several tokens spelt out (lexicon.SHORTHAND_PHRASES), with what changed."""
+    changes: list[Change] = []
+    for pattern, meant in _PHRASES:
+        if pattern.search(text):
+            changes.extend(Change(m.group(), meant.strip(), "shorthand") for m in pattern.finditer(text))
+            text = pattern.sub(meant, text)
+    return text, changes
+
+
 @lru_cache(maxsize=256)
 def normalise(text: str) -> Normalised:
     """``text`` as the parsers should read it, with what was changed."""
     lex = _lexicon()
-    clean = visible(text)
+    clean, changes = _phrases(visible(text))
     tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(clean)]
     out: list[str] = []
-    changes: list[Change] = []
     words = [t[2].lower() for t in tokens]
     sentence_start = True
     for i, (start, _end, token) in enumerate(tokens):

@@ -20,7 +20,22 @@ FUNCTION_WORDS = frozenset(
 # What the user says of an answer that is wrong, and the openings of a chat message that
 # corrects the last answer ("That's wrong: their terms are net 45 now"). The chat reads the
 # openings (chat/corrections.py); the gate reads both in a "That's wrong" comment.
-VERDICTS: tuple[str, ...] = ("wrong", "incorrect", "not right", "not correct", "not true", "inaccurate", "mistaken")
+VERDICTS: tuple[str, ...] = (
+    "wrong",
+    "incorrect",
+    "not right",
+    "not correct",
+    "not true",
+    "inaccurate",
+    "mistaken",
+    # what was right once ("that's old, it's ... now", "out of date, they got bumped to ...")
+    "old",
+    "out of date",
+    "outdated",
+    "stale",
+    "wrong one",
+    "the wrong one",
+)
 CORRECTION_LEADS: tuple[str, ...] = tuple(
     dict.fromkeys(
         f"{lead}{frame.format(v)}"

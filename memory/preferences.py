@@ -41,6 +41,11 @@ _ENTRIES = r"(?:names|entries|rows|items|customers|results|lines|places)"
 _NUMBER_WORD = r"\d{1,3}|" + dates.words_pattern(dates.NUMBER_WORDS)
 # The lists a list size acts on, as people name them ("rankings", "any sorted list", "best-of lists").
 _LISTS = r"(?:[\w-]+ )?(?:lists?|rankings?|leaderboards?)"
+# What a number after "make it" or "cap it at" counts when it is no list size.
+_NOT_A_LIST_SIZE = (
+    r"decimals?|dp|sentences?|words?|paragraphs?|%|percent|k|m|days?|weeks?|months?|years?|pm|am|"
+    r"dollars?|euros?|pounds?|cents?|chars?|characters?"
+)
 _EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
 
 
@@ -416,6 +421,13 @@ FACETS: tuple[Facet, ...] = (
                     rf"\bmore than ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:in|on|per) (?:a|any|the|my|one)? ?{_LISTS}",
                     # "for best-of lists only show 4"
                     rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:just|only) (?:do|show|give me|list) ({_NUMBER_WORD})\b",
+                    # "15 rows is my limit", "rankings, 10 max", "8 is plenty for any list"
+                    rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:is|are) (?:my|the) (?:limit|max(?:imum)?|cap)\b",
+                    rf"\b(?:{_LISTS}|{_ENTRIES})\b[^.;?]{{0,30}}?\b({_NUMBER_WORD}) (?:max|maximum|tops)\b",
+                    rf"\b({_NUMBER_WORD}) is (?:plenty|enough|fine) for (?:a |any |every |each |my |the )?{_LISTS}",
+                    # a size said of the list just named: "cap it at 10", "bump it to 20 rows", "make that 30"
+                    rf"\b(?:cap|limit|trim|cut|bump|raise|drop|make) (?:it|them|that|those|these)(?: up| down)?"
+                    rf"(?: at| to)? ({_NUMBER_WORD})\b(?![.,]\d)(?!\s*(?:{_NOT_A_LIST_SIZE})\b)",
                     # "6 bullets max": the bullets are a list too
                     rf"\b({_NUMBER_WORD}) (?:bullets?|bullet points|points) (?:max|maximum|tops|at most)\b",
                     rf"\b(?:max(?:imum)?|at most|no more than) ({_NUMBER_WORD}) (?:bullets?|bullet points)\b",
@@ -626,6 +638,10 @@ _INCLUDE = re.compile(
 _EXCLUDE = re.compile(
     r"\b(?:leave|take|keep)\s+(?:the\s+)?(?P<what>[a-z][a-z /-]{1,40}?)\s+(?:out|off)\b"
     r"|\b(?:drop|hide|remove|skip|exclude)\s+(?:the\s+)?(?P<what2>[a-z][a-z /-]{1,40}?)\s*(?:column|field|from|$|,|\.)"
+    # "don't include the tax column", "never show the fax number"
+    r"|\b(?:don't|do not|never|stop)\s+(?:include|show|add|put|list|display)(?:ing)?\s+(?:the\s+)?"
+    r"(?!(?:more|less|fewer|over|under|me|it|them|that|this|anything|any)\b)"
+    r"(?P<what3>[a-z][a-z /-]{1,40}?)\s*(?:column|field|by default|from|in|$|,|\.)"
 )
 _SORT = re.compile(
     r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?|arrange(?:d)?)\b[^,.;]*?\bby\s+(?!default)(?P<by>[a-z][a-z ]{1,30}?)"
@@ -659,8 +675,8 @@ _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\
 
 
 _SWITCH_BACK = re.compile(
-    r"\b(?:switch|change|move|swap|turn|flip|make)\w*\s+(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
-    r"[^.;]*?\b(?:to|into|over to)\b"
+    r"\b(?:switch|change|move|swap|turn|flip|make|bump)\w*\s+(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
+    r"(?:[^.;]*?\b(?:to|into|over to)\b|\s+\d)"  # "switch it to millions", "make it 25"
 )
 
 
@@ -793,6 +809,8 @@ def read_facets(text: str) -> Reading:
     if found.get("currency_display") == "code" and found.get("currency") == RECORDS_CURRENCY:
         del found["currency"]  # "USD 1,234.00 style, not the $ sign": the display, not a currency
     _read_length_bound(low, found)
+    if "limit" in found and found.get("max_sentences") == found["limit"] and len(found) == 3:
+        del found["length"], found["max_sentences"]  # "max 12 lines in any list": the list's lines
     _read_fields(low, " " + text + " ", found)
     _read_sort(low, found)
     return Reading(found, widest(scope_of(low), found), negative=_turned_round(low, hits, found))
@@ -846,9 +864,11 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
     the user's own words."""
     excluded = _EXCLUDE.search(low)
     if excluded is not None:
-        group = "what" if excluded.group("what") else "what2"
+        group = next(g for g in ("what", "what2", "what3") if excluded.group(g))
         what = (excluded.group(group) or "").strip()
-        if what and "cancel" not in what:
+        # "never show pie charts" turns a facet round (the chart's); only a field is left out here
+        names_a_facet = group == "what3" and bool(_hits(f" {what} "))
+        if what and "cancel" not in what and not names_a_facet:
             found["exclude"] = _field_of(what) or _as_written(written, excluded.start(group), excluded.end(group))
             return
     if not _INCLUDE_CUES.search(low):

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from itertools import dropwhile
 from typing import Any
 
 from spacy.tokens import Doc, Span, Token
@@ -34,12 +35,21 @@ from memory.gate.pipeline import (
     opens_standing,
     parse_turn,
     speech_act,
+    without_tag,
 )
 from memory.gate.secrets import names_secret, secret_kind
 
 _SUBJECTS = ("nsubj", "nsubjpass")
 _FORMAT_SUBJECTS = {"answer_format", "answer_length", "units", "currency", "date_format", "language", "scale"}
 _STRIP_WORDS = {"that", ":", ",", "-", "this", "the", "following", "of", "fact"}
+# What may stand between a keep request and the fact it points at: when to keep it, and the
+# pointer itself ("save this one for me for future chats: ...", "just so you know going forward, ...").
+_POINTING_AHEAD = (
+    vocab.KEEP_FOR_LATER
+    | _STRIP_WORDS
+    | {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()}
+    | {"it", "one", "me", "somewhere", "on", "file", "away", "pls", "please", "ok", "okay", "too"}
+)
 
 
 @dataclass(frozen=True)
@@ -166,7 +176,7 @@ def _analyse_turn(text: str, *, at: datetime, feedback_kind: str, feedback_comme
         rule = "explicit" if explicit else refusal.rule
         findings.append(_refuse(rule, refusal.reason, text, explicit=explicit, what=refusal.what))
         if refusal.reason == r.SECRET:
-            findings.extend(_wishes_beside_a_secret(text))
+            findings.extend(_wishes_beside_a_secret(text, at=at))
         return [replace(f, read_as=read.changes) for f in findings]
     parts = clauses(doc, hits)
     found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=text)))
@@ -177,12 +187,21 @@ def _analyse_turn(text: str, *, at: datetime, feedback_kind: str, feedback_comme
 _PIECES = re.compile(r"[.;!?\n]+|,|\s[-/&]\s|\b(?:and|also|plus|separately|btw)\b", re.I)
 
 
-def _wishes_beside_a_secret(text: str) -> list[Finding]:
-    """A secret is refused as a whole, and no note names it; a standing wish said beside it in
-    the same turn is still the user's ("vpn password is ... btw, also ISO dates everywhere").
-    Only the pieces that neither hold nor name a secret are read, and only for standing wishes."""
+def _wishes_beside_a_secret(text: str, *, at: datetime) -> list[Finding]:
+    """A secret is refused as a whole, and no note names it; what the user said beside it in
+    the same turn is still theirs: a standing wish ("vpn password is ... btw, also ISO dates
+    everywhere") or a request to keep a fact about their patch ("remember I cover the north.
+    the door pin is ..."). Only the pieces that neither hold nor name a secret are read; a
+    pointer said right after a secret ("..., remember that too") points at the secret and
+    goes with it."""
     pieces = [p.strip(" ,") for p in _PIECES.split(text)]
-    kept = [p for p in pieces if p and not secret_kind(p) and not names_secret(p) and not _secret_shaped(p)]
+    kept: list[str] = []
+    after_secret = False
+    for piece in filter(None, pieces):
+        secret = bool(secret_kind(piece) or names_secret(piece) or _secret_shaped(piece))
+        if not secret and not (after_secret and _only_points(piece)):
+            kept.append(piece)
+        after_secret = secret
     if not kept or len(kept) == len([p for p in pieces if p]):
         return []
     rest = ". ".join(kept)
@@ -190,7 +209,19 @@ def _wishes_beside_a_secret(text: str) -> list[Finding]:
     hits = rules.match(doc)
     if policy.message_refusal(rest, hits) is not None:
         return []
-    return [_legible(_with_facets(f)) for f in standing_wishes(doc, clauses(doc, hits), [])]
+    parts = clauses(doc, hits)
+    found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=rest)))
+    return [_legible(_with_facets(f)) for f in found if f.action != "refuse"]
+
+
+_POINTERS = frozenset({"that", "this", "it", "too", "as", "well", "also", "pls", "please", "for", "me"})
+
+
+def _only_points(piece: str) -> bool:
+    """A piece that only asks to keep what was said before it ("remember that too", "note it pls")."""
+    doc = parse_turn(piece)
+    keep = {i for s, e in rules.match(doc).get("remember", []) for i in range(s, e)}
+    return bool(keep) and all(t.i in keep or t.is_punct or t.lower_ in _POINTERS for t in doc)
 
 
 def _secret_shaped(piece: str) -> bool:
@@ -690,8 +721,11 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         elif correcting:
             # "that's wrong: X moved to Y, stop showing X": the correction is the checkable
             # statement; a request after it ("stop showing X") is no second correction.
+            # A correction keeps one note: once it is said, what follows is its reason or its
+            # history ("..., it got revised in feb"), no second correction.
             asks = clause.act in ("imperative", "request") or "reversal" in clause.hits
-            found = None if asks else _chat_correction(clause.span, quote)
+            said = any(f.kind == "correction" and f.action == "write" for f in out)
+            found = None if asks or said else _chat_correction(clause.span, quote)
         elif clause.starts_with("forget") and not _is_reminder(clause):
             found = _forget(clause, quote)
         else:
@@ -741,9 +775,17 @@ def _verdict(clause: Clause) -> tuple[int, int] | None:
     if found is None:
         return None
     start, end = found
+    end = max(e for s, e in clause.hits["verdict"] if s == start)  # "no that's old", not "no"
     doc = clause.span.doc
     alone = end >= clause.span.end or doc[end].is_punct
-    return found if alone or end - start > 1 else None
+    # "nah they renewed early, ...", "nope its net 30": a bare denial straight before what is so now
+    denies = (
+        doc[start].lower_ in vocab.BARE_DENIALS
+        and end < clause.span.end
+        and doc[end].pos_ in ("PRON", "DET")
+        and doc[end].lower_ not in vocab.FIRST_PERSON
+    )
+    return (start, end) if alone or denies or end - start > 1 else None
 
 
 def _is_reminder(clause: Clause) -> bool:
@@ -764,15 +806,24 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
             break  # "remember that report?": a determiner, not the complementiser
         start += 1
     span = doc[start:end]
-    if all(t.lower_ in vocab.KEEP_FOR_LATER for t in _words(span)):
+    # "hang on to this for me: I report to ...", "log this for later - ...": words that only point
+    # at what comes after the colon or dash
+    for token in span:
+        if token.text in (":", "-", "—", "–") and token.i + 1 < end:
+            if all(t.lower_ in _POINTING_AHEAD or t.is_punct for t in doc[start : token.i]):
+                return _content(doc, token.i + 1, end)
+            break
+    if all(t.lower_ in _POINTING_AHEAD for t in _words(span)):
         return None  # "save this for later chats: ...": the content is the next clause
+    span = without_tag(span)
     if span.text.lower().startswith(("instead of", "rather than", "in place of")):
         return None  # "..., note that down instead of the wholesale bit": the clause before
     return span if _words(span) else None
 
 
 def _chat_correction(span: Span, quote: str) -> Finding | None:
-    words = _words(span)
+    # "wrong one mate, it's ...", "nope lol, ...": the words addressed to Atlas are no part of it
+    words = list(dropwhile(lambda t: t.lower_ in vocab.ADDRESS_TERMS or t.pos_ == "INTJ", _words(span)))
     if not words:
         return None
     # "No, the contract ends in June": the correction is quoted from its first word, not the comma.

@@ -16,6 +16,7 @@ is an imperative whatever its tag.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from spacy.tokens import Doc, Span, Token
@@ -23,7 +24,7 @@ from spacy.tokens import Doc, Span, Token
 from atlas.language import parse
 from memory.gate import vocabulary as vocab
 
-_SEPARATORS = {";", "-", "–", "—", ":", "--"}
+_SEPARATORS = {";", "-", "–", "—", ":", "--", "...", "…", ".."}
 QUESTION_WORDS = {"what", "why", "how", "when", "where", "who", "whom", "whose", "which", "if", "whether"}
 _POLITE_REQUEST = set(vocab.POLITE_REQUEST_VERBS)
 _PRONOUN_SUBJECTS = {"i", "you", "we", "it", "they"}
@@ -65,9 +66,25 @@ class Clause:
         first = tokens[0].i if tokens else self.span.start
         for start, end in self.hits.get(name, []):
             # Nothing but politeness between the clause's first word and the rule (none at all when it is first).
-            if all(t.lower_ in _LEADING_SKIP or t.is_punct for t in self.span.doc[first:start]):
+            if all(t.lower_ in _LEADING_SKIP or t.is_punct or _sentence_adverb(t) for t in self.span.doc[first:start]):
                 return start, end
         return None
+
+
+# Adverbs in -ly that qualify what a word says rather than comment on the sentence.
+_NOT_SENTENCE_ADVERBS = frozenset({"only", "early", "daily", "weekly", "monthly", "quarterly", "yearly", "usually"})
+
+
+def _sentence_adverb(token: Token) -> bool:
+    """A comment on the sentence before its request ("more importantly, remember ...",
+    "seriously pls note ..."): an -ly adverb, or the "more"/"most" that grades one."""
+
+    def commenting(t: Token) -> bool:
+        return t.pos_ == "ADV" and t.lower_.endswith("ly") and t.lower_ not in _NOT_SENTENCE_ADVERBS
+
+    if token.lower_ in ("more", "most") and token.i + 1 < len(token.doc):
+        return commenting(token.doc[token.i + 1])
+    return commenting(token)
 
 
 def parse_turn(text: str) -> Doc:
@@ -246,7 +263,7 @@ def speech_act(span: Span) -> str:
         return "request"  # "could we have those as a numbered list?"
     # "When I ask about sales, ..." opens a condition, not a question ("When do we ...?").
     condition = first.lower_ in _SUBORDINATORS and second in _PRONOUN_SUBJECTS
-    if span.text.rstrip().endswith("?") or first.lower_ in QUESTION_WORDS and not condition:
+    if _asks(span) or first.lower_ in QUESTION_WORDS and not condition:
         return "question"
     if first.pos_ == "AUX" and second in _PRONOUN_SUBJECTS:
         return "question"
@@ -254,6 +271,24 @@ def speech_act(span: Span) -> str:
     if first.lower_ in {"never", "always", "just", "only"} or _is_imperative_verb(first):
         return "imperative"
     return "statement"
+
+
+_TAGS = re.compile(r"[,.]\s*(?:" + "|".join(map(re.escape, vocab.TAG_QUESTIONS)) + r")\s*\?+\s*$", re.I)
+
+
+def _asks(span: Span) -> bool:
+    """A question mark that ends a question, not a tag after a statement ("I handle X, ok?")."""
+    text = span.text.rstrip()
+    return text.endswith("?") and not _TAGS.search(text)
+
+
+def without_tag(span: Span) -> Span:
+    """The span without a tag question at its end ("..., ok?")."""
+    found = _TAGS.search(span.text.rstrip())
+    if found is None:
+        return span
+    cut = span.start_char + found.start()
+    return span.doc[span.start : max(span.start + 1, next((t.i for t in span if t.idx >= cut), span.end))]
 
 
 def _is_imperative_verb(token: Token) -> bool:

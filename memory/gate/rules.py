@@ -105,6 +105,22 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": "ever", "OP": "?"},
                 {"LEMMA": {"IN": v.CHECK_VERBS}},
             ],
+            # a figure someone other than the records supplies: "just use my figure", "trust
+            # whatever numbers the customer gives", "take the customer's own number"
+            [
+                {"LEMMA": {"IN": [*v.TRUST_VERBS, *v.SUBSTITUTE_VERBS]}},
+                {"OP": "{0,3}"},
+                {"LOWER": {"IN": v.FIGURE_OWNERS}},
+                {"OP": "?"},
+                {"LOWER": {"IN": v.USER_FIGURES}},
+            ],
+            # "stop using the system's overdue list", "quit trusting the crm"
+            [
+                {"LOWER": {"IN": ["stop", "quit"]}},
+                {"LOWER": {"IN": ["using", "trusting", "believing", "taking", "reading"]}},
+                {"OP": "{0,2}"},
+                {"LOWER": {"IN": v.DATA_SOURCES}},
+            ],
             # "ignore the ledger", "skip what the system says", "override the database"
             [{"LEMMA": {"IN": v.OVERRIDE_VERBS}}, {"OP": "{0,3}"}, {"LOWER": {"IN": v.DATA_SOURCES}}],
             [{"LOWER": "source"}, {"LOWER": "of"}, {"LOWER": "truth"}],
@@ -293,12 +309,21 @@ RULES: tuple[Rule, ...] = (
         "refuse",
         r.SENSITIVE,
         "Remember that I'm asthmatic.",
+        # "the hospital accounts", "our clinic customers": the customers' sector, not the user's health
+        not_before=v.BUSINESS_NOUNS,
         phrases=tuple(word for words in v.SPECIAL_CATEGORIES.values() for word in words),
         tokens=(
             [{"LEMMA": "member"}, {"LOWER": "of"}, {"OP": "{0,2}"}, {"LEMMA": {"IN": ["union", "party"]}}],
             # How the user votes is a political opinion, whatever the party is called.
             [{"LOWER": "i"}, {"OP": "{0,3}"}, {"LEMMA": "vote"}],
             [{"LEMMA": "voter"}],
+            # a condition of a part of the body: "a heart condition", "my knee op", "gallbladder out"
+            [{"LOWER": {"IN": v.BODY_PARTS}}, {"LEMMA": {"IN": v.BODY_TROUBLES}}],
+            [
+                {"LOWER": {"IN": ["my", "a"]}},
+                {"LOWER": {"IN": v.BODY_PARTS}},
+                {"LOWER": {"IN": ["out", "removed", "done"]}},
+            ],
             # A role in a union named by its own name: "the Unite rep", "member of Unison".
             [{"LOWER": {"IN": v.UNION_NAMES}}, {"LEMMA": {"IN": v.UNION_ROLES}}],
             [
@@ -332,18 +357,37 @@ RULES: tuple[Rule, ...] = (
         kind="context",
         phrases=v.REMEMBER_PHRASES,
         tokens=(
-            # "file this", "note this down", "store this somewhere"
+            # "file this", "note this down", "store this somewhere", "write this down", "log this one"
             [
                 {"LEMMA": {"IN": v.FILING_VERBS}},
                 {"LOWER": {"IN": ["this", "that", "it"]}},
-                {"LOWER": {"IN": ["away", "down", "somewhere"]}, "OP": "?"},
+                {"LOWER": {"IN": ["away", "down", "somewhere", "one"]}, "OP": "?"},
+            ],
+            [
+                {"LEMMA": {"IN": ["write", "put", "hang", "hold"]}},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LOWER": {"IN": ["away", "down", "somewhere"]}},
+            ],
+            # "fyi for future chats - ...", "btw for next time: ..."
+            [
+                {"LOWER": {"IN": ["fyi", "btw", "note", "noting"]}},
+                {"LOWER": "for"},
+                {"LOWER": {"IN": ["future", "later", "next"]}},
+            ],
+            # "have in memory that ...", "keep it in memory", "commit this to memory"
+            [
+                {"LEMMA": {"IN": ["have", "keep", "hold", "commit", "put", "store", "save"]}},
+                {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
+                {"LOWER": {"IN": ["in", "to", "into"]}},
+                {"LOWER": {"IN": ["memory", "mind"]}},
             ],
             # "write down that ...", "note down that ..."
             [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],
             # "have it on file", "put this on record"
             [
                 {"LEMMA": {"IN": ["keep", "put", "have"]}},
-                {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
+                {"LOWER": {"IN": ["this", "that", "it", "the"]}, "OP": "?"},
+                {"LOWER": "following", "OP": "?"},
                 {"LOWER": "on"},
                 {"LOWER": {"IN": v.FILING_PLACES}},
             ],

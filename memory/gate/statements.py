@@ -577,6 +577,9 @@ def lint(statement: str) -> list[str]:
         problems.append("two ends")  # "Is in Madrid, then Lisbon until the 30th until Friday ..."
     if _clause_as_object(statement) or re.match(r"(?:prefers|wants|likes) (?:be|is|are)\b", lowered):
         problems.append("a clause where the object should be")  # "Prefers be more careful."
+    pronoun_only = r"(?:does not want|doesn't want|wants|prefers|likes) (?:it|them|that|this|those|these)\.?"
+    if re.fullmatch(pronoun_only, lowered):
+        problems.append("only a pronoun where the object should be")  # "Does not want it." after a reason
     repeated = sorted({a for a, b in pairwise(words) if a == b})
     if repeated:
         problems.append("a word twice in a row: " + ", ".join(repeated))

@@ -107,6 +107,10 @@ STANDING_HABITS: tuple[str, ...] = (
     "every single time",
     "every customer",
     "my default",
+    # a value the user calls their rule ("15 rows is my limit")
+    "my limit",
+    "my max",
+    "my maximum",
     "the default",
     "default to",
     "as the default",
@@ -249,6 +253,8 @@ USER_FIGURES: tuple[str, ...] = (
     "count",
     "counts",
 )
+# Whose figure it is when it is not the records' ("my", "the customer's own", "whatever ... they give").
+FIGURE_OWNERS: tuple[str, ...] = ("my", "our", "their", "his", "her", "own", "'s", "whatever")
 USER_SUPPLIES: tuple[str, ...] = ("give", "tell", "paste", "send", "provide", "type", "say", "supply", "enter", "share")
 # A standing preference changed to a new value ("switch me over to USD", "moved off tables,
 # bullets now", "make millions my default"): standing, and it replaces the old value.
@@ -735,7 +741,11 @@ REVERSAL_PHRASES: tuple[str, ...] = (
 # --- corrections -----------------------------------------------------------------------------
 
 # A verdict without content ("wrong", "that's not right"): nothing durable to keep.
-VERDICT_WORDS: tuple[str, ...] = (*CORRECTION_LEADS, "false", "no", "nope", "nah", "not what i asked", "wrong answer")
+# Words addressed to Atlas or laughed at it, never part of what the user states ("wrong one mate, it's ...").
+ADDRESS_TERMS: tuple[str, ...] = ("mate", "buddy", "pal", "dude", "man", "bro", "lol", "haha", "tbh", "ffs", "sorry")
+# Denials that open a correction without a comma when what is so now follows ("nah they renewed early").
+BARE_DENIALS: tuple[str, ...] = ("nope", "nah")
+VERDICT_WORDS: tuple[str, ...] = (*CORRECTION_LEADS, *BARE_DENIALS, "false", "no", "not what i asked", "wrong answer")
 # Venting: frustration says nothing checkable (refused with its own reason code).
 VENTING_WORDS: tuple[str, ...] = (
     "useless",
@@ -947,6 +957,26 @@ SECRET_NOUNS: dict[str, str] = {
     "id number": "government id",
 }
 # Special categories of personal data (GDPR art. 9): never stored, even when asked.
+# A tag after a statement that makes it no question ("I handle the North, ok?").
+TAG_QUESTIONS: tuple[str, ...] = (
+    "ok", "okay", "k", "right", "yeah", "yes", "alright", "all right", "got it", "understood", "cool", "thx", "thanks",
+)  # fmt: skip
+# Nouns of the business that a sector word may qualify ("the hospital accounts", "clinic customers").
+BUSINESS_NOUNS: tuple[str, ...] = (
+    "account", "accounts", "accts", "acct", "customer", "customers", "custs", "client", "clients",
+    "sector", "segment", "group", "groups", "trust", "trusts", "chain", "chains", "contract", "contracts",
+    "buyers", "buyer", "vertical", "portfolio", "market", "suppliers", "supplier", "business", "side",
+)  # fmt: skip
+# Parts of the body, and what a condition of one is called ("a heart condition", "my knee op").
+BODY_PARTS: tuple[str, ...] = (
+    "heart", "knee", "knees", "hip", "hips", "back", "neck", "shoulder", "spine", "kidney", "kidneys", "liver",
+    "lung", "lungs", "gallbladder", "appendix", "tooth", "teeth", "eye", "eyes", "ankle", "wrist", "thyroid",
+    "stomach", "bowel", "bladder", "prostate", "skin", "ear", "ears",
+)  # fmt: skip
+BODY_TROUBLES: tuple[str, ...] = (
+    "condition", "problem", "issue", "op", "operation", "surgery", "pain", "trouble", "transplant",
+    "implant", "replacement", "infection", "scan", "removal",
+)  # fmt: skip
 SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
     "health": (
         "health",

@@ -23,6 +23,10 @@ def _matches(got: dict, want: dict) -> bool:
         if value == "other":  # a field the records do not hold, in the user's own words
             if not got.get(facet) or got[facet] in ADDABLE_FIELDS:
                 return False
+        elif facet in ("include", "exclude") and value not in ADDABLE_FIELDS:
+            # named by one of the user's words ("phone" in "phone numbers in customer lists")
+            if not got.get(facet) or str(value).lower() not in str(got[facet]).lower():
+                return False
         elif got.get(facet) != value:
             return False
     return True

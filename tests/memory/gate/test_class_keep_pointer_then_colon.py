@@ -12,13 +12,7 @@ import pytest
 from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("keep_pointer_then_colon",)
-KNOWN_GAPS: dict[str, str] = {
-    "keep_pointer_then_colon-0": "not read before the class was widened (3 December, evening)",
-    "keep_pointer_then_colon-6": "not read before the class was widened (3 December, evening)",
-    "keep_pointer_then_colon-7": "not read before the class was widened (3 December, evening)",
-    "keep_pointer_then_colon-8": "not read before the class was widened (3 December, evening)",
-    "keep_pointer_then_colon-9": "not read before the class was widened (3 December, evening)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.django_db

@@ -13,11 +13,11 @@ from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("preference_in_rambling",)
 KNOWN_GAPS: dict[str, str] = {
-    "preference_in_rambling-0": "not read before the class was widened (3 December, evening)",
-    "preference_in_rambling-2": "not read before the class was widened (3 December, evening)",
-    "preference_in_rambling-3": "not read before the class was widened (3 December, evening)",
-    "preference_in_rambling-4": "not read before the class was widened (3 December, evening)",
-    "preference_in_rambling-7": "not read before the class was widened (3 December, evening)",
+    "preference_in_rambling-2": (
+        "a wish opened by 'Not sure this is the right place to ask' and 'could you always ...?' is read as a question"
+    ),
+    "preference_in_rambling-3": "a situation ('3 meetings tmrw') is kept beside the preference",
+    "preference_in_rambling-4": "'back from leave' is kept as a situation beside the preference",
 }
 
 

@@ -14,9 +14,8 @@ from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("unsupported_standing_wish",)
 KNOWN_GAPS: dict[str, str] = {
-    "unsupported_standing_wish-2": "not read before the class was widened (3 December, evening)",
-    "unsupported_standing_wish-4": "not read before the class was widened (3 December, evening)",
-    "unsupported_standing_wish-9": "not read before the class was widened (3 December, evening)",
+    "unsupported_standing_wish-2": "the table has no tone facet (casual / formal)",
+    "unsupported_standing_wish-9": "'round totals to the nearest thousand' names no rounding value the table has",
 }
 
 
