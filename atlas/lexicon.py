@@ -213,6 +213,12 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"\beverytime\b": "every time",
     r"\banytime\b": "any time",
     r"(?<=\beach )n(?= every\b)": "and",
+    # a contraction typed without its apostrophe whose bare form is a word too ("ill", "id"),
+    # read by the verb after it: "what ill be asking", "id rather have tables"
+    r"\bill(?= (?:be|have|need|send|check|ask|get|do|look|try|let|probably|just|never|always|still|want|see|keep|"
+    r"take|give|make|call|email|follow|come|go|use|read|mostly|only|also|definitely|usually)\b)": "I'll",
+    r"\b(?:hell|shell)(?= (?:take|be|have|do|cover|handle|look|send|get|need|want|see|call|run|pick)\b)": "he'll",
+    r"\bid(?= (?:rather|prefer|like|love|appreciate|want)\b)": "I'd",
     r"(?<=\bwhenever )n(?= wherever\b)": "and",
 }
 

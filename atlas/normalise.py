@@ -149,8 +149,11 @@ def _known(word: str, lex: _Lexicon) -> bool:
     # A plural of a known word ("emojis", "KPIs") is no typo.
     if len(low) > 4 and low.endswith("s") and (lexicon.english().knows(low[:-1]) or low[:-1] in lex.domain):
         return True
-    # Nor is a compound of two known words ("onboarding", "timesheet", "backorders").
+    # Nor is a compound of two known words ("onboarding", "timesheet", "backorders"), or an
+    # e-word of a known one ("ecommerce", "einvoicing").
     english = lexicon.english()
+    if len(low) >= COMPOUND_LENGTH and low.startswith("e") and english.knows(low[1:]):
+        return True
     return len(low) >= COMPOUND_LENGTH and any(
         english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2)
     )

@@ -35,6 +35,8 @@ VERDICTS: tuple[str, ...] = (
     "stale",
     "wrong one",
     "the wrong one",
+    "not anymore",
+    "not any more",
 )
 CORRECTION_LEADS: tuple[str, ...] = tuple(
     dict.fromkeys(

@@ -421,6 +421,8 @@ FACETS: tuple[Facet, ...] = (
                     rf"\bmore than ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:in|on|per) (?:a|any|the|my|one)? ?{_LISTS}",
                     # "for best-of lists only show 4"
                     rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:just|only) (?:do|show|give me|list) ({_NUMBER_WORD})\b",
+                    # "give me 10 rows by default"
+                    rf"\b(?:give me|show me|send me|return) ({_NUMBER_WORD}) {_ENTRIES}\b",
                     # "15 rows is my limit", "rankings, 10 max", "8 is plenty for any list"
                     rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:is|are) (?:my|the) (?:limit|max(?:imum)?|cap)\b",
                     rf"\b(?:{_LISTS}|{_ENTRIES})\b[^.;?]{{0,30}}?\b({_NUMBER_WORD}) (?:max|maximum|tops)\b",
@@ -636,7 +638,8 @@ _INCLUDE = re.compile(
     r"field|for each|for every|with|in|on|when|whenever|$|,|\.)"
 )
 _EXCLUDE = re.compile(
-    r"\b(?:leave|take|keep)\s+(?:the\s+)?(?P<what>[a-z][a-z /-]{1,40}?)\s+(?:out|off)\b"
+    r"(?<!don't )(?<!do not )(?<!never )\b(?:leave|take|keep)\s+(?:the\s+)?"
+    r"(?!(?:it|them|that|this|those|these)\s)(?P<what>[a-z][a-z /-]{1,40}?)\s+(?:out|off)\b"
     r"|\b(?:drop|hide|remove|skip|exclude)\s+(?:the\s+)?(?P<what2>[a-z][a-z /-]{1,40}?)\s*(?:column|field|from|$|,|\.)"
     # "don't include the tax column", "never show the fax number"
     r"|\b(?:don't|do not|never|stop)\s+(?:include|show|add|put|list|display)(?:ing)?\s+(?:the\s+)?"

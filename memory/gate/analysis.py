@@ -42,13 +42,15 @@ from memory.gate.secrets import names_secret, secret_kind
 _SUBJECTS = ("nsubj", "nsubjpass")
 _FORMAT_SUBJECTS = {"answer_format", "answer_length", "units", "currency", "date_format", "language", "scale"}
 _STRIP_WORDS = {"that", ":", ",", "-", "this", "the", "following", "of", "fact"}
+# Asides that end a fact without being part of it.
+_TRAILING_ASIDES = frozenset({"btw", "fyi", "lol", "tbh", "haha", "pls", "please", "thx", "thanks", "ta"})
 # What may stand between a keep request and the fact it points at: when to keep it, and the
 # pointer itself ("save this one for me for future chats: ...", "just so you know going forward, ...").
 _POINTING_AHEAD = (
     vocab.KEEP_FOR_LATER
     | _STRIP_WORDS
     | {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()}
-    | {"it", "one", "me", "somewhere", "on", "file", "away", "pls", "please", "ok", "okay", "too"}
+    | {"it", "one", "me", "somewhere", "on", "file", "away", "pls", "please", "ok", "okay", "too", "and"}
 )
 
 
@@ -721,11 +723,18 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         elif correcting:
             # "that's wrong: X moved to Y, stop showing X": the correction is the checkable
             # statement; a request after it ("stop showing X") is no second correction.
-            # A correction keeps one note: once it is said, what follows is its reason or its
-            # history ("..., it got revised in feb"), no second correction.
+            # A correction keeps one note: a statement after it is its reason, its history or what
+            # is so now ("..., it got revised in feb", "the depot shut, everything sits in Zaragoza
+            # now"), and joins it, in the user's words.
             asks = clause.act in ("imperative", "request") or "reversal" in clause.hits
-            said = any(f.kind == "correction" and f.action == "write" for f in out)
-            found = None if asks or said else _chat_correction(clause.span, quote)
+            said = next((f for f in out if f.kind == "correction" and f.action == "write"), None)
+            if said is not None and not asks and _words(clause.span):
+                whole = _chat_correction(clause.span.doc[said.extra["from"] : clause.span.end], quote)
+                if whole is not None:
+                    out[out.index(said)] = replace(whole, extra={**said.extra})
+                found = None
+            else:
+                found = None if asks or said else _chat_correction(clause.span, quote)
         elif clause.starts_with("forget") and not _is_reminder(clause):
             found = _forget(clause, quote)
         else:
@@ -806,16 +815,25 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
             break  # "remember that report?": a determiner, not the complementiser
         start += 1
     span = doc[start:end]
-    # "hang on to this for me: I report to ...", "log this for later - ...": words that only point
-    # at what comes after the colon or dash
+    # "hang on to this for me: I report to ...", "log this for later - ...", "for the record, hang
+    # on to this: ...": words that only point at what comes after the colon or dash, or ask again
+    asks_again = {i for s, e in rules.match(doc).get("remember", []) for i in range(s, e)}
+
+    def points(t: Token) -> bool:
+        return t.lower_ in _POINTING_AHEAD or t.is_punct or t.i in asks_again
+
     for token in span:
         if token.text in (":", "-", "—", "–") and token.i + 1 < end:
-            if all(t.lower_ in _POINTING_AHEAD or t.is_punct for t in doc[start : token.i]):
+            if all(points(t) for t in doc[start : token.i]):
                 return _content(doc, token.i + 1, end)
             break
-    if all(t.lower_ in _POINTING_AHEAD for t in _words(span)):
+    if all(points(t) for t in _words(span)):
         return None  # "save this for later chats: ...": the content is the next clause
     span = without_tag(span)
+    words = _words(span)
+    while len(words) > 1 and words[-1].lower_ in _TRAILING_ASIDES:
+        words.pop()  # "I handle the Benelux distributors btw": the aside goes, the full stop too
+        span = span.doc[span.start : words[-1].i + 1]
     if span.text.lower().startswith(("instead of", "rather than", "in place of")):
         return None  # "..., note that down instead of the wholesale bit": the clause before
     return span if _words(span) else None
@@ -828,7 +846,7 @@ def _chat_correction(span: Span, quote: str) -> Finding | None:
         return None
     # "No, the contract ends in June": the correction is quoted from its first word, not the comma.
     found = analyse_correction(span.doc[words[0].i : span.end].text, rule="chat_correction")
-    return found if found.action == "write" else None
+    return replace(found, extra={**found.extra, "from": words[0].i}) if found.action == "write" else None
 
 
 _YOU_KNOW = re.compile(r"you (?:know|have|remember|said|noted) (?:about|on)")  # three words

@@ -64,9 +64,14 @@ class Clause:
         if len(tokens) > 2 and tokens[0].lower_ in _POLITE_REQUEST and tokens[1].lower_ == "you":
             tokens = tokens[2:]
         first = tokens[0].i if tokens else self.span.start
+        # "for the next times please remember ...": when it is for may come before a keep request
+        later = vocab.KEEP_FOR_LATER if name == "remember" else frozenset()
         for start, end in self.hits.get(name, []):
             # Nothing but politeness between the clause's first word and the rule (none at all when it is first).
-            if all(t.lower_ in _LEADING_SKIP or t.is_punct or _sentence_adverb(t) for t in self.span.doc[first:start]):
+            if all(
+                t.lower_ in _LEADING_SKIP or t.is_punct or _sentence_adverb(t) or t.lower_ in later
+                for t in self.span.doc[first:start]
+            ):
                 return start, end
         return None
 

@@ -88,6 +88,8 @@ STANDING_HABITS: tuple[str, ...] = (
     "across the board",
     "for everything",
     "on everything",
+    "default for me",
+    "on everything",
     "out of everything",
     "in everything",
     "everything in",
@@ -645,6 +647,8 @@ KEEP_FOR_LATER: frozenset[str] = frozenset(
         "knowing",
         "please",
         "down",
+        "the",
+        "times",
     }
 )
 # Business regions people type in lower case ("the dach kam", "i cover apac"): domain words,
@@ -745,7 +749,19 @@ REVERSAL_PHRASES: tuple[str, ...] = (
 ADDRESS_TERMS: tuple[str, ...] = ("mate", "buddy", "pal", "dude", "man", "bro", "lol", "haha", "tbh", "ffs", "sorry")
 # Denials that open a correction without a comma when what is so now follows ("nah they renewed early").
 BARE_DENIALS: tuple[str, ...] = ("nope", "nah")
-VERDICT_WORDS: tuple[str, ...] = (*CORRECTION_LEADS, *BARE_DENIALS, "false", "no", "not what i asked", "wrong answer")
+VERDICT_WORDS: tuple[str, ...] = (
+    *CORRECTION_LEADS,
+    *BARE_DENIALS,
+    "false",
+    "no",
+    "not what i asked",
+    "wrong answer",
+    # what was so has changed: "that changed - ...", "that's changed, ..."
+    "that changed",
+    "that's changed",
+    "it changed",
+    "that has changed",
+)
 # Venting: frustration says nothing checkable (refused with its own reason code).
 VENTING_WORDS: tuple[str, ...] = (
     "useless",
@@ -1013,6 +1029,9 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "inhaler",
         "dialysis",
         "physio",
+        "dentist",
+        "doctor",
+        "implants",
         "physiotherapy",
         "psychiatrist",
         "counselling",
