@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Protocol
 
 from django.utils import timezone
@@ -100,7 +100,9 @@ def fmt_money(value: Any, style: Style, currency: str = "USD") -> str:
         amount = Decimal(str(value))
     except (InvalidOperation, ValueError):
         return f"{value} {currency}".strip()
-    whole = style.rounding == "whole"
+    whole = style.rounding in ("whole", "hundred", "thousand")
+    if style.rounding in _NEAREST:  # "to the nearest hundred": $12,431.57 is $12,400
+        amount = amount.quantize(_NEAREST[style.rounding], rounding=ROUND_HALF_UP)
     if style.scale == "k":
         number = f"{amount / 1000:,.0f}k" if whole else f"{amount / 1000:,.1f}k"
     elif style.scale == "m":
@@ -113,6 +115,7 @@ def fmt_money(value: Any, style: Style, currency: str = "USD") -> str:
 
 
 _SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}
+_NEAREST = {"hundred": Decimal("1E2"), "thousand": Decimal("1E3")}
 
 
 def fmt_value(value: Any, kind: str, style: Style) -> str:

@@ -235,7 +235,8 @@ FACETS: tuple[Facet, ...] = (
                     r"round(?:ed|ing)? (?:\w+ )?(?:to|up to|off to) (?:the )?(?:nearest )?"
                     r"(?:whole|dollar|unit|integer)",
                     r"round (?:numbers|figures)",
-                    r"\bround (?:it|them|everything|money|amounts|figures)(?: off)?\b",
+                    r"\bround (?:it|them|everything|money|amounts|figures)(?: off)?\b"
+                    r"(?! to (?:the )?nearest (?:hundred|thousand|100|1,?000|grand)\b)",
                 ),
                 "rounded to whole units, without cents",
             ),
@@ -247,6 +248,17 @@ FACETS: tuple[Facet, ...] = (
                     r"\bkeep the (?:cents|pennies)\b",
                 ),
                 "to two decimal places",
+            ),
+            # "round to the nearest hundred", "nearest 1,000 is fine"
+            Value(
+                "hundred",
+                (r"\bnearest (?:hundred|100)\b", r"\bround(?:ed)? to (?:the )?hundreds\b"),
+                "rounded to the nearest hundred",
+            ),
+            Value(
+                "thousand",
+                (r"\bnearest (?:thousand|1,?000|grand)\b", r"\bround(?:ed)? to (?:the )?thousands\b"),
+                "rounded to the nearest thousand",
             ),
         ),
         "amounts {label}",
@@ -550,6 +562,36 @@ FACETS: tuple[Facet, ...] = (
         never_applied=True,
     ),
     Facet(
+        "tone",
+        (
+            # "no need to be so formal", "keep it casual", "less stiff please"
+            Value(
+                "casual",
+                (
+                    r"\bcasual\b",
+                    r"\binformal\b",
+                    r"\bless (?:formal|stiff)\b",
+                    r"\bno need (?:for|to be) (?:the |so |that )?(?:formal|stiff)\b",
+                    r"\brelaxed\b",
+                    r"\bchatty\b",
+                ),
+                "a casual tone",
+            ),
+            Value(
+                "formal",
+                (
+                    r"(?<!no need for the )(?<!no need to be )(?<!less )\bformal(?! tone every)\b",
+                    r"\bprofessional tone\b",
+                ),
+                "a formal tone",
+            ),
+        ),
+        "{label}",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
+    Facet(
         "units",
         (
             Value(
@@ -566,6 +608,8 @@ FACETS: tuple[Facet, ...] = (
     ),
 )
 FACETS_BY_NAME: dict[str, Facet] = {facet.name: facet for facet in FACETS}
+# The facets Atlas keeps and gives the model but never applies itself, in the order a statement names them.
+_NEVER_APPLIED: tuple[str, ...] = tuple(facet.name for facet in FACETS if facet.never_applied)
 
 # Scopes a preference can hold in, by the words that name them ("when I ask about contracts",
 # "for order lists", "in rankings"). The first that matches wins.
@@ -1055,7 +1099,7 @@ def statement_for(facets: dict[str, Any], scope: str = GLOBAL, *, negative: bool
         parts.append(phrase + (f" ({bound})" if bound else ""))
     if "language" in facets:
         parts.append("answers in " + facets["language"])
-    for facet in ("timezone", "year_basis", "acronyms", "units", "chart"):
+    for facet in _NEVER_APPLIED:
         if facet in facets:
             label = _label(facet, facets[facet])
             # "Does not want a chart", never "does not want a chart where it helps".

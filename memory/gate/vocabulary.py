@@ -133,6 +133,7 @@ STANDING_HABITS: tuple[str, ...] = (
     "as a default",
     "my norm",
     "standing rule",
+    "as a standing thing",
     "standing instruction",
     "how i read",
     "how i like",

@@ -86,6 +86,11 @@ def test_amounts_rounded_to_whole_units():
     assert "1. Dearborn Precision Tooling: $327,352" in result.text and ".23" not in result.text
 
 
+def test_amounts_rounded_to_the_nearest_hundred_and_thousand():
+    assert "1. Dearborn Precision Tooling: $327,400" in answer(TOP, [note({"rounding": "hundred"})]).text
+    assert "1. Dearborn Precision Tooling: $327,000" in answer(TOP, [note({"rounding": "thousand"})]).text
+
+
 def test_amounts_with_the_currency_code():
     assert "1. Dearborn Precision Tooling: USD 327,352.23" in answer(TOP, [note({"currency_display": "code"})]).text
 

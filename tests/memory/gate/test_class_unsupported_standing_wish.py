@@ -13,10 +13,7 @@ import pytest
 from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("unsupported_standing_wish",)
-KNOWN_GAPS: dict[str, str] = {
-    "unsupported_standing_wish-2": "the table has no tone facet (casual / formal)",
-    "unsupported_standing_wish-9": "'round totals to the nearest thousand' names no rounding value the table has",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.django_db
