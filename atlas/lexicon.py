@@ -134,6 +134,7 @@ SHORTHAND: dict[str, str] = {
     "approx": "approximately",
     "asap": "as soon as possible",
     "biz": "business",
+    "govt": "government",
     "mtg": "meeting",
     "mtgs": "meetings",
     "ppl": "people",

@@ -335,10 +335,17 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
             elif key in corpus.segments and not signals.segment:
                 signals.segment = corpus.segments[key]
                 signals.place_words |= set(key)
+    from chat.answering.values import compound_region
+
+    compound = compound_region(clean)
+    if compound is not None:
+        # "the mid west", "north east": another region's name, which no record holds
+        signals.unplanned = signals.unplanned or compound[1]
+    inside = set(compound[0]) if compound is not None else set()
     for i, word in enumerate(clean):
         if clean[i : i + 2] in (["north", "of"], ["south", "of"]) and i + 2 < len(clean) and _is_amount(clean[i + 2]):
             continue  # "north of $25,000" is more than it, no region
-        if word in vocab.REGION_WORDS and word not in name_words:
+        if word in vocab.REGION_WORDS and word not in name_words and i not in inside:
             region = vocab.REGION_WORDS[word]
             if signals.region and region != signals.region:
                 signals.unplanned = signals.unplanned or f"{signals.region} and {region}"
@@ -504,6 +511,22 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if token.pos_ in ("NOUN", "PROPN") and not _known_noun(word, lemma, corpus_words):
             signals.unknown.append(word)
+        elif token.pos_ not in vocab.CHECKED_POS and _unreadable(token, corpus_words):
+            # "how many overdue orders has emea got": a word no dictionary knows, whatever the
+            # parser tagged it, is read by no slot
+            signals.unknown.append(word)
+
+
+def _unreadable(token: Token, corpus_words: frozenset[str]) -> bool:
+    """A word neither English nor the planner's nor the records' (the normaliser left it as
+    typed; words other apps register, "emea" among the gate's, are no slot of a plan)."""
+    from atlas import lexicon
+
+    word = token.lower_
+    if len(word) < 3 or not token.is_alpha or token.is_stop or token.pos_ in ("NOUN", "PROPN", "INTJ"):
+        return False  # nouns are checked against the vocabulary; "ok", "hey" are no content
+    known = lexicon.english().knows(word) or word in corpus_words
+    return not (known or word in _KNOWN_OTHER_WORDS or word in _KNOWN_NOUNS)
 
 
 def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
@@ -526,6 +549,9 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         if word in vocab.HEDGE_ACCEPTED and token.i > 1 and signals.words[token.i - 1] in ("is", "'s"):
             if signals.words[token.i - 2] in vocab.PRECISION_HEDGES:
                 continue  # "ballpark is fine"
+        if _describes_orders(token, signals.words):
+            signals.unread.append(word)  # "completed orders": a status no order has
+            continue
         if not _known_word(word, lemma, signals.place_words):
             read, meant = read_as_ordering(token)
             if read:
@@ -534,6 +560,22 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
                 signals.lemmas[token.i] = meant
                 continue
             signals.unread.append(word)
+
+
+def _describes_orders(token: Token, words: list[str]) -> bool:
+    """A participle right before the orders that names no status ("completed orders", "closed
+    orders"): what it says of the orders would be dropped, though "complete" is harmless in
+    "the complete list". Statuses, the verbs of ordering and the words slots read are not."""
+    word, lemma = token.lower_, token.lemma_.lower()
+    if not word.endswith("ed") or token.tag_ not in ("VBN", "VBD", "JJ"):
+        return False
+    nxt = words[token.i + 1] if token.i + 1 < len(words) else ""
+    if vocab.SUBJECT_WORDS.get(nxt.rstrip("s")) != "orders" or nxt.rstrip("s") in ("spend", "business", "revenue"):
+        return False
+    known = vocab.STATUS_WORDS.get(word) or vocab.STATUS_WORDS.get(lemma) or lemma in vocab.HARMLESS_VERBS
+    if known or word in _SLOT_WORDS or lemma in _SLOT_WORDS:
+        return False
+    return not read_as_ordering(token)[0]  # "booked orders": orders placed, in other words
 
 
 def _on_the_asking(token: Token) -> bool:
@@ -1259,7 +1301,7 @@ def _group_by(signals: Signals) -> str:
     if "monthly" in words:
         return "month"
     for i, word in enumerate(words[:-1]):
-        if word in ("by", "per", "each", "every") and words[i + 1] not in signals.name_words:
+        if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):

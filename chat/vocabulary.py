@@ -54,7 +54,14 @@ REGION_WORDS: dict[str, str] = {
     "south": Region.SOUTH,
     "southern": Region.SOUTH,
     "central": Region.CENTRAL,
-    "midwest": Region.CENTRAL,
+}
+# Words that, right before a region word, make another region's name ("mid west", "north east",
+# "far east"): a name no record holds, never the region word it contains. North and south lead
+# only east and west ("north east"); the others lead any region word.
+COMPOUND_REGION_LEADS: dict[str, frozenset[str]] = {
+    "north": frozenset({"east", "west", "eastern", "western"}),
+    "south": frozenset({"east", "west", "eastern", "western"}),
+    **{lead: frozenset(REGION_WORDS) for lead in ("mid", "middle", "far", "upper", "lower", "deep", "pacific")},
 }
 
 # What a question is about, by the lemma of its nouns.
@@ -146,6 +153,9 @@ GROUP_WORDS: dict[str, str] = {
     "status": "status",
     "month": "month",
 }
+# Words that put a grouping noun after them ("by region", "per month", "for each segment"):
+# never a value themselves.
+GROUPING_LEADS = frozenset({"by", "per", "each", "every"})
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
 # A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
