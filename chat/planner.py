@@ -194,6 +194,10 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     doc = parse(text)
     words = [t.lower_ for t in doc]  # apostrophes come straight from the parse
     lemmas = [t.lemma_.lower() for t in doc]
+    for i, word in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if word in vocab.SYMBOL_WORDS and _number(nxt) is None and _money(nxt) is None:
+            lemmas[i] = vocab.SYMBOL_WORDS[word]  # "# of orders", "overdue $": a word, not an amount's sign
     signals = Signals(words=words, lemmas=lemmas, name_words=set(name_words))
     signals.order_number = _order_number(text)
     _read_status(doc, signals, name_words)
@@ -1554,7 +1558,7 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
     by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)
-    by_count = by_count or _ranked_by_count(signals)
+    by_count = by_count or _ranked_by_count(signals) or bool(words & vocab.BUSY_WORDS)
     return QueryPlan(
         "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
     )

@@ -119,7 +119,10 @@ TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "t
 TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 
 # What is computed.
-COUNT_WORDS = frozenset({"count", "number"})
+COUNT_WORDS = frozenset({"count", "number", "quantity"})
+# Symbols that stand for a word when no number follows them: "# of orders" is the number of
+# orders, "the overdue $" the overdue money.
+SYMBOL_WORDS: dict[str, str] = {"#": "number", "$": "dollar"}
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", "owing"})  # "what does X owe us"
 OWING_WORDS = frozenset({"owe", "owed", "owing"})
 SUM_VERB_PHRASES = frozenset(
@@ -129,7 +132,11 @@ SUM_VERB_PHRASES = frozenset(
 # "what was X charged in May" asks for their total ("which customers did we bill" still lists).
 BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
-TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
+TOP_WORDS = frozenset(
+    {"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading", "busiest"}
+)
+# Ranking words that rank by how many orders, not by their value ("our busiest customers").
+BUSY_WORDS = frozenset({"busiest"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
 SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
