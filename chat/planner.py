@@ -647,9 +647,17 @@ _KNOWN_NOUNS = frozenset(
 )
 
 
+def _harmless_gerund(word: str) -> bool:
+    """A harmless verb the parser took for a noun in its -ing form ("sitting on anything overdue")."""
+    if not word.endswith("ing") or len(word) < 6:
+        return False
+    stem = word[:-3]
+    return bool({stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem} & vocab.HARMLESS_VERBS)
+
+
 def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
-    if word in known or lemma in known or ORDER_NUMBER.fullmatch(word):
+    if word in known or lemma in known or ORDER_NUMBER.fullmatch(word) or _harmless_gerund(word):
         return True  # an order number
     if re.fullmatch(r"q[1-4]|h[12]|fy'?\d{2,4}", word):
         return True  # a quarter, a half year, a fiscal year
@@ -1442,7 +1450,8 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
         if filters.status or filters.period or filters.exclude_status:
             return QueryPlan("list", "customers", filters, min_orders=0)
         return QueryPlan("list", "customers", filters)
-    if "orders" in subjects:
+    if "orders" in subjects or (filters.status or filters.exclude_status) and "customers" not in subjects:
+        # "does X have anything overdue": only orders have a status, so a status asks after them
         return QueryPlan("list", "orders", filters)
     if filters.customers:
         return QueryPlan("lookup", "customers", filters)

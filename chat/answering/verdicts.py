@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from chat.planner import Context, QueryPlan, Signals
 
-YES_NO_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have", "had"})
+# "any open orders for X?" opens with what it asks about and still asks yes or no.
+YES_NO_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "any"})
 TAG_QUESTIONS = frozenset({"right", "correct", "yes"})
 
 
