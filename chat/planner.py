@@ -1192,7 +1192,10 @@ def _measure(signals: Signals) -> str:
         return "average"
     if ranked:
         return "rank"
-    valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words))
+    # "the value of ...", and "open order value" (a money noun on the orders) with no ranking or average
+    valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words)) or any(
+        vocab.SUBJECT_WORDS.get(a) == "orders" and b in vocab.SUM_NOUNS for a, b in pairwise(signals.lemmas)
+    )
     if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or _summed_by_verb(signals):
         return "sum"  # the word too: "combined" is lemmatised to "combine"
     if _billed(signals) or _worth_asked(signals):
@@ -1487,7 +1490,8 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     words, lemmas = set(signals.words), set(signals.lemmas)
     money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals) or _billed(signals)
     group = _group_by(signals)
-    if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"}:
+    how_much = "how much" in " ".join(signals.words)  # money, never a head count
+    if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
         if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not _billed(signals):
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
