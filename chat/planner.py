@@ -1482,7 +1482,12 @@ def _revenue_from_customers(signals: Signals) -> bool:
 
 
 def _singular(signals: Signals, words: tuple[str, ...]) -> bool:
-    return any(w in signals.words for w in words) and not any(w + "s" in signals.words for w in words)
+    return any(w in signals.words for w in words) and not any(_plural(w) in signals.words for w in words)
+
+
+def _plural(noun: str) -> str:
+    """ "cities", "customers": the plural of a grouping noun."""
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
 
 
 def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPlan | Abstention:
@@ -1565,9 +1570,12 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     if not group and not (subjects & {"orders"}):
         return Abstention(vocab.NO_PLAN_REASON, "rank")
     nouns = {"customer": ("customer", "client", "account"), "region": ("region",), "segment": ("segment",)}
+    nouns |= {"city": ("city",)}
     named = nouns.get(group, ("month",) if group == "month" else ("order", "sale"))
-    plural = any(w + "s" in signals.words for w in named)  # "who were our top customers": several
+    plural = any(_plural(w) in signals.words for w in named)  # "who were our top customers": several
     limit = signals.limit or (1 if _singular(signals, named) or ("who" in words and not plural) else DEFAULT_TOP)
+    if signals.limit is None and group and _sorts_the_list(signals.words):
+        limit = None  # "overdue $ by city, biggest first": every city, in that order
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
     by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)
@@ -1575,6 +1583,17 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     return QueryPlan(
         "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
     )
+
+
+def _sorts_the_list(words: list[str]) -> bool:
+    """ "biggest first", "highest to lowest": a ranking word that orders the whole list."""
+    rank = vocab.TOP_WORDS | vocab.BOTTOM_WORDS
+    for i, (a, b) in enumerate(pairwise(words)):
+        if a in rank and b == "first":
+            return True
+        if a in rank and b == "to" and words[i + 2 : i + 3] and words[i + 2] in rank:
+            return True
+    return False
 
 
 def _bought_the_most(signals: Signals) -> bool:
