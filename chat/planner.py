@@ -1193,8 +1193,12 @@ def _measure(signals: Signals) -> str:
     if ranked:
         return "rank"
     # "the value of ...", and "open order value" (a money noun on the orders) with no ranking or average
+    # ("orders worth more than $15,000" is a condition on each order, not a total)
     valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words)) or any(
-        vocab.SUBJECT_WORDS.get(a) == "orders" and b in vocab.SUM_NOUNS for a, b in pairwise(signals.lemmas)
+        vocab.SUBJECT_WORDS.get(a) == "orders"
+        and b in vocab.SUM_NOUNS
+        and not {*signals.words[i + 2 : i + 3]} & (vocab.MORE_THAN | vocab.LESS_THAN)
+        for i, (a, b) in enumerate(pairwise(signals.lemmas))
     )
     if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or _summed_by_verb(signals):
         return "sum"  # the word too: "combined" is lemmatised to "combine"
