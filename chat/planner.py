@@ -1577,7 +1577,9 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     nouns |= {"city": ("city",)}
     named = nouns.get(group, ("month",) if group == "month" else ("order", "sale"))
     plural = any(_plural(w) in signals.words for w in named)  # "who were our top customers": several
-    limit = signals.limit or (1 if _singular(signals, named) or ("who" in words and not plural) else DEFAULT_TOP)
+    limit: int | None = signals.limit or (
+        1 if _singular(signals, named) or ("who" in words and not plural) else DEFAULT_TOP
+    )
     if signals.limit is None and group and _sorts_the_list(signals.words):
         limit = None  # "overdue $ by city, biggest first": every city, in that order
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
