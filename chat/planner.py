@@ -176,6 +176,7 @@ class Signals:
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
     readings: list[tuple[str, str]] = field(default_factory=list)  # words read by meaning ("book" as "order")
+    pointers: set[str] = field(default_factory=set)  # pronouns pointing at the last answer ("that", "them")
     fmt: str = ""
 
     def has_slot(self) -> bool:
@@ -210,6 +211,12 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_other_words(doc, signals, name_words)
     _read_people_and_opinions(doc, signals)
     signals.counted = _counted_noun(doc, name_words)
+    signals.pointers = {
+        t.lower_
+        for t in doc
+        if t.lower_ in vocab.BACK_REFERENCES
+        or (t.lower_ in vocab.POINTING_PRONOUNS and t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"))
+    }
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
@@ -686,6 +693,7 @@ _KNOWN_OTHER_WORDS = frozenset(
     | set(vocab.NUMBER_WORDS)
     | {"monthly"}
     | vocab.STATUS_EXCLUDERS  # read by the status slot: "exclude cancelled ones"
+    | vocab.SORT_VERBS  # read by a follow-up over a list: "sort those by amount"
     | vocab.HARMLESS_VERBS
     | vocab.HARMLESS_ADJECTIVES
     | vocab.HARMLESS_ADVERBS
@@ -880,8 +888,8 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     last = context.last_plan
     if last is None or last.subject != "customers" or last.kind != "list" or last.filters.customers:
         return None
-    if not set(signals.words) & vocab.BACK_REFERENCES or context.named:
-        return None
+    if not signals.pointers or context.named or _reshaped(last, signals) is not None:
+        return None  # "how many is that": the customers listed are counted, by the follow-up
     if signals.region or signals.city or signals.segment or "customers" in signals.subjects:
         return None
     about_orders = "orders" in signals.subjects or bool(set(signals.lemmas) & (vocab.MONEY_WORDS | vocab.REVENUE_WORDS))
@@ -1036,6 +1044,8 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         # five regions by ...") is a ranking of its own.
         grouped = any(vocab.GROUP_WORDS.get(w) or vocab.GROUP_WORDS.get(w.rstrip("s")) for w in signals.words)
         return lead and not context.named and not grouped
+    if last is not None and not context.named and _reshaped(last, signals) is not None:
+        return True  # "how much is that in total", "list them", "which one was lowest", "by region?"
     if signals.subjects or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
@@ -1059,9 +1069,60 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
 
 
 def _picks_one(signals: Signals, measure: str) -> bool:
-    """ "the biggest one", "the smallest one": one of the orders just asked about, by size."""
+    """ "the biggest one", "which ones the biggest": one of the orders (or groups) just shown, by size."""
     words = set(signals.words)
-    return measure == "rank" and "one" in words and bool(words & vocab.SIZE_WORDS) and not context_free(signals)
+    one = bool(words & {"one", "ones"})
+    return measure == "rank" and one and bool(words & vocab.SIZE_WORDS) and not context_free(signals)
+
+
+def _own_subjects(signals: Signals) -> list[str]:
+    """The subjects the question names, leaving out a grouping noun ("by customer")."""
+    out = []
+    for i, (word, lemma) in enumerate(zip(signals.words, signals.lemmas, strict=True)):
+        subject = vocab.SUBJECT_WORDS.get(lemma) or vocab.SUBJECT_WORDS.get(word)
+        if subject and not (i and signals.words[i - 1] in vocab.GROUPING_LEADS) and word not in signals.name_words:
+            out.append(subject)
+    return out
+
+
+def _reshaped(last: QueryPlan, signals: Signals) -> QueryPlan | None:
+    """The very set the last answer showed, asked again in another shape, or None: its total
+    ("how much is that in total"), its count ("how many is that"), its records ("list them"), its
+    top or bottom one ("which one was lowest"), grouped ("break it down by region") or sorted
+    ("sort those by amount"). Every filter of the last plan holds: "that" is what was shown,
+    whatever has decayed from the session's slots."""
+    if _own_subjects(signals) or signals.has_slot() or signals.limit is not None:
+        return None
+    words, lemmas = set(signals.words), set(signals.lemmas)
+    measure = _measure(signals)
+    pointed = bool(signals.pointers)
+    orders = last.subject == "orders"
+    group = _group_by(signals)
+    if group and not last.group_by and last.kind in (*_SWAPPABLE_MEASURES, "list") and not measure:
+        if not orders and group not in ("region", "segment", "city"):
+            return None
+        kind = last.kind if last.kind in _SWAPPABLE_MEASURES else "sum" if orders else "count"
+        return replace(last, kind=kind, group_by=group, limit=None)
+    if _picks_one(signals, measure) or (measure == "rank" and "which" in words and words & vocab.SIZE_WORDS):
+        order = "asc" if words & vocab.BOTTOM_WORDS else "desc"
+        if last.group_by and orders and last.kind in ("sum", "count", "rank") and last.group_by != "status":
+            by_count = last.kind == "count" or last.measure == "count"
+            return replace(last, kind="rank", order=order, limit=1, measure="count" if by_count else "")
+        if orders and not last.group_by and last.kind in ("list", "count", "sum", "rank"):
+            return QueryPlan("rank", "orders", last.filters, order=order, limit=1)
+        return None
+    if lemmas & vocab.SORT_VERBS and orders and last.kind == "list":
+        order = "asc" if words & vocab.BOTTOM_WORDS else "desc"
+        return replace(last, kind="rank", order=order, limit=None)
+    if not pointed or last.group_by:
+        return None
+    if measure == "count" and last.kind in ("list", "rank") and (orders or last.subject == "customers"):
+        return replace(last, kind="count", limit=None, order="desc")
+    if measure == "sum" and orders and last.kind in ("list", "rank", "count"):
+        return replace(last, kind="sum", limit=None, order="desc")
+    if not measure and lemmas & vocab.SHOW_VERBS and last.kind in ("count", "sum", "average"):
+        return replace(last, kind="list", limit=None)
+    return None
 
 
 def context_free(signals: Signals) -> bool:
@@ -1097,6 +1158,9 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
     slots.update(_stated_filters(signals))
     if signals.status:
         slots.pop("exclude_status", None)
+    reshaped = _reshaped(last, signals) if not context.named else None
+    if reshaped is not None:
+        return reshaped
     customers = context.named or last.filters.customers
     filters = Filters.from_slots(slots, tuple(customers))
     terms = payment_terms(signals)

@@ -223,6 +223,14 @@ ORDER_FIELD_WORDS: dict[str, str] = {
 # average of their own they ask it of the same orders ("What's their total value?").
 BACK_REFERENCES = frozenset({"their", "they", "them", "those", "these"})
 
+# Pronouns that point at the set the last answer showed when they stand alone ("how much is
+# that in total", "how many is that"), not before a noun ("that order") or opening a clause.
+POINTING_PRONOUNS = frozenset({"that", "this", "it"})
+# Verbs that put the records just shown in another order ("sort those by amount").
+SORT_VERBS = frozenset({"sort", "resort", "arrange", "reorder"})
+# Verbs that ask to see the records themselves ("list them", "show me those").
+SHOW_VERBS = frozenset({"list", "show", "name", "display", "give", "see"})
+
 # A follow-up that moves the carried period back one unit: "and the month before?".
 PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
 
