@@ -80,3 +80,14 @@ def test_anything_asked_yes_or_no_is_answered_yes_or_no_with_the_count(corpus, u
 def test_a_customer_asked_after_with_nothing_else_is_still_its_card(corpus, user):
     answer = ask(user, session=None, question="tell me about kestrel foods").answer
     assert answer.startswith("Kestrel Foods is a "), answer
+
+
+@pytest.mark.django_db
+def test_a_question_opened_by_anything_is_answered_yes_or_no(corpus, user):
+    today = timezone.localdate()
+    monday = today - timedelta(days=today.weekday() + 7)
+    shipped = Order.objects.filter(
+        customer__name="Pecan Grove Farms", status="shipped", ordered_on__range=(monday, monday + timedelta(days=6))
+    ).count()
+    answer = ask(user, session=None, question="anything shipped to pecan grove farms last week?").answer
+    assert answer.startswith(f"{'Yes' if shipped else 'No'}: {shipped} shipped order"), answer
