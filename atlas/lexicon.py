@@ -128,12 +128,14 @@ SHORTHAND: dict[str, str] = {
     "hrs": "hours",
     "mins": "minutes",
     "avg": "average",
+    "rev": "revenue",
     "amt": "amount",
     "amts": "amounts",
     "qty": "quantity",
     "approx": "approximately",
     "asap": "as soon as possible",
     "biz": "business",
+    "govt": "government",
     "mtg": "meeting",
     "mtgs": "meetings",
     "ppl": "people",
@@ -228,9 +230,32 @@ GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
     "mar": ("March", ("in", "of", "since", "until", "till", "til", "from", "by", "end")),
     "q": ("question", ("dumb", "quick", "silly", "stupid", "one", "a", "another")),
     "mo": ("months", tuple(str(n) for n in range(1, 13))),
-    # "what region r they in": "are" after a question word or the field asked
-    "r": ("are", ("what", "where", "who", "how", "which", "why", "when", "region", "segment", "city", "they", "we")),
+    # "what region r they in", "r there any", "how many custs r in": "are" after a question
+    # word, the field asked, a subject, or opening the question ("" is the start of the text)
+    "r": (
+        "are",
+        ("", "what", "where", "who", "how", "which", "why", "when", "region", "segment", "city", "they", "we")
+        + ("you", "there", "custs", "customers", "accts", "accounts", "clients", "orders", "contracts"),
+    ),
+    # "credit lim": the limit
+    "lim": ("limit", ("credit",)),
 }
+
+# The same shorthand read another way after other words: "this mo", "last mo" are a month
+# ("2 mo" above is months).
+GUARDED_SHORTHAND_AGAIN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "mo": ("month", ("this", "last", "next", "per", "a")),
+}
+
+
+def guarded_shorthand(word: str, before: str) -> str | None:
+    """What ``word`` stands for after ``before``, when one of the guarded tables says so."""
+    for table in (GUARDED_SHORTHAND, GUARDED_SHORTHAND_AGAIN):
+        meant, guards = table.get(word, ("", ()))
+        if meant and before in guards:
+            return meant
+    return None
+
 
 # Words that are written with a capital whatever the typing: weekdays, months, "I", languages.
 WEEKDAYS: tuple[str, ...] = tuple(calendar.day_name)

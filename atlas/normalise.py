@@ -260,8 +260,8 @@ def normalise(text: str) -> Normalised:
         elif low in lexicon.SHORTHAND and not (low in ("mon", "wed") and token[:1].isupper() and not sentence_start):
             replacement = _cased_like(token, lexicon.SHORTHAND[low])
             changes.append(Change(token, replacement, "shorthand"))
-        elif low in lexicon.GUARDED_SHORTHAND and before in lexicon.GUARDED_SHORTHAND[low][1]:
-            replacement = _cased_like(token, lexicon.GUARDED_SHORTHAND[low][0])
+        elif lexicon.guarded_shorthand(low, before) is not None:
+            replacement = _cased_like(token, lexicon.guarded_shorthand(low, before) or token)
             changes.append(Change(token, replacement, "shorthand"))
         elif low == "i" or low.startswith("i'"):
             replacement = "I" + token[1:]

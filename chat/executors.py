@@ -212,6 +212,8 @@ def comparison_sides(plan: QueryPlan) -> list[tuple[str, Filters]]:
     filters = plan.filters
     if plan.group_by == "region":
         return [(region.title(), replace(filters, region=region)) for region in plan.sides]
+    if plan.group_by == "city":
+        return [(city, replace(filters, city=city)) for city in plan.sides]
     if plan.group_by == "period":
         out = []
         for side in plan.sides:

@@ -56,7 +56,7 @@ TOOLS: list[dict[str, Any]] = [
         {
             "measure": {"type": "string", "enum": ["count", "sum", "average", "list", "rank"]},
             **_FILTERS,
-            "group_by": {"type": "string", "enum": ["customer", "region", "segment", "status", "month"]},
+            "group_by": {"type": "string", "enum": ["customer", "region", "segment", "city", "status", "month"]},
             "limit": {"type": "integer", "minimum": 1, "maximum": 50},
             "order": {"type": "string", "enum": ["desc", "asc"]},
         },
@@ -89,12 +89,13 @@ TOOLS: list[dict[str, Any]] = [
     ),
     _tool(
         "compare_orders",
-        "Two customers, two regions or two periods side by side: both figures and which is ahead. "
+        "Two customers, two regions, two cities or two periods side by side: both figures and which is ahead. "
         "Sums leave out cancelled orders unless a status is given.",
         {
             "measure": {"type": "string", "enum": ["sum", "count", "average"]},
             "customers": {"type": "array", "items": _FILTERS["customer"], "minItems": 2, "maxItems": 2},
             "regions": {"type": "array", "items": _FILTERS["region"], "minItems": 2, "maxItems": 2},
+            "cities": {"type": "array", "items": _FILTERS["city"], "minItems": 2, "maxItems": 2},
             "periods": {"type": "array", "items": _FILTERS["period"], "minItems": 2, "maxItems": 2},
             **{k: _FILTERS[k] for k in ("customer", "region", "segment", "status", "period")},
         },
@@ -186,7 +187,7 @@ def plan_from_tool(name: str, args: dict[str, Any]) -> QueryPlan:
 
 
 def _comparison(args: dict[str, Any]) -> QueryPlan:
-    """A compare_orders call: exactly two customers, two regions or two periods."""
+    """A compare_orders call: exactly two customers, two regions, two cities or two periods."""
     measure = str(args.get("measure") or "sum")
     if measure not in ("sum", "count", "average"):
         raise ValidationError(f'Unknown measure "{measure}".')
@@ -200,6 +201,9 @@ def _comparison(args: dict[str, Any]) -> QueryPlan:
         if not all(regions):
             raise ValidationError(f"Unknown region in {args['regions']}.")
         return replace(plan, filters=replace(filters, region=""), group_by="region", sides=regions)
+    if len(args.get("cities") or ()) == 2:
+        cities = tuple(_filters({"city": str(c)}).city for c in args["cities"])
+        return replace(plan, filters=replace(filters, city=""), group_by="city", sides=cities)
     if len(args.get("periods") or ()) == 2:
         sides = []
         for text in args["periods"]:
@@ -207,7 +211,7 @@ def _comparison(args: dict[str, Any]) -> QueryPlan:
             assert period is not None  # _filters raises on a period it cannot read
             sides.append(f"{period.label}|{period.start.isoformat()}|{period.end.isoformat()}")
         return replace(plan, filters=replace(filters, period=None), group_by="period", sides=tuple(sides))
-    raise ValidationError("Give two customers, two regions or two periods to compare.")
+    raise ValidationError("Give two customers, two regions, two cities or two periods to compare.")
 
 
 def run_tool(name: str, arguments: str) -> tuple[dict[str, Any], list[executors.Result]]:

@@ -176,6 +176,7 @@ class Signals:
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
     readings: list[tuple[str, str]] = field(default_factory=list)  # words read by meaning ("book" as "order")
+    pointers: set[str] = field(default_factory=set)  # pronouns pointing at the last answer ("that", "them")
     fmt: str = ""
 
     def has_slot(self) -> bool:
@@ -194,6 +195,10 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     doc = parse(text)
     words = [t.lower_ for t in doc]  # apostrophes come straight from the parse
     lemmas = [t.lemma_.lower() for t in doc]
+    for i, word in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if word in vocab.SYMBOL_WORDS and _number(nxt) is None and _money(nxt) is None:
+            lemmas[i] = vocab.SYMBOL_WORDS[word]  # "# of orders", "overdue $": a word, not an amount's sign
     signals = Signals(words=words, lemmas=lemmas, name_words=set(name_words))
     signals.order_number = _order_number(text)
     _read_status(doc, signals, name_words)
@@ -206,6 +211,12 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_other_words(doc, signals, name_words)
     _read_people_and_opinions(doc, signals)
     signals.counted = _counted_noun(doc, name_words)
+    signals.pointers = {
+        t.lower_
+        for t in doc
+        if t.lower_ in vocab.BACK_REFERENCES
+        or (t.lower_ in vocab.POINTING_PRONOUNS and t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"))
+    }
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
@@ -335,10 +346,17 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
             elif key in corpus.segments and not signals.segment:
                 signals.segment = corpus.segments[key]
                 signals.place_words |= set(key)
+    from chat.answering.values import compound_region
+
+    compound = compound_region(clean)
+    if compound is not None:
+        # "the mid west", "north east": another region's name, which no record holds
+        signals.unplanned = signals.unplanned or compound[1]
+    inside = set(compound[0]) if compound is not None else set()
     for i, word in enumerate(clean):
         if clean[i : i + 2] in (["north", "of"], ["south", "of"]) and i + 2 < len(clean) and _is_amount(clean[i + 2]):
             continue  # "north of $25,000" is more than it, no region
-        if word in vocab.REGION_WORDS and word not in name_words:
+        if word in vocab.REGION_WORDS and word not in name_words and i not in inside:
             region = vocab.REGION_WORDS[word]
             if signals.region and region != signals.region:
                 signals.unplanned = signals.unplanned or f"{signals.region} and {region}"
@@ -504,6 +522,22 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if token.pos_ in ("NOUN", "PROPN") and not _known_noun(word, lemma, corpus_words):
             signals.unknown.append(word)
+        elif token.pos_ not in vocab.CHECKED_POS and _unreadable(token, corpus_words):
+            # "how many overdue orders has emea got": a word no dictionary knows, whatever the
+            # parser tagged it, is read by no slot
+            signals.unknown.append(word)
+
+
+def _unreadable(token: Token, corpus_words: frozenset[str]) -> bool:
+    """A word neither English nor the planner's nor the records' (the normaliser left it as
+    typed; words other apps register, "emea" among the gate's, are no slot of a plan)."""
+    from atlas import lexicon
+
+    word = token.lower_
+    if len(word) < 3 or not token.is_alpha or token.is_stop or token.pos_ in ("NOUN", "PROPN", "INTJ"):
+        return False  # nouns are checked against the vocabulary; "ok", "hey" are no content
+    known = lexicon.english().knows(word) or word in corpus_words
+    return not (known or word in _KNOWN_OTHER_WORDS or word in _KNOWN_NOUNS)
 
 
 def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
@@ -526,6 +560,9 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         if word in vocab.HEDGE_ACCEPTED and token.i > 1 and signals.words[token.i - 1] in ("is", "'s"):
             if signals.words[token.i - 2] in vocab.PRECISION_HEDGES:
                 continue  # "ballpark is fine"
+        if _describes_orders(token, signals.words):
+            signals.unread.append(word)  # "completed orders": a status no order has
+            continue
         if not _known_word(word, lemma, signals.place_words):
             read, meant = read_as_ordering(token)
             if read:
@@ -534,6 +571,22 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
                 signals.lemmas[token.i] = meant
                 continue
             signals.unread.append(word)
+
+
+def _describes_orders(token: Token, words: list[str]) -> bool:
+    """A participle right before the orders that names no status ("completed orders", "closed
+    orders"): what it says of the orders would be dropped, though "complete" is harmless in
+    "the complete list". Statuses, the verbs of ordering and the words slots read are not."""
+    word, lemma = token.lower_, token.lemma_.lower()
+    if not word.endswith("ed") or token.tag_ not in ("VBN", "VBD", "JJ"):
+        return False
+    nxt = words[token.i + 1] if token.i + 1 < len(words) else ""
+    if vocab.SUBJECT_WORDS.get(nxt.rstrip("s")) != "orders" or nxt.rstrip("s") in ("spend", "business", "revenue"):
+        return False
+    known = vocab.STATUS_WORDS.get(word) or vocab.STATUS_WORDS.get(lemma) or lemma in vocab.HARMLESS_VERBS
+    if known or word in _SLOT_WORDS or lemma in _SLOT_WORDS:
+        return False
+    return not read_as_ordering(token)[0]  # "booked orders": orders placed, in other words
 
 
 def _on_the_asking(token: Token) -> bool:
@@ -601,9 +654,17 @@ _KNOWN_NOUNS = frozenset(
 )
 
 
+def _harmless_gerund(word: str) -> bool:
+    """A harmless verb the parser took for a noun in its -ing form ("sitting on anything overdue")."""
+    if not word.endswith("ing") or len(word) < 6:
+        return False
+    stem = word[:-3]
+    return bool({stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem} & vocab.HARMLESS_VERBS)
+
+
 def _known_noun(word: str, lemma: str, corpus_words: frozenset[str]) -> bool:
     known = _KNOWN_NOUNS
-    if word in known or lemma in known or ORDER_NUMBER.fullmatch(word):
+    if word in known or lemma in known or ORDER_NUMBER.fullmatch(word) or _harmless_gerund(word):
         return True  # an order number
     if re.fullmatch(r"q[1-4]|h[12]|fy'?\d{2,4}", word):
         return True  # a quarter, a half year, a fiscal year
@@ -632,6 +693,7 @@ _KNOWN_OTHER_WORDS = frozenset(
     | set(vocab.NUMBER_WORDS)
     | {"monthly"}
     | vocab.STATUS_EXCLUDERS  # read by the status slot: "exclude cancelled ones"
+    | vocab.SORT_VERBS  # read by a follow-up over a list: "sort those by amount"
     | vocab.HARMLESS_VERBS
     | vocab.HARMLESS_ADJECTIVES
     | vocab.HARMLESS_ADVERBS
@@ -826,8 +888,8 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     last = context.last_plan
     if last is None or last.subject != "customers" or last.kind != "list" or last.filters.customers:
         return None
-    if not set(signals.words) & vocab.BACK_REFERENCES or context.named:
-        return None
+    if not signals.pointers or context.named or _reshaped(last, signals) is not None:
+        return None  # "how many is that": the customers listed are counted, by the follow-up
     if signals.region or signals.city or signals.segment or "customers" in signals.subjects:
         return None
     about_orders = "orders" in signals.subjects or bool(set(signals.lemmas) & (vocab.MONEY_WORDS | vocab.REVENUE_WORDS))
@@ -982,6 +1044,8 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         # five regions by ...") is a ranking of its own.
         grouped = any(vocab.GROUP_WORDS.get(w) or vocab.GROUP_WORDS.get(w.rstrip("s")) for w in signals.words)
         return lead and not context.named and not grouped
+    if last is not None and not context.named and _reshaped(last, signals) is not None:
+        return True  # "how much is that in total", "list them", "which one was lowest", "by region?"
     if signals.subjects or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
@@ -1005,9 +1069,60 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
 
 
 def _picks_one(signals: Signals, measure: str) -> bool:
-    """ "the biggest one", "the smallest one": one of the orders just asked about, by size."""
+    """ "the biggest one", "which ones the biggest": one of the orders (or groups) just shown, by size."""
     words = set(signals.words)
-    return measure == "rank" and "one" in words and bool(words & vocab.SIZE_WORDS) and not context_free(signals)
+    one = bool(words & {"one", "ones"})
+    return measure == "rank" and one and bool(words & vocab.SIZE_WORDS) and not context_free(signals)
+
+
+def _own_subjects(signals: Signals) -> list[str]:
+    """The subjects the question names, leaving out a grouping noun ("by customer")."""
+    out = []
+    for i, (word, lemma) in enumerate(zip(signals.words, signals.lemmas, strict=True)):
+        subject = vocab.SUBJECT_WORDS.get(lemma) or vocab.SUBJECT_WORDS.get(word)
+        if subject and not (i and signals.words[i - 1] in vocab.GROUPING_LEADS) and word not in signals.name_words:
+            out.append(subject)
+    return out
+
+
+def _reshaped(last: QueryPlan, signals: Signals) -> QueryPlan | None:
+    """The very set the last answer showed, asked again in another shape, or None: its total
+    ("how much is that in total"), its count ("how many is that"), its records ("list them"), its
+    top or bottom one ("which one was lowest"), grouped ("break it down by region") or sorted
+    ("sort those by amount"). Every filter of the last plan holds: "that" is what was shown,
+    whatever has decayed from the session's slots."""
+    if _own_subjects(signals) or signals.has_slot() or signals.limit is not None:
+        return None
+    words, lemmas = set(signals.words), set(signals.lemmas)
+    measure = _measure(signals)
+    pointed = bool(signals.pointers)
+    orders = last.subject == "orders"
+    group = _group_by(signals)
+    if group and not last.group_by and last.kind in (*_SWAPPABLE_MEASURES, "list") and not measure:
+        if not orders and group not in ("region", "segment", "city"):
+            return None
+        kind = last.kind if last.kind in _SWAPPABLE_MEASURES else "sum" if orders else "count"
+        return replace(last, kind=kind, group_by=group, limit=None)
+    if _picks_one(signals, measure) or (measure == "rank" and "which" in words and words & vocab.SIZE_WORDS):
+        order = "asc" if words & vocab.BOTTOM_WORDS else "desc"
+        if last.group_by and orders and last.kind in ("sum", "count", "rank") and last.group_by != "status":
+            by_count = last.kind == "count" or last.measure == "count"
+            return replace(last, kind="rank", order=order, limit=1, measure="count" if by_count else "")
+        if orders and not last.group_by and last.kind in ("list", "count", "sum", "rank"):
+            return QueryPlan("rank", "orders", last.filters, order=order, limit=1)
+        return None
+    if lemmas & vocab.SORT_VERBS and orders and last.kind == "list":
+        order = "asc" if words & vocab.BOTTOM_WORDS else "desc"
+        return replace(last, kind="rank", order=order, limit=None)
+    if not pointed or last.group_by:
+        return None
+    if measure == "count" and last.kind in ("list", "rank") and (orders or last.subject == "customers"):
+        return replace(last, kind="count", limit=None, order="desc")
+    if measure == "sum" and orders and last.kind in ("list", "rank", "count"):
+        return replace(last, kind="sum", limit=None, order="desc")
+    if not measure and lemmas & vocab.SHOW_VERBS and last.kind in ("count", "sum", "average"):
+        return replace(last, kind="list", limit=None)
+    return None
 
 
 def context_free(signals: Signals) -> bool:
@@ -1043,6 +1158,9 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
     slots.update(_stated_filters(signals))
     if signals.status:
         slots.pop("exclude_status", None)
+    reshaped = _reshaped(last, signals) if not context.named else None
+    if reshaped is not None:
+        return reshaped
     customers = context.named or last.filters.customers
     filters = Filters.from_slots(slots, tuple(customers))
     terms = payment_terms(signals)
@@ -1138,7 +1256,14 @@ def _measure(signals: Signals) -> str:
         return "average"
     if ranked:
         return "rank"
-    valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words))
+    # "the value of ...", and "open order value" (a money noun on the orders) with no ranking or average
+    # ("orders worth more than $15,000" is a condition on each order, not a total)
+    valued = any(w in vocab.SUM_NOUNS and nxt == "of" for w, nxt in pairwise(signals.words)) or any(
+        vocab.SUBJECT_WORDS.get(a) == "orders"
+        and b in vocab.SUM_NOUNS
+        and not {*signals.words[i + 2 : i + 3]} & (vocab.MORE_THAN | vocab.LESS_THAN)
+        for i, (a, b) in enumerate(pairwise(signals.lemmas))
+    )
     if (lemmas | words) & vocab.SUM_WORDS or "how much" in text or valued or _summed_by_verb(signals):
         return "sum"  # the word too: "combined" is lemmatised to "combine"
     if _billed(signals) or _worth_asked(signals):
@@ -1259,7 +1384,7 @@ def _group_by(signals: Signals) -> str:
     if "monthly" in words:
         return "month"
     for i, word in enumerate(words[:-1]):
-        if word in ("by", "per", "each", "every") and words[i + 1] not in signals.name_words:
+        if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
@@ -1396,7 +1521,8 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
         if filters.status or filters.period or filters.exclude_status:
             return QueryPlan("list", "customers", filters, min_orders=0)
         return QueryPlan("list", "customers", filters)
-    if "orders" in subjects:
+    if "orders" in subjects or (filters.status or filters.exclude_status) and "customers" not in subjects:
+        # "does X have anything overdue": only orders have a status, so a status asks after them
         return QueryPlan("list", "orders", filters)
     if filters.customers:
         return QueryPlan("lookup", "customers", filters)
@@ -1424,7 +1550,12 @@ def _revenue_from_customers(signals: Signals) -> bool:
 
 
 def _singular(signals: Signals, words: tuple[str, ...]) -> bool:
-    return any(w in signals.words for w in words) and not any(w + "s" in signals.words for w in words)
+    return any(w in signals.words for w in words) and not any(_plural(w) in signals.words for w in words)
+
+
+def _plural(noun: str) -> str:
+    """ "cities", "customers": the plural of a grouping noun."""
+    return noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
 
 
 def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPlan | Abstention:
@@ -1432,7 +1563,8 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     words, lemmas = set(signals.words), set(signals.lemmas)
     money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals) or _billed(signals)
     group = _group_by(signals)
-    if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"}:
+    how_much = "how much" in " ".join(signals.words)  # money, never a head count
+    if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
         if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not _billed(signals):
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
@@ -1506,16 +1638,32 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     if not group and not (subjects & {"orders"}):
         return Abstention(vocab.NO_PLAN_REASON, "rank")
     nouns = {"customer": ("customer", "client", "account"), "region": ("region",), "segment": ("segment",)}
+    nouns |= {"city": ("city",)}
     named = nouns.get(group, ("month",) if group == "month" else ("order", "sale"))
-    plural = any(w + "s" in signals.words for w in named)  # "who were our top customers": several
-    limit = signals.limit or (1 if _singular(signals, named) or ("who" in words and not plural) else DEFAULT_TOP)
+    plural = any(_plural(w) in signals.words for w in named)  # "who were our top customers": several
+    limit: int | None = signals.limit or (
+        1 if _singular(signals, named) or ("who" in words and not plural) else DEFAULT_TOP
+    )
+    if signals.limit is None and group and _sorts_the_list(signals.words):
+        limit = None  # "overdue $ by city, biggest first": every city, in that order
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
     by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)
-    by_count = by_count or _ranked_by_count(signals)
+    by_count = by_count or _ranked_by_count(signals) or bool(words & vocab.BUSY_WORDS)
     return QueryPlan(
         "rank", "orders", filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
     )
+
+
+def _sorts_the_list(words: list[str]) -> bool:
+    """ "biggest first", "highest to lowest": a ranking word that orders the whole list."""
+    rank = vocab.TOP_WORDS | vocab.BOTTOM_WORDS
+    for i, (a, b) in enumerate(pairwise(words)):
+        if a in rank and b == "first":
+            return True
+        if a in rank and b == "to" and words[i + 2 : i + 3] and words[i + 2] in rank:
+            return True
+    return False
 
 
 def _bought_the_most(signals: Signals) -> bool:

@@ -323,7 +323,12 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
         return [B.summary(sentence + excluded)]
     if plan.kind == "compare":
         return [B.summary(_comparison_sentence(ranking, style))]
-    if plan.kind == "rank":
+    if plan.kind == "rank" and not plan.limit:
+        # "overdue $ by city, biggest first": every group, in the order asked
+        first = "smallest" if plan.order == "asc" else "largest"
+        clause = _cancelled_clause(plan, excluded)
+        head = f"{_metric(ranking).capitalize()} by {plan.group_by} {scope}{clause}, {first} first:"
+    elif plan.kind == "rank":
         which = "Bottom" if plan.order == "asc" else "Top"
         clause = _cancelled_clause(plan, excluded)
         head = f"{which} {len(rows)} {group} by {_metric(ranking)} {scope}{clause}:"

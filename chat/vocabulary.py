@@ -54,7 +54,14 @@ REGION_WORDS: dict[str, str] = {
     "south": Region.SOUTH,
     "southern": Region.SOUTH,
     "central": Region.CENTRAL,
-    "midwest": Region.CENTRAL,
+}
+# Words that, right before a region word, make another region's name ("mid west", "north east",
+# "far east"): a name no record holds, never the region word it contains. North and south lead
+# only east and west ("north east"); the others lead any region word.
+COMPOUND_REGION_LEADS: dict[str, frozenset[str]] = {
+    "north": frozenset({"east", "west", "eastern", "western"}),
+    "south": frozenset({"east", "west", "eastern", "western"}),
+    **{lead: frozenset(REGION_WORDS) for lead in ("mid", "middle", "far", "upper", "lower", "deep", "pacific")},
 }
 
 # What a question is about, by the lemma of its nouns.
@@ -112,7 +119,10 @@ TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "t
 TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 
 # What is computed.
-COUNT_WORDS = frozenset({"count", "number"})
+COUNT_WORDS = frozenset({"count", "number", "quantity"})
+# Symbols that stand for a word when no number follows them: "# of orders" is the number of
+# orders, "the overdue $" the overdue money.
+SYMBOL_WORDS: dict[str, str] = {"#": "number", "$": "dollar"}
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", "owing"})  # "what does X owe us"
 OWING_WORDS = frozenset({"owe", "owed", "owing"})
 SUM_VERB_PHRASES = frozenset(
@@ -122,7 +132,11 @@ SUM_VERB_PHRASES = frozenset(
 # "what was X charged in May" asks for their total ("which customers did we bill" still lists).
 BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
-TOP_WORDS = frozenset({"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading"})
+TOP_WORDS = frozenset(
+    {"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading", "busiest"}
+)
+# Ranking words that rank by how many orders, not by their value ("our busiest customers").
+BUSY_WORDS = frozenset({"busiest"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
 SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
@@ -146,6 +160,9 @@ GROUP_WORDS: dict[str, str] = {
     "status": "status",
     "month": "month",
 }
+# Words that put a grouping noun after them ("by region", "per month", "for each segment"):
+# never a value themselves.
+GROUPING_LEADS = frozenset({"by", "per", "each", "every"})
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
 # A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
@@ -205,6 +222,14 @@ ORDER_FIELD_WORDS: dict[str, str] = {
 # Pronouns that point back at what the previous question was about: with a count, total or
 # average of their own they ask it of the same orders ("What's their total value?").
 BACK_REFERENCES = frozenset({"their", "they", "them", "those", "these"})
+
+# Pronouns that point at the set the last answer showed when they stand alone ("how much is
+# that in total", "how many is that"), not before a noun ("that order") or opening a clause.
+POINTING_PRONOUNS = frozenset({"that", "this", "it"})
+# Verbs that put the records just shown in another order ("sort those by amount").
+SORT_VERBS = frozenset({"sort", "resort", "arrange", "reorder"})
+# Verbs that ask to see the records themselves ("list them", "show me those").
+SHOW_VERBS = frozenset({"list", "show", "name", "display", "give", "see"})
 
 # A follow-up that moves the carried period back one unit: "and the month before?".
 PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})

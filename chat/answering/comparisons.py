@@ -1,4 +1,4 @@
-"""Comparisons: two customers, two regions or two periods side by side.
+"""Comparisons: two customers, two regions, two cities or two periods side by side.
 
 "Did Kestrel Foods order more than Brightwater Dental this year?", "north vs south sales last
 quarter", "was Q3 better than Q2 for Hudson Vale Pharmacy?". A comparison needs two sides of
@@ -49,6 +49,7 @@ class Dimension(enum.StrEnum):
 
     CUSTOMER = "customer"
     REGION = "region"
+    CITY = "city"
     PERIOD = "period"
 
 
@@ -70,6 +71,20 @@ def regions_named(words: list[str]) -> tuple[str, ...]:
     """The regions a question names, in its order ("north vs south": north, south)."""
     names = {r.value for r in Region}
     found = [vocab.REGION_WORDS[w] for w in words if w in vocab.REGION_WORDS and vocab.REGION_WORDS[w] in names]
+    return tuple(dict.fromkeys(found))
+
+
+def cities_named(words: list[str]) -> tuple[str, ...]:
+    """The customers' cities a question names, in its order ("seattle vs portland"), as stored."""
+    corpus = vocab.corpus_vocabulary()
+    clean = [w.replace(".", "") for w in words]
+    found = []
+    for i in range(len(clean)):
+        for size in range(min(corpus.longest, len(clean) - i), 0, -1):
+            key = tuple(clean[i : i + size])
+            if key in corpus.cities:
+                found.append(corpus.cities[key])
+                break
     return tuple(dict.fromkeys(found))
 
 
@@ -229,6 +244,9 @@ def plan_comparison(signals: Signals, context: Context, *, today: date) -> Query
     regions = regions_named(words)
     if len(regions) >= 2:
         return plan(replace(base, region=""), Dimension.REGION, regions[:2])
+    cities = cities_named([w for w in words if w not in signals.name_words])
+    if len(cities) >= 2:
+        return plan(replace(base, city=""), Dimension.CITY, cities[:2])
     periods = period_sides(words, cue, today=today)
     if periods is not None:
         sides = tuple(f"{p.label}|{p.start.isoformat()}|{p.end.isoformat()}" for p in periods)

@@ -20,7 +20,9 @@ from chat import vocabulary as vocab
 from chat.models import Customer, OrderStatus, Region
 
 ATTRIBUTE_NOUNS = {"segment": "segment", "segments": "segment", "region": "region", "regions": "region"}
-ATTRIBUTE_NOUNS |= {"status": "status"}
+ATTRIBUTE_NOUNS |= {"status": "status", "sector": "segment", "sectors": "segment"}
+# Only these parts of speech name a value: "by" in "by region" or "the" in "the region" never do.
+VALUE_POS = frozenset({"NOUN", "PROPN", "ADJ", "VERB"})
 COMPASS = ("north", "south", "east", "west")
 GRADING = frozenset({"most", "least", "more", "less", "very", "really", "too"})
 PLACE_LEADS = frozenset({"in", "at", "from", "near"})
@@ -41,13 +43,13 @@ class MissingValue:
         """The plain answer: what is not there, and what is."""
         if self.attribute == "city":
             cities = sorted(set(Customer.objects.values_list("city", flat=True)))
-            return f"No customer is in {self.value.title()}; the customers are in {_listed(cities)}."
+            return f"There is no customer in {self.value.title()}; the customers are in {_listed(cities)}."
         if self.attribute == "region":
             regions = [r.label for r in Region if Customer.objects.filter(region=r.value).exists()]
             return f"There is no {self.value.title()} region; the regions are {_listed(regions)}."
         if self.attribute == "status":
             statuses = [s.value for s in OrderStatus]
-            return f"No order has the status {self.value}; the statuses are {_listed(statuses)}."
+            return f"There is no {self.value} status; the statuses are {_listed(statuses)}."
         segments = sorted(set(Customer.objects.values_list("segment", flat=True)))
         return f"There is no {self.value} segment; the segments are {_listed(segments)}."
 
@@ -82,12 +84,17 @@ def missing_value(text: str, *, unread: str = "") -> MissingValue | None:
     doc = parse(text)
     words = [t.lower_ for t in doc]
     tags = [t.tag_ for t in doc]
+    compound = compound_region(words)
+    if compound is not None:
+        return MissingValue("region", compound[1])
     city = _place(words)
     if city is not None:
         return MissingValue("city", city)
     for i, word in enumerate(words):
         if not word.isalpha() or _known(word) or (unread and word != unread.lower()):
             continue
+        if doc[i].pos_ not in VALUE_POS or word in vocab.GROUPING_LEADS:
+            continue  # "break it down by region": a grouping, never a region called "By"
         after = words[i + 1] if i + 1 < len(words) else ""
         before = words[i - 1] if i else ""
         if before in GRADING:
@@ -106,6 +113,19 @@ def missing_value(text: str, *, unread: str = "") -> MissingValue | None:
                 attribute = "status"  # "how many orders are backordered"
         if attribute is not None:
             return MissingValue(attribute, word)
+    return None
+
+
+def compound_region(words: list[str]) -> tuple[tuple[int, ...], str] | None:
+    """A region word inside another region's name ("mid west", "mid-west", "north east", "far
+    east"): the positions of its words and the name as typed, or None. Such a name is no region
+    on record, and never the region its last word names."""
+    for i, word in enumerate(words):
+        if word not in vocab.REGION_WORDS or not i:
+            continue
+        j = i - 2 if words[i - 1] == "-" and i > 1 else i - 1
+        if word in vocab.COMPOUND_REGION_LEADS.get(words[j], ()):
+            return tuple(range(j, i + 1)), f"{words[j]} {word}"
     return None
 
 

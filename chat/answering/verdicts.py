@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from chat.planner import Context, QueryPlan, Signals
 
-YES_NO_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have", "had"})
+# "any open orders for X?", "anything shipped to X last week?" open with what they ask about
+# and still ask yes or no.
+YES_NO_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "any", "anything"})
 TAG_QUESTIONS = frozenset({"right", "correct", "yes"})
 
 
