@@ -86,12 +86,17 @@ def fmt_date(value: Any, style: Style) -> str:
             return value
     if not isinstance(value, date):
         return str(value or "")
-    return {
-        "iso": value.isoformat(),
-        "us": f"{value:%m/%d/%Y}",
-        "uk": f"{value:%d/%m/%Y}",
-        "long": f"{value.day} {value:%B %Y}",
-    }.get(style.date_format, f"{value.day} {value:%b %Y}")
+    # Only the style asked for is formatted (a table of orders formats a date per row).
+    match style.date_format:
+        case "iso":
+            return value.isoformat()
+        case "us":
+            return f"{value:%m/%d/%Y}"
+        case "uk":
+            return f"{value:%d/%m/%Y}"
+        case "long":
+            return f"{value.day} {value:%B %Y}"
+    return f"{value.day} {value:%b %Y}"
 
 
 def fmt_money(value: Any, style: Style, currency: str = "USD") -> str:

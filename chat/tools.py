@@ -342,6 +342,22 @@ class NameReading:
     unsure: tuple[tuple[str, str], ...] = ()  # (as typed, the closest name): only offered
 
 
+# The index the last read_names used, with its names as words and as written: built once per
+# index rather than for every question.
+_names_cache: tuple[CustomerIndex, dict[tuple[str, ...], IndexEntry], dict[tuple[str, ...], str]] | None = None
+
+
+def _names_by_words(index: CustomerIndex) -> tuple[dict[tuple[str, ...], IndexEntry], dict[tuple[str, ...], str]]:
+    global _names_cache
+    cached = _names_cache
+    if cached is not None and cached[0] is index:
+        return cached[1], cached[2]
+    names = {tuple(_tokens(e.name)): e for e in index.entries}
+    written = {key: " ".join(key) for key in names}
+    _names_cache = (index, names, written)
+    return names, written
+
+
 def read_names(text: str) -> NameReading:
     """The customer names ``text`` writes in other words, read as the names on record.
 
@@ -359,7 +375,8 @@ def read_names(text: str) -> NameReading:
     replaced: list[tuple[int, int, str, str]] = []  # start, end, as typed, the name on record
     unsure: list[tuple[str, str]] = []
     covered: set[int] = set()
-    names = {tuple(_tokens(e.name)): e for e in index.entries}
+    names, written = _names_by_words(index)
+    typed_at: dict[tuple[int, int], tuple[tuple[str, ...], str]] = {}  # the words at (start, size), as written
     for i in range(len(tokens)):
         if i in covered:
             continue
@@ -381,20 +398,23 @@ def read_names(text: str) -> NameReading:
         if size < 2:
             continue
         for i in range(len(tokens) - size + 1):
-            if covered & set(range(i, i + size)):
+            if not covered.isdisjoint(range(i, i + size)):
                 continue  # a name found above
-            typed = tuple(tokens[i : i + size])
+            at = typed_at.get((i, size))
+            if at is None:
+                at = typed_at[(i, size)] = (tuple(tokens[i : i + size]), " ".join(tokens[i : i + size]))
+            typed, typed_text = at
             if typed == key:
                 continue
-            score = fuzz.ratio(" ".join(typed), " ".join(key))
+            # Below the cutoff rapidfuzz returns 0 without finishing the comparison; at or above
+            # it, the same ratio.
+            score = fuzz.ratio(typed_text, written[key], score_cutoff=OFFERED_RATIO)
             if score < OFFERED_RATIO:
                 continue
             words = min(fuzz.ratio(a, b) for a, b in zip(typed, key, strict=True))
             if words < OFFERED_WORD_RATIO:
                 continue
-            others = max(
-                (fuzz.ratio(" ".join(typed), " ".join(k)) for k in names if k != key and len(k) == size), default=0
-            )
+            others = max((fuzz.ratio(typed_text, written[k]) for k in names if k != key and len(k) == size), default=0)
             start, end = spans[i][0], spans[i + size - 1][1]
             if score >= SURE_RATIO and words >= SURE_WORD_RATIO and score - others >= RUNNER_UP_GAP:
                 replaced.append((start, end, text[start:end], entry.name))

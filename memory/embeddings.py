@@ -125,7 +125,18 @@ def get_embedder() -> Embedder:
 
 
 def embed(texts: list[str]) -> list[list[float]]:
-    """Embed texts into unit-length vectors (one list of floats per text)."""
+    """Embed texts into unit-length vectors (one list of floats per text).
+
+    One text goes through :func:`embed_one`'s recent vectors: the gate embeds the statement
+    of every note it admits or refreshes, and the same statements come back turn after turn
+    (a repeated filter, a preference many users state, a note said again)."""
+    texts = list(texts)
+    if len(texts) == 1:
+        return [embed_one(texts[0])]
+    return _embed(texts)
+
+
+def _embed(texts: list[str]) -> list[list[float]]:
     try:
         return get_embedder().embed(list(texts)).tolist()
     except EmbeddingError:
@@ -134,9 +145,10 @@ def embed(texts: list[str]) -> list[list[float]]:
         raise EmbeddingError(f"embedding failed: {exc}") from exc
 
 
-# The last few single texts embedded, per embedder: a turn embeds its question once even though
-# recall and document search both need the vector (chat/turn.py uses the same text for both).
-_RECENT_MAX = 64
+# The last single texts embedded, per embedder: a turn embeds its question once even though
+# recall and document search both need the vector (chat/turn.py uses the same text for both),
+# and the gate's statements repeat across turns and users. About 12 kB a vector.
+_RECENT_MAX = 256
 _recent: OrderedDict[tuple[int, str], tuple[float, ...]] = OrderedDict()
 _recent_lock = threading.Lock()
 
@@ -145,13 +157,13 @@ def embed_one(text: str) -> list[float]:
     try:
         key = (id(get_embedder()), text)
     except Exception:
-        return embed([text])[0]  # raises the clear EmbeddingError
+        return _embed([text])[0]  # raises the clear EmbeddingError
     with _recent_lock:
         hit = _recent.get(key)
         if hit is not None:
             _recent.move_to_end(key)
             return list(hit)
-    vector = embed([text])[0]
+    vector = _embed([text])[0]
     with _recent_lock:
         _recent[key] = tuple(vector)
         while len(_recent) > _RECENT_MAX:

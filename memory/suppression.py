@@ -195,13 +195,11 @@ def matching_suppression(
     """The live suppression this candidate matches, if any (see the module docstring)."""
     now = now or timezone.now()
     with acting_user(user.pk):
+        # Vectors (384 numbers each, parsed from text) are read below only for the rows whose
+        # content words match the candidate's, usually none.
         rows = list(
             Suppression.objects.filter(user_id=user.pk, expires_at__gt=now).only(
-                "kind",
-                "statement_hash",
-                "subject_hash",
-                "content_hashes",
-                "embedding",  # and the key
+                "kind", "statement_hash", "subject_hash", "content_hashes"
             )
         )
     if not rows:
@@ -219,9 +217,13 @@ def matching_suppression(
     if embedding is None:
         embedding = embed_one(statement)
     hashes = content_hashes(statement)
-    for row in rows:
-        if sorted(row.content_hashes) != hashes:
-            continue
+    same_words = [row for row in rows if sorted(row.content_hashes) == hashes]
+    if not same_words:
+        return None
+    with acting_user(user.pk):
+        vectors = dict(Suppression.objects.filter(pk__in=[row.pk for row in same_words]).values_list("pk", "embedding"))
+    for row in same_words:
+        row.embedding = vectors[row.pk]
         similarity = cosine(embedding, row.embedding)
         if similarity > COSINE_THRESHOLD:
             return row
