@@ -20,7 +20,10 @@ import psutil
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-STOP_WITHIN = 15.0
+# What is tested is that the server is released, not how fast: the 15 s target of a stop is
+# measured by `make stop-check` on a quiet machine. Beside a full parallel suite on 2 cores a
+# runserver stopping the last server took longer than 15 s (3 December, twice), so 30 here.
+STOP_WITHIN = 30.0
 _started: list[subprocess.Popen] = []
 
 
