@@ -523,7 +523,7 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         if token.pos_ in ("NOUN", "PROPN") and not _known_noun(word, lemma, corpus_words):
             signals.unknown.append(word)
         elif token.pos_ not in vocab.CHECKED_POS and _unreadable(token, corpus_words):
-            # "how many overdue orders has emea got": a word no dictionary knows, whatever the
+            # "how many open orders has apac got": a word no dictionary knows, whatever the
             # parser tagged it, is read by no slot
             signals.unknown.append(word)
 

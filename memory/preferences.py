@@ -249,7 +249,7 @@ FACETS: tuple[Facet, ...] = (
                 ),
                 "to two decimal places",
             ),
-            # "round to the nearest hundred", "nearest 1,000 is fine"
+            # "hundreds will do", "nearest 1,000 is fine"
             Value(
                 "hundred",
                 (r"\bnearest (?:hundred|100)\b", r"\bround(?:ed)? to (?:the )?hundreds\b"),
@@ -580,7 +580,7 @@ FACETS: tuple[Facet, ...] = (
             Value(
                 "formal",
                 (
-                    r"(?<!no need for the )(?<!no need to be )(?<!less )\bformal(?! tone every)\b",
+                    r"(?<!no need for the )(?<!no need to be )(?<!less )\bformal\b",
                     r"\bprofessional tone\b",
                 ),
                 "a formal tone",

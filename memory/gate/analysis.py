@@ -42,10 +42,8 @@ from memory.gate.secrets import names_secret, secret_kind
 _SUBJECTS = ("nsubj", "nsubjpass")
 _FORMAT_SUBJECTS = {"answer_format", "answer_length", "units", "currency", "date_format", "language", "scale"}
 _STRIP_WORDS = {"that", ":", ",", "-", "this", "the", "following", "of", "fact"}
-# Asides that end a fact without being part of it.
-_TRAILING_ASIDES = frozenset({"btw", "fyi", "lol", "tbh", "haha", "pls", "please", "thx", "thanks", "ta"})
 # What may stand between a keep request and the fact it points at: when to keep it, and the
-# pointer itself ("save this one for me for future chats: ...", "just so you know going forward, ...").
+# pointer itself ("save this one for me for future chats: ...", "so u know for later on, ...").
 _POINTING_AHEAD = (
     vocab.KEEP_FOR_LATER
     | _STRIP_WORDS
@@ -831,7 +829,7 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
         return None  # "save this for later chats: ...": the content is the next clause
     span = without_tag(span)
     words = _words(span)
-    while len(words) > 1 and words[-1].lower_ in _TRAILING_ASIDES:
+    while len(words) > 1 and words[-1].lower_ in vocab.TRAILING_ASIDES:
         words.pop()  # "I handle the Benelux distributors btw": the aside goes, the full stop too
         span = span.doc[span.start : words[-1].i + 1]
     if span.text.lower().startswith(("instead of", "rather than", "in place of")):

@@ -745,11 +745,15 @@ REVERSAL_PHRASES: tuple[str, ...] = (
 
 # --- corrections -----------------------------------------------------------------------------
 
-# A verdict without content ("wrong", "that's not right"): nothing durable to keep.
-# Words addressed to Atlas or laughed at it, never part of what the user states ("wrong one mate, it's ...").
-ADDRESS_TERMS: tuple[str, ...] = ("mate", "buddy", "pal", "dude", "man", "bro", "lol", "haha", "tbh", "ffs", "sorry")
+# Words addressed to Atlas, and laughs or sighs at it: never part of what the user states
+# ("wrong one mate, it's ...", "I handle the Benelux distributors btw").
+VOCATIVES: tuple[str, ...] = ("mate", "buddy", "pal", "dude", "man", "bro", "sorry")
+LAUGHS: tuple[str, ...] = ("lol", "haha", "tbh", "ffs")
+ADDRESS_TERMS: tuple[str, ...] = (*VOCATIVES, *LAUGHS)
+TRAILING_ASIDES: frozenset[str] = frozenset((*LAUGHS, "btw", "fyi", "pls", "please", "thx", "thanks", "ta"))
 # Denials that open a correction without a comma when what is so now follows ("nah they renewed early").
 BARE_DENIALS: tuple[str, ...] = ("nope", "nah")
+# A verdict without content ("wrong", "that's not right"): nothing durable to keep.
 VERDICT_WORDS: tuple[str, ...] = (
     *CORRECTION_LEADS,
     *BARE_DENIALS,
