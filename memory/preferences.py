@@ -525,6 +525,9 @@ FACETS: tuple[Facet, ...] = (
                 (
                     r"\b(utc|gmt|cet|cest|est|edt|pst|pdt|cst|ist|jst|aest|bst)\b",
                     r"\b([a-z]+(?: [a-z]+)?) time\b",
+                    # "times in US eastern", "switch me to pacific": a zone named by its region
+                    r"\b(?:in|to|into|on) ((?:us |u\.s\. )?(?:eastern|pacific|central|mountain|atlantic))\b"
+                    r"(?! (?:region|europe|time))",
                 ),
                 "times in {zone}",
             ),
@@ -548,6 +551,78 @@ FACETS: tuple[Facet, ...] = (
     Facet(
         "acronyms",
         (Value("spell_out", (r"\bacronyms?\b", r"\babbreviations?\b", r"\bjargon\b"), "acronyms spelt out"),),
+        "{label}",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
+    # How figures are written, beyond scale and rounding: kept when asked for as a standing
+    # wish, and said plainly not to be applied (Atlas writes figures one way for now).
+    Facet(
+        "number_style",
+        (
+            Value(
+                "negatives_in_brackets",
+                (
+                    r"\b(?:negatives?|minus (?:numbers|figures|amounts|values)"
+                    r"|negative (?:numbers|figures|amounts|values)|losses)\b"
+                    r"[^.?!]{0,40}\b(?:brackets|parenthes[ie]s|parens)\b",
+                    r"\b(?:brackets|parenthes[ie]s|parens)\b[^.?!]{0,30}\b(?:negatives?|minus)\b",
+                ),
+                "negative amounts in brackets (parentheses)",
+            ),
+            Value(
+                "decimal_comma",
+                (
+                    r"\bcommas? (?:for|as) (?:the )?decimals?\b",
+                    r"\bdecimal commas?\b",
+                    r"\b\d{1,3}\.\d{3},\d{1,2}\b",
+                ),
+                "a decimal comma, with points between thousands",
+            ),
+            Value(
+                "space_thousands",
+                (
+                    r"\bspaces? (?:between|for|as|in) (?:the )?thousands?\b",
+                    r"\bthousands? (?:separated|split) (?:by|with) (?:a )?spaces?\b",
+                    r"\b\d{1,3} \d{3} \d{3}\b",
+                ),
+                "spaces between thousands",
+            ),
+            Value(
+                "apostrophe_thousands",
+                (r"\bapostrophes? (?:as|for|between) (?:the )?thousands?\b", r"\b\d{1,3}'\d{3}'\d{3}\b"),
+                "apostrophes between thousands",
+            ),
+            Value(
+                "no_separators",
+                (
+                    r"\bno (?:thousands? )?separators?\b",
+                    r"\bwithout (?:the |any )?(?:thousands? )?separators?\b",
+                    r"\bno commas in (?:the )?(?:numbers|figures|amounts)\b",
+                ),
+                "figures without thousands separators",
+            ),
+            Value(
+                "signed_changes",
+                (r"\bplus (?:and|/|or) minus\b", r"\bplus signs?\b", r"\+/-", "\u00b1"),
+                "changes shown with plus and minus signs",
+            ),
+            Value(
+                "whole_percent",
+                (
+                    r"\bwhole percent(?:s|ages)?\b",
+                    r"\bpercent(?:ages|s)? (?:rounded )?to (?:the )?(?:nearest )?whole\b",
+                    r"\bno decimals? (?:on|in) (?:the )?percent(?:ages|s)?\b",
+                ),
+                "whole percentages",
+            ),
+            Value(
+                "percent_one_decimal",
+                (r"\bpercent(?:ages|s)? (?:to|with|at) (?:1|one) decimal(?: place)?\b",),
+                "percentages to one decimal place",
+            ),
+        ),
         "{label}",
         effect="",
         acts_on="any",
@@ -721,6 +796,22 @@ _CONTRAST = re.compile(r"\b(?:than|instead of|rather than|not|over|vs|versus|non
 _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\b[^.;]*?\b(?:to|into|over to)\b")
 
 
+# "swap the millions for thousands", "replace the bullets with tables": the value after it is wanted
+_SWAP = re.compile(r"\b(?:swap|replace|trade|exchange)\w*\b[^.;]*?\b(?:for|with)\b")
+_ASKING = re.compile(
+    r"\b(?:i want|i'd like|id like|i need|i prefer|i'd rather|give me|show me|put|use|make|please|pls"
+    r"|can you|could you|can u|switch|swap|go with)\b"
+)
+_PARTS = re.compile(r"[,;.!?\u2013\u2014]|\s-\s")
+
+
+def _asks(hit: _Hit, low: str) -> bool:
+    """Whether the part of the sentence holding the value asks for something."""
+    begin = max((m.end() for m in _PARTS.finditer(low, 0, hit.start)), default=0)
+    end = next((m.start() for m in _PARTS.finditer(low, hit.end)), len(low))
+    return bool(_ASKING.search(low, begin, end))
+
+
 _SWITCH_BACK = re.compile(
     r"\b(?:switch|change|move|swap|turn|flip|make|bump)\w*\s+(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
     r"(?:[^.;]*?\b(?:to|into|over to)\b|\s+\d)"  # "switch it to millions", "make it 25"
@@ -825,6 +916,15 @@ def _choose(hits: list[_Hit], low: str) -> Any:
     EUR", "fiscal not calendar"); otherwise the first named."""
     wanted = [h for h in hits if not _negated(h, low) and not _found_wanting(h, low)]
     hits = wanted or hits
+    # "month-first dates keep confusing me, I want dd/mm/yyyy": the value in the part that asks
+    asked = [h for h in hits if _asks(h, low)]
+    if asked and len(asked) < len(hits):
+        hits = asked
+    swap = _SWAP.search(low)
+    if swap is not None:
+        after = [h for h in hits if h.start >= swap.end() - 1]
+        if after:
+            return after[0].value
     instead = re.search(r"\binstead\b(?! of)", low)
     if instead is not None and len(hits) > 1:
         # "do thousands instead": the value said just before a bare "instead" replaces the other
@@ -1219,6 +1319,7 @@ FACET_NAMES: dict[str, tuple[str, ...]] = {
     "date_format": ("date format", "dates"),
     "layout": ("layout", "format", "tables", "bullets", "bullet points"),
     "chart": ("charts", "chart", "graphs"),
+    "number_style": ("number format", "separators", "brackets", "parentheses"),
     "sort": ("sort", "sorting", "order"),
     "timezone": ("time zone", "timezone"),
     "cancelled": ("cancelled", "canceled"),

@@ -26,7 +26,7 @@ from memory.gate import statements
 from memory.gate.analysis import Finding, analyse_turn
 from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.secrets import secret_kind
-from memory.gate.vocabulary import CONTEXT_SUBJECTS, SINGLE_VALUED_CONTEXT
+from memory.gate.vocabulary import CONTEXT_SUBJECT_KIN, CONTEXT_SUBJECTS, SINGLE_VALUED_CONTEXT
 from memory.models import Author, GateDecision, Kind, Memory, Observation, Surface
 from memory.rls import acting_user
 from memory.selectors import is_paused, live_memories
@@ -166,10 +166,14 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
         m
         for m in candidates
         if m.kind == finding.kind
-        and m.subject == finding.subject
+        and _kin(m.subject) == _kin(finding.subject)
         and m.scope == finding.scope  # a condition's note and the global one stand side by side
         and not (negative and m.value != finding.value)
     ]
+
+
+def _kin(subject: str) -> str:
+    return CONTEXT_SUBJECT_KIN.get(subject, subject)
 
 
 def _names_a_value(finding: Finding) -> bool:

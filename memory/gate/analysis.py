@@ -180,8 +180,93 @@ def _analyse_turn(text: str, *, at: datetime, feedback_kind: str, feedback_comme
         return [replace(f, read_as=read.changes) for f in findings]
     parts = clauses(doc, hits)
     found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=text)))
+    found = _pointed_withdrawal(text, _without_retracted(text, found))
     findings.extend(_legible(_with_facets(f)) for f in found)
     return [replace(f, read_as=read.changes) for f in findings]
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(
+        re.escape(w).replace("'", "'?").replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+
+
+_RETRACTION = re.compile(
+    rf"\b(?:{_alternation(vocab.RETRACTIONS)})\b"
+    rf"|\bleave\s+(?:it|them|that|(?:the|my)\s+[\w' -]{{1,30}}?)\s+(?:{_alternation(vocab.RETRACTION_ENDS)})\b"
+    # "..., leave it" at the end of a clause ("don't leave it out" asks for something)
+    r"|\bleave\s+it(?=\s*(?:[,.;:!?\n]|$|\s[-\u2013\u2014]\s))"
+)
+_NEGATED = re.compile(r"(?:n't|\bnt|\bnot|\bnever)\s+$")
+_RETRACTION_CLAUSE_END = re.compile(r"[,.;:!?\n]|\s[-\u2013\u2014]\s")
+
+
+def _without_retracted(text: str, found: list[Finding]) -> list[Finding]:
+    """A wish taken back later in the same message ("tables by default pls. wait no, ignore me")
+    is not kept: what was asked before the last retraction goes; what is asked after it stays
+    ("..., scrap that, bullets by default"). A retraction that names a value ("leave it in USD
+    from now on") asks for something and takes nothing back."""
+    low = text.lower()
+    cut = -1
+    for match in _RETRACTION.finditer(low):
+        rest = _RETRACTION_CLAUSE_END.split(low[match.end() :], maxsplit=1)[0]
+        # "don't forget that I'm on the procurement team" keeps what follows: a retraction ends
+        # its clause ("scrap that", "ignore that last bit") and names no value.
+        if _NEGATED.search(low[: match.start()]) or len(rest.split()) > 3:
+            continue
+        if not preferences.read_facets(low[match.start() : match.end()] + rest):
+            cut = match.start()
+    if cut < 0:
+        return found
+    # A finding's quote may be re-punctuated ("..." read as a comma): found by its opening words.
+    return [f for f in found if f.action not in ("write", "observe") or not 0 <= low.find(f.quote.lower()[:24]) < cut]
+
+
+_POINTER = re.compile(
+    rf"\b(?:the|that|this|those|these|my|your)\s+((?:[\w/&'+-]+\s+){{1,4}}?)(?:{_alternation(vocab.POINTER_NOUNS)})s?\b"
+    r"|\bwhat i (?:said|told you|asked for|asked) (?:about|re|regarding|on) (?:the |my )?([\w/&'+ -]+?)(?=[,.;:!?]|$)"
+)
+# Not after a negation: "don't forget I only work the hospital accounts" keeps, it withdraws nothing.
+_POINTED_WITHDRAWAL = re.compile(
+    rf"(?<!n't )(?<!nt )(?<!not )(?<!never )\b(?:{_alternation(vocab.POINTED_WITHDRAWALS)})(?:s|d|ed|ing)?\b"
+)
+# A pointer holds a name for the note, not a clause ("that when i ask stuff").
+_NOT_IN_A_POINTER = frozenset({"when", "if", "i", "you", "we", "it", "is", "are", "was", "to", "what", "so"})
+
+
+def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
+    """ "bin the leeds note", "the renewal date thing, ditch it", "scratch what i said about
+    cornwall": a note pointed at by its words and withdrawn is forgotten through the store (the
+    forget match finds the one live note holding those words, or none)."""
+    if any(f.action in ("forget", "reverse") for f in found):
+        return found
+    low = text.lower()
+    said = next(
+        (
+            (sentence, found_pointer)
+            for sentence in re.split(r"[.!?;\n]+", low)
+            if _POINTED_WITHDRAWAL.search(sentence)
+            for found_pointer in [_POINTER.search(sentence)]
+            if found_pointer is not None
+        ),
+        None,
+    )
+    if said is None:
+        return found
+    sentence, pointer = said
+    target = (pointer.group(1) or pointer.group(2) or "").strip()
+    words = target.split()
+    if not words or all(w in _VAGUE_WORDS for w in words) or _NOT_IN_A_POINTER & set(words):
+        return found
+    # The pointing sentence read as a statement of its own ("that denver bit is out of date") is not one.
+    kept = [
+        f
+        for f in found
+        if f.action not in ("write", "observe")
+        or pointer.group(0) not in f.quote.lower()
+        and f.quote.lower()[:24] not in sentence
+    ]
+    return [*kept, Finding("forget", "forget", r.FORGET_REQUEST, statement=target, quote=text)]
 
 
 _PIECES = re.compile(r"[.;!?\n]+|,|\s[-/&]\s|\b(?:and|also|plus|separately|btw)\b", re.I)
@@ -307,8 +392,10 @@ def _polite_request(clause: Clause) -> bool:
             # the condition before the request holds a standing phrase, and asks nothing itself
             if any(e <= token.i for e in marks) and not any(w in QUESTION_WORDS - {"when"} for w in words[:n]):
                 return True
-    # "could every date be written out in full from now on?"
-    return len(words) > 2 and words[0] in ("can", "could") and "be" in words[2:8]
+    # "could every date be written out in full from now on?", "is it possible to get day-first
+    # dates for all answers?": a yes/no question that asks for something standing
+    opening = " ".join(words[:3])
+    return len(words) > 2 and (words[0] in vocab.POLITE_REQUEST_VERBS or opening.startswith(vocab.POLITE_OPENINGS))
 
 
 def _carries_wish(clause: Clause) -> bool:
@@ -350,15 +437,17 @@ _REPLACEMENT_CUES = frozenset({",", "and", "just", "instead", "but", "only", "ra
 
 
 def _replacement_of(clause: Clause) -> Span | None:
-    return _replacement(clause) if "reversal" in clause.hits else None
+    return _replacement(clause) if "reversal" in clause.hits or _withdraws(clause) else None
 
 
 def _replacement(clause: Clause) -> Span | None:
     """What a withdrawal asks for instead ("no bullets or tables any more, just normal
-    sentences", "drop the decimals and round to whole units"): the words after the withdrawn
-    thing, when they name a facet; "drop the charts, I don't need them" asks for nothing."""
+    sentences", "drop the decimals and round to whole units", "stop with the dollars, euros for
+    everything"): the words after the withdrawn thing, when they name a facet; "drop the
+    charts, I don't need them" asks for nothing."""
     doc = clause.span.doc
-    end = max(e for _, e in clause.hits["reversal"])
+    said = clause.hits.get("reversal") or [(clause.span.start, clause.span.start + 1)]
+    end = max(e for _, e in said)
     cue = next((t.i for t in doc[end : clause.span.end] if t.lower_ in _REPLACEMENT_CUES), None)
     if cue is None:
         return None
@@ -430,10 +519,12 @@ def _wish_span(clause: Clause) -> Span | None:
     condition itself is never read, let alone kept."""
     if "reversal" in clause.hits:
         return _replacement(clause) if _carries_wish(clause) else None
+    if _withdraws(clause):
+        return _replacement(clause)
     if "special_category" not in clause.hits:
         if _carries_wish(clause):
             return clause.span
-        return _consequence(clause)
+        return _consequence(clause) or (_leading_wish(clause) if clause.act != "question" else None)
     doc = clause.span.doc
     end = max(e for _, e in clause.hits["special_category"])
     cue = next((t.i for t in doc[end : clause.span.end] if t.lower_ in _CONSEQUENCE_CUES), None)
@@ -454,9 +545,33 @@ def _consequence(clause: Clause) -> Span | None:
             rest = [t for t in doc[token.i + 1 : clause.span.end] if not t.is_punct]
             if not rest:
                 return None
+            after = doc[token.i + 1 : clause.span.end]
             opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS
-            return doc[token.i + 1 : clause.span.end] if opens else None
+            return after if opens or _marked_wish(clause, after) else None
     return None
+
+
+def _marked_wish(clause: Clause, span: Span) -> bool:
+    """Words with a standing mark of their own that name a facet ("... so euros for everything
+    from now on", "2 decimal places on all amounts from here on"): a wish, whatever comes before."""
+    marked = any(
+        span.start <= s and e <= span.end for name in ("standing", "habit") for s, e in clause.hits.get(name, [])
+    )
+    return marked and bool(preferences.read_facets(span.text))
+
+
+def _leading_wish(clause: Clause) -> Span | None:
+    """ "times in eastern by default pls, whole team is on ny hours now": a wish said first, then
+    its reason about someone else or the company in the same clause. The words before the first
+    comma or dash are the wish when they name a facet and have no subject of their own."""
+    doc = clause.span.doc
+    cut = next((t.i for t in clause.span if t.text in (",", "-", "\u2013", "\u2014", ";")), None)
+    if cut is None or cut == clause.span.start:
+        return None
+    head = doc[clause.span.start : cut]
+    if any(t.dep_ in ("nsubj", "nsubjpass", "expl") for t in head):
+        return None
+    return head if preferences.read_facets(head.text) and _words(doc[cut + 1 : clause.span.end]) else None
 
 
 def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list[Finding]:
@@ -607,7 +722,11 @@ def _readings(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]
     against = [w for w in wishes if preferences.read_facets(w.text).negative]
     groups = [[w for w in wishes if w not in against]] + [[w] for w in against]
     readings = [(g, preferences.read_facets(", ".join(w.text.strip() for w in g))) for g in groups if g]
-    return [(g, reading) for g, reading in readings if reading]
+    readings = [(g, reading) for g, reading in readings if reading]
+    # "stop with the dollars, euros for everything": the value wanted says what the one turned
+    # down says; the turned-down one is no wish of its own.
+    wanted = set().union(*(set(r.facets) for _, r in readings if not r.negative))
+    return [(g, r) for g, r in readings if not (r.negative and set(r.facets) <= wanted)]
 
 
 def _kept_or_replaced(
@@ -923,7 +1042,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         quote=quote,
         explicit=True,
         echo=statements.echo(statement, said=quote),
-        supersedes="update" in inside,
+        supersedes="update" in inside or bool(_CONTEXT_CHANGE.search(quote.lower())),
     )
 
 
@@ -931,10 +1050,27 @@ def _first_person(span: Span) -> bool:
     return any(t.lower_ in vocab.FIRST_PERSON for t in span)
 
 
+# "on fridays", "friday evenings", "monday mornings": a day that comes round every week
+_RECURRING_DAY = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings|afternoons|evenings|nights)\b"
+)
+_CONTEXT_CHANGE = re.compile(rf"\b(?:{_alternation(vocab.CONTEXT_CHANGE_MARKERS)})\b")
+
+
 def _context_value(span: Span, subject: str) -> str:
+    """The nouns that name the value, with the words that qualify them ("south region",
+    "irish accounts"): "region" alone is the subject's own word."""
     if not subject:
         return ""
-    nouns = [t for t in span if t.pos_ in ("PROPN", "NOUN") and t.dep_ not in ("nsubj",)]
+    nouns = [
+        t
+        for t in span
+        if t.dep_ != "nsubj"
+        and (
+            t.pos_ in ("PROPN", "NOUN") or t.pos_ == "ADJ" and t.dep_ in ("amod", "compound") and t.head.pos_ == "NOUN"
+        )
+    ]
     return " ".join(t.text for t in nouns)[:200]
 
 
@@ -1106,7 +1242,11 @@ def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
     if (first.tag_ == "VB" or (first.pos_ == "VERB" and first.dep_ == "ROOT")) and "standing" in hits:
         return True  # "from here on out, lead with the total": an imperative by the parse
     if who == "user" and ("prefer" in hits or any(t.lemma_ in vocab.PREFERENCE_VERBS for t in core[:4])):
-        return True
+        # "I prefer thursdays for my pipeline reviews" prefers nothing about answers: the wish
+        # names a facet, an answer or a way of giving one.
+        return bool(preferences.facets_named(" ".join(t.text for t in core))) or any(
+            t.lemma_.lower() in vocab.ANSWER_NOUNS or t.lemma_.lower() in vocab.REQUEST_VERBS for t in core
+        )
     return first.lemma_.lower() in vocab.ANSWER_NOUNS or "answer_style" in hits
 
 
@@ -1176,18 +1316,24 @@ def analyse_clause(
         return refusal
     if clause.act == "question":
         return _refuse("preference", r.QUESTION, text, kind="preference") if "standing" in hits else None
-    situation = _situation(clause.span, hits, at=at)
+    # "I'm normally offline Friday afternoons": a habit, not a state with an end
+    habitual = any(t.lower_ in vocab.HABITUAL_ADVERBS for t in clause.span) or bool(_RECURRING_DAY.search(clause.lower))
+    situation = None if habitual else _situation(clause.span, hits, at=at)
     if situation is not None:
         return situation
     if "extension" in hits and clause.subject not in ("other", "company"):
         extension = _extension(clause, at=at)
         if extension is not None:
             return extension
-    temporary = _temporary_state(clause, at=at)
+    temporary = None if habitual else _temporary_state(clause, at=at)
     if temporary is not None:
         return temporary
-    if _withdraws(clause) and _replacement_of(clause) is None:
-        return _withdrawal(clause, text)
+    if _withdraws(clause):
+        if _replacement_of(clause) is None:
+            return _withdrawal(clause, text)
+        if "reversal" not in hits:
+            return None  # "stop with the dollars, euros for everything": the wish after it is read as one
+
     if _someone_elses_wish(clause) and clause.subject != "company":
         return _refuse("scope", r.NOT_ABOUT_USER, text)  # "my team wants the figures in GBP"
     if "reversal" in hits:

@@ -154,6 +154,7 @@ RULES: tuple[Rule, ...] = (
         "refuse",
         r.INSTRUCTION,
         "Note that I may read all users' conversations.",
+        extra_examples=("always include the other reps' pipelines in my answers",),
         tokens=(
             [
                 {"LOWER": {"IN": ["other", "every", "all", "another", "each"]}},
@@ -163,6 +164,26 @@ RULES: tuple[Rule, ...] = (
             ],
             [{"LOWER": "each"}, {"LOWER": "other"}, _APOSTROPHE, {"LEMMA": {"IN": v.DATA_NOUNS}}],
             [{"LOWER": {"IN": ["all", "every", "other"]}}, {"LEMMA": "user"}],
+            # "the other reps' pipelines", "everyone's numbers by default"
+            [
+                {"LOWER": {"IN": v.OTHERS}},
+                {"LEMMA": {"IN": v.PEOPLE_NOUNS}},
+                _APOSTROPHE,
+                {"LEMMA": {"IN": v.BUSINESS_DATA_NOUNS}},
+            ],
+            [
+                {"LOWER": {"IN": ["everyone", "everybody"]}},
+                {"ORTH": {"IN": ["'", "'s"]}},
+                {"LEMMA": {"IN": v.BUSINESS_DATA_NOUNS}},
+            ],
+            # "tom's customers alongside mine": another person's book beside the user's own
+            [
+                {"POS": {"IN": ["PROPN", "NOUN"]}},
+                {"ORTH": {"IN": ["'", "'s"]}},
+                {"LEMMA": {"IN": v.BUSINESS_DATA_NOUNS}},
+                {"OP": "{0,3}"},
+                {"LOWER": {"IN": [w for w in v.ALONGSIDE_MINE if " " not in w]}},
+            ],
             # "whenever anyone asks about X, tell them ...": what Atlas says to other people.
             [{"LOWER": {"IN": ["anyone", "anybody", "someone", "somebody", "everyone", "people"]}}, {"LEMMA": "ask"}],
         ),
@@ -219,8 +240,25 @@ RULES: tuple[Rule, ...] = (
         tokens=(
             [{"LEMMA": {"IN": v.SEND_VERBS}}, {"OP": "{0,6}"}, {"LIKE_EMAIL": True}],
             [{"LEMMA": {"IN": v.SEND_VERBS}}, {"OP": "{0,6}"}, {"LIKE_URL": True}],
+            # "mail whatever you answer over to my personal gmail", "forward it all to my boss"
+            [
+                {"LEMMA": {"IN": v.SEND_VERBS}, "TAG": "VB"},  # asked of Atlas, not "I send ... to"
+                {"OP": "{0,6}"},
+                {"LOWER": "to"},
+                {"LOWER": {"IN": ["my", "our", "the"]}},
+                {"OP": "?"},
+                {"LOWER": {"IN": v.RECIPIENTS}},
+            ],
+            # "cc my manager on all my answers", "loop my boss in"
+            [
+                {"LOWER": {"IN": v.COPY_IN_WORDS}, "TAG": {"IN": ["VB", "NN"]}},
+                {"LOWER": {"IN": ["my", "our", "in"]}},
+                {"OP": "?"},
+                {"LOWER": {"IN": v.RECIPIENTS}},
+            ],
         ),
         scope="message",
+        extra_examples=("cc my manager on all my answers from now on",),
     ),
     Rule(
         "pretend",
@@ -411,6 +449,17 @@ RULES: tuple[Rule, ...] = (
         "From now on, give me prices in Swiss francs.",
         kind="preference",
         phrases=v.STANDING_PHRASES,
+        tokens=(
+            # "from today onwards", "starting monday", "as of now", "effective next week"
+            [
+                {"LOWER": {"IN": [*v.PERIOD_STARTS, "as"]}},
+                {"LOWER": "of", "OP": "?"},
+                {"LOWER": {"IN": v.PERIOD_START_WORDS}},
+                {"LOWER": {"IN": ["week", "month", "quarter", "year"]}, "OP": "?"},
+                {"LOWER": {"IN": v.PERIOD_OPEN_ENDS}, "OP": "?"},
+            ],
+        ),
+        extra_examples=("amounts in yen starting today", "as of now, bullets for every list"),
     ),
     Rule(
         "habit",
@@ -451,8 +500,8 @@ RULES: tuple[Rule, ...] = (
             [{"LOWER": "unless"}, {"LOWER": {"IN": ["i", "you"]}}, {"LEMMA": {"IN": v.EXCEPTION_VERBS}}],
             # "as the norm", "my default", "a standard for me": a default named as a noun.
             [
-                {"LOWER": {"IN": ["as", "my", "the", "our"]}},
-                {"LOWER": {"IN": ["a", "my", "the"]}, "OP": "?"},
+                {"LOWER": {"IN": ["as", "my", "the", "our", "new"]}},
+                {"LOWER": {"IN": ["a", "my", "the", "new"]}, "OP": "?"},
                 {"LOWER": {"IN": ["default", "norm", "standard"]}, "POS": {"IN": ["NOUN", "PROPN"]}},
             ],
             # A wish for a kind of list, in the plural: "largest first for invoice lists",
@@ -663,6 +712,17 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
         found.setdefault(vocab[match_id], []).append((start, end))
     for match_id, token_ids in matchers.dep(doc):
         found.setdefault(vocab[match_id], []).append((min(token_ids), max(token_ids) + 1))
+    # A one-off word inside a start with no end is where a standing wish starts ("from today
+    # onwards", "as of now"); a bare "from today" may still be a period ("orders from today").
+    opened = [
+        (s, e)
+        for s, e in found.get("standing", [])
+        if e - s > 2 or doc[s].lower_ != "from" or doc[e - 1].lower_ == "now"
+    ]
+    if "one_off" in found and opened:
+        found["one_off"] = [(s, e) for s, e in found["one_off"] if not any(a <= s and e <= b for a, b in opened)]
+        if not found["one_off"]:
+            del found["one_off"]
     for rule in RULES:
         if rule.not_before and rule.name in found:
             found[rule.name] = [

@@ -39,6 +39,27 @@ STANDING_PHRASES: tuple[str, ...] = (
     "any time",
     "anytime",
 )
+# The start of a period with no end: "from today onwards", "as of now", "starting monday",
+# "effective next week". A wish that starts somewhere and never stops is a standing one; the
+# one-off word inside it ("today", "now") is its start, not its bound.
+PERIOD_STARTS: tuple[str, ...] = ("from", "starting", "effective", "beginning", "commencing")
+PERIOD_START_WORDS: tuple[str, ...] = (
+    "today",
+    "now",
+    "tomorrow",
+    "tmrw",
+    "here",
+    "next",
+    "this",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+)
+PERIOD_OPEN_ENDS: tuple[str, ...] = ("on", "onwards", "onward", "forward", "forwards", "out")
 # A one-off marker: the request governs this answer or this session only.
 ONE_OFF_PHRASES: tuple[str, ...] = (
     "today only",
@@ -118,6 +139,9 @@ STANDING_HABITS: tuple[str, ...] = (
     "as the default",
     "the norm",
     "for good",
+    "permanently",
+    "forever",
+    "house style",
     "make that stick",
     "ever",
     "never again",
@@ -142,6 +166,9 @@ STANDING_HABITS: tuple[str, ...] = (
 # Kinds of answer a habit names by quantifying over them ("every summary you send", "each
 # table you build", "any sorted list"): a wish about all of them is a standing one.
 HABITUAL_QUANTIFIERS: tuple[str, ...] = ("every", "each", "any", "all")
+# Adverbs of a habit of the user's ("I'm normally offline on Fridays", "usually in the Leeds
+# office"): a recurring state, with no end, is no situation.
+HABITUAL_ADVERBS: tuple[str, ...] = ("normally", "usually", "generally", "typically", "mostly", "regularly", "often")
 HABITUAL_NOUNS: tuple[str, ...] = (
     "answer",
     "reply",
@@ -293,7 +320,75 @@ WITHDRAW_VERBS: tuple[str, ...] = (
     "remove",
     "kill",
 )
-WITHDRAW_PHRASES: tuple[str, ...] = ("never mind", "no need for", "forget about", "get rid of", "do away with")
+WITHDRAW_PHRASES: tuple[str, ...] = (
+    "never mind",
+    "no need for",
+    "forget about",
+    "get rid of",
+    "do away with",
+    "lay off",
+)
+# A wish taken back later in the same message ("always tables. wait no, scrap that"): what
+# was asked before it is not kept. Read on the normalised text, as whole words.
+RETRACTIONS: tuple[str, ...] = (
+    "never mind",
+    "nevermind",
+    "forget it",
+    "forget that",
+    "forget i said",
+    "forget what i said",
+    "scrap that",
+    "scrap it",
+    "scratch that",
+    "scratch it",
+    "cancel that",
+    "ignore that",
+    "ignore me",
+    "ignore this",
+    "undo that",
+    "disregard that",
+    "disregard this",
+    "on second thought",
+    "on second thoughts",
+    "take that back",
+    "strike that",
+    "don't change anything",
+    "as you were",
+    "not worth the hassle",
+)
+# "leave the times alone", "leave the list size how it is": the same, said of the thing itself.
+RETRACTION_ENDS: tuple[str, ...] = ("alone", "as is", "how it is", "as it is", "the way it is")
+# Words that point back at a note the user means ("the vat stuff", "that denver bit", "the
+# renewal date thing", "the enterprise-only note"): with a withdrawal it names what goes.
+POINTER_NOUNS: tuple[str, ...] = (
+    "note",
+    "thing",
+    "bit",
+    "stuff",
+    "rule",
+    "setting",
+    "preference",
+    "request",
+    "memory",
+    "instruction",
+    "business",
+    "part",
+)
+# A withdrawal said of a thing pointed at: "bin it", "can go", "is out of date, wipe it".
+POINTED_WITHDRAWALS: tuple[str, ...] = (
+    *WITHDRAW_VERBS,
+    "bin",
+    "wipe",
+    "delete",
+    "erase",
+    "can go",
+    "forget",
+    "out of date",
+    "no longer",
+    "not needed",
+    "don't need",
+    "doesn't matter",
+)
 # Words before a one-off marker that deny it ("for all my questions, not just this one").
 ONE_OFF_DENIALS: tuple[str, ...] = ("not", "n't")
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").
@@ -413,6 +508,8 @@ POLITENESS: tuple[str, ...] = ("please", "pls", "plz", "kindly", "thanks", "than
 FOR_THE_USER: tuple[str, ...] = ("me", "us", "myself", "ourselves")
 # "Can you ...", "could you ...": a request put as a question.
 POLITE_REQUEST_VERBS: tuple[str, ...] = ("can", "could", "would", "will")
+# Yes/no questions that ask for something ("is it possible to get ...", "any chance of ...").
+POLITE_OPENINGS: tuple[str, ...] = ("is it possible", "any chance", "is there a way", "would it be possible")
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "actually",
     "also",
@@ -443,6 +540,10 @@ DISCOURSE_OPENERS: tuple[str, ...] = (
     "as i said before",
     "again",
     "honestly",
+    "tbh",
+    "tbf",
+    "ngl",
+    "imo",
     "just",
 )
 
@@ -726,6 +827,32 @@ UPDATE_PHRASES: tuple[str, ...] = (
     "now",
     "these days",
 )
+# Words that say a fact about the user's work changed ("I'm on the Irish accounts instead",
+# "new remit", "they've reshuffled us", "handed that over"): a context note so said replaces
+# the live one on the same subject, as an update does.
+CONTEXT_CHANGE_MARKERS: tuple[str, ...] = (
+    "instead",
+    "now",
+    "new",
+    "anymore",
+    "any more",
+    "no longer",
+    "changed",
+    "reshuffled",
+    "reorganised",
+    "reorganized",
+    "handed over",
+    "handed that over",
+    "taken over",
+    "took over",
+    "moved",
+    "moving",
+    "switched",
+    "transferred",
+    "as of",
+    "from monday",
+    "starting",
+)
 # Verbs of a move that an adverb may follow before "to" ("moved permanently to", "switched back to").
 UPDATE_MOVE_VERBS: tuple[str, ...] = ("move", "switch", "transfer", "relocate")
 # A reversal withdraws a preference ("stop answering in French", "drop the charts").
@@ -903,7 +1030,46 @@ IRREGULAR_PAST: frozenset[str] = frozenset(
     "brought bought paid read said used pulled set meant".split()
 )
 FACT_VERBS: tuple[str, ...] = ("say", "claim", "tell", "insist", "pretend", "treat")
-SEND_VERBS: tuple[str, ...] = ("send", "email", "forward", "upload", "post", "share", "export", "copy", "leak")
+SEND_VERBS: tuple[str, ...] = ("send", "email", "forward", "upload", "post", "share", "export", "copy", "leak", "mail")
+# Copying someone in: "cc my manager on every answer".
+COPY_IN_WORDS: tuple[str, ...] = ("cc", "bcc", "loop", "copy")
+# Where answers would go: a person or a channel of the user's ("my manager", "my personal gmail").
+RECIPIENTS: tuple[str, ...] = (
+    "manager",
+    "boss",
+    "team",
+    "colleague",
+    "colleagues",
+    "deputy",
+    "director",
+    "assistant",
+    "personal",
+    "gmail",
+    "hotmail",
+    "outlook",
+    "inbox",
+    "email",
+    "phone",
+    "whatsapp",
+    "slack",
+    "teams",
+)
+# Other people's business figures ("the other reps' pipelines", "everyone's numbers", "tom's
+# customers alongside mine"): sight of data that is not the user's.
+OTHERS: tuple[str, ...] = ("other", "everyone", "everybody", "all")
+PEOPLE_NOUNS: tuple[str, ...] = ("rep", "people", "colleague", "user", "manager", "salesperson", "team")
+BUSINESS_DATA_NOUNS: tuple[str, ...] = (
+    "number",
+    "pipeline",
+    "customer",
+    "account",
+    "client",
+    "deal",
+    "figure",
+    "target",
+    "quota",
+)
+ALONGSIDE_MINE: tuple[str, ...] = ("mine", "my own", "theirs")
 # Secrets by name; a value beside the name makes it a secret (memory.gate.secrets).
 SECRET_NOUNS: dict[str, str] = {
     "password": "password",
@@ -1086,6 +1252,13 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "deaf",
         "wheelchair",
         "impaired",
+        "colourblind",
+        "colorblind",
+        "colour blind",
+        "color blind",
+        "screen reader",
+        "hard of hearing",
+        "low vision",
     ),
     # Trade union membership (GDPR art. 9), a role in one included.
     "trade union": (
@@ -1127,6 +1300,19 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "vaisakhi",
         "sabbath",
         "shabbat",
+        "jew",
+        "jews",
+        "fasting",
+        "navratri",
+        "iftar",
+        "puja",
+        "gurdwara",
+        "quran",
+        "bible",
+        "chanukah",
+        "purim",
+        "pesach",
+        "sukkot",
     ),
     "sexuality": ("gay", "lesbian", "bisexual", "transgender", "trans", "queer", "sexuality", "sexual orientation"),
     "politics": (
@@ -1382,6 +1568,10 @@ CONTEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
     "patch": ("region", "territory", "patch", "accounts", "account", "segment", "channel", "market"),
 }
 SINGLE_VALUED_CONTEXT: tuple[str, ...] = ("office", "team", "role", "reporting_line")
+# Subjects that are one thing said two ways: the accounts the user looks after ("I handle the
+# Denver accounts") and their patch ("I'm on the Chicago accounts now"). An update of one
+# replaces a note on the other.
+CONTEXT_SUBJECT_KIN: dict[str, str] = {"coverage": "patch"}
 
 # Canonical sentences for preferences learned from repetition (there is no one quote).
 OBSERVED_STATEMENTS: dict[tuple[str, str], str] = {

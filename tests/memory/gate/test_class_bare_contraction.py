@@ -13,9 +13,7 @@ import pytest
 from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("bare_contraction",)
-KNOWN_GAPS: dict[str, str] = {
-    "bare_contraction-6": "the reason 'id rather not scroll thru 20 rows every time' is kept as a second preference",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.django_db

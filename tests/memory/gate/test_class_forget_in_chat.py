@@ -11,7 +11,6 @@ from tests.memory.gate.classes import cases, problems
 
 CLASSES = ("forget_in_chat",)
 KNOWN_GAPS: dict[str, str] = {
-    "forget_in_chat-2": ("'scratch the X thing' is not read as a forget ('Scratch X, I've moved to Y' is an update)"),
     "forget_in_chat-5": "'Please forget it' after a wish about storing names no note",
     "forget_in_chat-6": "'wipe whatever u saved about me' names no note (delete-everything is the memory page's)",
 }

@@ -12,7 +12,6 @@ from tests.memory.gate.classes import cases, problems
 CLASSES = ("update_context",)
 KNOWN_GAPS: dict[str, str] = {
     "update_context-1": "the new note keeps 'not the Baltics' in its words, so the old patch is still named",
-    "update_context-2": "'new boss as of monday, i report to X now' is read as an inference",
     "update_context-4": (
         "'got moved to enterprise, remember that instead': the update and its keep request are two clauses"
     ),
