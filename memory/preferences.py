@@ -77,10 +77,68 @@ class Facet:
 
 
 def _money(*codes: tuple[str, str, tuple[str, ...]]) -> tuple[Value, ...]:
-    return tuple(
+    named = tuple(
         Value(code, tuple(rf"(?<![\w$]){w}(?!\w)" for w in words), f"{name} ({code})", applied=code == RECORDS_CURRENCY)
         for code, name, words in codes
     )
+    return named + _world_money({code for code, _, _ in codes})
+
+
+def _world_money(named: set[str]) -> tuple[Value, ...]:
+    """Every other currency in use today (CLDR's, through Babel), by its English name ("Czech
+    korunas", "Thai baht"), its last word where only one currency has it and English does not
+    use it ("forint", not "won"), and its code where the code is no English word ("HUF", not
+    "TRY"). Adding a currency is a row in CLDR, not here."""
+    from collections import Counter
+
+    from babel import Locale
+    from babel.numbers import get_currency_name, get_territory_currencies
+
+    from atlas.lexicon import english
+
+    common = english().frequency
+    codes = sorted({c for t in Locale("en").territories for c in get_territory_currencies(str(t))} - named)
+    names = {c: (get_currency_name(c, locale="en").lower(), get_currency_name(c, count=2, locale="en")) for c in codes}
+    last_words = Counter(one.split()[-1] for one, _ in names.values())
+    values = []
+    for code in codes:
+        one, many = names[code]
+        forms = {one, many.lower()}
+        forms |= {f.replace(" new ", " ") for f in forms}
+        forms |= {" ".join(f.split()[-2:]) for f in forms if len(f.split()) > 2}  # "korean won"
+        last = one.split()[-1]
+        if last_words[last] == 1 and len(last) > 3 and common.get(last, 0) < _COMMON_WORD:
+            forms.add(last)
+        if code.lower() not in common:
+            forms.add(code.lower())
+        pattern = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+        values.append(Value(code, (rf"(?<![\w$])(?:{pattern})(?!\w)",), f"{many} ({code})", applied=False))
+        # the rarest word of each form marks a text that may name it
+        _WORLD_MONEY_WORDS.update(min(f.split(), key=lambda w: common.get(w, 0)) for f in forms)
+    _WORLD_MONEY.update({v.value: re.compile(v.patterns[0]) for v in values})
+    return tuple(values)
+
+
+# The currencies read from CLDR, each with its pattern, and the words that may start a match: a
+# text holding none of them skips them all (read_facets runs for every clause of every turn).
+_WORLD_MONEY: dict[str, re.Pattern[str]] = {}
+_WORLD_MONEY_WORDS: set[str] = set()
+
+
+def _may_name_world_money(low: str) -> bool:
+    return not _WORLD_MONEY_WORDS.isdisjoint(re.findall(r"[a-z]+", low))
+
+
+def world_currency(text: str) -> str:
+    """The code of a CLDR currency the text names ("czech koruna", "HUF"), or ""."""
+    low = text.lower()
+    if not _may_name_world_money(low):
+        return ""
+    return next((code for code, pattern in _WORLD_MONEY.items() if pattern.search(low)), "")
+
+
+# A word English uses this often (symspellpy's counts) is no currency's short name ("won").
+_COMMON_WORD = 1_000_000
 
 
 # Languages by their own names ("auf deutsch", "en español").
@@ -813,7 +871,8 @@ def _asks(hit: _Hit, low: str) -> bool:
 
 
 _SWITCH_BACK = re.compile(
-    r"\b(?:switch|change|move|swap|turn|flip|make|bump)\w*\s+(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
+    r"\b(?:switch|change|move|swap|turn|flip|make|bump|up|raise|increase|lower|reduce|cut)\w*\s+"
+    r"(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
     r"(?:[^.;]*?\b(?:to|into|over to)\b|\s+\d)"  # "switch it to millions", "make it 25"
 )
 
@@ -834,7 +893,10 @@ class _Hit:
 
 def _hits(low: str) -> list[_Hit]:
     hits: list[_Hit] = []
+    world = _may_name_world_money(low)
     for facet, value, patterns in _compiled():
+        if not world and value.value in _WORLD_MONEY:
+            continue
         for pattern in patterns:
             for match in pattern.finditer(low):
                 if value.value == "#":

@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from memory import preferences
 from memory.embeddings import cosine, embed
 from memory.events import TurnEvent
 from memory.gate import reasons as r
@@ -176,6 +177,36 @@ def _kin(subject: str) -> str:
     return CONTEXT_SUBJECT_KIN.get(subject, subject)
 
 
+def in_pointed_scope(user: User, finding: Finding, *, now: datetime) -> Finding:
+    """ "actually bump that to 20" after "top 10 when you list customers", "make it 50 instead"
+    after "cap overdue lists at 30 rows, sorted by days late": an update that points back is said
+    of the newest note holding its facets; it takes that note's scope and keeps the facets it
+    does not change, so it replaces that note and nothing is lost."""
+    points_back = finding.extra.get("needs_existing") or preferences.is_switch(finding.quote)
+    if not points_back or finding.kind != Kind.PREFERENCE or not finding.facets:
+        return finding
+    with acting_user(user.pk):
+        live = [
+            m
+            for m in live_memories(user, now=now).filter(kind=Kind.PREFERENCE)
+            if m.facets and set(m.facets) & set(finding.facets)
+        ]
+    if not live:
+        return finding
+    pointed = max(live, key=lambda m: m.created_at)
+    facets = {**pointed.facets, **finding.facets}
+    if pointed.scope == finding.scope and facets == finding.facets:
+        return finding
+    statement = preferences.statement_for(facets, pointed.scope) or finding.statement
+    return replace(
+        finding,
+        scope=pointed.scope,
+        facets=facets,
+        statement=statement,
+        echo=statements.echo(statement, said=finding.quote),
+    )
+
+
 def _names_a_value(finding: Finding) -> bool:
     """Whether a context note's value says more than its subject's own word ("Porto office",
     not "office"; "Dana", not "team")."""
@@ -254,6 +285,7 @@ def _refresh(run: _Run, finding: Finding, duplicate: Memory) -> None:
 def _admit(run: _Run, finding: Finding) -> None:
     """Suppression, duplicates, supersession, then the write."""
     user, event = run.user, run.event
+    finding = in_pointed_scope(user, finding, now=event.at)
     vector = embed([finding.statement])[0]
     # A user's explicit "remember that" overrides a suppression, but only when said now:
     # a feedback event re-reading an older turn never brings a forgotten note back.

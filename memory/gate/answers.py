@@ -16,7 +16,7 @@ from memory import preferences
 from memory.embeddings import embed
 from memory.gate import reasons as r
 from memory.gate import statements
-from memory.gate.admission import against_live
+from memory.gate.admission import against_live, in_pointed_scope
 from memory.gate.analysis import Finding, analyse_turn
 from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.policy import Refusal
@@ -95,6 +95,7 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
     if finding.reason != r.STANDING_PREFERENCE or not finding.echo:  # only a write has that reason
         return None
     if finding.extra.get("needs_existing"):
+        finding = in_pointed_scope(user, finding, now=now)
         with acting_user(user.pk):
             _, replaced = against_live(user, finding, embed([finding.statement])[0], now=now)
         if not replaced:

@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from memory.gate.vocabulary import CONTEXT_SUBJECTS, NOT_VALUE_PHRASES, SUBJECT_ORDER, SUBJECT_VALUES
+from memory.preferences import world_currency
 
 
 def _pattern(phrase: str) -> re.Pattern:
@@ -70,6 +71,8 @@ def subject_value(text: str) -> tuple[str, str]:
                 best = (rank, value)
         if subject == "address" and named:
             return subject, _addressed_as(text)
+        if subject == "currency" and best is None and (code := world_currency(text)):
+            return subject, code  # a currency the vocabulary does not spell, read from CLDR
         if best:
             return subject, best[1]
         if named:
