@@ -366,8 +366,12 @@ FACETS: tuple[Facet, ...] = (
                     r"(?:spell|write)(?: \w+)? out (?:the )?months?",
                     rf"\b(?:{_MONTH_NAMES}) \d{{1,2}},? \d{{4}}\b",
                     r"months? (?:spelt|spelled|written) out",
-                    r"months? in words",
+                    r"months? (?:in|as|with) (?:a |the )?(?:words?|letters|names?|text)",
+                    r"months? (?:written|spelt|spelled) (?:with|in) (?:letters|words)",
                     r"\bmonth names?\b",
+                    # "14 june style", "e.g. 3 Feb 2026", "like 12 april not 12/04": a date shown with its month named
+                    rf"\b\d{{1,2}} (?:{_MONTH_NAMES})\b(?=[^.!?]{{0,20}}\b(?:style|not|instead|rather)\b)",
+                    rf"\b(?:like|e\.?g\.?|eg|such as) \d{{1,2}} (?:{_MONTH_NAMES})\b",
                     rf"\b\d{{1,2}} (?:{_MONTH_NAMES}) \d{{4}}\b",
                 ),
                 "with the month written out (30 November 2026)",
@@ -857,8 +861,9 @@ _SWITCH = re.compile(r"\b(?:switch|change|move|moved|convert|swap|turn|make)\w*\
 # "swap the millions for thousands", "replace the bullets with tables": the value after it is wanted
 _SWAP = re.compile(r"\b(?:swap|replace|trade|exchange)\w*\b[^.;]*?\b(?:for|with)\b")
 _ASKING = re.compile(
-    r"\b(?:i want|i'd like|id like|i need|i prefer|i'd rather|give me|show me|put|use|make|please|pls"
-    r"|can you|could you|can u|switch|swap|go with)\b"
+    r"\b(?:i want|i'd like|id like|i need|i prefer|i'd rather|give me|show me|please|pls|can you|could you|can u)\b"
+    # an imperative opens its part ("..., put times in eastern"); "paragraphs make my eyes glaze" asks nothing
+    r"|^\W*(?:put|use|make|switch|swap|go with|keep|do)\b"
 )
 _PARTS = re.compile(r"[,;.!?\u2013\u2014]|\s-\s")
 
@@ -867,7 +872,7 @@ def _asks(hit: _Hit, low: str) -> bool:
     """Whether the part of the sentence holding the value asks for something."""
     begin = max((m.end() for m in _PARTS.finditer(low, 0, hit.start)), default=0)
     end = next((m.start() for m in _PARTS.finditer(low, hit.end)), len(low))
-    return bool(_ASKING.search(low, begin, end))
+    return bool(_ASKING.search(low[begin:end]))
 
 
 _SWITCH_BACK = re.compile(

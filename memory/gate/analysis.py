@@ -48,7 +48,9 @@ _POINTING_AHEAD = (
     vocab.KEEP_FOR_LATER
     | _STRIP_WORDS
     | {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()}
-    | {"it", "one", "me", "somewhere", "on", "file", "away", "pls", "please", "ok", "okay", "too", "and"}
+    | {"it", "one", "me", "somewhere", "on", "file", "away", "ok", "okay", "too", "and"}
+    | set(vocab.POLITENESS)
+    | vocab.TRAILING_ASIDES  # "..., commit that to memory thx"
 )
 
 
@@ -234,6 +236,19 @@ _POINTED_WITHDRAWAL = re.compile(
 _NOT_IN_A_POINTER = frozenset({"when", "if", "i", "you", "we", "it", "is", "are", "was", "to", "what", "so"})
 
 
+# "no need for the exchange rate at the bottom anymore", "lose the emojis now", "the GST line can
+# go": a thing named plainly and dropped, said to be over (no pointer noun, so a marker that it
+# is over is needed: "I don't need the total, just the count" withdraws nothing).
+_PLAIN_WITHDRAWAL = re.compile(
+    r"\b(?:no need for|(?:don't|dont|do not) need|lose|drop|ditch|bin|scrap|get rid of|leave out|remove"
+    r"|stop (?:with|adding|showing|including|putting|giving me))\s+"
+    r"(?:the |those |these |that |my |your |all the )?(?P<x>[\w/&'%+-]+(?: [\w/&'%+-]+){0,3}?)"
+    r"(?=\s+(?:anymore|any more|now|from now|at the|in the|on the|mentioned|please|pls|thanks)\b|\s*[,.;!?]|\s*$)"
+    r"|(?:the|that|those) (?P<y>[\w/&'%+-]+(?: [\w/&'%+-]+){0,3}?) can go\b"
+)
+_NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer|now|can go)\b")
+
+
 def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
     """ "bin the leeds note", "the renewal date thing, ditch it", "scratch what i said about
     cornwall": a note pointed at by its words and withdrawn is forgotten through the store (the
@@ -252,9 +267,22 @@ def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
         None,
     )
     if said is None:
+        if any(f.action == "write" and f.kind == "preference" for f in found):
+            return found  # "stop with the dollars, euros from now on": a wish replaces it, read as one
+        said = next(
+            (
+                (sentence, plain)
+                for sentence in re.split(r"[.!?;\n]+", low)
+                if _NO_LONGER.search(sentence)
+                for plain in [_PLAIN_WITHDRAWAL.search(sentence)]
+                if plain is not None
+            ),
+            None,
+        )
+    if said is None:
         return found
     sentence, pointer = said
-    target = (pointer.group(1) or pointer.group(2) or "").strip()
+    target = next((g for g in pointer.groups() if g), "").strip()
     words = target.split()
     if not words or all(w in _VAGUE_WORDS for w in words) or _NOT_IN_A_POINTER & set(words):
         return found
@@ -589,9 +617,11 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     before: tuple[list[Clause], list[Span]] | None = None  # the last unmarked sentence with a wish
     previous_text = ""
     turn_marks = {name for c in parts for name in c.hits}
+    leading: set[str] = set()  # "default timezone: CET": a mark that ends on a colon holds for what follows
     for sent in doc.sents:
         inside = [c for c in parts if sent.start <= c.span.start < sent.end]
-        marks = {name for c in inside for name in c.hits}
+        marks = {name for c in inside for name in c.hits} | leading
+        leading = marks & _STANDING_MARKS if sent.text.rstrip().endswith(":") else set()
         wishes = [span for c in inside if (span := _wish_span(c)) is not None]
         text, previous_text = previous_text, sent.text
         if any(_one_off_said(c) for c in inside):

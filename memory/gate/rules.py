@@ -251,7 +251,7 @@ RULES: tuple[Rule, ...] = (
             ],
             # "cc my manager on all my answers", "loop my boss in"
             [
-                {"LOWER": {"IN": v.COPY_IN_WORDS}, "TAG": {"IN": ["VB", "NN"]}},
+                {"LOWER": {"IN": v.COPY_IN_WORDS}, "TAG": {"NOT_IN": ["VBP", "VBD", "VBZ", "VBG"]}},
                 {"LOWER": {"IN": ["my", "our", "in"]}},
                 {"OP": "?"},
                 {"LOWER": {"IN": v.RECIPIENTS}},
@@ -417,7 +417,9 @@ RULES: tuple[Rule, ...] = (
                 {"LEMMA": {"IN": ["have", "keep", "hold", "commit", "put", "store", "save"]}},
                 {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
                 {"LOWER": {"IN": ["in", "to", "into"]}},
-                {"LOWER": {"IN": ["memory", "mind"]}},
+                {"LOWER": {"IN": ["your", "ur", "the", "my"]}, "OP": "?"},
+                {"LOWER": {"IN": ["memory", "mind", "brain", "memories"]}},
+                {"LOWER": "bank", "OP": "?"},
             ],
             # "write down that ...", "note down that ..."
             [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],
@@ -498,6 +500,8 @@ RULES: tuple[Rule, ...] = (
             ],
             # A standing exception: "unless I ask otherwise", "unless I tell you different".
             [{"LOWER": "unless"}, {"LOWER": {"IN": ["i", "you"]}}, {"LEMMA": {"IN": v.EXCEPTION_VERBS}}],
+            # "default ccy AUD", "default timezone: CET", "default sort descending": a setting's default
+            [{"LOWER": "default"}, {"LOWER": {"IN": v.SETTING_NOUNS}}],
             # "as the norm", "my default", "a standard for me": a default named as a noun.
             [
                 {"LOWER": {"IN": ["as", "my", "the", "our", "new"]}},
@@ -712,6 +716,7 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
         found.setdefault(vocab[match_id], []).append((start, end))
     for match_id, token_ids in matchers.dep(doc):
         found.setdefault(vocab[match_id], []).append((min(token_ids), max(token_ids) + 1))
+    found = {name: sorted(set(spans)) for name, spans in found.items()}  # a phrase row and a token row may agree
     # A one-off word inside a start with no end is where a standing wish starts ("from today
     # onwards", "as of now"); a bare "from today" may still be a period ("orders from today").
     opened = [

@@ -163,6 +163,33 @@ STANDING_HABITS: tuple[str, ...] = (
     "how i like",
     "how i work",
 )
+# Settings of the preference table by the names people give them after "default" ("default
+# ccy AUD", "default timezone: CET", "default rounding 2 decimals").
+SETTING_NOUNS: tuple[str, ...] = (
+    "ccy",
+    "currency",
+    "timezone",
+    "tz",
+    "time",
+    "language",
+    "lang",
+    "chart",
+    "charts",
+    "rounding",
+    "units",
+    "unit",
+    "scale",
+    "sort",
+    "sorting",
+    "order",
+    "format",
+    "layout",
+    "date",
+    "dates",
+    "length",
+    "style",
+    "decimals",
+)
 # Kinds of answer a habit names by quantifying over them ("every summary you send", "each
 # table you build", "any sorted list"): a wish about all of them is a standing one.
 HABITUAL_QUANTIFIERS: tuple[str, ...] = ("every", "each", "any", "all")
@@ -713,6 +740,8 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     "save this",
     "memorise",
     "memorize",
+    "don't lose this",
+    "do not lose this",
     # other wordings of the same request ("so u know for next time", "log that", "worth knowing for later")
     "so you know",
     "so you know for next time",

@@ -146,11 +146,12 @@ CASES = [
             )
         ],
     ),
+    # A wish about what other people do, not about Atlas's answers: kept as context.
     (
         "Remember that I want them to email me first.",
         [
             note(
-                "preference",
+                "context",
                 "explicit_request",
                 "Wants them to email them first.",
                 echo="you want them to email you first",

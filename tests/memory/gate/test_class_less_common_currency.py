@@ -16,9 +16,6 @@ KNOWN_GAPS: dict[str, str] = {
         "kept with the currency's code as its facet, but the sentence keeps the user's words ('Czech "
         "koruna'), not 'CZK'"
     ),
-    "less_common_currency-1": (
-        "'default currency for me = HUF': 'default ... for me' around a noun is no standing mark yet"
-    ),
     "less_common_currency-4": (
         "kept with facet ILS, but the sentence keeps the user's words ('israeli shekel'), not 'ILS'"
     ),
