@@ -451,16 +451,19 @@ def _extend(run: _Run, finding: Finding) -> None:
     run.decide(extended, True, r.UPDATE, statement=memory.statement, memory_id=memory.pk)
 
 
-def run_gate(event: TurnEvent) -> GateResult:
+def run_gate(event: TurnEvent, *, paused: bool | None = None) -> GateResult:
     """Read one turn, propose candidates from its events and admit or refuse each one.
 
     Every decision is recorded with its reason code. While memory is paused nothing is
-    written or counted, but a "forget that ..." is still honoured.
+    written or counted, but a "forget that ..." is still honoured. ``paused``: the switch as
+    the caller read it with the generation lock it holds (memory.epoch.hold_control); read
+    here when None.
     """
     user = get_user_model().objects.get(pk=event.user_id)
     event = _normalised(event)
     findings = _findings(event)
-    paused = is_paused(user)
+    if paused is None:
+        paused = is_paused(user)
     run = _Run(user=user, event=event)
     with acting_user(user.pk), transaction.atomic():
         for finding in findings:
