@@ -127,17 +127,18 @@ def _serialise(user: User, session: ChatSession | None, *, title: str) -> tuple[
 
     A delete-everything waits for the turn or the turn waits and finds its session gone;
     parallel turns of one session run one after another, each on the state the last saved.
-    Returns the session and the generation held (the gate event is queued under it).
+    The session's time is moved in the statement that locks its row (the caller loaded the
+    row already). Returns the session and the generation held (the gate event is queued
+    under it).
     """
     from memory.epoch import hold_generation
 
     generation = hold_generation(user.pk)
     if session is None:
         return ChatSession.objects.create(user=user, title=title[:80]), generation
-    try:
-        return ChatSession.objects.select_for_update().get(pk=session.pk, user_id=user.pk), generation
-    except ChatSession.DoesNotExist:
-        raise ConversationDeleted(sentences.CONVERSATION_DELETED) from None
+    if not ChatSession.objects.filter(pk=session.pk, user_id=user.pk).update(updated_at=timezone.now()):
+        raise ConversationDeleted(sentences.CONVERSATION_DELETED)
+    return session, generation
 
 
 def _ask(user: User, *, session: ChatSession | None, question: str, option_id: str | None) -> Turn:
@@ -178,7 +179,6 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         state.last_turn_id = turn.pk
         state.last_focus_id = state.focus.id if state.focus else ""
         state_module.save_state(user.pk, session.pk, state)
-        ChatSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
         if not getattr(turn, "correction", False):
             # A correction went to the gate as feedback on the turn it corrects (chat.corrections).
             _queue_gate(user, turn, question, filters=state_module.gate_filters(state), generation=generation)
