@@ -333,3 +333,14 @@ def test_a_follow_up_locks_its_session_and_moves_its_time_in_one_statement(corpu
     assert len(touching) == 1 and touching[0].startswith('UPDATE "chat_chatsession" SET "updated_at"')
     with acting_user(user.pk):
         assert ChatSession.objects.get(pk=session.pk).updated_at > before
+
+
+@pytest.mark.django_db
+def test_a_turn_writes_its_answer_and_whether_the_gate_was_queued_in_one_update(corpus, user):
+    with CaptureQueriesContext(connection) as turn_queries:
+        turn = ask(user, session=None, question="When does Kestrel Foods' contract renew?")
+    writes = [q["sql"].split(" ", 2)[:2] for q in turn_queries.captured_queries if '"chat_turn"' in q["sql"]]
+    assert writes == [["INSERT", "INTO"], ["UPDATE", '"chat_turn"']]
+    with acting_user(user.pk):
+        saved = Turn.objects.get(pk=turn.pk)
+    assert saved.gate_queued is False and "28 Feb 2027" in saved.answer and saved.blocks
