@@ -465,7 +465,9 @@ def run_gate(event: TurnEvent, *, paused: bool | None = None) -> GateResult:
     if paused is None:
         paused = is_paused(user)
     run = _Run(user=user, event=event)
-    with acting_user(user.pk), transaction.atomic():
+    # No savepoint inside the task's transaction (memory.tasks.run_event): a failure rolls
+    # back the whole run and its event, which is what the retry needs.
+    with acting_user(user.pk), transaction.atomic(savepoint=False):
         for finding in findings:
             _apply(run, finding, paused=paused)
     return GateResult(

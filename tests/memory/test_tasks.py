@@ -158,3 +158,17 @@ def test_a_task_for_a_paused_user_writes_nothing_and_reads_the_switch_with_the_l
         assert [d.reason for d in GateDecision.objects.filter(user_id=user.pk)] == [reasons.PAUSED]
     # The FOR SHARE lock's statement read the switch; it is not asked again.
     assert len([q for q in run.captured_queries if "memory_memorycontrol" in q["sql"]]) == 1
+
+
+def test_a_gate_run_that_writes_a_note_makes_no_savepoint_inside_its_transaction(make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    user = make_user()
+    event_id = queue(user)
+    with CaptureQueriesContext(connection) as run:
+        assert gate_event(user.pk, event_id)["status"] == "done"
+    assert sum("baltic" in s for s in statements(user)) == 1
+    # The test's transaction makes run_event's own block a savepoint (a worker's is BEGIN / COMMIT);
+    # run_gate, write_memory and the audit row join it. Was six more statements.
+    assert [q["sql"].split(" ")[0] for q in run.captured_queries if "SAVEPOINT" in q["sql"]] == ["SAVEPOINT", "RELEASE"]
