@@ -459,7 +459,9 @@ def run_gate(event: TurnEvent, *, paused: bool | None = None) -> GateResult:
     the caller read it with the generation lock it holds (memory.epoch.hold_control); read
     here when None.
     """
-    user = get_user_model().objects.get(pk=event.user_id)
+    # Everything below reads and writes by the user's id (under their RLS identity): the row
+    # itself is not needed, so it is not loaded (a statement a run).
+    user = get_user_model()(pk=event.user_id)
     event = _normalised(event)
     findings = _findings(event)
     if paused is None:
