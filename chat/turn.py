@@ -63,6 +63,12 @@ MAX_QUESTION_CHARS = 2000
 # questions never take this path); passages that answered reached 0.45-0.75.
 PASSAGE_ANSWER_SIMILARITY = 0.60
 _NARROWED = Turn.Influence.NARROWED
+# What a turn fills in after its row is made (the id first: the hold-out draw hashes it), written
+# in one UPDATE at the end of the turn, whichever way it was answered.
+_ANSWER_FIELDS = [
+    "kind", "options", "answer", "gate_message", "blocks", "recalled", "eligible", "held_out", "prompt_tokens",
+    "gate_queued",
+]  # fmt: skip
 
 
 class TurnFailed(Unavailable):
@@ -127,17 +133,18 @@ def _serialise(user: User, session: ChatSession | None, *, title: str) -> tuple[
 
     A delete-everything waits for the turn or the turn waits and finds its session gone;
     parallel turns of one session run one after another, each on the state the last saved.
-    Returns the session and the generation held (the gate event is queued under it).
+    The session's time is moved in the statement that locks its row (the caller loaded the
+    row already). Returns the session and the generation held (the gate event is queued
+    under it).
     """
     from memory.epoch import hold_generation
 
     generation = hold_generation(user.pk)
     if session is None:
         return ChatSession.objects.create(user=user, title=title[:80]), generation
-    try:
-        return ChatSession.objects.select_for_update().get(pk=session.pk, user_id=user.pk), generation
-    except ChatSession.DoesNotExist:
-        raise ConversationDeleted(sentences.CONVERSATION_DELETED) from None
+    if not ChatSession.objects.filter(pk=session.pk, user_id=user.pk).update(updated_at=timezone.now()):
+        raise ConversationDeleted(sentences.CONVERSATION_DELETED)
+    return session, generation
 
 
 def _ask(user: User, *, session: ChatSession | None, question: str, option_id: str | None) -> Turn:
@@ -178,16 +185,17 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         state.last_turn_id = turn.pk
         state.last_focus_id = state.focus.id if state.focus else ""
         state_module.save_state(user.pk, session.pk, state)
-        ChatSession.objects.filter(pk=session.pk).update(updated_at=timezone.now())
         if not getattr(turn, "correction", False):
             # A correction went to the gate as feedback on the turn it corrects (chat.corrections).
             _queue_gate(user, turn, question, filters=state_module.gate_filters(state), generation=generation)
+        turn.save(update_fields=_ANSWER_FIELDS)
     return turn
 
 
 def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str], generation: int) -> None:
     """Queue the write gate for this turn, unless it would find nothing to write or record
-    (memory.gate.gate_has_work): then the turn says so and no event or task is made."""
+    (memory.gate.gate_has_work): then the turn says so (``gate_queued``, saved with the
+    answer) and no event or task is made."""
     from memory.gate import gate_has_work
 
     # The gate reads the turn as of when it was asked, as the preview did.
@@ -206,7 +214,6 @@ def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str
         idle = False
     if idle:
         turn.gate_queued = False
-        Turn.objects.filter(pk=turn.pk).update(gate_queued=False)
         return
     queue_gate(
         user_id=user.pk,
@@ -238,7 +245,6 @@ def _clarify(turn: Turn, clarify: dict[str, Any]) -> None:
     turn.options = clarify["options"]
     turn.answer = clarify["question"] + "\n" + "\n".join(f"- {o['label']}" for o in clarify["options"])
     turn.blocks = [blocks.summary(clarify["question"]).as_dict()]
-    turn.save(update_fields=["kind", "options", "answer", "blocks"])
 
 
 def _answer(
@@ -343,7 +349,7 @@ def _answer(
     record_uses(user, [i for i in influences if i in {n.memory_id for n in used}], at=turn.created_at)
     turn.eligible = eligible
     turn.held_out = held_out
-    _save_answer(turn, answer_blocks, prompt, shown=shown)
+    _set_answer(turn, answer_blocks, prompt, shown=shown)
     turn.correction = correction is not None
 
 
@@ -371,7 +377,7 @@ def _prompt(
     )
 
 
-def _save_answer(
+def _set_answer(
     turn: Turn, answer_blocks: list[blocks.Block], prompt: prompt_module.Prompt, *, shown: Preview | None
 ) -> None:
     if shown is not None:
@@ -382,7 +388,6 @@ def _save_answer(
     turn.blocks = [b.as_dict() for b in answer_blocks]
     turn.answer = blocks.blocks_text(answer_blocks)
     turn.prompt_tokens = prompt.tokens
-    turn.save(update_fields=["answer", "gate_message", "blocks", "recalled", "eligible", "held_out", "prompt_tokens"])
     turn.prompt = prompt  # not stored: for bench_session and debugging
 
 
@@ -498,7 +503,6 @@ def _question_part(user: User, text: str) -> str:
 def _answer_with_gate_sentence(turn: Turn, state: state_module.SessionState, message: str) -> None:
     turn.answer = turn.gate_message = message
     turn.blocks = [blocks.summary(message).as_dict()]
-    turn.save(update_fields=["answer", "gate_message", "blocks"])
     state.last_plan = None
 
 
@@ -547,7 +551,6 @@ def _acknowledge(turn: Turn, state: state_module.SessionState, sentence: str) ->
     """A plain sentence is the whole answer (a statement acknowledged, a value that is not there)."""
     turn.answer = sentence
     turn.blocks = [blocks.summary(sentence).as_dict()]
-    turn.save(update_fields=["answer", "blocks"])
     state.last_plan = None
 
 

@@ -29,12 +29,12 @@ _ENSURE_ROW = (
     " VALUES (%s, false, 0, now()) ON CONFLICT (user_id) DO NOTHING"
 )
 _LOCK = {
-    "SHARE": "SELECT generation FROM memory_memorycontrol WHERE user_id = %s FOR SHARE",
-    "UPDATE": "SELECT generation FROM memory_memorycontrol WHERE user_id = %s FOR UPDATE",
+    "SHARE": "SELECT generation, paused FROM memory_memorycontrol WHERE user_id = %s FOR SHARE",
+    "UPDATE": "SELECT generation, paused FROM memory_memorycontrol WHERE user_id = %s FOR UPDATE",
 }
 
 
-def _locked_generation(user_id: int, *, mode: str) -> int:
+def _locked_row(user_id: int, *, mode: str) -> tuple[int, bool]:
     # One statement once the user has the row (every turn after their first): lock it. Only
     # when it is missing, create it (ON CONFLICT, not get_or_create: two first turns of a new
     # user must not raise IntegrityError) and lock it then.
@@ -45,7 +45,7 @@ def _locked_generation(user_id: int, *, mode: str) -> int:
             cur.execute(_ENSURE_ROW, [int(user_id)])
             cur.execute(_LOCK[mode], [int(user_id)])
             row = cur.fetchone()
-        return int(row[0])
+        return int(row[0]), bool(row[1])
 
 
 def hold_generation(user_id: int, *, expected: int | None = None) -> int:
@@ -54,15 +54,24 @@ def hold_generation(user_id: int, *, expected: int | None = None) -> int:
     ``expected`` is the generation the work started under; a newer one raises
     :class:`DeletedMeanwhile`. Writers share the lock, so they do not wait for each other.
     """
-    generation = _locked_generation(user_id, mode="SHARE")
+    generation, _ = _locked_row(user_id, mode="SHARE")
     if expected is not None and generation != expected:
         raise DeletedMeanwhile(f"user {user_id}: generation {expected} was deleted (now {generation})")
     return generation
 
 
+def hold_control(user_id: int) -> tuple[int, bool]:
+    """:func:`hold_generation` and the pause switch, read in the same statement.
+
+    The switch cannot change before this transaction ends: pausing or resuming updates the
+    row, which waits for the lock held here. So the caller need not ask again.
+    """
+    return _locked_row(user_id, mode="SHARE")
+
+
 def advance_generation(user_id: int) -> int:
     """Start a deletion: wait for the work under way to commit, then make everything older stale."""
-    generation = _locked_generation(user_id, mode="UPDATE") + 1
+    generation = _locked_row(user_id, mode="UPDATE")[0] + 1
     now = timezone.now()
     MemoryControl.objects.filter(user_id=user_id).update(generation=generation, deleted_at=now, updated_at=now)
     return generation

@@ -2,7 +2,10 @@
 
 Plain functions used alike by the pages, the API, the admin, the gate and chat. Each sets
 the acting user for Row Level Security itself, so it works from requests, tasks and tests.
-Writes run in one transaction; bad input raises ``ValidationError``. The audit log records
+Writes run in one transaction; bad input raises ``ValidationError``. The gate's writes
+(write, refresh, supersede) join the caller's transaction without a savepoint: their input
+is checked before it starts, a database error fails the caller's whole transaction, and the
+gate writes many per run (a savepoint is two more statements each). The audit log records
 what happened (kind, ids, reason), never statement text.
 """
 
@@ -174,7 +177,7 @@ def write_memory(
             raise ValidationError(
                 {"embedding": f"An embedding must have {EMBEDDING_DIMENSIONS} values, not {len(vector)}."}
             )
-    with acting_user(user.pk), transaction.atomic():
+    with acting_user(user.pk), transaction.atomic(savepoint=False):
         hold_generation(user.pk)
         memory = Memory.objects.create(
             user_id=user.pk,
@@ -212,7 +215,7 @@ def supersede_memory(old: Memory, new: Memory) -> None:
         raise ValidationError("A memory cannot supersede itself.")
     if new.author == Author.RULE and old.author == Author.USER:
         raise ValidationError("A rule-written memory never replaces one the user wrote.")
-    with acting_user(old.user_id), transaction.atomic():
+    with acting_user(old.user_id), transaction.atomic(savepoint=False):
         Memory.objects.filter(pk=old.pk).update(superseded_by=new.pk)
         old.superseded_by = new
         _audit(old.user_id, AuditEvent.Action.SUPERSEDED, kind=old.kind, memory_id=old.pk, reason=f"by {new.pk}")
@@ -224,7 +227,7 @@ def refresh_memory(memory: Memory, *, at: datetime, expires_at: datetime | None 
     updates: dict[str, datetime] = {"refreshed_at": at}
     if expires_at and memory.expires_at and expires_at > memory.expires_at:
         updates["expires_at"] = expires_at
-    with acting_user(memory.user_id), transaction.atomic():
+    with acting_user(memory.user_id), transaction.atomic(savepoint=False):
         Memory.objects.filter(pk=memory.pk).update(**updates)
         _audit(memory.user_id, AuditEvent.Action.REFRESHED, kind=memory.kind, memory_id=memory.pk, reason=reason)
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from atlas.logcontext import log_step
 from atlas.retry import MAX_ATTEMPTS, backoff
-from memory.epoch import hold_generation
+from memory.epoch import hold_control, hold_generation
 from memory.events import TurnEvent, everything_deleted
 from memory.models import GateEvent
 from memory.rls import acting_user, staff_bypass
@@ -168,7 +168,7 @@ def run_event(user_id: int, event_id: int) -> dict:
     from memory.gate import run_gate  # loaded on the first run: the gate loads spaCy
 
     with acting_user(user_id), transaction.atomic():
-        generation = hold_generation(user_id)
+        generation, paused = hold_control(user_id)
         event = GateEvent.objects.select_for_update(skip_locked=True).filter(pk=event_id, user_id=user_id).first()
         if event is None:
             return {"event": event_id, "status": "gone"}
@@ -190,7 +190,8 @@ def run_event(user_id: int, event_id: int) -> dict:
                     filters=dict(event.filters or {}),
                     feedback_kind=event.feedback_kind,
                     feedback_comment=event.feedback_comment,
-                )
+                ),
+                paused=paused,
             )
         event.delete()
     # django-q2 keeps task results: ids and counts only, never statement text.

@@ -13,10 +13,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from memory import preferences
@@ -334,22 +334,37 @@ def _admit(run: _Run, finding: Finding) -> None:
     run.decide(finding, True, finding.reason, statement=memory.statement, memory_id=memory.pk)
 
 
+# One statement for what get_or_create did in seven (two savepoints, a read, the insert, a
+# count): the row is added unless this session already has it (the unique constraint, so
+# parallel runs count once), and the sessions seen before are counted in the same statement.
+# The count reads the table as it was before the insert, so a new row adds one session.
+_OBSERVE = """
+    WITH added AS (
+        INSERT INTO memory_observation (user_id, signal, session_key, quote, turn, at)
+        VALUES (%(user_id)s, %(signal)s, %(session_key)s, %(quote)s, %(turn)s, %(at)s)
+        ON CONFLICT (user_id, signal, session_key) DO NOTHING
+        RETURNING 1
+    )
+    SELECT EXISTS (SELECT 1 FROM added),
+        (SELECT count(DISTINCT session_key) FROM memory_observation WHERE user_id = %(user_id)s AND signal = %(signal)s)
+"""
+
+
 def _observe(run: _Run, *, signal: str, quote: str) -> int | None:
     """Count one occurrence per session; the number of separate sessions so far, or None if seen here."""
     user, event = run.user, run.event
-    try:
-        with transaction.atomic():
-            _, created = Observation.objects.get_or_create(
-                user_id=user.pk,
-                signal=signal[:200],
-                session_key=event.session_key[:64],
-                defaults={"quote": quote, "turn": event.turn_id, "at": event.at},
-            )
-    except IntegrityError:
-        created = False
-    if not created:
-        return None
-    return Observation.objects.filter(user_id=user.pk, signal=signal[:200]).values("session_key").distinct().count()
+    params: dict[str, Any] = {
+        "user_id": user.pk,
+        "signal": signal[:200],
+        "session_key": event.session_key[:64],
+        "quote": quote,
+        "turn": event.turn_id,
+        "at": event.at,
+    }
+    with connection.cursor() as cur:
+        cur.execute(_OBSERVE, params)
+        added, seen_before = cur.fetchone()
+    return seen_before + 1 if added else None
 
 
 def _repeated(run: _Run, finding: Finding) -> None:
@@ -472,18 +487,25 @@ def _extend(run: _Run, finding: Finding) -> None:
     run.decide(extended, True, r.UPDATE, statement=memory.statement, memory_id=memory.pk)
 
 
-def run_gate(event: TurnEvent) -> GateResult:
+def run_gate(event: TurnEvent, *, paused: bool | None = None) -> GateResult:
     """Read one turn, propose candidates from its events and admit or refuse each one.
 
     Every decision is recorded with its reason code. While memory is paused nothing is
-    written or counted, but a "forget that ..." is still honoured.
+    written or counted, but a "forget that ..." is still honoured. ``paused``: the switch as
+    the caller read it with the generation lock it holds (memory.epoch.hold_control); read
+    here when None.
     """
-    user = get_user_model().objects.get(pk=event.user_id)
+    # Everything below reads and writes by the user's id (under their RLS identity): the row
+    # itself is not needed, so it is not loaded (a statement a run).
+    user = get_user_model()(pk=event.user_id)
     event = _normalised(event)
     findings = _findings(event)
-    paused = is_paused(user)
+    if paused is None:
+        paused = is_paused(user)
     run = _Run(user=user, event=event)
-    with acting_user(user.pk), transaction.atomic():
+    # No savepoint inside the task's transaction (memory.tasks.run_event): a failure rolls
+    # back the whole run and its event, which is what the retry needs.
+    with acting_user(user.pk), transaction.atomic(savepoint=False):
         for finding in findings:
             _apply(run, finding, paused=paused)
     return GateResult(

@@ -4,6 +4,8 @@ from datetime import UTC, datetime
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from chat.models import ChatSession, Turn
 from chat.state import load_state
@@ -317,3 +319,28 @@ def test_a_situation_note_never_narrows(corpus, user, settings):
     turn = ask(user, session=None, question="What was the average order value by region last year?")
     assert "Narrowed" not in turn.answer and "East region" not in turn.answer.split("\n")[0]
     assert all(n["influence"] == "" for n in turn.recalled)
+
+
+@pytest.mark.django_db
+def test_a_follow_up_locks_its_session_and_moves_its_time_in_one_statement(corpus, user):
+    session = start_session(user)
+    ask(user, session=session, question="Show me Kestrel Foods orders last quarter")
+    with acting_user(user.pk):
+        before = ChatSession.objects.get(pk=session.pk).updated_at
+    with CaptureQueriesContext(connection) as turn:
+        ask(user, session=session, question="What are their payment terms?")
+    touching = [q["sql"] for q in turn.captured_queries if '"chat_chatsession"' in q["sql"]]
+    assert len(touching) == 1 and touching[0].startswith('UPDATE "chat_chatsession" SET "updated_at"')
+    with acting_user(user.pk):
+        assert ChatSession.objects.get(pk=session.pk).updated_at > before
+
+
+@pytest.mark.django_db
+def test_a_turn_writes_its_answer_and_whether_the_gate_was_queued_in_one_update(corpus, user):
+    with CaptureQueriesContext(connection) as turn_queries:
+        turn = ask(user, session=None, question="When does Kestrel Foods' contract renew?")
+    writes = [q["sql"].split(" ", 2)[:2] for q in turn_queries.captured_queries if '"chat_turn"' in q["sql"]]
+    assert writes == [["INSERT", "INTO"], ["UPDATE", '"chat_turn"']]
+    with acting_user(user.pk):
+        saved = Turn.objects.get(pk=turn.pk)
+    assert saved.gate_queued is False and "28 Feb 2027" in saved.answer and saved.blocks

@@ -103,7 +103,7 @@ def test_a_note_deleted_under_the_gate_is_run_again_and_written_once(make_user, 
     event_id = queue(user)
     real_run_gate, calls = memory.gate.run_gate, []
 
-    def refers_to_a_deleted_row(event):
+    def refers_to_a_deleted_row(event, **kwargs):
         calls.append(event)
         if len(calls) == 1:
             with connection.cursor() as cursor:  # a real violation, raised now instead of at commit
@@ -114,7 +114,7 @@ def test_a_note_deleted_under_the_gate_is_run_again_and_written_once(make_user, 
                     " VALUES (%s, 'remember', 'context', true, 'explicit', '', '', '', '', 987654321, now())",
                     [user.pk],
                 )
-        return real_run_gate(event)
+        return real_run_gate(event, **kwargs)
 
     monkeypatch.setattr(memory.gate, "run_gate", refers_to_a_deleted_row)
     monkeypatch.setattr(tasks, "QUICK_RETRY_DELAYS", (0.0, 0.0))
@@ -132,9 +132,43 @@ def test_any_other_integrity_error_still_fails_the_task(make_user, monkeypatch):
     user = make_user()
     event_id = queue(user)
 
-    def broken(event):
+    def broken(event, **kwargs):
         raise IntegrityError("duplicate key value violates unique constraint")
 
     monkeypatch.setattr(memory.gate, "run_gate", broken)
     with pytest.raises(IntegrityError):
         gate_event(user.pk, event_id)
+
+
+def test_a_task_for_a_paused_user_writes_nothing_and_reads_the_switch_with_the_lock(make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from memory.gate import reasons
+    from memory.models import GateDecision
+    from memory.store import set_paused
+
+    user = make_user()
+    event_id = queue(user)
+    set_paused(user, paused=True)
+    with CaptureQueriesContext(connection) as run:
+        assert gate_event(user.pk, event_id)["status"] == "done"
+    assert statements(user) == []
+    with acting_user(user.pk):
+        assert [d.reason for d in GateDecision.objects.filter(user_id=user.pk)] == [reasons.PAUSED]
+    # The FOR SHARE lock's statement read the switch; it is not asked again.
+    assert len([q for q in run.captured_queries if "memory_memorycontrol" in q["sql"]]) == 1
+
+
+def test_a_gate_run_that_writes_a_note_makes_no_savepoint_inside_its_transaction(make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    user = make_user()
+    event_id = queue(user)
+    with CaptureQueriesContext(connection) as run:
+        assert gate_event(user.pk, event_id)["status"] == "done"
+    assert sum("baltic" in s for s in statements(user)) == 1
+    # The test's transaction makes run_event's own block a savepoint (a worker's is BEGIN / COMMIT);
+    # run_gate, write_memory and the audit row join it. Was six more statements.
+    assert [q["sql"].split(" ")[0] for q in run.captured_queries if "SAVEPOINT" in q["sql"]] == ["SAVEPOINT", "RELEASE"]

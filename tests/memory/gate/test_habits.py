@@ -4,6 +4,8 @@ occurrence of one."""
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from memory.gate import reasons as rules
 from memory.gate import run_gate
@@ -74,3 +76,15 @@ def test_a_filter_without_a_value_is_no_occurrence(make_user):
         assert list(Observation.objects.filter(user_id=user.pk).values_list("signal", flat=True)) == [
             "filter:region=west"
         ]
+
+
+@pytest.mark.django_db
+def test_an_occurrence_is_counted_in_one_statement_new_or_seen(make_user):
+    # Was seven (two savepoints, get_or_create's read and insert, a count) for each occurrence.
+    user = make_user()
+    for turn in (1, 2):
+        with CaptureQueriesContext(connection) as run:
+            run_gate(_event(user, "Overdue invoices?", session="q1", turn=turn, filters={"status": "overdue"}))
+        counting = [q["sql"] for q in run.captured_queries if "memory_observation" in q["sql"]]
+        assert len(counting) == 1
+    assert [d.reason for d in _decisions(user)] == [rules.SINGLE_OCCURRENCE]  # the second turn counts nothing
