@@ -249,6 +249,14 @@ _PLAIN_WITHDRAWAL = re.compile(
 _NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer|now|can go)\b")
 
 
+def _withdrawn_in(low: str, cue: re.Pattern[str], thing: re.Pattern[str]) -> tuple[str, re.Match[str]] | None:
+    """The first sentence with the cue of a withdrawal, and the thing it names there."""
+    for sentence in re.split(r"[.!?;\n]+", low):
+        if cue.search(sentence) and (named := thing.search(sentence)) is not None:
+            return sentence, named
+    return None
+
+
 def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
     """ "bin the leeds note", "the renewal date thing, ditch it", "scratch what i said about
     cornwall": a note pointed at by its words and withdrawn is forgotten through the store (the
@@ -256,29 +264,11 @@ def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
     if any(f.action in ("forget", "reverse") for f in found):
         return found
     low = text.lower()
-    said = next(
-        (
-            (sentence, found_pointer)
-            for sentence in re.split(r"[.!?;\n]+", low)
-            if _POINTED_WITHDRAWAL.search(sentence)
-            for found_pointer in [_POINTER.search(sentence)]
-            if found_pointer is not None
-        ),
-        None,
-    )
+    said = _withdrawn_in(low, _POINTED_WITHDRAWAL, _POINTER)
     if said is None:
         if any(f.action == "write" and f.kind == "preference" for f in found):
             return found  # "stop with the dollars, euros from now on": a wish replaces it, read as one
-        said = next(
-            (
-                (sentence, plain)
-                for sentence in re.split(r"[.!?;\n]+", low)
-                if _NO_LONGER.search(sentence)
-                for plain in [_PLAIN_WITHDRAWAL.search(sentence)]
-                if plain is not None
-            ),
-            None,
-        )
+        said = _withdrawn_in(low, _NO_LONGER, _PLAIN_WITHDRAWAL)
     if said is None:
         return found
     sentence, pointer = said
