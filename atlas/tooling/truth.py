@@ -29,7 +29,9 @@ today; a field of "the contract of X" (each customer has one); "name of X"; "num
 customers with the highest ..."; "number and amount of the largest order", or one field of it ("status of
 the largest order"); one measure of two subjects or periods ("sum of ... for A and for B, each ordered ...,
 and which is larger") as a comparison of the two figures; "; yes if above zero, otherwise no" and "; yes if
-they are net 60, otherwise no"; "..., shown as a table" (a list laid out in a table block); and remarks on how
+they are net 60, otherwise no"; "..., shown as a table" (a list laid out in a table block); two values of one
+filter joined by "or" ("city Kansas City or city Omaha", a list either of which a row may have); "with an amount
+below 5,000" or "under $5,000"; "there is no X region (the regions are ...), so no amount exists"; and remarks on how
 the conversation went ("(the follow-up keeps the customer and changes the period)"), which are dropped: the
 truth before them says what the last answer must hold.
 """
@@ -169,6 +171,11 @@ NO_PERIOD = re.compile(r"\b(all-time|all time|across all dates|all dates|ever|al
 # "with an amount above 10,000", "over $5,000": orders worth more than an amount.
 MIN_AMOUNT = re.compile(
     r"\b(?:(?:with|and) (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
+    r" \$?(\d[\d,]*(?:\.\d+)?)(?: usd\b| dollars\b)?"
+)
+# "with an amount below 5,000", "under $5,000": orders worth less than an amount.
+MAX_AMOUNT = re.compile(
+    r"\b(?:(?:with|and) (?:an |a )?(?:amount|value) (?:below|under|of less than|less than)|(?:below|under)(?= \$))"
     r" \$?(\d[\d,]*(?:\.\d+)?)(?: usd\b| dollars\b)?"
 )
 
@@ -516,11 +523,13 @@ def _drop_notes(truth: str, names: Names) -> str:
 
 
 # "no customer has segment retail; the segments are enterprise, mid-market and small business",
-# "there is no Northwest region; the regions are ...": a value the records do not have.
+# "there is no Northwest region; the regions are ...", "there is no Midwest region (the regions are ...), so no
+# amount exists": a value the records do not have, and what follows from it.
 NO_SUCH = re.compile(
     r"^(?:no (?:customer|order) has (?P<field>segment|region|city|status) (?P<value>[\w .'-]+?)|"
     r"there is no (?P<value2>[\w .'-]+?) (?P<field2>segment|region|city|status))"
-    r"(?:; the (?P<plural>segments|regions|cities|statuses) are (?P<listed>[\w ,.'-]+))?$",
+    r"(?:(?:; | \()the (?P<plural>segments|regions|cities|statuses) are (?P<listed>[\w ,.'-]+?)\)?)?"
+    r"(?:,? so no (?:amount|count|figure|total|list|value) (?:exists|can be given))?$",
     re.IGNORECASE,
 )
 
@@ -651,10 +660,11 @@ def _read(truth: str, case: dict[str, Any], names: Names, period: str | None = N
     if terms:
         spec["terms"] = terms[1]
         text = text[: terms.start()] + " " + text[terms.end() :]
-    amount = MIN_AMOUNT.search(text)
-    if amount:
-        spec["min_amount"] = amount[1].replace(",", "")
-        text = text[: amount.start()] + " " + text[amount.end() :]
+    for key, bound in (("min_amount", MIN_AMOUNT), ("max_amount", MAX_AMOUNT)):
+        amount = bound.search(text)
+        if amount:
+            spec[key] = amount[1].replace(",", "")
+            text = text[: amount.start()] + " " + text[amount.end() :]
     if CANCELLED_EITHER.search(text):
         spec["cancelled"] = "either"
         text = CANCELLED_EITHER.sub(" ", text)
@@ -793,19 +803,32 @@ FILTER_FORMS = {
 
 
 def _read_filters(text: str, spec: dict[str, Any], names: Names) -> str:
+    """Each filter's value, marked where it stood; two values of one filter joined by "or" ("city Kansas
+    City or city Omaha") are a list, either of which the row may have; two values otherwise are not read."""
     for key, values in (
         ("city", names.cities),
         ("segment", names.segments),
         ("region", names.regions),
         ("status", names.statuses),
     ):
+        marker = f" <{key}> "
         for value in values:
-            pattern = r"(?<![\w<-])" + FILTER_FORMS[key].format(re.escape(value.lower())) + r"(?![\w-])"
-            if re.search(pattern, text):
-                if key in spec:
+            form = FILTER_FORMS[key].format(re.escape(value.lower()))
+            pattern = r"(?<![\w<-])" + form + r"(?![\w-])"
+            if not re.search(pattern, text):
+                continue
+            if key in spec:
+                joined = re.search(rf"<{key}>\s+or\s+{form}(?![\w-])|(?<![\w<-]){form}\s+or\s+<{key}>", text)
+                if joined is None:
                     raise Unreadable(f"two values for {key}")
-                spec[key] = value
-                text = re.sub(pattern, " <status> " if key == "status" else " ", text, count=1)
+                listed = spec[key] if isinstance(spec[key], list) else [spec[key]]
+                spec[key] = [*listed, value]
+                text = text[: joined.start()] + marker + text[joined.end() :]
+                continue
+            spec[key] = value
+            text = re.sub(pattern, marker, text, count=1)
+    for key in ("city", "segment", "region"):
+        text = text.replace(f"<{key}>", " ")
     return text
 
 
@@ -818,7 +841,18 @@ def _check_words(text: str) -> None:
 
 # --- building each kind of check ------------------------------------------------------------------
 
-ORDER_FILTERS = ("customer", "region", "segment", "city", "status", "period", "revenue", "cancelled", "min_amount")
+ORDER_FILTERS = (
+    "customer",
+    "region",
+    "segment",
+    "city",
+    "status",
+    "period",
+    "revenue",
+    "cancelled",
+    "min_amount",
+    "max_amount",
+)
 
 
 def _only(spec: dict[str, Any], allowed: tuple[str, ...], kind: str) -> dict[str, Any]:
