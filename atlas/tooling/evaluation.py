@@ -264,6 +264,15 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         base = {k: v for k, v in spec.items() if k != "or_names"}
         count, listed = expected_for({kind: base}, today), expected_for({"customers": base}, today)
         return either(count, replace(listed, none_ok=False)) if listed.names else count
+    if kind == "customers_with_orders":  # customers with at least one of those orders
+        if spec["orders"].get("cancelled") == "either":
+            base = {k: v for k, v in spec["orders"].items() if k != "cancelled"}
+            return either(
+                *(expected_for({kind: {**spec, "orders": o}}, today) for o in (base, {**base, "revenue": True}))
+            )
+        ordering = _orders(spec["orders"], today).values("customer_id")
+        listed = Customer.objects.filter(**_places(spec), pk__in=ordering)
+        return _customers_shown(listed, spec)
     if kind in ("customers", "count_customers"):
         customers = Customer.objects.filter(**_places(spec))
         if "terms" in spec:
@@ -271,8 +280,17 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
             customers = customers.filter(pk__in=on_terms)
         if kind == "count_customers":
             return Expected(numbers=(Decimal(customers.count()),))
-        return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
+        return _customers_shown(customers, spec)
     return _record_expected(kind, spec, today)
+
+
+def _customers_shown(customers: QuerySet[Customer], spec: dict[str, Any]) -> Expected:
+    """Every name, and each one's field when the truth says "with their segments"."""
+    names = tuple(customers.values_list("name", flat=True))
+    if "show" in spec:
+        shown = tuple(dict.fromkeys(str(v) for v in customers.values_list(spec["show"], flat=True)))
+        return Expected(names=names, texts=shown, none_ok=not names)
+    return Expected(names=names, none_ok=True)
 
 
 def _value_expected(value: Any) -> Expected:

@@ -108,3 +108,72 @@ def test_saying_a_value_is_missing_and_naming_the_values_there_are_is_correct(co
         "correct"
     )
     assert judge("Scotland region this year: $0.00.", expected) == "wrong"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("truth", "check"),
+    [
+        # how a word of the question was read is a remark, dropped
+        (
+            "count of orders with status overdue for Mercer Textile Works ('unpaid' read as the overdue status)",
+            {"count_orders": {"customer": "Mercer Textile Works", "status": "overdue"}},
+        ),
+        (
+            "orders with status open for customers with city Philadelphia ('philly' is Philadelphia)",
+            {"orders": {"city": "Philadelphia", "status": "open"}},
+        ),
+        (
+            "orders of Northline Freight (Portland, not Northline Logistics) ordered in 2025",
+            {"orders": {"customer": "Northline Freight", "period": "year:2025"}},
+        ),
+        # customers by their orders
+        (
+            "customers with region west that have at least one order with status overdue",
+            {"customers_with_orders": {"region": "west", "orders": {"status": "overdue"}}},
+        ),
+        (
+            "customers with segment mid-market that have at least one order with amount below 1,000 ordered last year",
+            {
+                "customers_with_orders": {
+                    "segment": "mid-market",
+                    "orders": {"period": "last year", "max_amount": "1000"},
+                }
+            },
+        ),
+        # each name with a field of it
+        (
+            "customers with city Houston or city Dallas, with their segments",
+            {"customers": {"city": ["Houston", "Dallas"], "show": "segment"}},
+        ),
+        # a grouping said before its measure
+        (
+            "for each customer with city Denver, the sum of non-cancelled order amounts ordered this year",
+            {
+                "grouped": {
+                    "group": "customer",
+                    "measure": "sum",
+                    "city": "Denver",
+                    "period": "this year",
+                    "revenue": True,
+                }
+            },
+        ),
+    ],
+)
+def test_remarks_customers_by_their_orders_fields_shown_and_groupings_first(corpus, truth, check):
+    assert reading(truth).check == check
+
+
+@pytest.mark.django_db
+def test_customers_by_their_orders_and_their_fields_are_computed_here_too(corpus):
+    today = timezone.localdate()
+    having = expected_for({"customers_with_orders": {"region": "west", "orders": {"status": "overdue"}}}, today)
+    west = Customer.objects.filter(region="west", orders__status="overdue").distinct()
+    assert set(having.names) == set(west.values_list("name", flat=True)) and having.names
+    shown = expected_for({"customers": {"city": ["Houston", "Dallas"], "show": "segment"}}, today)
+    both = Customer.objects.filter(city__in=["Houston", "Dallas"])
+    assert set(shown.names) == set(both.values_list("name", flat=True))
+    assert set(shown.texts) == set(both.values_list("segment", flat=True))
+    # a remark that is not a city is not dropped on trust
+    assert "is not a city" in reading("orders of Northline Freight (big one, not Northline Logistics)").reason
