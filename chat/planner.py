@@ -39,6 +39,7 @@ ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))\b", re.IGNORECASE)
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
+CITY_SEPARATOR = "|"  # cities joined in one session slot: a follow-up that names a city replaces them all
 _FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing for", "now", "also", "ok", "okay")
 
 
@@ -59,10 +60,17 @@ class Filters:
     period: Period | None = None
     min_amount: Decimal | None = None
     max_amount: Decimal | None = None
+    or_cities: tuple[str, ...] = ()  # "in Omaha or Tulsa": further cities, any of which the customer is in
+
+    @property
+    def cities(self) -> tuple[str, ...]:
+        """Every city the filters take (a customer in any one of them)."""
+        return (self.city, *self.or_cities) if self.city else ()
 
     def slots(self) -> dict[str, str]:
         """The filters as session-state slots (what decays after two turns)."""
         out = {k: getattr(self, k) for k in ("region", "city", "segment", "status", "exclude_status")}
+        out["city"] = CITY_SEPARATOR.join(self.cities)
         if self.period is not None:
             out["period"] = f"{self.period.label}|{self.period.start.isoformat()}|{self.period.end.isoformat()}"
         if self.min_amount is not None:
@@ -80,7 +88,8 @@ class Filters:
         return cls(
             customers=customers,
             region=slots.get("region", ""),
-            city=slots.get("city", ""),
+            city=slots.get("city", "").split(CITY_SEPARATOR)[0],
+            or_cities=tuple(slots.get("city", "").split(CITY_SEPARATOR)[1:]),
             segment=slots.get("segment", ""),
             status=slots.get("status", ""),
             exclude_status=slots.get("exclude_status", ""),
@@ -157,6 +166,7 @@ class Signals:
     exclude_status: str = ""
     region: str = ""
     city: str = ""
+    or_cities: list[str] = field(default_factory=list)  # "Omaha or Tulsa": the cities after the first
     segment: str = ""
     period: Period | None = None
     future: bool = False
@@ -332,6 +342,7 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
 def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> None:
     corpus = vocab.corpus_vocabulary()
     clean = [w.replace(".", "") for w in words]
+    last_end = 0  # where the last city read ends
     for i in range(len(clean)):
         for size in range(min(corpus.longest, len(clean) - i), 0, -1):
             key = tuple(clean[i : i + size])
@@ -340,9 +351,19 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
             if key in corpus.cities and not signals.city:
                 signals.city = corpus.cities[key]
                 signals.place_words |= set(key)
+                last_end = i + size
             elif key in corpus.cities and corpus.cities[key] != signals.city and not set(key) & signals.place_words:
-                # "in Portland and Seattle", "Leeds or York": a plan filters by one city.
-                signals.unplanned = signals.unplanned or f"{signals.city} and {corpus.cities[key]}"
+                if (
+                    tuple(clean[last_end:i]) in vocab.CITY_ALTERNATIVE_JOINS
+                    and corpus.cities[key] not in signals.or_cities
+                ):
+                    # "in Omaha or Tulsa": customers in either city
+                    signals.or_cities.append(corpus.cities[key])
+                    signals.place_words |= set(key)
+                    last_end = i + size
+                else:
+                    # "in Portland and Seattle": both at once is no customer; the plan does not guess
+                    signals.unplanned = signals.unplanned or f"{signals.city} and {corpus.cities[key]}"
             elif key in corpus.segments and not signals.segment:
                 signals.segment = corpus.segments[key]
                 signals.place_words |= set(key)
@@ -862,7 +883,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     if isinstance(result, QueryPlan):
         from chat.answering.verdicts import as_yes_no, asks_yes_no
 
-        if asks_yes_no(signals.words):
+        if asks_yes_no(signals.words, or_read=bool(signals.or_cities)):
             result = as_yes_no(result, signals, context)
     return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
 
@@ -1375,6 +1396,7 @@ def _filters(signals: Signals, customers: tuple[CustomerRef, ...]) -> Filters:
         period=signals.period,
         min_amount=signals.min_amount,
         max_amount=signals.max_amount,
+        or_cities=tuple(signals.or_cities),
     )
 
 

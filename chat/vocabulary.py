@@ -165,6 +165,8 @@ GROUP_WORDS: dict[str, str] = {
 GROUPING_LEADS = frozenset({"by", "per", "each", "every"})
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
+# The words between two cities that ask for customers in either one ("Omaha or Tulsa", "Omaha or in Tulsa").
+CITY_ALTERNATIVE_JOINS = frozenset({("or",), ("or", "in"), ("or", "from"), ("and/or",)})
 # A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
 AMOUNT_SCALES = {"k": 1000, "thousand": 1000, "m": 1_000_000, "million": 1_000_000}
 
