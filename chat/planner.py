@@ -186,6 +186,7 @@ class Signals:
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
     readings: list[tuple[str, str]] = field(default_factory=list)  # words read by meaning ("book" as "order")
+    phrase_words: set[str] = field(default_factory=set)  # words a slot read where they stand ("called off", "sub 2k")
     pointers: set[str] = field(default_factory=set)  # pronouns pointing at the last answer ("that", "them")
     fmt: str = ""
 
@@ -280,11 +281,26 @@ def _paying(token: Token) -> str:
 
 
 def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
+    """The status a question asks for (or leaves out). An order has one status, so a status named
+    beside "not <another>" is the whole condition ("shipped but not paid yet" is shipped)."""
     text = " ".join(signals.words)
     for phrase, phrase_status in vocab.STATUS_PHRASES.items():
-        if phrase in text:
-            signals.status = phrase_status
+        if re.search(rf"\b{re.escape(phrase)}\b", text):
+            signals.phrase_words |= set(phrase.split())
+            if phrase.split()[0] in vocab.STATUS_EXCLUDERS:
+                _read_status_words(doc, signals, name_words)
+                if signals.status and signals.status != phrase_status:
+                    signals.exclude_status = ""  # implied by the status named
+                    return
+                signals.exclude_status = ""
+            signals.status, signals.second_status = phrase_status, ""
             return
+    _read_status_words(doc, signals, name_words)
+    if signals.status and signals.exclude_status and signals.status != signals.exclude_status:
+        signals.exclude_status = ""  # "overdue, not cancelled": the one status already leaves the other out
+
+
+def _read_status_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     for token in doc:
         word = token.lower_
         status = vocab.STATUS_WORDS.get(word) or vocab.STATUS_WORDS.get(token.lemma_.lower()) or _paying(token)
@@ -315,8 +331,8 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
             continue
         head = token.head
         status = vocab.STATUS_WORDS.get(head.lower_) or vocab.STATUS_WORDS.get(head.lemma_.lower())
-        if status and status in (signals.exclude_status, signals.status):
-            continue
+        if status and (status == signals.exclude_status or signals.status):
+            continue  # the status left out, or one the status named already leaves out ("shipped, not paid")
         if head.lemma_ == "be" and any(vocab.STATUS_WORDS.get(c.lower_) for c in head.children):
             continue
         if head.lemma_.lower() in vocab.ASKING_VERBS and any(c.lower_ in ("i", "you") for c in head.children):
@@ -519,7 +535,7 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     for token in doc:
         lemma = token.lemma_.lower()
         word = token.lower_
-        if word in name_words or token.is_punct or token.like_num:
+        if word in name_words or word in signals.phrase_words or token.is_punct or token.like_num:
             continue
         if word == "may" and signals.period is not None and "May" in signals.period.label.split():
             continue  # "placed in May": the month the period read, which spaCy may tag a noun
@@ -571,6 +587,8 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             signals.unread.append(word)
             continue
         if token.pos_ not in vocab.CHECKED_POS or word in name_words or token.like_num or not word[:1].isalpha():
+            continue
+        if word in signals.phrase_words:
             continue
         before = token.i - 2 if token.i > 1 and signals.words[token.i - 1] == "-" else token.i - 1  # "best-selling"
         ranked = lemma in vocab.RANKED_VERBS and (

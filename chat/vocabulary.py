@@ -25,16 +25,20 @@ from chat.models import Customer, OrderStatus, Region
 
 STATUS_WORDS: dict[str, str] = {
     "open": OrderStatus.OPEN,
-    "outstanding": OrderStatus.OPEN,
     "pending": OrderStatus.OPEN,
     "shipped": OrderStatus.SHIPPED,
     "ship": OrderStatus.SHIPPED,
     "delivered": OrderStatus.SHIPPED,
     "deliver": OrderStatus.SHIPPED,
+    "dispatched": OrderStatus.SHIPPED,
+    "dispatch": OrderStatus.SHIPPED,
     "overdue": OrderStatus.OVERDUE,
     "late": OrderStatus.OVERDUE,
     "unpaid": OrderStatus.OVERDUE,
+    "outstanding": OrderStatus.OVERDUE,  # owed to us: what is left unpaid, as "unpaid" and "owed"
     "cancelled": OrderStatus.CANCELLED,
+    "void": OrderStatus.CANCELLED,
+    "voided": OrderStatus.CANCELLED,
     "canceled": OrderStatus.CANCELLED,
     "cancel": OrderStatus.CANCELLED,
     "cancellation": OrderStatus.CANCELLED,
@@ -42,7 +46,16 @@ STATUS_WORDS: dict[str, str] = {
     "settled": OrderStatus.PAID,
 }
 # Two-word spellings, matched on the lowered text before single words.
-STATUS_PHRASES: dict[str, str] = {"past due": OrderStatus.OVERDUE, "not paid": OrderStatus.OVERDUE}
+STATUS_PHRASES: dict[str, str] = {
+    "past due": OrderStatus.OVERDUE,
+    "late paying": OrderStatus.OVERDUE,
+    "paying late": OrderStatus.OVERDUE,
+    "not paid": OrderStatus.OVERDUE,
+    "not settled": OrderStatus.OVERDUE,
+    "called off": OrderStatus.CANCELLED,
+    "in progress": OrderStatus.OPEN,
+    "sent out": OrderStatus.SHIPPED,
+}
 
 REGION_WORDS: dict[str, str] = {
     "west": Region.WEST,

@@ -33,8 +33,8 @@ they are net 60, otherwise no"; "..., shown as a table" (a list laid out in a ta
 filter joined by "or" ("city Kansas City or city Omaha", a list either of which a row may have); "with an amount
 below 5,000" or "under $5,000"; "there is no X region (the regions are ...), so no amount exists"; "customers ...
 that have at least one order with ..."; "..., with their segments" (each name with its field); "for each customer
-with city X, the sum of ..."; remarks on how a word was read ("('unpaid' read as the overdue status)"); and remarks on how
-the conversation went ("(the follow-up keeps the customer and changes the period)"), which are dropped: the
+with city X, the sum of ..."; remarks on how a word was read ("('unpaid' read as the overdue status)"); and remarks
+on how the conversation went ("(the follow-up keeps the customer and changes the period)"), which are dropped: the
 truth before them says what the last answer must hold.
 """
 
