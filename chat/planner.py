@@ -462,6 +462,8 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             signals.min_amount = amount
         else:
             signals.max_amount = amount
+        if prev in vocab.MORE_THAN | vocab.LESS_THAN:
+            signals.phrase_words.add(prev)  # "sub 2k": the comparison word is read, whatever the parser tagged it
 
 
 def _condition(words: list[str], i: int) -> str:
@@ -689,7 +691,13 @@ _SLOT_WORDS = frozenset(
 )
 
 _KNOWN_NOUNS = frozenset(
-    vocab.NEUTRAL_NOUNS | vocab.WHOLE_SCOPE_WORDS | {"business"} | _SLOT_WORDS | vocab.PERIOD_UNITS | set(_MONTHS)
+    vocab.NEUTRAL_NOUNS
+    | vocab.WHOLE_SCOPE_WORDS
+    | {"business"}
+    | _SLOT_WORDS
+    | vocab.PERIOD_UNITS
+    | set(_MONTHS)
+    | vocab.CURRENCY_WORDS
 )
 
 
@@ -1550,9 +1558,11 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     if "contracts" in subjects:
         return QueryPlan("list", "contracts", filters)
     asks_who = "customers" in subjects or "who" in signals.words
-    if asks_who and "orders" in subjects and "have" in lemmas and filters.status and not filters.customers:
-        # "Which customers have overdue orders?", "who has open orders in Houston?": the customers
-        # with at least one such order, not every order
+    # an amount bound alone needs the customers named: "who has orders over $5,000" lists those orders
+    bounded = (filters.min_amount is not None or filters.max_amount is not None) and "customers" in subjects
+    if asks_who and "orders" in subjects and "have" in lemmas and (filters.status or bounded) and not filters.customers:
+        # "Which customers have overdue orders?", "who has open orders in Houston?", "which customers
+        # have had an order below $1,000": the customers with at least one such order, not every order
         return QueryPlan("list", "customers", filters, min_orders=0)
     if "customers" in subjects and "orders" not in subjects:
         if filters.customers and not signals.has_slot():

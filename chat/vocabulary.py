@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from atlas import vocabulary as shared_vocab
 from atlas.dates import NUMBER_WORDS as NUMBER_WORDS  # the shared words of dates, read here too
 from atlas.dates import ORDINALS as ORDINALS
 from atlas.dates import PERIOD_CURRENT as PERIOD_CURRENT
@@ -176,8 +177,9 @@ GROUP_WORDS: dict[str, str] = {
 # Words that put a grouping noun after them ("by region", "per month", "for each segment"):
 # never a value themselves.
 GROUPING_LEADS = frozenset({"by", "per", "each", "every"})
-MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
-LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
+MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger", ">"})
+LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller", "sub", "<"})
+CURRENCY_WORDS = shared_vocab.CURRENCY_WORDS  # "500 bucks": an amount's unit, no noun to read
 # The words between two cities that ask for customers in either one ("Omaha or Tulsa", "Omaha or in Tulsa").
 CITY_ALTERNATIVE_JOINS = frozenset({("or",), ("or", "in"), ("or", "from"), ("and/or",)})
 # A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
