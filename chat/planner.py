@@ -1454,6 +1454,15 @@ def _which_customers_how_much(words: list[str]) -> bool:
     return asks_which and how_much
 
 
+def _asks_permission(signals: Signals) -> bool:
+    """ "Are we allowed to charge late fees on overdue invoices?": the verb after "allowed to" is what
+    leave is asked for, not a measure of the orders (a rule answers it, or nothing)."""
+    return any(
+        lemma in vocab.PERMISSION_WORDS and signals.words[i + 1 : i + 2] == ["to"]
+        for i, lemma in enumerate(signals.lemmas)
+    )
+
+
 def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Abstention:
     customers = context.named or ((context.focus,) if context.refers_back and context.focus else ())
     field_asked = _field(signals, context)
@@ -1468,7 +1477,7 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     if field_asked is not None and field_asked[0] == "contracts" and customers and (measure in ("", "sum") or days):
         # a named customer's contract field, even in words a policy document also uses
         return QueryPlan("lookup", "contracts", filters, field=field_asked[1])
-    if "documents" in subjects and not measure:
+    if "documents" in subjects and (not measure or _asks_permission(signals)):
         return QueryPlan("list", "documents", filters, query=text)
     others = words & {"else", "other", "others"} or ("customers" in subjects and words & {"share", "shares", "sharing"})
     # "who else is in that segment", "who else is there" (the place just asked about)

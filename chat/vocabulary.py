@@ -179,6 +179,9 @@ GROUP_WORDS: dict[str, str] = {
 GROUPING_LEADS = frozenset({"by", "per", "each", "every"})
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger", ">"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller", "sub", "<"})
+# "Are we allowed to charge late fees?": asking leave to do something asks for a rule (a policy document),
+# whatever money words the thing asked about holds; never a figure of the orders.
+PERMISSION_WORDS = frozenset({"allow", "allowed", "permit", "permitted"})
 CURRENCY_WORDS = shared_vocab.CURRENCY_WORDS  # "500 bucks": an amount's unit, no noun to read
 # The words between two cities that ask for customers in either one ("Omaha or Tulsa", "Omaha or in Tulsa").
 CITY_ALTERNATIVE_JOINS = frozenset({("or",), ("or", "in"), ("or", "from"), ("and/or",)})
