@@ -186,6 +186,7 @@ class Signals:
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
     readings: list[tuple[str, str]] = field(default_factory=list)  # words read by meaning ("book" as "order")
+    each_listed: bool = False  # "each of them" after a list of customers: a figure per customer listed
     phrase_words: set[str] = field(default_factory=set)  # words a slot read where they stand ("called off", "sub 2k")
     pointers: set[str] = field(default_factory=set)  # pronouns pointing at the last answer ("that", "them")
     fmt: str = ""
@@ -896,6 +897,8 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         if isinstance(listed, Abstention):
             return Planned(listed, stated, fmt=fmt)
         signals.region, signals.city, signals.segment = listed.region, listed.city, listed.segment
+        signals.or_cities = list(listed.or_cities)
+        signals.each_listed = _each_of_them(signals.words)
         context = replace(context, refers_back=False, focus=None)
         result = _fresh_plan(text, signals, context)
         return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
@@ -957,7 +960,7 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     )
     if any(conditions) or not (f.region or f.city or f.segment):
         return Abstention(vocab.NO_PLAN_REASON, "them")
-    return Filters(region=f.region, city=f.city, segment=f.segment)
+    return Filters(region=f.region, city=f.city, segment=f.segment, or_cities=f.or_cities)
 
 
 def _order_field(signals: Signals) -> str:
@@ -1426,11 +1429,24 @@ def _filters(signals: Signals, customers: tuple[CustomerRef, ...]) -> Filters:
     )
 
 
+def _each_of_them(words: list[str]) -> bool:
+    """ "how much has each of them spent": a figure for each one the pointer points at."""
+    return any(
+        word in ("each", "every")
+        and words[i + 1 : i + 2] == ["of"]
+        and words[i + 2 : i + 3] in ([w] for w in vocab.BACK_REFERENCES)
+        for i, word in enumerate(words)
+    )
+
+
 def _group_by(signals: Signals) -> str:
-    """An explicit grouping: "by region", "per month", "for each segment", "monthly"."""
+    """An explicit grouping: "by region", "per month", "for each segment", "monthly"; "each of them"
+    after a list of customers is per customer."""
     words = signals.words
     if "monthly" in words:
         return "month"
+    if signals.each_listed:
+        return "customer"
     for i, word in enumerate(words[:-1]):
         if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
