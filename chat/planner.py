@@ -211,7 +211,17 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if word in vocab.SYMBOL_WORDS and _number(nxt) is None and _money(nxt) is None:
             lemmas[i] = vocab.SYMBOL_WORDS[word]  # "# of orders", "overdue $": a word, not an amount's sign
+    identifiers = []
+    for token in doc:
+        # "the account number for X": a number that names one thing (an identifier), never a count ("the
+        # number of orders", "customer count" count); the account's is its code, any other no record holds
+        named = _identifier(token)
+        if named is not None:
+            lemmas[token.i] = vocab.IDENTIFIER_LEMMA
+            if vocab.SUBJECT_WORDS.get(named.lemma_.lower()) != "customers":
+                identifiers.append(f"{named.lower_} {token.lower_}")
     signals = Signals(words=words, lemmas=lemmas, name_words=set(name_words))
+    signals.unplanned = next(iter(identifiers), "")
     signals.order_number = _order_number(text)
     _read_status(doc, signals, name_words)
     _read_negation(doc, signals)
@@ -233,6 +243,17 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
     return signals
+
+
+def _identifier(token: Token) -> Token | None:
+    """ "account number", "phone number of X": the noun compounded with "number" (no count is said so:
+    "the number of orders", "customer count")."""
+    if token.lemma_.lower() != "number":
+        return None
+    named = next((c for c in token.children if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")), None)
+    if named is None or vocab.SUBJECT_WORDS.get(named.lemma_.lower()) == "orders":
+        return None  # "the order number of ...": an order's own number, read where orders are
+    return named
 
 
 def _counted_noun(doc: Doc, name_words: set[str]) -> str:

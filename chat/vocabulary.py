@@ -112,21 +112,24 @@ SUBJECT_WORDS: dict[str, str] = {
     "approval": "documents",
     "allow": "documents",
 }
-# Words that make an orders question one about money (sum, or rank by value).
-MONEY_WORDS = frozenset(
-    {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
-    | {"much", "owe", "owed", "owing"}
-)
-# Money words that also ask how many ("total customers in the west").
-COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
-# A money noun followed by "of" asks for a total: "the value of all open orders".
-SUM_NOUNS = frozenset({"value", "amount", "worth"})
-
 # Nouns that name money coming in: on their own they ask for a total.
 REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
 
 # Words for a total of many orders ("revenue", "sales"): an average of them is an average of totals.
 TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "turnover", "income"})
+# Each of them names the orders, as "revenue" and "sales" above do ("turnover for the north in q2").
+SUBJECT_WORDS |= {word: "orders" for word in REVENUE_WORDS | TOTAL_NOUNS if word not in SUBJECT_WORDS}
+
+# Words that make an orders question one about money (sum, or rank by value).
+MONEY_WORDS = frozenset(
+    {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
+    | {"much", "owe", "owed", "owing"}
+    | REVENUE_WORDS
+)
+# Money words that also ask how many ("total customers in the west").
+COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
+# A money noun followed by "of" asks for a total: "the value of all open orders".
+SUM_NOUNS = frozenset({"value", "amount", "worth"})
 
 # Verbs that, with a customer and an amount threshold, put the threshold on the customer's
 # total ("customers who bought more than $500k"), as the revenue and sum words do.
@@ -134,6 +137,8 @@ TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number", "quantity"})
+# What "number" reads as when it names one thing ("the account number for X"): the record's code.
+IDENTIFIER_LEMMA = "code"
 # Symbols that stand for a word when no number follows them: "# of orders" is the number of
 # orders, "the overdue $" the overdue money.
 SYMBOL_WORDS: dict[str, str] = {"#": "number", "$": "dollar"}
