@@ -252,12 +252,19 @@ def test_eval_answers_on_our_own_cases_and_regression_fixtures_has_no_wrong_answ
         # Blind first runs (3 Dec): 0.889 / 0.067 wrong and 0.778 / 0.156 wrong; fixed against in
         # issue 29. The one wrong left in set10 is "the past 30 days": Atlas counts 30 days to
         # today, the truth 31 (a convention, not a class fixed here).
-        ("regression/answers_set10.jsonl", 0.97, 1),
+        # From 4 Dec one more case is unjudged: its truth says "to today (3 December 2026)", and the
+        # reader never takes another day for today (tests/tooling/test_truth.py).
+        ("regression/answers_set10.jsonl", 0.95, 1),
         ("regression/answers_set11.jsonl", 1.0, 0),
         # Held out until 3 Dec (0.733 / 0.178 wrong and 0.889 / 0.044 wrong on ffa79d6), then fixed
         # against by class (planner-dec3c).
         ("regression/answers_set12.jsonl", 1.0, 0),
         ("regression/answers_set13.jsonl", 1.0, 0),
+        # Held out until 4 Dec (first runs 0.844 / 0.022 wrong and 0.667 / 0.133 wrong), then fixed against
+        # by class (planner-dec4). The wrongs left: legal advice answered from the policy documents
+        # (set14); "put through" read as a list, and a did-you-mean the judge counts wrong (set15).
+        ("regression/answers_set14.jsonl", 0.88, 1),
+        ("regression/answers_set15.jsonl", 0.86, 2),
     ],
 )
 def test_a_regression_fixture_first_written_blind_has_no_wrong_answer(corpus, name, correct, wrong):
