@@ -271,8 +271,8 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
                 *(expected_for({kind: {**spec, "orders": o}}, today) for o in (base, {**base, "revenue": True}))
             )
         ordering = _orders(spec["orders"], today).values("customer_id")
-        listed = Customer.objects.filter(**_places(spec), pk__in=ordering)
-        return _customers_shown(listed, spec)
+        having = Customer.objects.filter(**_places(spec), pk__in=ordering)
+        return _customers_shown(having, spec)
     if kind in ("customers", "count_customers"):
         customers = Customer.objects.filter(**_places(spec))
         if "terms" in spec:

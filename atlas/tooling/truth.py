@@ -694,10 +694,10 @@ def _read(truth: str, case: dict[str, Any], names: Names, period: str | None = N
     if terms:
         spec["terms"] = terms[1]
         text = text[: terms.start()] + " " + text[terms.end() :]
-    for key, bound in (("min_amount", MIN_AMOUNT), ("max_amount", MAX_AMOUNT)):
+    for bound_key, bound in (("min_amount", MIN_AMOUNT), ("max_amount", MAX_AMOUNT)):
         amount = bound.search(text)
         if amount:
-            spec[key] = amount[1].replace(",", "")
+            spec[bound_key] = amount[1].replace(",", "")
             text = text[: amount.start()] + " " + text[amount.end() :]
     if CANCELLED_EITHER.search(text):
         spec["cancelled"] = "either"
