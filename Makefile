@@ -157,8 +157,8 @@ eval: db
 	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set13.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set10.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set11.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set14.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set15.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set14.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set15.jsonl
 	$(PY) manage.py eval_memory_effect tests/fixtures/heldout/memory_effect_set4.jsonl
 
 eval-locomo: db

@@ -235,7 +235,8 @@ GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
     "r": (
         "are",
         ("", "what", "where", "who", "how", "which", "why", "when", "region", "segment", "city", "they", "we")
-        + ("you", "there", "custs", "customers", "accts", "accounts", "clients", "orders", "contracts"),
+        + ("you", "there", "custs", "customers", "accts", "accounts", "clients", "orders", "contracts")
+        + ("those", "these", "ones"),  # "which of those r over 10k"
     ),
     # "credit lim": the limit
     "lim": ("limit", ("credit",)),

@@ -33,6 +33,7 @@ from atlas.dates import (
     shift_month,
     unit_bounds,
 )
+from atlas.vocabulary import CURRENCY_WORDS
 
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
@@ -260,6 +261,8 @@ def _calendar_period(words: list[str], today: date, *, year: int | None = None) 
             end = month_end(in_year, month)
             return Period(f"{calendar.month_name[month]} {in_year}", date(in_year, month, 1), end)
     for i, word in enumerate(words):
+        if words[i + 1 : i + 2] and words[i + 1] in CURRENCY_WORDS:
+            continue  # "under 2000 dollars": an amount
         if YEAR.fullmatch(word) and (i == 0 or words[i - 1] != "acct"):
             year = int(word)
             return Period(str(year), date(year, 1, 1), date(year, 12, 31))

@@ -17,6 +17,10 @@ FUNCTION_WORDS = frozenset(
     """.split()
 )
 
+# The records' currency in words ("500 bucks", "2000 dollars"): the unit of an amount (so "2000 dollars"
+# is no year), never a noun to read.
+CURRENCY_WORDS = frozenset({"dollar", "dollars", "buck", "bucks", "usd"})
+
 # What the user says of an answer that is wrong, and the openings of a chat message that
 # corrects the last answer ("That's wrong: their terms are net 45 now"). The chat reads the
 # openings (chat/corrections.py); the gate reads both in a "That's wrong" comment.

@@ -130,9 +130,11 @@ def orders_for(filters: Filters) -> QuerySet[Order]:
     return orders
 
 
-def _place_lookups(filters: Filters, prefix: str = "") -> dict[str, str]:
+def _place_lookups(filters: Filters, prefix: str = "") -> dict[str, Any]:
     """The customer's region, city and segment the filters name (``prefix`` reaches the customer)."""
-    lookups = {"region": filters.region, "city__iexact": filters.city, "segment": filters.segment}
+    lookups: dict[str, Any] = {"region": filters.region, "city__iexact": filters.city, "segment": filters.segment}
+    if filters.or_cities:
+        lookups = {"region": filters.region, "city__in": filters.cities, "segment": filters.segment}
     return {f"{prefix}{lookup}": value for lookup, value in lookups.items() if value}
 
 
@@ -363,11 +365,7 @@ def _contracts(plan: QueryPlan, *, today: date) -> Result:
     filters = plan.filters
     if filters.customers:
         contracts = contracts.filter(customer_id__in=[c.id for c in filters.customers])
-    for key in ("region", "segment"):
-        if getattr(filters, key):
-            contracts = contracts.filter(**{f"customer__{key}": getattr(filters, key)})
-    if filters.city:
-        contracts = contracts.filter(customer__city__iexact=filters.city)
+    contracts = contracts.filter(**_place_lookups(filters, "customer__"))
     if filters.period is not None:
         contracts = contracts.filter(renewal_date__range=(filters.period.start, filters.period.end))
     if plan.kind == "count":

@@ -39,6 +39,7 @@ ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))\b", re.IGNORECASE)
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
+CITY_SEPARATOR = "|"  # cities joined in one session slot: a follow-up that names a city replaces them all
 _FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing for", "now", "also", "ok", "okay")
 
 
@@ -59,10 +60,17 @@ class Filters:
     period: Period | None = None
     min_amount: Decimal | None = None
     max_amount: Decimal | None = None
+    or_cities: tuple[str, ...] = ()  # "in Omaha or Tulsa": further cities, any of which the customer is in
+
+    @property
+    def cities(self) -> tuple[str, ...]:
+        """Every city the filters take (a customer in any one of them)."""
+        return (self.city, *self.or_cities) if self.city else ()
 
     def slots(self) -> dict[str, str]:
         """The filters as session-state slots (what decays after two turns)."""
         out = {k: getattr(self, k) for k in ("region", "city", "segment", "status", "exclude_status")}
+        out["city"] = CITY_SEPARATOR.join(self.cities)
         if self.period is not None:
             out["period"] = f"{self.period.label}|{self.period.start.isoformat()}|{self.period.end.isoformat()}"
         if self.min_amount is not None:
@@ -80,7 +88,8 @@ class Filters:
         return cls(
             customers=customers,
             region=slots.get("region", ""),
-            city=slots.get("city", ""),
+            city=slots.get("city", "").split(CITY_SEPARATOR)[0],
+            or_cities=tuple(slots.get("city", "").split(CITY_SEPARATOR)[1:]),
             segment=slots.get("segment", ""),
             status=slots.get("status", ""),
             exclude_status=slots.get("exclude_status", ""),
@@ -157,6 +166,7 @@ class Signals:
     exclude_status: str = ""
     region: str = ""
     city: str = ""
+    or_cities: list[str] = field(default_factory=list)  # "Omaha or Tulsa": the cities after the first
     segment: str = ""
     period: Period | None = None
     future: bool = False
@@ -176,6 +186,8 @@ class Signals:
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
     readings: list[tuple[str, str]] = field(default_factory=list)  # words read by meaning ("book" as "order")
+    each_listed: bool = False  # "each of them" after a list of customers: a figure per customer listed
+    phrase_words: set[str] = field(default_factory=set)  # words a slot read where they stand ("called off", "sub 2k")
     pointers: set[str] = field(default_factory=set)  # pronouns pointing at the last answer ("that", "them")
     fmt: str = ""
 
@@ -199,7 +211,17 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if word in vocab.SYMBOL_WORDS and _number(nxt) is None and _money(nxt) is None:
             lemmas[i] = vocab.SYMBOL_WORDS[word]  # "# of orders", "overdue $": a word, not an amount's sign
+    identifiers = []
+    for token in doc:
+        # "the account number for X": a number that names one thing (an identifier), never a count ("the
+        # number of orders", "customer count" count); the account's is its code, any other no record holds
+        named = _identifier(token)
+        if named is not None:
+            lemmas[token.i] = vocab.IDENTIFIER_LEMMA
+            if vocab.SUBJECT_WORDS.get(named.lemma_.lower()) != "customers":
+                identifiers.append(f"{named.lower_} {token.lower_}")
     signals = Signals(words=words, lemmas=lemmas, name_words=set(name_words))
+    signals.unplanned = next(iter(identifiers), "")
     signals.order_number = _order_number(text)
     _read_status(doc, signals, name_words)
     _read_negation(doc, signals)
@@ -221,6 +243,17 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
     return signals
+
+
+def _identifier(token: Token) -> Token | None:
+    """ "account number", "phone number of X": the noun compounded with "number" (no count is said so:
+    "the number of orders", "customer count")."""
+    if token.lemma_.lower() != "number":
+        return None
+    named = next((c for c in token.children if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")), None)
+    if named is None or vocab.SUBJECT_WORDS.get(named.lemma_.lower()) == "orders":
+        return None  # "the order number of ...": an order's own number, read where orders are
+    return named
 
 
 def _counted_noun(doc: Doc, name_words: set[str]) -> str:
@@ -270,11 +303,26 @@ def _paying(token: Token) -> str:
 
 
 def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
+    """The status a question asks for (or leaves out). An order has one status, so a status named
+    beside "not <another>" is the whole condition ("shipped but not paid yet" is shipped)."""
     text = " ".join(signals.words)
     for phrase, phrase_status in vocab.STATUS_PHRASES.items():
-        if phrase in text:
-            signals.status = phrase_status
+        if re.search(rf"\b{re.escape(phrase)}\b", text):
+            signals.phrase_words |= set(phrase.split())
+            if phrase.split()[0] in vocab.STATUS_EXCLUDERS:
+                _read_status_words(doc, signals, name_words)
+                if signals.status and signals.status != phrase_status:
+                    signals.exclude_status = ""  # implied by the status named
+                    return
+                signals.exclude_status = ""
+            signals.status, signals.second_status = phrase_status, ""
             return
+    _read_status_words(doc, signals, name_words)
+    if signals.status and signals.exclude_status and signals.status != signals.exclude_status:
+        signals.exclude_status = ""  # "overdue, not cancelled": the one status already leaves the other out
+
+
+def _read_status_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     for token in doc:
         word = token.lower_
         status = vocab.STATUS_WORDS.get(word) or vocab.STATUS_WORDS.get(token.lemma_.lower()) or _paying(token)
@@ -305,8 +353,8 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
             continue
         head = token.head
         status = vocab.STATUS_WORDS.get(head.lower_) or vocab.STATUS_WORDS.get(head.lemma_.lower())
-        if status and status in (signals.exclude_status, signals.status):
-            continue
+        if status and (status == signals.exclude_status or signals.status):
+            continue  # the status left out, or one the status named already leaves out ("shipped, not paid")
         if head.lemma_ == "be" and any(vocab.STATUS_WORDS.get(c.lower_) for c in head.children):
             continue
         if head.lemma_.lower() in vocab.ASKING_VERBS and any(c.lower_ in ("i", "you") for c in head.children):
@@ -332,6 +380,7 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
 def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> None:
     corpus = vocab.corpus_vocabulary()
     clean = [w.replace(".", "") for w in words]
+    last_end = 0  # where the last city read ends
     for i in range(len(clean)):
         for size in range(min(corpus.longest, len(clean) - i), 0, -1):
             key = tuple(clean[i : i + size])
@@ -340,9 +389,19 @@ def _read_places(words: list[str], signals: Signals, name_words: set[str]) -> No
             if key in corpus.cities and not signals.city:
                 signals.city = corpus.cities[key]
                 signals.place_words |= set(key)
+                last_end = i + size
             elif key in corpus.cities and corpus.cities[key] != signals.city and not set(key) & signals.place_words:
-                # "in Portland and Seattle", "Leeds or York": a plan filters by one city.
-                signals.unplanned = signals.unplanned or f"{signals.city} and {corpus.cities[key]}"
+                if (
+                    tuple(clean[last_end:i]) in vocab.CITY_ALTERNATIVE_JOINS
+                    and corpus.cities[key] not in signals.or_cities
+                ):
+                    # "in Omaha or Tulsa": customers in either city
+                    signals.or_cities.append(corpus.cities[key])
+                    signals.place_words |= set(key)
+                    last_end = i + size
+                else:
+                    # "in Portland and Seattle": both at once is no customer; the plan does not guess
+                    signals.unplanned = signals.unplanned or f"{signals.city} and {corpus.cities[key]}"
             elif key in corpus.segments and not signals.segment:
                 signals.segment = corpus.segments[key]
                 signals.place_words |= set(key)
@@ -425,6 +484,8 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
             signals.min_amount = amount
         else:
             signals.max_amount = amount
+        if prev in vocab.MORE_THAN | vocab.LESS_THAN:
+            signals.phrase_words.add(prev)  # "sub 2k": the comparison word is read, whatever the parser tagged it
 
 
 def _condition(words: list[str], i: int) -> str:
@@ -498,7 +559,7 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     for token in doc:
         lemma = token.lemma_.lower()
         word = token.lower_
-        if word in name_words or token.is_punct or token.like_num:
+        if word in name_words or word in signals.phrase_words or token.is_punct or token.like_num:
             continue
         if word == "may" and signals.period is not None and "May" in signals.period.label.split():
             continue  # "placed in May": the month the period read, which spaCy may tag a noun
@@ -550,6 +611,8 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             signals.unread.append(word)
             continue
         if token.pos_ not in vocab.CHECKED_POS or word in name_words or token.like_num or not word[:1].isalpha():
+            continue
+        if word in signals.phrase_words:
             continue
         before = token.i - 2 if token.i > 1 and signals.words[token.i - 1] == "-" else token.i - 1  # "best-selling"
         ranked = lemma in vocab.RANKED_VERBS and (
@@ -650,7 +713,13 @@ _SLOT_WORDS = frozenset(
 )
 
 _KNOWN_NOUNS = frozenset(
-    vocab.NEUTRAL_NOUNS | vocab.WHOLE_SCOPE_WORDS | {"business"} | _SLOT_WORDS | vocab.PERIOD_UNITS | set(_MONTHS)
+    vocab.NEUTRAL_NOUNS
+    | vocab.WHOLE_SCOPE_WORDS
+    | {"business"}
+    | _SLOT_WORDS
+    | vocab.PERIOD_UNITS
+    | set(_MONTHS)
+    | vocab.CURRENCY_WORDS
 )
 
 
@@ -849,6 +918,8 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         if isinstance(listed, Abstention):
             return Planned(listed, stated, fmt=fmt)
         signals.region, signals.city, signals.segment = listed.region, listed.city, listed.segment
+        signals.or_cities = list(listed.or_cities)
+        signals.each_listed = _each_of_them(signals.words)
         context = replace(context, refers_back=False, focus=None)
         result = _fresh_plan(text, signals, context)
         return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
@@ -862,7 +933,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     if isinstance(result, QueryPlan):
         from chat.answering.verdicts import as_yes_no, asks_yes_no
 
-        if asks_yes_no(signals.words):
+        if asks_yes_no(signals.words, or_read=bool(signals.or_cities)):
             result = as_yes_no(result, signals, context)
     return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
 
@@ -910,7 +981,7 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     )
     if any(conditions) or not (f.region or f.city or f.segment):
         return Abstention(vocab.NO_PLAN_REASON, "them")
-    return Filters(region=f.region, city=f.city, segment=f.segment)
+    return Filters(region=f.region, city=f.city, segment=f.segment, or_cities=f.or_cities)
 
 
 def _order_field(signals: Signals) -> str:
@@ -1375,14 +1446,28 @@ def _filters(signals: Signals, customers: tuple[CustomerRef, ...]) -> Filters:
         period=signals.period,
         min_amount=signals.min_amount,
         max_amount=signals.max_amount,
+        or_cities=tuple(signals.or_cities),
+    )
+
+
+def _each_of_them(words: list[str]) -> bool:
+    """ "how much has each of them spent": a figure for each one the pointer points at."""
+    return any(
+        word in ("each", "every")
+        and words[i + 1 : i + 2] == ["of"]
+        and words[i + 2 : i + 3] in ([w] for w in vocab.BACK_REFERENCES)
+        for i, word in enumerate(words)
     )
 
 
 def _group_by(signals: Signals) -> str:
-    """An explicit grouping: "by region", "per month", "for each segment", "monthly"."""
+    """An explicit grouping: "by region", "per month", "for each segment", "monthly"; "each of them"
+    after a list of customers is per customer."""
     words = signals.words
     if "monthly" in words:
         return "month"
+    if signals.each_listed:
+        return "customer"
     for i, word in enumerate(words[:-1]):
         if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
@@ -1406,6 +1491,15 @@ def _which_customers_how_much(words: list[str]) -> bool:
     return asks_which and how_much
 
 
+def _asks_permission(signals: Signals) -> bool:
+    """ "Are we allowed to charge late fees on overdue invoices?": the verb after "allowed to" is what
+    leave is asked for, not a measure of the orders (a rule answers it, or nothing)."""
+    return any(
+        lemma in vocab.PERMISSION_WORDS and signals.words[i + 1 : i + 2] == ["to"]
+        for i, lemma in enumerate(signals.lemmas)
+    )
+
+
 def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Abstention:
     customers = context.named or ((context.focus,) if context.refers_back and context.focus else ())
     field_asked = _field(signals, context)
@@ -1420,7 +1514,7 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     if field_asked is not None and field_asked[0] == "contracts" and customers and (measure in ("", "sum") or days):
         # a named customer's contract field, even in words a policy document also uses
         return QueryPlan("lookup", "contracts", filters, field=field_asked[1])
-    if "documents" in subjects and not measure:
+    if "documents" in subjects and (not measure or _asks_permission(signals)):
         return QueryPlan("list", "documents", filters, query=text)
     others = words & {"else", "other", "others"} or ("customers" in subjects and words & {"share", "shares", "sharing"})
     # "who else is in that segment", "who else is there" (the place just asked about)
@@ -1510,9 +1604,11 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     if "contracts" in subjects:
         return QueryPlan("list", "contracts", filters)
     asks_who = "customers" in subjects or "who" in signals.words
-    if asks_who and "orders" in subjects and "have" in lemmas and filters.status and not filters.customers:
-        # "Which customers have overdue orders?", "who has open orders in Houston?": the customers
-        # with at least one such order, not every order
+    # an amount bound alone needs the customers named: "who has orders over $5,000" lists those orders
+    bounded = (filters.min_amount is not None or filters.max_amount is not None) and "customers" in subjects
+    if asks_who and "orders" in subjects and "have" in lemmas and (filters.status or bounded) and not filters.customers:
+        # "Which customers have overdue orders?", "who has open orders in Houston?", "which customers
+        # have had an order below $1,000": the customers with at least one such order, not every order
         return QueryPlan("list", "customers", filters, min_orders=0)
     if "customers" in subjects and "orders" not in subjects:
         if filters.customers and not signals.has_slot():

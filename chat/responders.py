@@ -145,7 +145,7 @@ def scope_phrase(filters: Filters, style: Style, *, with_customers: bool = True,
     if with_customers and filters.customers:
         parts.append("for " + _names([c.name for c in filters.customers]))
     if filters.city:
-        parts.append(f"in {filters.city}")
+        parts.append(f"in {' or '.join(filters.cities)}")
     if filters.region:
         parts.append(f"in the {filters.region.title()} region")
     if filters.segment:
@@ -552,7 +552,7 @@ def _peer_blocks(result: RecordList, style: Style) -> list[B.Block]:
     places_of += [f"in {anchor['city']}"] if "city" in fields else []
     own = f"{anchor['customer']} is {', '.join(places_of)}."
     filters = result.plan.filters
-    places = [f"in {filters.city}" if filters.city else ""]
+    places = [f"in {' or '.join(filters.cities)}" if filters.city else ""]
     places += [f"in the {filters.region.title()} region" if filters.region else ""]
     places += [f"in the {filters.segment} segment" if filters.segment else ""]
     where = "".join(" " + p for p in places if p)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from atlas import vocabulary as shared_vocab
 from atlas.dates import NUMBER_WORDS as NUMBER_WORDS  # the shared words of dates, read here too
 from atlas.dates import ORDINALS as ORDINALS
 from atlas.dates import PERIOD_CURRENT as PERIOD_CURRENT
@@ -25,16 +26,20 @@ from chat.models import Customer, OrderStatus, Region
 
 STATUS_WORDS: dict[str, str] = {
     "open": OrderStatus.OPEN,
-    "outstanding": OrderStatus.OPEN,
     "pending": OrderStatus.OPEN,
     "shipped": OrderStatus.SHIPPED,
     "ship": OrderStatus.SHIPPED,
     "delivered": OrderStatus.SHIPPED,
     "deliver": OrderStatus.SHIPPED,
+    "dispatched": OrderStatus.SHIPPED,
+    "dispatch": OrderStatus.SHIPPED,
     "overdue": OrderStatus.OVERDUE,
     "late": OrderStatus.OVERDUE,
     "unpaid": OrderStatus.OVERDUE,
+    "outstanding": OrderStatus.OVERDUE,  # owed to us: what is left unpaid, as "unpaid" and "owed"
     "cancelled": OrderStatus.CANCELLED,
+    "void": OrderStatus.CANCELLED,
+    "voided": OrderStatus.CANCELLED,
     "canceled": OrderStatus.CANCELLED,
     "cancel": OrderStatus.CANCELLED,
     "cancellation": OrderStatus.CANCELLED,
@@ -42,7 +47,16 @@ STATUS_WORDS: dict[str, str] = {
     "settled": OrderStatus.PAID,
 }
 # Two-word spellings, matched on the lowered text before single words.
-STATUS_PHRASES: dict[str, str] = {"past due": OrderStatus.OVERDUE, "not paid": OrderStatus.OVERDUE}
+STATUS_PHRASES: dict[str, str] = {
+    "past due": OrderStatus.OVERDUE,
+    "late paying": OrderStatus.OVERDUE,
+    "paying late": OrderStatus.OVERDUE,
+    "not paid": OrderStatus.OVERDUE,
+    "not settled": OrderStatus.OVERDUE,
+    "called off": OrderStatus.CANCELLED,
+    "in progress": OrderStatus.OPEN,
+    "sent out": OrderStatus.SHIPPED,
+}
 
 REGION_WORDS: dict[str, str] = {
     "west": Region.WEST,
@@ -98,21 +112,24 @@ SUBJECT_WORDS: dict[str, str] = {
     "approval": "documents",
     "allow": "documents",
 }
-# Words that make an orders question one about money (sum, or rank by value).
-MONEY_WORDS = frozenset(
-    {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
-    | {"much", "owe", "owed", "owing"}
-)
-# Money words that also ask how many ("total customers in the west").
-COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
-# A money noun followed by "of" asks for a total: "the value of all open orders".
-SUM_NOUNS = frozenset({"value", "amount", "worth"})
-
 # Nouns that name money coming in: on their own they ask for a total.
 REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
 
 # Words for a total of many orders ("revenue", "sales"): an average of them is an average of totals.
 TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "turnover", "income"})
+# Each of them names the orders, as "revenue" and "sales" above do ("turnover for the north in q2").
+SUBJECT_WORDS |= {word: "orders" for word in REVENUE_WORDS | TOTAL_NOUNS if word not in SUBJECT_WORDS}
+
+# Words that make an orders question one about money (sum, or rank by value).
+MONEY_WORDS = frozenset(
+    {"revenue", "sale", "sales", "value", "spend", "spender", "amount", "money", "worth", "dollar", "size", "total"}
+    | {"much", "owe", "owed", "owing"}
+    | REVENUE_WORDS
+)
+# Money words that also ask how many ("total customers in the west").
+COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
+# A money noun followed by "of" asks for a total: "the value of all open orders".
+SUM_NOUNS = frozenset({"value", "amount", "worth"})
 
 # Verbs that, with a customer and an amount threshold, put the threshold on the customer's
 # total ("customers who bought more than $500k"), as the revenue and sum words do.
@@ -120,6 +137,8 @@ TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
 
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number", "quantity"})
+# What "number" reads as when it names one thing ("the account number for X"): the record's code.
+IDENTIFIER_LEMMA = "code"
 # Symbols that stand for a word when no number follows them: "# of orders" is the number of
 # orders, "the overdue $" the overdue money.
 SYMBOL_WORDS: dict[str, str] = {"#": "number", "$": "dollar"}
@@ -163,8 +182,14 @@ GROUP_WORDS: dict[str, str] = {
 # Words that put a grouping noun after them ("by region", "per month", "for each segment"):
 # never a value themselves.
 GROUPING_LEADS = frozenset({"by", "per", "each", "every"})
-MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger"})
-LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller"})
+MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger", ">"})
+LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller", "sub", "<"})
+# "Are we allowed to charge late fees?": asking leave to do something asks for a rule (a policy document),
+# whatever money words the thing asked about holds; never a figure of the orders.
+PERMISSION_WORDS = frozenset({"allow", "allowed", "permit", "permitted"})
+CURRENCY_WORDS = shared_vocab.CURRENCY_WORDS  # "500 bucks": an amount's unit, no noun to read
+# The words between two cities that ask for customers in either one ("Omaha or Tulsa", "Omaha or in Tulsa").
+CITY_ALTERNATIVE_JOINS = frozenset({("or",), ("or", "in"), ("or", "from"), ("and/or",)})
 # A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
 AMOUNT_SCALES = {"k": 1000, "thousand": 1000, "m": 1_000_000, "million": 1_000_000}
 

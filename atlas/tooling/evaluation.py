@@ -155,23 +155,34 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
 # --- truth ---------------------------------------------------------------------------------------
 
 
+def _lookup(field: str, value: Any) -> dict[str, Any]:
+    """A filter on ``field``: one value, or a list ("city Kansas City or city Omaha") of which the row has one."""
+    return {f"{field}__in": value} if isinstance(value, list) else {field: value}
+
+
+def _places(spec: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    lookups: dict[str, Any] = {}
+    for key in ("region", "segment", "city"):
+        if key in spec:
+            lookups |= _lookup(prefix + key, spec[key])
+    return lookups
+
+
 def _orders(spec: dict[str, Any], today: date) -> QuerySet[Order]:
     orders = Order.objects.all()
     if "customer" in spec:
         orders = orders.filter(customer__name=spec["customer"])
-    for key in ("region", "segment"):
-        if key in spec:
-            orders = orders.filter(**{f"customer__{key}": spec[key]})
-    if "city" in spec:
-        orders = orders.filter(customer__city=spec["city"])
+    orders = orders.filter(**_places(spec, "customer__"))
     if "status" in spec:
-        orders = orders.filter(status=spec["status"])
+        orders = orders.filter(**_lookup("status", spec["status"]))
     if spec.get("revenue"):
         orders = orders.exclude(status="cancelled")
     if "period" in spec:
         orders = orders.filter(ordered_on__range=period_bounds(spec["period"], today))
     if "min_amount" in spec:
         orders = orders.filter(amount__gt=Decimal(str(spec["min_amount"])))
+    if "max_amount" in spec:
+        orders = orders.filter(amount__lt=Decimal(str(spec["max_amount"])))
     return orders
 
 
@@ -253,15 +264,33 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         base = {k: v for k, v in spec.items() if k != "or_names"}
         count, listed = expected_for({kind: base}, today), expected_for({"customers": base}, today)
         return either(count, replace(listed, none_ok=False)) if listed.names else count
+    if kind == "customers_with_orders":  # customers with at least one of those orders
+        if spec["orders"].get("cancelled") == "either":
+            base = {k: v for k, v in spec["orders"].items() if k != "cancelled"}
+            return either(
+                *(expected_for({kind: {**spec, "orders": o}}, today) for o in (base, {**base, "revenue": True}))
+            )
+        ordering = _orders(spec["orders"], today).values("customer_id")
+        having = Customer.objects.filter(**_places(spec), pk__in=ordering)
+        return _customers_shown(having, spec)
     if kind in ("customers", "count_customers"):
-        customers = Customer.objects.filter(**{k: v for k, v in spec.items() if k != "terms"})
+        customers = Customer.objects.filter(**_places(spec))
         if "terms" in spec:
             on_terms = [c.customer_id for c in _latest_contracts().values() if c.payment_terms == spec["terms"]]
             customers = customers.filter(pk__in=on_terms)
         if kind == "count_customers":
             return Expected(numbers=(Decimal(customers.count()),))
-        return Expected(names=tuple(customers.values_list("name", flat=True)), none_ok=True)
+        return _customers_shown(customers, spec)
     return _record_expected(kind, spec, today)
+
+
+def _customers_shown(customers: QuerySet[Customer], spec: dict[str, Any]) -> Expected:
+    """Every name, and each one's field when the truth says "with their segments"."""
+    names = tuple(customers.values_list("name", flat=True))
+    if "show" in spec:
+        shown = tuple(dict.fromkeys(str(v) for v in customers.values_list(spec["show"], flat=True)))
+        return Expected(names=names, texts=shown, none_ok=not names)
+    return Expected(names=names, none_ok=True)
 
 
 def _value_expected(value: Any) -> Expected:
@@ -334,7 +363,11 @@ def _yes_no_expected(spec: dict[str, Any], today: date) -> Expected:
 
 
 def _in_places(contract: Contract, spec: dict[str, Any]) -> bool:
-    return all(getattr(contract.customer, k) == spec[k] for k in ("region", "segment", "city") if k in spec)
+    return all(
+        getattr(contract.customer, k) in (spec[k] if isinstance(spec[k], list) else [spec[k]])
+        for k in ("region", "segment", "city")
+        if k in spec
+    )
 
 
 def _record_expected(kind: str, spec: Any, today: date) -> Expected:
@@ -409,7 +442,7 @@ def _order_condition(spec: dict[str, Any], today: date) -> Q:
     """The orders a customer's count or total takes in: status, revenue (non-cancelled), period."""
     condition = Q()
     if "status" in spec:
-        condition &= Q(orders__status=spec["status"])
+        condition &= Q(**_lookup("orders__status", spec["status"]))
     if spec.get("revenue"):
         condition &= ~Q(orders__status="cancelled")
     if "period" in spec:
@@ -419,8 +452,7 @@ def _order_condition(spec: dict[str, Any], today: date) -> Q:
 
 def _customers_past(spec: dict[str, Any], today: date, *, total: Count | Sum) -> Expected:
     """Customers (in the spec's places) whose count or total of orders is above ``more_than``."""
-    places = {k: spec[k] for k in ("region", "segment", "city") if k in spec}
-    past = Customer.objects.filter(**places).annotate(v=total).filter(v__gt=Decimal(str(spec["more_than"])))
+    past = Customer.objects.filter(**_places(spec)).annotate(v=total).filter(v__gt=Decimal(str(spec["more_than"])))
     return Expected(names=tuple(past.values_list("name", flat=True)), none_ok=True)
 
 

@@ -29,8 +29,12 @@ today; a field of "the contract of X" (each customer has one); "name of X"; "num
 customers with the highest ..."; "number and amount of the largest order", or one field of it ("status of
 the largest order"); one measure of two subjects or periods ("sum of ... for A and for B, each ordered ...,
 and which is larger") as a comparison of the two figures; "; yes if above zero, otherwise no" and "; yes if
-they are net 60, otherwise no"; "..., shown as a table" (a list laid out in a table block); and remarks on how
-the conversation went ("(the follow-up keeps the customer and changes the period)"), which are dropped: the
+they are net 60, otherwise no"; "..., shown as a table" (a list laid out in a table block); two values of one
+filter joined by "or" ("city Kansas City or city Omaha", a list either of which a row may have); "with an amount
+below 5,000" or "under $5,000"; "there is no X region (the regions are ...), so no amount exists"; "customers ...
+that have at least one order with ..."; "..., with their segments" (each name with its field); "for each customer
+with city X, the sum of ..."; remarks on how a word was read ("('unpaid' read as the overdue status)"); and remarks
+on how the conversation went ("(the follow-up keeps the customer and changes the period)"), which are dropped: the
 truth before them says what the last answer must hold.
 """
 
@@ -169,6 +173,11 @@ NO_PERIOD = re.compile(r"\b(all-time|all time|across all dates|all dates|ever|al
 # "with an amount above 10,000", "over $5,000": orders worth more than an amount.
 MIN_AMOUNT = re.compile(
     r"\b(?:(?:with|and) (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
+    r" \$?(\d[\d,]*(?:\.\d+)?)(?: usd\b| dollars\b)?"
+)
+# "with an amount below 5,000", "under $5,000": orders worth less than an amount.
+MAX_AMOUNT = re.compile(
+    r"\b(?:(?:with|and) (?:an |a )?(?:amount|value) (?:below|under|of less than|less than)|(?:below|under)(?= \$))"
     r" \$?(\d[\d,]*(?:\.\d+)?)(?: usd\b| dollars\b)?"
 )
 
@@ -425,7 +434,8 @@ def read_truth(case: dict[str, Any], names: Names | None = None) -> Reading:
 # Remarks in brackets about how the question was typed, not about what to compute: dropped.
 QUESTION_NOTE = re.compile(
     r"\s*\([^()]*\b(?:in the question|misspel\w*|spelled|swapped|first word of the name|"
-    r"the records (?:have|hold) no)\b[^()]*\)",
+    r"the records (?:have|hold) no|read as|(?:the name is )?abbreviated)\b[^()]*\)"
+    r"|\s*\(\s*'[^'()]+' is [^()]+\)",  # "('philly' is Philadelphia)": how a word of the question is read
     re.IGNORECASE,
 )
 # "for customers in the East region and for customers in the West region, compared"
@@ -489,8 +499,11 @@ def _drop_notes(truth: str, names: Names) -> str:
         if said != timezone.localdate():
             raise Unreadable(f"today is not {m[1]} {m[2]} {m[3]}: to today or to that day?")
         truth = truth.replace(m.group(), "today")
-    for m in list(re.finditer(r"\s*\(not ([^()]+)\)", truth)):
-        if m[1].strip().rstrip(".").lower() in {n.rstrip(".").lower() for n in names.customers}:
+    for m in list(re.finditer(r"\s*\((?:([^(),]+), )?not ([^()]+)\)", truth)):
+        # "(not Northline Freight)", "(Portland, not Northline Logistics)": which of two like names it is
+        if m[2].strip().rstrip(".").lower() in {n.rstrip(".").lower() for n in names.customers}:
+            if m[1] and m[1].strip().lower() not in {c.lower() for c in names.cities}:
+                raise Unreadable(f"the remark {m.group().strip()!r} is not a city")
             truth = truth.replace(m.group(), "")
     for m in list(re.finditer(r"\s*\(([^()]+?) is in the (\w+) region\)", truth)):
         found, _ = find_customers(m[1], names)
@@ -516,11 +529,13 @@ def _drop_notes(truth: str, names: Names) -> str:
 
 
 # "no customer has segment retail; the segments are enterprise, mid-market and small business",
-# "there is no Northwest region; the regions are ...": a value the records do not have.
+# "there is no Northwest region; the regions are ...", "there is no Midwest region (the regions are ...), so no
+# amount exists": a value the records do not have, and what follows from it.
 NO_SUCH = re.compile(
     r"^(?:no (?:customer|order) has (?P<field>segment|region|city|status) (?P<value>[\w .'-]+?)|"
     r"there is no (?P<value2>[\w .'-]+?) (?P<field2>segment|region|city|status))"
-    r"(?:; the (?P<plural>segments|regions|cities|statuses) are (?P<listed>[\w ,.'-]+))?$",
+    r"(?:(?:; | \()the (?P<plural>segments|regions|cities|statuses) are (?P<listed>[\w ,.'-]+?)\)?)?"
+    r"(?:,? so no (?:amount|count|figure|total|list|value) (?:exists|can be given))?$",
     re.IGNORECASE,
 )
 
@@ -542,11 +557,39 @@ def _no_such(m: re.Match[str], names: Names) -> dict[str, Any]:
     return {"no_such": check}
 
 
+# "customers with city Leeds or city Manchester, with their account codes": each name with its field.
+WITH_THEIR = re.compile(r",?\s*\b(?:with|each with) (?:their|its) (account codes?|segments?|regions?|cities|city)$")
+# "customers with region south that have at least one order with status overdue": customers, by their orders.
+HAVING_ANY = re.compile(r"\s*\b(?:that|who|which) (?:have|had|has) (?:at least one|any|an|one or more) orders?\b")
+# "for each customer with city Denver, the sum of ...": a grouping said before its measure.
+FOR_EACH_FIRST = re.compile(r"^(for each (?:customer|region|segment|city)\b[^,]*),\s*(.+)$", re.IGNORECASE)
+
+
 def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
     """A comparison, a yes/no, a value the records do not have, or one check."""
     no_such = NO_SUCH.match(truth)
     if no_such:
         return _no_such(no_such, names)
+    with_their = WITH_THEIR.search(truth)
+    if with_their:
+        inner = _read_whole(truth[: with_their.start()], case, names)
+        kind, spec = next(iter(inner.items()))
+        if kind not in ("customers", "customers_with_orders"):
+            raise Unreadable(f"{kind} with their {with_their[1]}?")
+        field = CUSTOMER_FIELDS[re.sub(r"(?:ies|s)$", lambda e: "y" if e.group() == "ies" else "", with_their[1])]
+        return {kind: {**spec, "show": field}}
+    having_any = HAVING_ANY.search(truth)
+    if having_any:
+        kind, spec = next(iter(_read(truth[: having_any.start()], case, names).items()))
+        if kind != "customers" or "terms" in spec:
+            raise Unreadable("which of what have orders?")
+        ordered = _read("orders " + truth[having_any.end() :], case, names)
+        if "orders" not in ordered:
+            raise Unreadable("customers with which orders?")
+        return {"customers_with_orders": {**spec, "orders": ordered["orders"]}}
+    for_each = FOR_EACH_FIRST.match(truth)
+    if for_each:
+        truth = f"{for_each[2]} {for_each[1]}"
     as_table = AS_TABLE.search(truth)
     if as_table:
         inner = _read_whole(truth[: as_table.start()], case, names)
@@ -651,10 +694,11 @@ def _read(truth: str, case: dict[str, Any], names: Names, period: str | None = N
     if terms:
         spec["terms"] = terms[1]
         text = text[: terms.start()] + " " + text[terms.end() :]
-    amount = MIN_AMOUNT.search(text)
-    if amount:
-        spec["min_amount"] = amount[1].replace(",", "")
-        text = text[: amount.start()] + " " + text[amount.end() :]
+    for bound_key, bound in (("min_amount", MIN_AMOUNT), ("max_amount", MAX_AMOUNT)):
+        amount = bound.search(text)
+        if amount:
+            spec[bound_key] = amount[1].replace(",", "")
+            text = text[: amount.start()] + " " + text[amount.end() :]
     if CANCELLED_EITHER.search(text):
         spec["cancelled"] = "either"
         text = CANCELLED_EITHER.sub(" ", text)
@@ -793,19 +837,32 @@ FILTER_FORMS = {
 
 
 def _read_filters(text: str, spec: dict[str, Any], names: Names) -> str:
+    """Each filter's value, marked where it stood; two values of one filter joined by "or" ("city Kansas
+    City or city Omaha") are a list, either of which the row may have; two values otherwise are not read."""
     for key, values in (
         ("city", names.cities),
         ("segment", names.segments),
         ("region", names.regions),
         ("status", names.statuses),
     ):
+        marker = f" <{key}> "
         for value in values:
-            pattern = r"(?<![\w<-])" + FILTER_FORMS[key].format(re.escape(value.lower())) + r"(?![\w-])"
-            if re.search(pattern, text):
-                if key in spec:
+            form = FILTER_FORMS[key].format(re.escape(value.lower()))
+            pattern = r"(?<![\w<-])" + form + r"(?![\w-])"
+            if not re.search(pattern, text):
+                continue
+            if key in spec:
+                joined = re.search(rf"<{key}>\s+or\s+{form}(?![\w-])|(?<![\w<-]){form}\s+or\s+<{key}>", text)
+                if joined is None:
                     raise Unreadable(f"two values for {key}")
-                spec[key] = value
-                text = re.sub(pattern, " <status> " if key == "status" else " ", text, count=1)
+                listed = spec[key] if isinstance(spec[key], list) else [spec[key]]
+                spec[key] = [*listed, value]
+                text = text[: joined.start()] + marker + text[joined.end() :]
+                continue
+            spec[key] = value
+            text = re.sub(pattern, marker, text, count=1)
+    for key in ("city", "segment", "region"):
+        text = text.replace(f"<{key}>", " ")
     return text
 
 
@@ -818,7 +875,18 @@ def _check_words(text: str) -> None:
 
 # --- building each kind of check ------------------------------------------------------------------
 
-ORDER_FILTERS = ("customer", "region", "segment", "city", "status", "period", "revenue", "cancelled", "min_amount")
+ORDER_FILTERS = (
+    "customer",
+    "region",
+    "segment",
+    "city",
+    "status",
+    "period",
+    "revenue",
+    "cancelled",
+    "min_amount",
+    "max_amount",
+)
 
 
 def _only(spec: dict[str, Any], allowed: tuple[str, ...], kind: str) -> dict[str, Any]:

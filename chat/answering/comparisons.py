@@ -39,7 +39,6 @@ MORE_WORDS = frozenset(
 LESS_WORDS = frozenset(
     {"less", "fewer", "smaller", "worse", "lower", "weaker", "least", "behind", "down", "worst"} | SHRINK_WORDS
 )
-WHICH_WORDS = frozenset({"which", "who", "whos", "who's"})
 # A question opened by one of these asks yes or no ("Did ... order more than ...?").
 YES_NO_OPENERS = frozenset({"did", "was", "is", "were", "does", "do", "has", "have", "are", "had"})
 
@@ -56,11 +55,11 @@ class Dimension(enum.StrEnum):
 def cue_index(words: list[str]) -> int | None:
     """Where the question sets its sides against each other ("than", "vs", "compared"), or
     None. "or" counts only when the question also asks which is more ("east or west, which
-    did better")."""
+    did better"); "which" alone asks for a list ("which customers are in Omaha or Tulsa")."""
     for i, word in enumerate(words):
         if word in STRONG_CUES:
             return i
-    if set(words) & (MORE_WORDS | LESS_WORDS | WHICH_WORDS):
+    if set(words) & (MORE_WORDS | LESS_WORDS):
         for i, word in enumerate(words):
             if word in CHOICE_CUES:
                 return i

@@ -63,7 +63,9 @@ def asks_nothing(text: str, *, names_customer: bool = False) -> bool:
     if set(words) & WH_WORDS:
         return False  # "I don't need the list, just how many accounts do we have"
     lemmas = {t.lemma_.lower() for t in doc}
-    measured = (lemmas | set(words)) & (vocab.MONEY_WORDS | MEASURE_WORDS)
-    about_records = names_customer or bool({vocab.SUBJECT_WORDS.get(w) for w in words} - {None} or measured)
+    # a noun of the records in any form ("orders", "turnover", "clients") makes a fragment a request
+    measured = (lemmas | set(words)) & (vocab.MONEY_WORDS | MEASURE_WORDS | vocab.REVENUE_WORDS | vocab.TOTAL_NOUNS)
+    subjects = {vocab.SUBJECT_WORDS.get(w) for w in lemmas | set(words)} - {None}
+    about_records = names_customer or bool(subjects or measured)
     first_person = bool(set(words) & FIRST_PERSON) or doc[0].lower_ in ("i", "im")
     return first_person or not about_records

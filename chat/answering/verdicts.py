@@ -18,11 +18,12 @@ YES_NO_OPENERS = frozenset({"is", "are", "was", "were", "does", "do", "did", "ha
 TAG_QUESTIONS = frozenset({"right", "correct", "yes"})
 
 
-def asks_yes_no(words: list[str]) -> bool:
+def asks_yes_no(words: list[str], *, or_read: bool = False) -> bool:
     """Opened by an auxiliary ("is", "did", "has") and not offering a choice ("is X enterprise or
-    mid-market?" asks which), or closed by a tag ("..., right?")."""
+    mid-market?" asks which), or closed by a tag ("..., right?"). ``or_read``: the "or" joins the
+    values of one filter ("any orders in Omaha or Tulsa?"), which is no choice."""
     plain = [w for w in words if w.isalnum() or "'" in w]
-    if not plain or "or" in plain:
+    if not plain or ("or" in plain and not or_read):
         return False
     return plain[0] in YES_NO_OPENERS or plain[-1] in TAG_QUESTIONS
 

@@ -200,3 +200,18 @@ def test_a_money_verb_alone_makes_a_question_about_the_future_a_forecast(corpus)
 def test_a_ceiling_on_the_number_of_orders_is_abstained_on_not_dropped(corpus, question, topic):
     # No plan has a ceiling on an order count: without one, every customer's orders were listed.
     assert plan(question).result == Abstention(vocab.NO_PLAN_REASON, topic)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "question",
+    [
+        "are we allowed to charge late fees on overdue invoices",
+        "r we allowed to bill kestrel foods for shipping",
+        "are we permitted to invoice cancelled orders",
+    ],
+)
+def test_asking_leave_is_a_question_for_the_documents_never_a_figure(corpus, question):
+    # "Are we allowed to charge late fees on overdue invoices" was answered with the overdue total.
+    result = plan(question).result
+    assert not (isinstance(result, QueryPlan) and result.subject == "orders"), result
