@@ -1607,7 +1607,7 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     # an amount bound alone needs the customers named: "who has orders over $5,000" lists those orders
     bounded = (filters.min_amount is not None or filters.max_amount is not None) and "customers" in subjects
     if asks_who and "orders" in subjects and "have" in lemmas and (filters.status or bounded) and not filters.customers:
-        # "Which customers have overdue orders?", "who has open orders in Houston?", "which customers
+        # "Who owes us on late invoices?", "who has open orders in Houston?", "which customers
         # have had an order below $1,000": the customers with at least one such order, not every order
         return QueryPlan("list", "customers", filters, min_orders=0)
     if "customers" in subjects and "orders" not in subjects:

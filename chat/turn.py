@@ -64,7 +64,7 @@ MAX_QUESTION_CHARS = 2000
 PASSAGE_ANSWER_SIMILARITY = 0.60
 _NARROWED = Turn.Influence.NARROWED
 # What a turn fills in after its row is made (the id first: the hold-out draw hashes it), written
-# in one UPDATE at the end of the turn, whichever way it was answered.
+# in one UPDATE when the turn finishes, whichever way it was answered.
 _ANSWER_FIELDS = [
     "kind", "options", "answer", "gate_message", "blocks", "recalled", "eligible", "held_out", "prompt_tokens",
     "gate_queued",

@@ -55,7 +55,7 @@ class Dimension(enum.StrEnum):
 def cue_index(words: list[str]) -> int | None:
     """Where the question sets its sides against each other ("than", "vs", "compared"), or
     None. "or" counts only when the question also asks which is more ("east or west, which
-    did better"); "which" alone asks for a list ("which customers are in Omaha or Tulsa")."""
+    did better"); "which" alone asks for a list ("which accounts sit in Omaha or Tulsa")."""
     for i, word in enumerate(words):
         if word in STRONG_CUES:
             return i

@@ -196,7 +196,7 @@ def _alternation(words: tuple[str, ...]) -> str:
 _RETRACTION = re.compile(
     rf"\b(?:{_alternation(vocab.RETRACTIONS)})\b"
     rf"|\bleave\s+(?:it|them|that|(?:the|my)\s+[\w' -]{{1,30}}?)\s+(?:{_alternation(vocab.RETRACTION_ENDS)})\b"
-    # "..., leave it" at the end of a clause ("don't leave it out" asks for something)
+    # "..., leave it" closing its clause ("don't leave it out" asks for something)
     r"|\bleave\s+it(?=\s*(?:[,.;:!?\n]|$|\s[-\u2013\u2014]\s))"
 )
 _NEGATED = re.compile(r"(?:n't|\bnt|\bnot|\bnever)\s+$")
@@ -232,7 +232,7 @@ _POINTER = re.compile(
 _POINTED_WITHDRAWAL = re.compile(
     rf"(?<!n't )(?<!nt )(?<!not )(?<!never )\b(?:{_alternation(vocab.POINTED_WITHDRAWALS)})(?:s|d|ed|ing)?\b"
 )
-# A pointer holds a name for the note, not a clause ("that when i ask stuff").
+# A pointer holds words naming the note, not a clause ("that when i ask stuff").
 _NOT_IN_A_POINTER = frozenset({"when", "if", "i", "you", "we", "it", "is", "are", "was", "to", "what", "so"})
 
 
@@ -462,7 +462,7 @@ def _replacement(clause: Clause) -> Span | None:
     """What a withdrawal asks for instead ("no bullets or tables any more, just normal
     sentences", "drop the decimals and round to whole units", "stop with the dollars, euros for
     everything"): the words after the withdrawn thing, when they name a facet; "drop the
-    charts, I don't need them" asks for nothing."""
+    charts, no use to me" asks for nothing."""
     doc = clause.span.doc
     said = clause.hits.get("reversal") or [(clause.span.start, clause.span.start + 1)]
     end = max(e for _, e in said)
