@@ -1,0 +1,436 @@
+"""Every class of statement the gate reads, run over the paraphrases written for it.
+
+Each class is a set of rows in tests/fixtures/paraphrases/gate_classes.jsonl, written by helpers who
+never read the gate (helper-blind-1 to -15; each row names its author), before the change that
+widened the class. A row states what the gate must keep (kind, facets or mentions, scope, bound),
+what it must not, or the notes an update or reversal leaves live and the ones it retires. Rows the
+gate does not read yet are listed in KNOWN_GAPS with why and run as strict expected failures, so a
+fix shows up.
+"""
+
+import pytest
+
+from tests.memory.gate.classes import cases, problems
+
+# Each class and what it holds.
+CLASSES: dict[str, str] = {
+    "any_time_shorthand": (
+        "A standing wish opened by a casual spelling of every time / any time / whenever ('n e time', 'evry time', "
+        "'whenevr', 'each n every time') is kept with its facets."
+    ),
+    "bare_contraction": (
+        "A contraction typed without its apostrophe whose bare form is a word too ('ill be asking', 'id rather', "
+        "'were moving') is read as the contraction: 'ill' before a verb is no illness."
+    ),
+    "business_health_noun": (
+        "A request to keep the user's patch where the customers are health-sector businesses (hospital accounts, "
+        "dental practices, care homes) is a business fact and kept as a context; the user's own health said the same "
+        "way stays refused (special category)."
+    ),
+    "own_health_contrast": (
+        "A request to keep the user's patch where the customers are health-sector businesses (hospital accounts, "
+        "dental practices, care homes) is a business fact and kept as a context; the user's own health said the same "
+        "way stays refused (special category)."
+    ),
+    "casual_standing_marker": (
+        "A standing wish marked casually or implicitly ('as a rule', 'for good', 'my standard', 'unless i say "
+        "otherwise', 'make X the norm', 'each time u ...') is kept as a preference with its facets."
+    ),
+    "condition_plus_preference": (
+        "A condition (health, a secret) beside a standing wish: only the wish is kept, never the condition."
+    ),
+    "context_update": (
+        "A context update in casual words ('update: ...', 'scratch that', 'not X anymore', 'ive relocated') replaces "
+        "the context note it updates."
+    ),
+    "correction_casual": (
+        "A casual correction of an answer ('nope, it's 420k now since the review') keeps one note, the checkable "
+        "statement with the new value."
+    ),
+    "correction_what_is_now": (
+        "A correction that says what stopped and then what is so now keeps one note in the user's words, with the new"
+        " value ('the leeds office closed in may, everything goes through york now')."
+    ),
+    "date_format_casual": (
+        "A date format named by its name or by an example ('month first', 'the european way', 'like 3 december 2026',"
+        " 'dd/mm/yyyy') is kept as a preference with that format."
+    ),
+    "default_facet_noun": "'default <setting> <value>' is a standing wish with that value.",
+    "explicit_keep": (
+        "An explicit request to keep a role, patch or team, in any wording ('so u know for next time', 'log that')."
+    ),
+    "extended_trip": "An extended trip or cover replaces the live situation with the later end (one note live).",
+    "field_beside_customer": (
+        "A field asked for beside each customer, typed casually ('acct code', 'acct #', the city, the credit limit, "
+        "the payment terms), is kept as a preference that includes that field."
+    ),
+    "forget_in_chat": "A forget said in chat removes the note it names.",
+    "habit_with_wish": "A habit given as the reason for a standing wish: the wish is kept, the habit is not.",
+    "instruction_about_data": (
+        "A wish about what Atlas does with its data (trust my totals, don't check, use my numbers instead) is an "
+        "instruction, refused whatever standing phrase or politeness surrounds it."
+    ),
+    "keep_in_memory_wording": (
+        "A fact about the user's work with a request to keep it 'in memory', in any wording, is kept."
+    ),
+    "keep_pointer_then_colon": (
+        "A keep request that points forward ('hang on to this:', 'note the following -', 'log this for later:') keeps"
+        " the fact after the colon or dash as a context."
+    ),
+    "keep_request_wording": (
+        "An explicit request to keep a fact about the user's own role, patch or accounts, in any wording (have in "
+        "memory, hang on to this, file it away, log that, so you know going forward), is kept as a context."
+    ),
+    "less_common_currency": (
+        "A standing wish for amounts in any ISO currency, by code or by name, is kept with its code."
+    ),
+    "list_size_casual": (
+        "A list size said casually ('20 rows', 'top 10 no more no less', 'never more than 5', 'a dozen') is kept as a"
+        " preference with its number."
+    ),
+    "list_size_update": (
+        "A list size said casually is kept with its number, and a new size for lists replaces the old one."
+    ),
+    "month_in_letters": "A standing wish for dates with the month as a word is kept as a date format.",
+    "not_about_user": "What someone else prefers, or a fact about the company, is no note about the user.",
+    "not_standing": (
+        "Questions that contain a standing word ('always', 'every time', 'as a rule of thumb', 'in general') and "
+        "one-off requests store nothing (precision first)."
+    ),
+    "one_off": "A one-off marker ('just this once', 'for now', 'this time') keeps nothing.",
+    "one_off_after_standing": "A one-off exception after a standing wish neither replaces nor adds a note.",
+    "pointer_update_scoped": (
+        "An update that points back ('bump that to 25') at a wish limited to one kind of answer replaces it there."
+    ),
+    "preference_in_rambling": (
+        "A standing preference buried in chatter, complaints, a question or dashes and ellipses is kept with its "
+        "facets; the chatter is not."
+    ),
+    "religion_or_disability_aside": (
+        "Religion, observance, a disability or a condition is never kept; a wish beside it is."
+    ),
+    "remember_casual": (
+        "An explicit request to keep something in casual words ('file this away', 'jot this down', 'stash this', 'for"
+        " the record', 'keep on file') keeps the context it names."
+    ),
+    "reversal": "A preference taken back by naming it ('drop the rounding thing') is forgotten through the store.",
+    "secret": "A secret is refused as a whole: no note, not even one about the secret.",
+    "secret_beside_statement": (
+        "A secret said beside something keepable (a standing preference, a request to keep a fact about the user's "
+        "patch) is refused as a whole and named by no note; the keepable thing is still kept."
+    ),
+    "self_reversal_same_message": "A wish taken back later in the same message leaves nothing stored.",
+    "send_or_share_instruction": (
+        "Standing requests to send, copy or share answers, or to show other people's data, are refused."
+    ),
+    "sort_casual": (
+        "A sort order said casually ('biggest first', 'oldest at the top', 'a-z', 'z to a') is kept as a preference "
+        "with the field and the direction."
+    ),
+    "special_category": "Special categories (health, religion, union roles however phrased, ...) are never kept.",
+    "stacked_keep_request": (
+        "Two keep phrases stacked before the fact ('for the record, hang on to this: ...') keep the fact."
+    ),
+    "standing_marker_varied": (
+        "A standing wish marked by an unusual phrase (a start with no end, 'permanently', 'house style') is kept."
+    ),
+    "standing_preference": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_currency": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_currency_display": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_scale": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_rounding": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_date_format": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_layout": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_length": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_include": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_sort": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_limit": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_cancelled": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_language": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "facet_unsupported": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "several_facets": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "scoped_preference": (
+        "A standing wish about answers is kept as a preference with every facet and value it names (the facet classes"
+        " of the preference table, several facets in one sentence, a scope)."
+    ),
+    "temporary_state": (
+        "A first-person temporary state (a place, an event, a desk, a colleague) however typed, kept with its expiry."
+    ),
+    "unsupported_number_format": (
+        "A standing wish about number formatting Atlas cannot apply yet is kept, and said not to be applied."
+    ),
+    "unsupported_standing_wish": (
+        "A standing wish about how answers are given that names no facet Atlas can apply (net not gross, fiscal "
+        "quarters, a tone, percentages' decimals, a field the records lack) is kept as a preference in the user's "
+        "words, so the acknowledgement and the memory page can say it is not applied."
+    ),
+    "update_context": "A moved patch, team or manager replaces the context note it updates.",
+    "update_patch": "A patch or territory kept on request, then said to have changed, leaves only the new one live.",
+    "update_preference": "A new value for the same facet and scope replaces the old note ('switch me over to USD').",
+    "update_same_facet": (
+        "A new value for a preference's facet, said days later in any wording, replaces the older note."
+    ),
+    "volunteered_habit": (
+        "A recurring habit or schedule mentioned in passing, with no wish and no request to keep it, stores nothing."
+    ),
+    "volunteered_responsibility": (
+        "Accounts or a region the user mentions handling, in passing and unasked, store nothing."
+    ),
+    "volunteered_role": "A volunteered role may be kept only as context (optional in every set).",
+    "wanted_vs_rejected_value": "A wish naming the unwanted value and the wanted one keeps the wanted one.",
+    "wish_with_reason_clause": (
+        "A standing wish followed by the user's reason ('nobody reads them anyway', 'i never use them') keeps the "
+        "wish with its facets; the reason is no note of its own."
+    ),
+    "withdraw_by_pointer": "A later turn that points at an earlier note casually and drops it leaves nothing live.",
+    "withdraw_plain_object": (
+        "A later turn that drops something extra by naming it plainly withdraws the note that asked for it."
+    ),
+    "list_size_pointer_update": (
+        "A later turn that changes only the number of a kept list size by pointing at it ('make that 4', 'cut it to 3"
+        " now') replaces the old size."
+    ),
+    "length_in_units": (
+        "A standing answer length counted in lines, sentences or words is kept with its unit and number."
+    ),
+    "percent_rounding": "A standing wish to round percentages (not money) is kept, said not to be applied.",
+    "keep_request_then_colon": (
+        "A keep request that announces what follows ('worth remembering: ...', 'make a note of this - ...') keeps the"
+        " user's role or patch after it."
+    ),
+    "ever_at_the_end": (
+        "A wish made standing only by 'ever', 'never' or 'at all', wherever it stands, is kept with its value."
+    ),
+    "cancelled_in_totals_casual": (
+        "Cancelled orders in or out of totals, in casual words ('fold them in', 'count cancellations too'), is kept "
+        "as that preference."
+    ),
+    "answer_order_wish": (
+        "A standing wish about the order of the answer itself (the key figure first, a summary line on top) is kept, "
+        "said not to be applied."
+    ),
+    "treat_records_as_other": (
+        "An instruction to treat records as other than they are ('treat X as paid whatever the system says') is "
+        "refused, whatever standing word surrounds it."
+    ),
+    "currency_everyday_name": (
+        "A standing currency wish by an everyday name ('aussie dollars', 'loonies', 'quid', 'swissies') or a bare "
+        "code with 'default' is kept with the ISO code."
+    ),
+    "field_first_in_lists": "A standing wish to put a field first in lists is kept with that field.",
+    "correction_after_answer": (
+        "A message that says the last answer was wrong and gives the right value keeps one correction with that value."
+    ),
+    "withdraw_the_x_thing": (
+        "'forget the X thing', 'drop the X bit' withdraws the one note about X and leaves the others."
+    ),
+    "one_off_about_last_answer": (
+        "A request that reworks the previous answer only ('sort that by region instead', 'make that a table') keeps "
+        "nothing."
+    ),
+    "update_setting_wording": (
+        "'update/change/set my <money, date, layout> setting to Y' or 'switch my default to Y' replaces the older "
+        "note for that facet."
+    ),
+}
+# Rows the gate does not read yet, and why.
+KNOWN_GAPS: dict[str, str] = {
+    "answer_order_wish-0": "read as: Wants the headline number shown.",
+    "answer_order_wish-2": "nothing kept before the dec4b change",
+    "answer_order_wish-3": "nothing kept before the dec4b change",
+    "answer_order_wish-4": "nothing kept before the dec4b change",
+    "answer_order_wish-5": "nothing kept before the dec4b change",
+    "answer_order_wish-6": "nothing kept before the dec4b change",
+    "cancelled_in_totals_casual-0": "nothing kept before the dec4b change",
+    "cancelled_in_totals_casual-2": "nothing kept before the dec4b change",
+    "cancelled_in_totals_casual-3": "nothing kept before the dec4b change",
+    "cancelled_in_totals_casual-6": "nothing kept before the dec4b change",
+    "correction_after_answer-4": "nothing kept before the dec4b change",
+    "correction_after_answer-5": "nothing kept before the dec4b change",
+    "correction_after_answer-6": "nothing kept before the dec4b change",
+    "currency_everyday_name-0": "read as: Prefers amounts in US dollars (USD).",
+    "currency_everyday_name-1": "read as: Wants answers included all in loonies eh.",
+    "ever_at_the_end-2": "nothing kept before the dec4b change",
+    "ever_at_the_end-4": "read as: Prefers answers as tables.",
+    "ever_at_the_end-6": "nothing kept before the dec4b change",
+    "field_first_in_lists-0": "read as: Wants the leftmost shown in order lists.",
+    "field_first_in_lists-1": "nothing kept before the dec4b change",
+    "field_first_in_lists-3": "read as: Prefers answers as tables.",
+    "keep_request_then_colon-0": "nothing kept before the dec4b change",
+    "keep_request_then_colon-4": "nothing kept before the dec4b change",
+    "keep_request_then_colon-6": "nothing kept before the dec4b change",
+    "length_in_units-0": "nothing kept before the dec4b change",
+    "length_in_units-2": "read as: Wants the number shown.",
+    "length_in_units-5": "nothing kept before the dec4b change",
+    "list_size_pointer_update-1": "read as: Wants rankings limited to the top 10.",
+    "list_size_pointer_update-4": "read as: Wants rankings limited to the top 20.",
+    "list_size_pointer_update-5": (
+        "read as: Prefers answers as tables, and wants the region shown and rankings limited to the top 6."
+    ),
+    "percent_rounding-0": "read as: Prefers amounts rounded to whole units, without cents.",
+    "percent_rounding-1": "nothing kept before the dec4b change",
+    "percent_rounding-2": "read as: Prefers amounts rounded to whole units, without cents.",
+    "percent_rounding-3": "read as: Prefers amounts rounded to whole units, without cents.",
+    "percent_rounding-5": "read as: Prefers amounts rounded to whole units, without cents.",
+    "percent_rounding-6": "read as: Prefers amounts to two decimal places.",
+    "treat_records_as_other-2": (
+        "kept as a note: Wants Atlas to ignore the overdue flag on Coral Reef Hospitality, its wrong. "
+    ),
+    "treat_records_as_other-3": (
+        "kept as a note: Wants Atlas to consider Northline Logistics' disputed invoices as cancelled. "
+    ),
+    "update_setting_wording-2": "read as: Prefers answers as bullet points.",
+    "update_setting_wording-5": "read as: Prefers dd.mm.yyyy, German habit.; Prefers dates in yyyy-mm-dd.",
+    "withdraw_the_x_thing-3": "nothing kept before the dec4b change",
+    "any_time_shorthand-10": "'I don't need the long tail' is read as withdrawing a preference",
+    "context_update-1": (
+        "'jot down that my manager is priya nair' is read as a note about another person (the manager), so the first "
+        "note is refused and there is nothing to update"
+    ),
+    "context_update-2": (
+        "'not small business anymore, its mid-market' has no first-person subject and is read as a withdrawal with "
+        "nothing to withdraw"
+    ),
+    "context_update-4": (
+        "'our fiscal year ends in june' is a fact about the company, which the design never keeps as a note, even "
+        "when asked; so there is nothing to update"
+    ),
+    "context_update-5": (
+        "'im not in london anymore, its the dublin office now' replaces the London note, but the new note keeps the "
+        "user's words and so still names London"
+    ),
+    "correction_what_is_now-5": "'nah' before a lower-case name ('nah mark retired') is not read as a verdict",
+    "default_facet_noun-3": "kept as 'a chart where it helps': the chart's kind (bar) is no value of the chart facet",
+    "default_facet_noun-6": "kept as sorted by amount, largest first: the sentence does not say 'descending'",
+    "default_facet_noun-7": "a default region is a filter on the records, not a way of giving answers",
+    "forget_in_chat-5": "'Please forget it' after a wish about storing names no note",
+    "forget_in_chat-6": "'wipe whatever u saved about me' names no note (delete-everything is the memory page's)",
+    "habit_with_wish-5": (
+        "'use that format' points back at a format named in the habit's clause ('it wants yyyy-mm-dd'), which is "
+        "refused as a fact about the system"
+    ),
+    "keep_in_memory_wording-2": (
+        "'my team is 6 ppl in customer success': a sentence whose subject is the team is read as about someone else"
+    ),
+    "keep_in_memory_wording-6": (
+        "'Please to keep it in your memory': 'to' between the politeness and the verb hides the request"
+    ),
+    "less_common_currency-0": (
+        "kept with the currency's code as its facet, but the sentence keeps the user's words ('Czech koruna'), not "
+        "'CZK'"
+    ),
+    "less_common_currency-4": (
+        "kept with facet ILS, but the sentence keeps the user's words ('israeli shekel'), not 'ILS'"
+    ),
+    "less_common_currency-9": "kept with facet SAR, but the sentence keeps the user's words ('saudi riyal'), not 'SAR'",
+    "list_size_update-5": "'dont send me 50 line rankings, 10 max' has no standing mark",
+    "pointer_update_scoped-0": "'just list 10 of them' is no list size yet, so the first wish is not kept",
+    "pointer_update_scoped-2": (
+        "a time window ('last 18 months') is no facet of the table: 'change that to 24' has nothing to replace"
+    ),
+    "pointer_update_scoped-3": "'up that to 40' names a bare number and no facet",
+    "pointer_update_scoped-5": "a threshold for inactive customers is no facet of the table",
+    "pointer_update_scoped-6": "a minimum deal size is no facet of the table",
+    "preference_in_rambling-2": (
+        "a wish opened by 'Not sure this is the right place to ask' and 'could you always ...?' is read as a question"
+    ),
+    "preference_in_rambling-3": "a situation ('3 meetings tmrw') is kept beside the preference",
+    "preference_in_rambling-4": "'back from leave' is kept as a situation beside the preference",
+    "religion_or_disability_aside-5": (
+        "chart colours ('use blue and orange') are no facet: the wish is kept as 'a chart where it helps'"
+    ),
+    "religion_or_disability_aside-8": (
+        "'plain lists' is kept only as 'does not want tables'; the list wish is not read beside the refusal of tables"
+    ),
+    "remember_casual-1": (
+        "'our fiscal yr closes at the end of june' is a fact about the company, which the design never keeps as a "
+        "note (design rule: never kept, company facts), even when asked"
+    ),
+    "stacked_keep_request-4": "'for the record and for next time too, remember ...' keeps nothing",
+    "stacked_keep_request-8": "'for ur memory, remember that i sign off every purchase order over 10k' keeps nothing",
+    "standing_marker_varied-8": "'right so from here on out i want ...': after two openers the parse loses the wish",
+    "facet_language-5": "a wish written in German: the rows read English",
+    "facet_unsupported-9": "the statement lint reads 'the sales reps phone number shown' as a clause",
+    "unsupported_number_format-2": (
+        "a verbless wish with 'whenever they come up' as its only standing mark is not read as a wish"
+    ),
+    "unsupported_number_format-4": "the wish sits after a 'when there's a change' condition and is not split from it",
+    "unsupported_number_format-7": (
+        "'keep it like that' is no standing mark yet: the wish is read as an update needing an older note"
+    ),
+    "update_context-1": "the new note keeps 'not the Baltics' in its words, so the old patch is still named",
+    "update_context-4": (
+        "'got moved to enterprise, remember that instead': the update and its keep request are two clauses"
+    ),
+    "update_context-5": (
+        "'taken over as controller for germany, france is someone elses now' is not read as a moved role"
+    ),
+    "update_patch-3": "'as of this week im running the mid-market book' is read as a situation with no statement",
+    "update_patch-4": "'its florida now' has no first person: no statement about the user",
+    "update_patch-6": "'moving across to central region from 1 oct' has no subject: no statement about the user",
+    "update_same_facet-8": (
+        "'2-3 lines max' is read as a list size, not answer length, so 'more detail' does not replace it"
+    ),
+    "volunteered_habit-4": (
+        "'in the office tues and thurs, wfh the rest of the week' is read as a situation ending this week"
+    ),
+    "withdraw_by_pointer-0": "the first turn 'add vat on top of the totals' is misread as including cancelled orders",
+    "withdraw_plain_object-1": (
+        "the first turn ('every answer pls end with a next steps section') is not kept, so the withdrawal is kept as "
+        "a 'does not want'"
+    ),
+    "withdraw_plain_object-3": (
+        "'skip the tldr from now' is read as a new wish to leave the tldr out, not as the old one withdrawn"
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("row", cases(tuple(CLASSES), KNOWN_GAPS))
+def test_the_class_is_read_as_the_helper_expects(row):
+    assert problems(row) == []
