@@ -264,9 +264,9 @@ def _apply(style: Style, facet: str, pick: Held) -> bool:
 
 
 def _words_for(extra: dict[str, Any]) -> int | None:
-    """A bound in sentences or paragraphs as a word budget (about 20 words a sentence)."""
-    if extra.get("max_sentences"):
-        return int(extra["max_sentences"]) * 20
+    """A bound in sentences, lines or paragraphs as a word budget (about 20 words a sentence or a line)."""
+    if extra.get("max_sentences") or extra.get("max_lines"):
+        return int(extra.get("max_sentences") or extra["max_lines"]) * 20
     if extra.get("max_paragraphs"):
         return int(extra["max_paragraphs"]) * 60
     return None

@@ -46,6 +46,8 @@ _NOT_A_LIST_SIZE = (
     r"decimals?|dp|sentences?|words?|paragraphs?|%|percent|k|m|days?|weeks?|months?|years?|pm|am|"
     r"dollars?|euros?|pounds?|cents?|chars?|characters?"
 )
+# What a percentage is called: "percentages", "pct figures", "%s", "growth rates", "a % change", "yoy growth"
+_PERCENTS = r"(?:\bpercent(?:ages?|s)?\b|\bpct\b|%s?(?!\w)|\bgrowth(?: rates?)?\b|\bshares? of)"
 _EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
 
 
@@ -207,10 +209,10 @@ FACETS: tuple[Facet, ...] = (
                 "pounds sterling",
                 ("pounds? sterling", "sterling", "gbp", "british pounds?", "pounds", "£", "quid"),
             ),
-            ("CHF", "Swiss francs", ("swiss francs?", "chf", "francs?")),
+            ("CHF", "Swiss francs", ("swiss francs?", "chf", "francs?", "swissies", "swissy")),
             ("JPY", "yen", ("yen", "jpy", "¥")),
-            ("CAD", "Canadian dollars", ("canadian dollars?", "cad")),
-            ("AUD", "Australian dollars", ("australian dollars?", "aud")),
+            ("CAD", "Canadian dollars", ("canadian dollars?", "cad", "loonies", "loonie")),
+            ("AUD", "Australian dollars", ("australian dollars?", "aud", "aussie dollars?", "aussie")),
             ("NZD", "New Zealand dollars", ("new zealand dollars?", "nzd", "kiwi dollars?")),
             ("SEK", "Swedish kronor", ("swedish kron(?:a|or)", "sek")),
             ("NOK", "Norwegian kroner", ("norwegian kron(?:e|er)", "nok")),
@@ -426,11 +428,15 @@ FACETS: tuple[Facet, ...] = (
                     r"\bno essays?\b",
                     r"\bjust the answer\b",
                     rf"\b{_COUNT} (?:words|sentences|lines|paragraphs?) (?:max|maximum|tops|or (?:less|fewer))\b",
-                    rf"\b(?:under|at most|no more than|max(?:imum)?|up to) {_COUNT} (?:words|sentences|lines)\b",
+                    rf"\b(?:under|at most|no more than|max(?:imum)?|up to|past|over|beyond|more than|longer than|exceed\w*) "
+                    rf"{_COUNT} (?:words|sentences|lines)\b",
+                    # "the answer + one line of context", "the figure plus a sentence of explanation"
+                    r"\b(?:answer|number|figure|total|result)s? (?:\+|plus|and|with|then) (?:a|one|1) (?:line|sentence)\b",
                     rf"\b{_COUNT} (?:words|sentences|lines) at most\b",
                     rf"\b(?:cap|limit|keep)\b(?:(?!\b(?:lists?|rankings?|ranked)\b)[^.;]){{0,30}}\b(?:at|to) {_COUNT} "
                     r"(?:words|sentences|lines)\b",
                     r"\bone paragraph\b",
+                    rf"\b{_COUNT}[- ](?:sentence|line) (?:answers|replies|responses)\b",
                     r"\bone or two sentences\b",
                 ),
                 "short answers",
@@ -521,10 +527,15 @@ FACETS: tuple[Facet, ...] = (
             Value(
                 "include",
                 (
-                    r"(?:include|count|add|keep|with|put)(?: in)?(?: the)? (?:cancelled|canceled|cancellations)",
+                    r"(?:include|including|incl|count|counting|add|keep|with|put|throw|fold)(?: in)?(?: the)? "
+                    r"(?:cancelled|canceled|cancellations)",
+                    r"(?:throw|fold|put|bring) (?:the )?(?:cancelled|canceled)(?: orders| ones| stuff)? (?:in|back in)\b",
                     r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|in (?:the )?totals)",
                     r"(?:cancelled|canceled|cancellations) (?:orders )?(?:counted|included|added) (?:in|into)",
                     r"gross (?:bookings|figures|totals)",
+                    # "don't drop cancelled orders from my totals": a refusal to leave them out
+                    r"(?:don't|do not|never|no need to) (?:ever )?(?:drop|exclude|remove|skip|ignore|leave out|strip out)"
+                    r"(?: the| any)? (?:cancelled|canceled|cancellations)",
                 ),
                 "cancelled orders included in totals",
             ),
@@ -537,6 +548,10 @@ FACETS: tuple[Facet, ...] = (
                     r"(?:don't|do not|never|not) (?:ever )?(?:count|include|add)(?: in)?(?: the| any)? "
                     r"(?:cancelled|canceled|cancellations)",
                     r"(?:leave|keep|take) (?:the )?cancellations out",
+                    # "cancelled stuff shouldn't count toward revenue", "cancellations never belong in a total"
+                    r"(?:cancelled|canceled|cancellations)(?: orders| ones| stuff)? (?:shouldn't|should not|mustn't|must not|"
+                    r"don't|do not|never|can't|cannot|won't|aren't to) (?:ever )?(?:be |get )?(?:count|included|in\b|part of|"
+                    r"go in|added|belong|make it)",
                 ),
                 "cancelled orders left out of totals",
             ),
@@ -674,15 +689,21 @@ FACETS: tuple[Facet, ...] = (
                 "whole_percent",
                 (
                     r"\bwhole percent(?:s|ages)?\b",
-                    r"\bpercent(?:ages|s)? (?:rounded )?to (?:the )?(?:nearest )?whole\b",
-                    r"\bno decimals? (?:on|in) (?:the )?percent(?:ages|s)?\b",
+                    rf"{_PERCENTS}[^.;?]{{0,40}}\b(?:whole(?: numbers?)?|no decimals?|nearest (?:whole|integer|percent))\b",
+                    rf"\b(?:no decimals?|whole numbers?) (?:on|in|for) (?:the |my |any |all )?{_PERCENTS}",
+                    rf"\bround(?:ed)? (?:all |the |my |any )?{_PERCENTS}(?! to (?:1|one|2|two) )",
                 ),
                 "whole percentages",
             ),
             Value(
                 "percent_one_decimal",
-                (r"\bpercent(?:ages|s)? (?:to|with|at) (?:1|one) decimal(?: place)?\b",),
+                (rf"{_PERCENTS}[^.;?]{{0,30}}\b(?:1|one) (?:decimal|dp)",),
                 "percentages to one decimal place",
+            ),
+            Value(
+                "percent_two_decimals",
+                (rf"{_PERCENTS}[^.;?]{{0,30}}\b(?:2|two) (?:decimal|dp)",),
+                "percentages to two decimal places",
             ),
         ),
         "{label}",
@@ -1011,6 +1032,13 @@ def _choose(hits: list[_Hit], low: str) -> Any:
     return hits[0].value
 
 
+def value_spans(text: str) -> list[tuple[int, int]]:
+    """Where in ``text`` the table reads a value, as character spans ("don't drop cancelled
+    orders": the whole phrase is one value, its negation included)."""
+    low = " " + text.lower().replace("\u2019", "'") + " "
+    return [(h.start - 1, h.end - 1) for h in _hits(low)]
+
+
 def read_facets(text: str) -> Reading:
     """The facets a clause names, with their values (the text is normalised already)."""
     low = " " + text.lower().replace("\u2019", "'") + " "
@@ -1022,9 +1050,12 @@ def read_facets(text: str) -> Reading:
         found["currency"] = RECORDS_CURRENCY  # "$k", "$3.1m": the records' own dollars, scaled
     if found.get("currency_display") == "code" and found.get("currency") == RECORDS_CURRENCY:
         del found["currency"]  # "USD 1,234.00 style, not the $ sign": the display, not a currency
+    if str(found.get("number_style", "")).startswith(("whole_percent", "percent_")):
+        found.pop("rounding", None)  # "round percentages to whole numbers": the percentages, not the money
     _read_length_bound(low, found)
-    if "limit" in found and found.get("max_sentences") == found["limit"] and len(found) == 3:
-        del found["length"], found["max_sentences"]  # "max 12 lines in any list": the list's lines
+    for bound in ("max_sentences", "max_lines"):
+        if "limit" in found and found.get(bound) == found["limit"] and len(found) == 3:
+            del found["length"], found[bound]  # "max 12 lines in any list": the list's lines
     _read_fields(low, " " + text + " ", found)
     _read_sort(low, found)
     return Reading(found, widest(scope_of(low), found), negative=_turned_round(low, hits, found))
@@ -1050,15 +1081,24 @@ def _read_length_bound(low: str, found: dict[str, Any]) -> None:
     """ "40 words max", "one or two sentences, under 25 words": every bound stated."""
     if found.get("length") != "short":
         return
-    unit_keys = {"words": "max_words", "sentences": "max_sentences", "lines": "max_sentences"}
+    unit_keys = {"word": "max_words", "sentence": "max_sentences", "line": "max_lines"}
+    plus = _PLUS_ONE_LINE.search(low)
+    if plus is not None and (number := dates.number(plus.group(1))) is not None:
+        found.setdefault("max_lines", number + 1)  # the answer's own line, and the ones after it
     for match in re.finditer(
-        r"\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?: or (\d+|two|three|four|five))? "
-        r"(words|sentences|lines|paragraphs?)\b",
+        r"\b(\d+|a|one|two|three|four|five|six|seven|eight|nine|ten)(?: or (\d+|two|three|four|five))?[- ]"
+        r"(word|sentence|line|paragraph)s?\b",
         low,
     ):
-        number = dates.number(match.group(2) or match.group(1))
+        number = 1 if match.group(1) == "a" and not match.group(2) else dates.number(match.group(2) or match.group(1))
         if number is not None:
             found.setdefault(unit_keys.get(match.group(3), "max_paragraphs"), number)
+
+
+# "the answer + one line of context": the answer's line and one more
+_PLUS_ONE_LINE = re.compile(
+    r"\b(?:answer|number|figure|total|result)s? (?:\+|plus|and|with|then) (a|one|1|two|2) (?:line|sentence)s?\b"
+)
 
 
 _INCLUDE_CUES = re.compile(
@@ -1307,12 +1347,17 @@ def statement_for(facets: dict[str, Any], scope: str = GLOBAL, *, negative: bool
 
 
 def _bound(facets: dict[str, Any]) -> str:
-    for key, unit in (("max_words", "words"), ("max_sentences", "sentences"), ("max_paragraphs", "paragraph")):
+    for key, unit in (
+        ("max_words", "word"),
+        ("max_sentences", "sentence"),
+        ("max_lines", "line"),
+        ("max_paragraphs", "paragraph"),
+    ):
         if key in facets:
             n = facets[key]
             if unit == "paragraph":
                 return "one paragraph at most" if n == 1 else f"at most {n} paragraphs"
-            return f"at most {n} {unit}"
+            return f"at most {n} {unit}" + ("" if n == 1 else "s")
     return ""
 
 
@@ -1376,9 +1421,10 @@ def not_applied(facets: dict[str, Any]) -> list[str]:
 # mind the word limit", "scrap the top-5 limit"): a withdrawal names the facet, not its value.
 FACET_NAMES: dict[str, tuple[str, ...]] = {
     "rounding": ("rounding", "decimals", "decimal places", "whole numbers", "cents"),
-    "length": ("word limit", "word count", "length", "sentence limit", "short answers", "brevity"),
+    "length": ("word limit", "word count", "length", "sentence limit", "line limit", "short answers", "brevity"),
     "max_words": ("word limit", "word count"),
     "max_sentences": ("sentence limit",),
+    "max_lines": ("line limit",),
     "limit": ("limit", "list size", "top-\\d+", "top \\d+", "cap"),
     "language": ("language",),
     "currency": ("currency",),
@@ -1421,7 +1467,7 @@ def words() -> Iterable[str]:
 # --- which preference holds for one answer --------------------------------------------------------
 
 # Facets that travel with another: a length's bounds hold with the length that set them.
-_COMPANIONS = {"max_words": "length", "max_sentences": "length", "max_paragraphs": "length"}
+_COMPANIONS = {"max_words": "length", "max_sentences": "length", "max_lines": "length", "max_paragraphs": "length"}
 
 
 @dataclass(frozen=True)

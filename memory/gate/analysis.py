@@ -483,7 +483,9 @@ def _withdraws(clause: Clause) -> bool:
     if not words:
         return False
     opening = " ".join(t.lower_ for t in words[:4])
-    said = words[0].lemma_.lower() in vocab.WITHDRAW_VERBS or opening.startswith(vocab.WITHDRAW_PHRASES)
+    # the verb opens a request ("cancel the tables thing"), not a word qualifying a noun ("cancelled stuff ...")
+    verb = words[0].lemma_.lower() in vocab.WITHDRAW_VERBS and words[0].tag_ not in ("VBN", "VBD", "JJ")
+    said = verb or opening.startswith(vocab.WITHDRAW_PHRASES)
     return said and bool(preferences.facets_named(clause.text))
 
 
@@ -1356,7 +1358,7 @@ def analyse_clause(
 
     if _someone_elses_wish(clause) and clause.subject != "company":
         return _refuse("scope", r.NOT_ABOUT_USER, text)  # "my team wants the figures in GBP"
-    if "reversal" in hits:
+    if "reversal" in hits and not _negation_in_a_value(clause):
         return _reversal(clause, text, earlier)
     momentary = "one_off" in hits or "circumstance" in hits and not hits & (_STANDING_MARKS - _IMPLICIT_MARKS)
     if momentary and (hits & {"standing", "prefer"} or _format_request(clause)):
@@ -1417,6 +1419,15 @@ def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | No
         # No quote: a withdrawn preference keeps none of the user's words (the decision blanks it).
         extra={"fallback": fallback} if fallback is not None else {},
     )
+
+
+def _negation_in_a_value(clause: Clause) -> bool:
+    """The negation is part of a value the preference table reads ("don't drop cancelled orders
+    from my totals" asks for them included): a wish, not a reversal."""
+    doc = clause.span.doc
+    base = clause.span.start_char
+    values = preferences.value_spans(clause.span.text)
+    return any(any(a <= doc[s].idx - base < b for a, b in values) for s, _ in clause.hits.get("reversal", []))
 
 
 def _negative_preference(clause: Clause, text: str) -> Finding | None:

@@ -525,6 +525,14 @@ RULES: tuple[Rule, ...] = (
             [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
             # "could we keep invoice lists newest first?": keeping a shape of answer is a standing wish.
             [{"LOWER": {"IN": ["can", "could"]}}, {"LOWER": {"IN": ["we", "you", "u"]}}, {"LEMMA": "keep"}],
+            # "I read these between meetings", "I mostly check your replies on my phone": how every
+            # answer is read, so the wish beside it is standing (the place is no circumstance of now).
+            [
+                {"LOWER": "i"},
+                {"LOWER": {"IN": v.HABITUAL_ADVERBS}, "OP": "?"},
+                {"LEMMA": {"IN": v.READING_VERBS}, "TAG": {"IN": ["VBP", "VB"]}},
+                {"LOWER": {"IN": v.READ_OBJECTS}},
+            ],
         ),
         extra_examples=(
             "ISO dates for everything, please.",
@@ -552,6 +560,8 @@ RULES: tuple[Rule, ...] = (
             ],
             # "keep replies brief", "keep amounts in millions": answers in general, kept that way.
             [{"LEMMA": "keep"}, {"LEMMA": {"IN": v.HABITUAL_NOUNS}, "TAG": {"IN": ["NNS", "NNPS"]}}],
+            # "generally don't go past five lines", "usually just give me the total": as a rule.
+            [{"LOWER": {"IN": v.HABITUAL_ADVERBS}}, {"LOWER": {"IN": v.HABITUAL_REQUEST_OPENERS}}],
         ),
         extra_examples=("keep replies brief for me, three sentences max",),
     ),

@@ -211,7 +211,54 @@ HABITUAL_NOUNS: tuple[str, ...] = (
     "amount",
 )
 # Verbs of a condition that recurs ("when you show invoices", "when I ask for the best sellers").
-HABITUAL_CONDITION_VERBS: tuple[str, ...] = ("list", "show", "give", "ask", "mention", "name", "rank", "pull", "total")
+HABITUAL_CONDITION_VERBS: tuple[str, ...] = (
+    "list",
+    "show",
+    "give",
+    "ask",
+    "mention",
+    "name",
+    "rank",
+    "pull",
+    "total",
+    "add",
+    "sum",
+    "count",
+    "calculate",
+    "work",
+    "figure",
+    "report",
+    "compare",
+    "break",
+    "quote",
+    "summarise",
+    "summarize",
+    "display",
+    "answer",
+    "reply",
+    "write",
+)
+# Verbs of reading answers: "I read these between meetings", "I mostly check them on my phone" is
+# how the user reads every answer, not where they are now.
+READING_VERBS: tuple[str, ...] = ("read", "check", "skim", "scan", "view", "open", "see", "look")
+# What they read, said of answers in general ("these", "your replies"), not of this one ("it").
+READ_OBJECTS: tuple[str, ...] = ("these", "them", "your", "answers", "replies", "everything", "most", "all", "things")
+# The first words of a request a habitual adverb may open ("generally don't go past ...",
+# "usually just give me the total").
+HABITUAL_REQUEST_OPENERS: tuple[str, ...] = (
+    "do",
+    "never",
+    "just",
+    "keep",
+    "give",
+    "show",
+    "use",
+    "put",
+    "stick",
+    "go",
+    "stay",
+    "leave",
+)
 # Words after "for X" that make X a kind of question ("for renewal stuff", "for invoice queries").
 KINDS_OF_QUESTION: tuple[str, ...] = ("stuff", "things", "questions", "queries")
 # What a one-off marker says when it is denied ("not only now", "not just this reply", "not
