@@ -428,10 +428,11 @@ FACETS: tuple[Facet, ...] = (
                     r"\bno essays?\b",
                     r"\bjust the answer\b",
                     rf"\b{_COUNT} (?:words|sentences|lines|paragraphs?) (?:max|maximum|tops|or (?:less|fewer))\b",
-                    rf"\b(?:under|at most|no more than|max(?:imum)?|up to|past|over|beyond|more than|longer than|exceed\w*) "
-                    rf"{_COUNT} (?:words|sentences|lines)\b",
+                    r"\b(?:under|at most|no more than|max(?:imum)?|up to|past|over|beyond|more than|longer than|"
+                    rf"exceed\w*) {_COUNT} (?:words|sentences|lines)\b",
                     # "the answer + one line of context", "the figure plus a sentence of explanation"
-                    r"\b(?:answer|number|figure|total|result)s? (?:\+|plus|and|with|then) (?:a|one|1) (?:line|sentence)\b",
+                    r"\b(?:answer|number|figure|total|result)s? (?:\+|plus|and|with|then) (?:a|one|1) "
+                    r"(?:line|sentence)\b",
                     rf"\b{_COUNT} (?:words|sentences|lines) at most\b",
                     rf"\b(?:cap|limit|keep)\b(?:(?!\b(?:lists?|rankings?|ranked)\b)[^.;]){{0,30}}\b(?:at|to) {_COUNT} "
                     r"(?:words|sentences|lines)\b",
@@ -529,13 +530,15 @@ FACETS: tuple[Facet, ...] = (
                 (
                     r"(?:include|including|incl|count|counting|add|keep|with|put|throw|fold)(?: in)?(?: the)? "
                     r"(?:cancelled|canceled|cancellations)",
-                    r"(?:throw|fold|put|bring) (?:the )?(?:cancelled|canceled)(?: orders| ones| stuff)? (?:in|back in)\b",
+                    r"(?:throw|fold|put|bring) (?:the )?(?:cancelled|canceled)(?: orders| ones| stuff)? "
+                    r"(?:in|back in)\b",
                     r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|in (?:the )?totals)",
                     r"(?:cancelled|canceled|cancellations) (?:orders )?(?:counted|included|added) (?:in|into)",
                     r"gross (?:bookings|figures|totals)",
                     # "don't drop cancelled orders from my totals": a refusal to leave them out
-                    r"(?:don't|do not|never|no need to) (?:ever )?(?:drop|exclude|remove|skip|ignore|leave out|strip out)"
-                    r"(?: the| any)? (?:cancelled|canceled|cancellations)",
+                    r"(?:don't|do not|never|no need to) (?:ever )?"
+                    r"(?:drop|exclude|remove|skip|ignore|leave out|strip out)(?: the| any)? "
+                    r"(?:cancelled|canceled|cancellations)",
                 ),
                 "cancelled orders included in totals",
             ),
@@ -549,9 +552,9 @@ FACETS: tuple[Facet, ...] = (
                     r"(?:cancelled|canceled|cancellations)",
                     r"(?:leave|keep|take) (?:the )?cancellations out",
                     # "cancelled stuff shouldn't count toward revenue", "cancellations never belong in a total"
-                    r"(?:cancelled|canceled|cancellations)(?: orders| ones| stuff)? (?:shouldn't|should not|mustn't|must not|"
-                    r"don't|do not|never|can't|cannot|won't|aren't to) (?:ever )?(?:be |get )?(?:count|included|in\b|part of|"
-                    r"go in|added|belong|make it)",
+                    r"(?:cancelled|canceled|cancellations)(?: orders| ones| stuff)? "
+                    r"(?:shouldn't|should not|mustn't|must not|don't|do not|never|can't|cannot|won't|aren't to) "
+                    r"(?:ever )?(?:be |get )?(?:count|included|in\b|part of|go in|added|belong|make it)",
                 ),
                 "cancelled orders left out of totals",
             ),
@@ -689,7 +692,8 @@ FACETS: tuple[Facet, ...] = (
                 "whole_percent",
                 (
                     r"\bwhole percent(?:s|ages)?\b",
-                    rf"{_PERCENTS}[^.;?]{{0,40}}\b(?:whole(?: numbers?)?|no decimals?|nearest (?:whole|integer|percent))\b",
+                    rf"{_PERCENTS}[^.;?]{{0,40}}\b"
+                    r"(?:whole(?: numbers?)?|no decimals?|nearest (?:whole|integer|percent))\b",
                     rf"\b(?:no decimals?|whole numbers?) (?:on|in|for) (?:the |my |any |all )?{_PERCENTS}",
                     rf"\bround(?:ed)? (?:all |the |my |any )?{_PERCENTS}(?! to (?:1|one|2|two) )",
                 ),
