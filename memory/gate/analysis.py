@@ -49,6 +49,7 @@ _POINTING_AHEAD = (
     | _STRIP_WORDS
     | {w for phrase in vocab.STANDING_PHRASES for w in phrase.split()}
     | {"it", "one", "me", "somewhere", "on", "file", "away", "ok", "okay", "too", "and"}
+    | vocab.KEEP_POINTERS
     | set(vocab.POLITENESS)
     | vocab.TRAILING_ASIDES  # "..., commit that to memory thx"
 )

@@ -63,6 +63,10 @@ class Clause:
         tokens = content_tokens(self.span)
         if len(tokens) > 2 and tokens[0].lower_ in _POLITE_REQUEST and tokens[1].lower_ == "you":
             tokens = tokens[2:]
+        for lead in vocab.ASKING_LEADS:  # "i'd like you to remember this: ..."
+            if tuple(t.lower_ for t in tokens[: len(lead)]) == lead and len(tokens) > len(lead):
+                tokens = tokens[len(lead) :]
+                break
         first = tokens[0].i if tokens else self.span.start
         # "for the next times please remember ...": when it is for may come before a keep request
         later = vocab.KEEP_FOR_LATER if name == "remember" else frozenset()

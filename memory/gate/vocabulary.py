@@ -805,7 +805,36 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     "store that",
     "jot down that",
     "file away that",
+    # a keep request that announces what follows ("worth remembering: ...", "one for your memory: ...")
+    "worth remembering",
+    "worth noting",
+    "for your memory",
+    "one for your memory",
+    "for the memory bank",
+    "one for the memory bank",
+    "one to remember",
+    "one to keep",
+    "keep on file",
+    "to keep on file",
+    "something to remember",
+    "something to keep",
+    "something to note",
 )
+# Who asks Atlas to keep something, said before the request ("i'd like u to remember this: ...",
+# "i need you to note ..."): the request opens the clause all the same.
+ASKING_LEADS: tuple[tuple[str, ...], ...] = (
+    ("i", "'d", "like", "you", "to"),
+    ("i", "d", "like", "you", "to"),
+    ("i", "would", "like", "you", "to"),
+    ("i", "want", "you", "to"),
+    ("i", "need", "you", "to"),
+)
+# What a keep request points at before a colon or dash ("don't forget this bit: ...", "for
+# future ref please keep this: ..."): a pointer, or the request said again.
+KEEP_POINTERS: frozenset[str] = frozenset(
+    {"bit", "thing", "detail", "info", "piece", "part", "something", "one", "keep", "save", "store", "hold", "hang",
+     "note", "log", "remember", "memorise", "memorize", "your", "memory", "bank", "worth"}
+)  # fmt: skip
 # Words after a request to keep something that only say when it is for ("save this for later
 # chats: ..."): the content is the clause that follows.
 KEEP_FOR_LATER: frozenset[str] = frozenset(

@@ -297,9 +297,6 @@ KNOWN_GAPS: dict[str, str] = {
     "field_first_in_lists-0": "read as: Wants the leftmost shown in order lists.",
     "field_first_in_lists-1": "nothing kept before the dec4b change",
     "field_first_in_lists-3": "read as: Prefers answers as tables.",
-    "keep_request_then_colon-0": "nothing kept before the dec4b change",
-    "keep_request_then_colon-4": "nothing kept before the dec4b change",
-    "keep_request_then_colon-6": "nothing kept before the dec4b change",
     "list_size_pointer_update-1": "read as: Wants rankings limited to the top 10.",
     "list_size_pointer_update-4": "read as: Wants rankings limited to the top 20.",
     "list_size_pointer_update-5": (
