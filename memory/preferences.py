@@ -903,8 +903,39 @@ def _asks(hit: _Hit, low: str) -> bool:
 _SWITCH_BACK = re.compile(
     r"\b(?:switch|change|move|swap|turn|flip|make|bump|up|raise|increase|lower|reduce|cut)\w*\s+"
     r"(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
-    r"(?:[^.;]*?\b(?:to|into|over to)\b|\s+\d)"  # "switch it to millions", "make it 25"
+    r"(?:[^.;]*?\b(?:to|into|over to)\b|\s+(?:(?:the )?top\s+)?\d)"  # "switch it to millions", "make that top 3"
 )
+
+# A new number said of a kept one without naming what it counts ("actually 6 is better", "lets go
+# with 9", "can we double that? so 12"): read only as an update of a live note that holds a number.
+_POINTED_NUMBER = tuple(
+    re.compile(p)
+    for p in (
+        r"\b(?:make|change|set|switch|bump|cut|drop|raise|lower|up|increase|reduce|trim|move|take)\w*\s+"
+        r"(?:it|that|this|them|those)(?:\s+(?:up|down|back))?\s+(?:to\s+)?(?:(?:the )?top\s+)?(\d{1,3})\b",
+        r"\b(\d{1,3})(?:'s| is| would be| feels| sounds) (?:much |way |a lot )?(?:better|plenty|enough|fine|"
+        r"about right|more like it|the sweet spot)\b",
+        r"\b(?:let's|lets|let us|we'll|i'll|can we|could we)? ?(?:go|settle) (?:with|for|on) "
+        r"(?:(?:the )?top )?(\d{1,3})\b",
+        r"\b(?:double|halve|triple) (?:that|it|this)\b\W+(?:\w+\W+){0,3}?(?:so|to|i\.e\.|ie|=) ?(\d{1,3})\b",
+    )
+)
+
+
+def pointed_number(text: str, *, after: int = 0) -> int | None:
+    """The number an update says of a kept one without naming what it counts, or None; with
+    ``after``, only a number said past that character ("can we double that? so 12": the
+    sentence before it is read with it)."""
+    low = text.lower()
+    for pattern in _POINTED_NUMBER:
+        for match in pattern.finditer(low):
+            if match.end() > after and not re.match(rf"\s*(?:{_NOT_A_LIST_SIZE})\b", low[match.end() :]):
+                return int(match.group(1))
+    return None
+
+
+# Facets whose value is a number, in the order an update of a bare number looks for them.
+NUMBER_FACETS = ("limit", "max_words", "max_lines", "max_sentences", "max_paragraphs")
 
 
 def is_switch(text: str) -> bool:

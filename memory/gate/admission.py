@@ -185,16 +185,22 @@ def in_pointed_scope(user: User, finding: Finding, *, now: datetime) -> Finding:
     points_back = finding.extra.get("needs_existing") or preferences.is_switch(finding.quote)
     if not points_back or finding.kind != Kind.PREFERENCE or not finding.facets:
         return finding
+    bare = finding.extra.get("bare_number")
     with acting_user(user.pk):
         live = [
             m
             for m in live_memories(user, now=now).filter(kind=Kind.PREFERENCE)
-            if m.facets and set(m.facets) & set(finding.facets)
+            if m.facets and set(m.facets) & (set(preferences.NUMBER_FACETS) if bare else set(finding.facets))
         ]
     if not live:
         return finding
     pointed = max(live, key=lambda m: m.created_at)
-    facets = {**pointed.facets, **finding.facets}
+    changed = finding.facets
+    if bare:
+        # "actually 6 is better": the number goes to the facet of the pointed note that holds one
+        held = next(f for f in preferences.NUMBER_FACETS if f in pointed.facets)
+        changed = {held: finding.facets["limit"]}
+    facets = {**pointed.facets, **changed}
     if pointed.scope == finding.scope and facets == finding.facets:
         return finding
     statement = preferences.statement_for(facets, pointed.scope) or finding.statement

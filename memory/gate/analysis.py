@@ -622,6 +622,14 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
             continue
         if marks & _OF_THE_MOMENT and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS):
             marks -= _IMPLICIT_MARKS  # "I'm on the road next week, so keep replies brief": for the trip
+        if not _readings(wishes) and (number := _pointed_number(sent.text, text)) is not None:
+            # "actually 6 is better", "lets go with 9": a new number for the kept note that holds one
+            # (admission finds it; with none live, nothing is kept)
+            found = _wish([sent], preferences.Reading({"limit": number}))
+            if found is not None:
+                out.append(replace(found, extra={**found.extra, "needs_existing": True, "bare_number": True}))
+            before = None
+            continue
         if not marks & _STANDING_MARKS:
             if ("update" in marks or preferences.is_switch(sent.text)) and (changed := _newest_said(wishes)):
                 # "reverse it, smallest first now", "turn that top 5 thing into a top 8": a new value
@@ -648,6 +656,14 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         if readings:
             out = _kept_or_replaced(out, inside, readings)
     return out
+
+
+def _pointed_number(sentence: str, before: str) -> int | None:
+    """A bare number said of a kept one, in this sentence or finishing the one before it."""
+    found = preferences.pointed_number(sentence)
+    if found is None and before:
+        found = preferences.pointed_number(f"{before} {sentence}", after=len(before))
+    return found
 
 
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})

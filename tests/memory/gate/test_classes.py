@@ -297,11 +297,6 @@ KNOWN_GAPS: dict[str, str] = {
     "field_first_in_lists-0": "read as: Wants the leftmost shown in order lists.",
     "field_first_in_lists-1": "nothing kept before the dec4b change",
     "field_first_in_lists-3": "read as: Prefers answers as tables.",
-    "list_size_pointer_update-1": "read as: Wants rankings limited to the top 10.",
-    "list_size_pointer_update-4": "read as: Wants rankings limited to the top 20.",
-    "list_size_pointer_update-5": (
-        "read as: Prefers answers as tables, and wants the region shown and rankings limited to the top 6."
-    ),
     "treat_records_as_other-2": (
         "kept as a note: Wants Atlas to ignore the overdue flag on Coral Reef Hospitality, its wrong. "
     ),
@@ -357,7 +352,6 @@ KNOWN_GAPS: dict[str, str] = {
     "pointer_update_scoped-2": (
         "a time window ('last 18 months') is no facet of the table: 'change that to 24' has nothing to replace"
     ),
-    "pointer_update_scoped-3": "'up that to 40' names a bare number and no facet",
     "pointer_update_scoped-5": "a threshold for inactive customers is no facet of the table",
     "pointer_update_scoped-6": "a minimum deal size is no facet of the table",
     "preference_in_rambling-2": (
