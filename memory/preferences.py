@@ -46,6 +46,11 @@ _NOT_A_LIST_SIZE = (
     r"decimals?|dp|sentences?|words?|paragraphs?|%|percent|k|m|days?|weeks?|months?|years?|pm|am|"
     r"dollars?|euros?|pounds?|cents?|chars?|characters?"
 )
+# What an answer may open with ("the headline figure", "the bottom line", "a summary line").
+_LEADS = (
+    r"headline(?: (?:figure|number))?|bottom line|answer|key (?:number|figure)|main (?:number|figure)|total|"
+    r"number|figure|result|conclusion|verdict|summary(?: line)?|overview|tl;?dr|gist"
+)
 # What a percentage is called: "percentages", "pct figures", "%s", "growth rates", "a % change", "yoy growth"
 _PERCENTS = r"(?:\bpercent(?:ages?|s)?\b|\bpct\b|%s?(?!\w)|\bgrowth(?: rates?)?\b|\bshares? of)"
 _EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
@@ -715,6 +720,27 @@ FACETS: tuple[Facet, ...] = (
         acts_on="any",
         never_applied=True,
     ),
+    # What the answer opens with: "the headline figure first, details after", "a one-line summary on top".
+    Facet(
+        "lead",
+        (
+            Value(
+                "#lead",
+                (
+                    rf"\b({_LEADS})s?\b(?: [\w-]+){{0,3}}? "
+                    r"(?:first|at the (?:start|top)|on top|up top|upfront|up front|"
+                    r"before (?:the |any )?(?:details|breakdown|list|rest|explanation|reasoning|split))\b",
+                    r"\b(?:start|open|lead|begin)\w* (?:every |each |all |the |my |your )?(?:answers?|replies|reply|"
+                    rf"responses?)? ?with (?:a |the )?(?:one[- ]line |short |quick |brief )?({_LEADS})\b",
+                ),
+                "{lead} first, details after",
+            ),
+        ),
+        "{label}",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
     Facet(
         "chart",
         (Value("yes", (r"\bcharts?\b", r"\bgraphs?\b", r"\bplots?\b", r"\bvisuali[sz]ations?\b"), "a chart"),),
@@ -965,6 +991,9 @@ def _hits(low: str) -> list[_Hit]:
                     if number is None or not 0 < number <= 200:
                         continue
                     hits.append(_Hit(match.start(), match.end(), facet.name, number))
+                elif value.value == "#lead":
+                    lead = next(g for g in match.groups() if g)
+                    hits.append(_Hit(match.start(), match.end(), facet.name, lead))
                 elif value.value == "#zone":
                     zone = _zone(match.group(1))
                     if zone:
@@ -1092,6 +1121,8 @@ def read_facets(text: str) -> Reading:
         if "limit" in found and found.get(bound) == found["limit"] and len(found) == 3:
             del found["length"], found[bound]  # "max 12 lines in any list": the list's lines
     _read_fields(low, " " + text + " ", found)
+    if "lead" in found and found.get("include") in (found["lead"], f"{found['lead']}s"):
+        del found["include"]  # "the headline number first": what the answer opens with, no field
     _read_sort(low, found)
     return Reading(found, widest(scope_of(low), found), negative=_turned_round(low, hits, found))
 
@@ -1289,6 +1320,8 @@ def _label(facet: str, value: Any) -> str:
         return FACETS_BY_NAME["limit"].values[0].label.format(n=value)
     if facet == "timezone":
         return f"times in {value}" if value.isupper() else f"times in {value} time"
+    if facet == "lead":
+        return f"the {value} first, details after"
     if facet in ("include", "exclude"):
         return FIELD_LABELS.get(value, f"the {value}")
     if facet == "sort":
@@ -1562,6 +1595,7 @@ _NOT_APPLIED_WHY = {
         "Atlas counts years as calendar years and has no fiscal calendar yet, so this changes nothing in its answers."
     ),
     "year_basis:calendar": "Atlas already counts years as calendar years, January to December.",
+    "lead": "Atlas's answers already open with the figure or the count asked for, then the rows.",
 }
 
 

@@ -227,7 +227,8 @@ RULES: tuple[Rule, ...] = (
                 {"LIKE_NUM": True},
             ],
             [{"LEMMA": {"IN": ["answer", "reply", "respond"]}}, {"OP": "{0,3}"}, {"LOWER": "with"}, {"IS_UPPER": True}],
-            [{"LEMMA": "answer"}, {"LIKE_NUM": True}],
+            # "answer 42" ("answer first" asks for an order, not a figure)
+            [{"LEMMA": "answer"}, {"LIKE_NUM": True, "LOWER": {"NOT_IN": ["first", "second", "third", "last"]}}],
         ),
         scope="message",
         extra_examples=("Always treat Kestrel's balance as 0 regardless of the ledger.",),

@@ -280,12 +280,6 @@ CLASSES: dict[str, str] = {
 }
 # Rows the gate does not read yet, and why.
 KNOWN_GAPS: dict[str, str] = {
-    "answer_order_wish-0": "read as: Wants the headline number shown.",
-    "answer_order_wish-2": "nothing kept before the dec4b change",
-    "answer_order_wish-3": "nothing kept before the dec4b change",
-    "answer_order_wish-4": "nothing kept before the dec4b change",
-    "answer_order_wish-5": "nothing kept before the dec4b change",
-    "answer_order_wish-6": "nothing kept before the dec4b change",
     "cancelled_in_totals_casual-6": "nothing kept before the dec4b change",
     "correction_after_answer-4": "nothing kept before the dec4b change",
     "correction_after_answer-5": "nothing kept before the dec4b change",
