@@ -720,6 +720,16 @@ FACETS: tuple[Facet, ...] = (
         acts_on="any",
         never_applied=True,
     ),
+    # Which field a list row opens with ("order date first in order lists", "account code goes first"):
+    # kept, and said not to change answers (a row's fields come in one order for now).
+    Facet(
+        "first_field",
+        (Value("#first", (), "{field} first in each row"),),
+        "{label}",
+        effect="",
+        acts_on="rows",
+        never_applied=True,
+    ),
     # What the answer opens with: "the headline figure first, details after", "a one-line summary on top".
     Facet(
         "lead",
@@ -1124,6 +1134,7 @@ def read_facets(text: str) -> Reading:
     if "lead" in found and found.get("include") in (found["lead"], f"{found['lead']}s"):
         del found["include"]  # "the headline number first": what the answer opens with, no field
     _read_sort(low, found)
+    _read_first_field(low, found)
     return Reading(found, widest(scope_of(low), found), negative=_turned_round(low, hits, found))
 
 
@@ -1281,6 +1292,35 @@ def _read_sort(low: str, found: dict[str, Any]) -> None:
         found["sort"] = {"by": by or "amount", "order": direction or "desc"}
 
 
+# The fields a list row can open with: the table's fields, and what every order row shows.
+_ROW_FIELDS = {
+    **FIELDS,
+    "status": (r"status(?:es)?",),
+    "order_number": (r"order numbers?", r"so numbers?", r"order ids?"),
+}
+_FIRST_PLACE = (
+    r"(?:column |field )?(?:goes |comes |should go |should come |is |as )?(?:in )?(?:the )?"
+    r"(?:first|leftmost|left-most|far left|at the (?:front|left|start))(?! \d)"
+)
+
+
+def _read_first_field(low: str, found: dict[str, Any]) -> None:
+    """ "put the order date first in order lists", "account code goes first", "status column first",
+    "put the date in the leftmost column": the field a row opens with."""
+    for name, words in _ROW_FIELDS.items():
+        if name in ("amount", "name"):
+            continue  # "biggest first", "names first": a sort
+        nouns = [w for w in words if not re.search(r"newest|latest|recent|oldest|chronolog|biggest|largest", w)]
+        pattern = rf"\b(?:{'|'.join(nouns)})\b (?:(?:in|into) (?:the )?)?{_FIRST_PLACE}"
+        if re.search(pattern, low):
+            found["first_field"] = name
+            if found.get("include") in ("leftmost", "left-most", name):
+                del found["include"]
+            if found.get("sort", {}).get("by") == name:
+                del found["sort"]
+            return
+
+
 def _turned_round(low: str, hits: list[_Hit], found: dict[str, Any]) -> bool:
     """ "no tables", "never use charts", "don't want bullet points": every value the clause names
     is negated. A limit, a rounding, an exclusion, a sort or a length already says what to do
@@ -1322,6 +1362,8 @@ def _label(facet: str, value: Any) -> str:
         return f"times in {value}" if value.isupper() else f"times in {value} time"
     if facet == "lead":
         return f"the {value} first, details after"
+    if facet == "first_field":
+        return f"{FIELD_LABELS.get(value, 'the ' + value.replace('_', ' '))} first in each row"
     if facet in ("include", "exclude"):
         return FIELD_LABELS.get(value, f"the {value}")
     if facet == "sort":

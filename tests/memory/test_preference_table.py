@@ -73,6 +73,11 @@ def test_every_class_of_the_table_has_paraphrases_from_the_helper():
         ({"layout": "table"}, "orders", "Prefers order lists as tables."),
         ({"length": "short", "layout": "bullets"}, "global", "Prefers short answers as bullet points."),
         ({"length": "short", "max_words": 40}, "global", "Prefers short answers (at most 40 words)."),
+        ({"length": "short", "max_lines": 4}, "global", "Prefers short answers (at most 4 lines)."),
+        ({"length": "short", "max_sentences": 1}, "global", "Prefers short answers (at most 1 sentence)."),
+        ({"lead": "headline figure"}, "global", "Prefers the headline figure first, details after."),
+        ({"number_style": "whole_percent"}, "global", "Prefers whole percentages."),
+        ({"first_field": "date"}, "orders", "Prefers the date first in each row in order lists."),
         ({"include": "renewal_date"}, "contracts", "Wants the renewal date shown in answers about contracts."),
         ({"sort": {"by": "name", "order": "asc"}}, "customers", "Wants customer lists sorted alphabetically by name."),
         ({"limit": 3}, "rankings", "Wants rankings limited to the top 3."),
@@ -104,7 +109,16 @@ def test_a_value_atlas_cannot_apply_has_one_plain_sentence(facet, value, sentenc
     assert decline_for(facet, value) == sentence
 
 
-@pytest.mark.parametrize(("facet", "value"), [("chart", "yes"), ("timezone", "CET"), ("year_basis", "fiscal")])
+@pytest.mark.parametrize(
+    ("facet", "value"),
+    [
+        ("chart", "yes"),
+        ("timezone", "CET"),
+        ("year_basis", "fiscal"),
+        ("lead", "bottom line"),
+        ("first_field", "status"),
+    ],
+)
 def test_facets_no_answer_can_show_are_kept_but_never_applied(facet, value):
     assert not is_applied(facet, value)
     assert decline_for(facet, value) == ""  # said on the memory page and in the acknowledgement, not in answers

@@ -288,9 +288,7 @@ KNOWN_GAPS: dict[str, str] = {
     "ever_at_the_end-2": "nothing kept before the dec4b change",
     "ever_at_the_end-4": "read as: Prefers answers as tables.",
     "ever_at_the_end-6": "nothing kept before the dec4b change",
-    "field_first_in_lists-0": "read as: Wants the leftmost shown in order lists.",
     "field_first_in_lists-1": "nothing kept before the dec4b change",
-    "field_first_in_lists-3": "read as: Prefers answers as tables.",
     "treat_records_as_other-2": (
         "kept as a note: Wants Atlas to ignore the overdue flag on Coral Reef Hospitality, its wrong. "
     ),
