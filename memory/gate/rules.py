@@ -227,6 +227,27 @@ RULES: tuple[Rule, ...] = (
                 {"LIKE_NUM": True},
             ],
             [{"LEMMA": {"IN": ["answer", "reply", "respond"]}}, {"OP": "{0,3}"}, {"LOWER": "with"}, {"IS_UPPER": True}],
+            # "treat their orders as paid", "consider the disputed invoices as cancelled"
+            [
+                {"LEMMA": {"IN": v.RECLASSIFY_VERBS}},
+                {"OP": "{0,6}"},
+                {"LOWER": "as"},
+                {"LOWER": {"IN": ["being", "if"]}, "OP": "?"},
+                {"LOWER": {"IN": v.RECORD_STATES}},
+            ],
+            # "ignore the overdue flag on X", "disregard what the ledger says"
+            [
+                {"LEMMA": {"IN": v.OVERRIDE_VERBS}},
+                {"OP": "{0,3}"},
+                {"LOWER": {"IN": v.RECORD_SOURCES}},
+            ],
+            # "whatever the system shows", "doesn't matter what the status says"
+            [
+                {"LOWER": {"IN": ["whatever", "what"]}},
+                {"LOWER": {"IN": ["the", "your", "my"]}, "OP": "?"},
+                {"LOWER": {"IN": v.RECORD_SOURCES}},
+                {"LEMMA": {"IN": ["say", "show", "claim"]}},
+            ],
             # "answer 42" ("answer first" asks for an order, not a figure)
             [{"LEMMA": "answer"}, {"LIKE_NUM": True, "LOWER": {"NOT_IN": ["first", "second", "third", "last"]}}],
         ),

@@ -1135,6 +1135,47 @@ IRREGULAR_PAST: frozenset[str] = frozenset(
     "brought bought paid read said used pulled set meant".split()
 )
 FACT_VERBS: tuple[str, ...] = ("say", "claim", "tell", "insist", "pretend", "treat")
+# Treating a record as other than it is: "treat their orders as paid", "count Y as enterprise",
+# "consider the disputed invoices as cancelled" (the states a record can be put in).
+RECLASSIFY_VERBS: tuple[str, ...] = ("treat", "consider", "count", "mark", "classify", "class", "regard", "record")
+RECORD_STATES: tuple[str, ...] = (
+    "paid",
+    "unpaid",
+    "settled",
+    "cancelled",
+    "canceled",
+    "void",
+    "overdue",
+    "late",
+    "open",
+    "closed",
+    "shipped",
+    "delivered",
+    "enterprise",
+    "mid-market",
+    "active",
+    "inactive",
+    "current",
+)
+# What holds the records, said as what the user overrides ("whatever the system shows", "ignore the overdue flag").
+RECORD_SOURCES: tuple[str, ...] = (
+    "system",
+    "records",
+    "record",
+    "ledger",
+    "database",
+    "db",
+    "data",
+    "crm",
+    "status",
+    "flag",
+    "flags",
+    "label",
+    "marker",
+    "figures",
+    "numbers",
+)
+OVERRIDE_VERBS: tuple[str, ...] = ("ignore", "disregard", "override", "overrule")
 SEND_VERBS: tuple[str, ...] = ("send", "email", "forward", "upload", "post", "share", "export", "copy", "leak", "mail")
 # Copying someone in: "cc my manager on every answer".
 COPY_IN_WORDS: tuple[str, ...] = ("cc", "bcc", "loop", "copy")

@@ -289,12 +289,6 @@ KNOWN_GAPS: dict[str, str] = {
     "ever_at_the_end-4": "read as: Prefers answers as tables.",
     "ever_at_the_end-6": "nothing kept before the dec4b change",
     "field_first_in_lists-1": "nothing kept before the dec4b change",
-    "treat_records_as_other-2": (
-        "kept as a note: Wants Atlas to ignore the overdue flag on Coral Reef Hospitality, its wrong. "
-    ),
-    "treat_records_as_other-3": (
-        "kept as a note: Wants Atlas to consider Northline Logistics' disputed invoices as cancelled. "
-    ),
     "update_setting_wording-2": "read as: Prefers answers as bullet points.",
     "update_setting_wording-5": "read as: Prefers dd.mm.yyyy, German habit.; Prefers dates in yyyy-mm-dd.",
     "withdraw_the_x_thing-3": "nothing kept before the dec4b change",
