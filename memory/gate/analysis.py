@@ -105,7 +105,23 @@ def _checkable(doc: Doc) -> bool:
         return True
     if any(f" {p} " in f" {lowered} " for p in vocab.CHECKABLE_PHRASES):
         return True
-    return any(t.pos_ == "PROPN" and t.i > 0 and t.lower_ not in vocab.VENTING_WORDS for t in doc)
+    if any(t.pos_ == "PROPN" and t.i > 0 and t.lower_ not in vocab.VENTING_WORDS for t in doc):
+        return True
+    return _names_the_records(lowered)
+
+
+def _names_the_records(lowered: str) -> bool:
+    """A name the business data holds, typed in lower case ("pecan grove sits in central", "theyre
+    mid-market now"): a customer by its first two words, a city, a segment; or a region."""
+    from atlas.lexicon import domain_names
+
+    text = f" {re.sub(r'[^a-z0-9-]+', ' ', lowered)} "
+    for name in domain_names():
+        words = re.sub(r"[^a-z0-9-]+", " ", name.lower()).split()
+        if words and f" {' '.join(words[:2])} " in text and len(" ".join(words[:2])) > 3:
+            return True
+    regions = (*vocab.REGION_NAMES, *(w for words in vocab.DIRECTIONS.values() for w in words))
+    return any(f" {region} " in text for region in regions)
 
 
 def analyse_correction(comment: str, *, rule: str = "correction") -> Finding:

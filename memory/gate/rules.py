@@ -693,6 +693,10 @@ RULES: tuple[Rule, ...] = (
         "That's not right: Halden renews on 9 May.",
         kind="correction",
         phrases=v.VERDICT_WORDS,
+        # "not minneapolis anymore, they moved ...": what the answer said is over
+        tokens=(
+            [{"LOWER": "not"}, {"OP": "{1,3}"}, {"LOWER": {"IN": ["anymore", "any"]}}, {"LOWER": "more", "OP": "?"}],
+        ),
         at_start=True,
     ),
 )

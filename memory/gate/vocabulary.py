@@ -604,6 +604,10 @@ DISCOURSE_OPENERS: tuple[str, ...] = (
     "oh",
     "hmm",
     "hm",
+    "eh",
+    "erm",
+    "um",
+    "uh",
     "ah",
     "right",
     "instead",
@@ -998,6 +1002,10 @@ VERDICT_WORDS: tuple[str, ...] = (
     "that's changed",
     "it changed",
     "that has changed",
+    # the answer was someone else's: "no that's not it", "not it"
+    "that's not it",
+    "no that's not it",
+    "not it",
 )
 # Venting: frustration says nothing checkable (refused with its own reason code).
 VENTING_WORDS: tuple[str, ...] = (
