@@ -94,6 +94,8 @@ def fmt_date(value: Any, style: Style) -> str:
             return f"{value:%m/%d/%Y}"
         case "uk":
             return f"{value:%d/%m/%Y}"
+        case "dotted":
+            return f"{value:%d.%m.%Y}"
         case "long":
             return f"{value.day} {value:%B %Y}"
     return f"{value.day} {value:%b %Y}"

@@ -46,6 +46,11 @@ _NOT_A_LIST_SIZE = (
     r"decimals?|dp|sentences?|words?|paragraphs?|%|percent|k|m|days?|weeks?|months?|years?|pm|am|"
     r"dollars?|euros?|pounds?|cents?|chars?|characters?"
 )
+# Nouns a language's name qualifies without asking for answers in it ("a german habit", "the french office").
+_NOT_A_LANGUAGE_WISH = (
+    r"(?:habits?|office|offices|customers?|clients?|accounts?|team|market|style|way|format|site|branch|"
+    r"colleagues?|guys|folks|partners?|suppliers?|distributors?)\b"
+)
 # What an answer may open with ("the headline figure", "the bottom line", "a summary line").
 _LEADS = (
     r"headline(?: (?:figure|number))?|bottom line|answer|key (?:number|figure)|main (?:number|figure)|total|"
@@ -367,6 +372,11 @@ FACETS: tuple[Facet, ...] = (
                 "as dd/mm/yyyy (UK style)",
             ),
             Value(
+                "dotted",
+                (r"dd\.mm\.yy(?:yy)?", r"\b(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.\d{4}\b", r"\bwith dots\b"),
+                "as dd.mm.yyyy (day first, with dots)",
+            ),
+            Value(
                 "long",
                 (
                     r"(?:spell|write|written|spelt|spelled)(?: \w+)? (?:the )?months? (?:out|in full|in words)",
@@ -571,7 +581,12 @@ FACETS: tuple[Facet, ...] = (
     Facet(
         "language",
         tuple(
-            Value(name, (rf"\b{name.lower()}\b", *_ENDONYMS.get(name, ())), name, applied=name in ANSWER_LANGUAGES)
+            Value(
+                name,
+                (rf"\b{name.lower()}\b(?! {_NOT_A_LANGUAGE_WISH})", *_ENDONYMS.get(name, ())),
+                name,
+                applied=name in ANSWER_LANGUAGES,
+            )
             for name in (
                 "English",
                 "German",
@@ -937,7 +952,7 @@ def _asks(hit: _Hit, low: str) -> bool:
 
 
 _SWITCH_BACK = re.compile(
-    r"\b(?:switch|change|move|swap|turn|flip|make|bump|up|raise|increase|lower|reduce|cut)\w*\s+"
+    r"\b(?:switch|change|move|swap|turn|flip|make|bump|up|raise|increase|lower|reduce|cut|set|update)\w*\s+"
     r"(?:that|it|this|those|my|the [\w -]{1,20} thing)\b"
     r"(?:[^.;]*?\b(?:to|into|over to)\b|\s+(?:(?:the )?top\s+)?\d)"  # "switch it to millions", "make that top 3"
 )
@@ -1059,11 +1074,16 @@ def _negated(hit: _Hit, low: str) -> bool:
     while begin > 0 and low[begin - 1].isalnum():
         begin -= 1  # never start inside a word: "when|ever" holds no "never"
     window = low[begin : hit.start]
-    return bool(_NEGATORS.search(re.split(r"[,;.!?]|\bbut\b|\bjust\b", window)[-1]))
+    # a negation in the reason before "so" is the reason's ("tables are never readable so bullets")
+    return bool(_NEGATORS.search(re.split(r"[,;.!?]|\bbut\b|\bjust\b|\bso\b|\bbecause\b", window)[-1]))
 
 
 _WANTING = re.compile(
     r"^\W*(?:\w+\W+){0,2}?(?:is|are|r|still|just)?\W*(?:still )?too (?:long|many|much|big|small|short)\b"
+    # "tables are never readable on my phone", "bullets don't work for me", "tables are a pain"
+    r"|^\W*(?:is|are|r) (?:never|not|hardly|rarely|no) (?:readable|useful|helpful|any good|easy)\b"
+    r"|^\W*(?:don't|do not|never) work\b"
+    r"|^\W*(?:is|are|r) (?:useless|unreadable|hard to read|a pain|annoying|confusing)\b"
 )
 
 
@@ -1106,6 +1126,29 @@ def _choose(hits: list[_Hit], low: str) -> Any:
     return hits[0].value
 
 
+def states_its_values(statement: str, facets: dict[str, Any]) -> bool:
+    """Whether a sentence in the user's words names each currency, scale, date format and language
+    it sets the way the table does ("Wants answers included all in loonies eh." names no CAD: the
+    table's own sentence says it instead)."""
+    low = statement.lower()
+    for name in ("currency", "scale", "date_format", "language"):
+        value = facets.get(name)
+        if value is None:
+            continue
+        spec = next((v for v in FACETS_BY_NAME[name].values if v.value == value), None)
+        words = {w for w in re.findall(r"[a-z]{3,}", (spec.label if spec else "").lower()) if w not in _LABEL_FILLER}
+        if name == "currency":
+            from babel.numbers import get_currency_symbol
+
+            words.add(get_currency_symbol(str(value), locale="en").lower())  # "€", "£", "CA$"
+        if words and not any(w in low for w in words | {str(value).lower()}):
+            return False
+    return True
+
+
+_LABEL_FILLER = frozenset({"like", "the", "with", "style", "first", "day", "month", "dots", "written", "out"})
+
+
 def value_spans(text: str) -> list[tuple[int, int]]:
     """Where in ``text`` the table reads a value, as character spans ("don't drop cancelled
     orders": the whole phrase is one value, its negation included)."""
@@ -1129,7 +1172,10 @@ def read_facets(text: str) -> Reading:
     _read_length_bound(low, found)
     for bound in ("max_sentences", "max_lines"):
         if "limit" in found and found.get(bound) == found["limit"] and len(found) == 3:
-            del found["length"], found[bound]  # "max 12 lines in any list": the list's lines
+            if re.search(rf"\b{_LISTS}", low):
+                del found["length"], found[bound]  # "max 12 lines in any list": the list's lines
+            else:
+                del found["limit"]  # "keep answers to 3 lines max": the answer's lines
     _read_fields(low, " " + text + " ", found)
     if "lead" in found and found.get("include") in (found["lead"], f"{found['lead']}s"):
         del found["include"]  # "the headline number first": what the answer opens with, no field
@@ -1181,7 +1227,8 @@ _PLUS_ONE_LINE = re.compile(
 _INCLUDE_CUES = re.compile(
     r"\b(?:include[ds]?|add(?:ed)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|tag|stick|"
     r"next to|beside|as well|too|also|"
-    r"on (?:everything|every|each|all)|in (?:every|each|all)|after (?:each|every)|in brackets|keep)\b"
+    r"on (?:everything|every|each|all)|in (?:every|each|all)|after (?:each|every)|in brackets|keep|"
+    r"(?:don't|do not|never) (?:leave|drop|take))\b"
 )
 _OTHER_FIELD = re.compile(
     r"\b(?:the|their|its|a|an|each|every)\s+(?P<what>(?:[a-z'-]+\s+){0,3}"

@@ -799,7 +799,10 @@ def _kept_or_replaced(
         for f in said
         # "Wants lists ordered like this one.": a statement that points at the
         # answer on screen is no sentence to keep; the facets' own sentence is
-        if f.action == "write" and not statements.lint(f.statement) and not _points_at_screen(f.statement)
+        if f.action == "write"
+        and not statements.lint(f.statement)
+        and not _points_at_screen(f.statement)
+        and preferences.states_its_values(f.statement, preferences.read_facets(f.quote).facets)
     }
     wanted = set().union(*(reading.facets for _, reading in readings))
     if kept and set().union(*(k.facets for k in kept.values())) >= wanted:

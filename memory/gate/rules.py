@@ -582,6 +582,8 @@ RULES: tuple[Rule, ...] = (
             ],
             # "keep replies brief", "keep amounts in millions": answers in general, kept that way.
             [{"LEMMA": "keep"}, {"LEMMA": {"IN": v.HABITUAL_NOUNS}, "TAG": {"IN": ["NNS", "NNPS"]}}],
+            # "don't show me dollars at all": never.
+            [{"LOWER": "at"}, {"LOWER": "all"}],
             # "generally don't go past five lines", "usually just give me the total": as a rule.
             [{"LOWER": {"IN": v.HABITUAL_ADVERBS}}, {"LOWER": {"IN": v.HABITUAL_REQUEST_OPENERS}}],
         ),

@@ -281,13 +281,7 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 KNOWN_GAPS: dict[str, str] = {
     "cancelled_in_totals_casual-6": "nothing kept before the dec4b change",
-    "currency_everyday_name-1": "read as: Wants answers included all in loonies eh.",
-    "ever_at_the_end-2": "nothing kept before the dec4b change",
-    "ever_at_the_end-4": "read as: Prefers answers as tables.",
-    "ever_at_the_end-6": "nothing kept before the dec4b change",
     "field_first_in_lists-1": "nothing kept before the dec4b change",
-    "update_setting_wording-2": "read as: Prefers answers as bullet points.",
-    "update_setting_wording-5": "read as: Prefers dd.mm.yyyy, German habit.; Prefers dates in yyyy-mm-dd.",
     "withdraw_the_x_thing-3": "nothing kept before the dec4b change",
     "any_time_shorthand-10": "'I don't need the long tail' is read as withdrawing a preference",
     "context_update-1": (
