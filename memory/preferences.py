@@ -1083,7 +1083,7 @@ _WANTING = re.compile(
     # "tables are never readable on my phone", "bullets don't work for me", "tables are a pain"
     r"|^\W*(?:is|are|r) (?:never|not|hardly|rarely|no) (?:readable|useful|helpful|any good|easy)\b"
     r"|^\W*(?:don't|do not|never) work\b"
-    r"|^\W*(?:is|are|r) (?:useless|unreadable|hard to read|a pain|annoying|confusing)\b"
+    r"|^\W*(?:which |that )?(?:is|are|r) (?:useless|unreadable|hard to read|a pain|annoying|confusing|pointless)\b"
 )
 
 
@@ -1141,7 +1141,7 @@ def states_its_values(statement: str, facets: dict[str, Any]) -> bool:
             from babel.numbers import get_currency_symbol
 
             words.add(get_currency_symbol(str(value), locale="en").lower())  # "€", "£", "CA$"
-        if words and not any(w in low for w in words | {str(value).lower()}):
+        if words and not any(w[:6] in low for w in words | {str(value).lower()}):
             return False
     return True
 
@@ -1374,7 +1374,8 @@ def _turned_round(low: str, hits: list[_Hit], found: dict[str, Any]) -> bool:
     ("don't ever give me the full list, top 25"); "no bullets, just plain sentences" wants prose."""
     if not hits or {"limit", "rounding", "exclude", "cancelled", "sort", "length"} & set(found):
         return False
-    return all(_negated(h, low) for h in hits)
+    # "shows up as $0.05m which is useless": a value found wanting is one not wanted
+    return all(_negated(h, low) or _found_wanting(h, low) for h in hits)
 
 
 def scope_of(low: str) -> str:

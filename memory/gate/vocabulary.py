@@ -1755,6 +1755,11 @@ STATEMENT_BANNED_PHRASES: tuple[str, ...] = (
     "keep in mind",
     "keeps in mind",
     "note that",
+    # the request to change a setting, not the setting: "Wants Atlas to update their money setting ..."
+    "update their",
+    "change their",
+    "switch their",
+    "set their",
 )
 # Words a statement cannot end on: the sentence was not done ("Covers Leeds and.",
 # "Prefers never.", "Reports to the."). Particles ("rounded up", "signed off") may end one.
