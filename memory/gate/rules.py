@@ -237,7 +237,7 @@ RULES: tuple[Rule, ...] = (
             ],
             # "ignore the overdue flag on X", "disregard what the ledger says"
             [
-                {"LEMMA": {"IN": v.OVERRIDE_VERBS}},
+                {"LEMMA": {"IN": v.RECORD_OVERRIDE_VERBS}},
                 {"OP": "{0,3}"},
                 {"LOWER": {"IN": v.RECORD_SOURCES}},
             ],

@@ -1183,7 +1183,7 @@ RECORD_SOURCES: tuple[str, ...] = (
     "figures",
     "numbers",
 )
-OVERRIDE_VERBS: tuple[str, ...] = ("ignore", "disregard", "override", "overrule")
+RECORD_OVERRIDE_VERBS: tuple[str, ...] = ("ignore", "disregard", "override", "overrule")
 SEND_VERBS: tuple[str, ...] = ("send", "email", "forward", "upload", "post", "share", "export", "copy", "leak", "mail")
 # Copying someone in: "cc my manager on every answer".
 COPY_IN_WORDS: tuple[str, ...] = ("cc", "bcc", "loop", "copy")
