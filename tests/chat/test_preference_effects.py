@@ -121,6 +121,7 @@ def test_a_currency_atlas_has_no_rate_for_is_declined_in_one_sentence():
         ("us", "renews 05/31/2028"),
         ("uk", "renews 31/05/2028"),
         ("long", "renews 31 May 2028"),
+        ("dotted", "renews 31.05.2028"),
     ],
 )
 def test_dates_written_as_asked(value, written):
@@ -147,6 +148,13 @@ def test_short_answers_stay_within_the_word_bound():
     many = replace(ORDERS, rows=ORDERS.rows * 10, total=30)
     result = answer(many, [note({"length": "short", "max_words": 25})])
     assert len(result.text.split()) <= 25
+    assert result.influences[1].how == "Kept the answer short"
+
+
+def test_a_bound_in_lines_keeps_the_answer_to_about_that_many_lines():
+    many = replace(ORDERS, rows=ORDERS.rows * 10, total=30)
+    result = answer(many, [note({"length": "short", "max_lines": 2})])
+    assert len(result.text.split()) <= 40  # two lines of about twenty words
     assert result.influences[1].how == "Kept the answer short"
 
 
