@@ -515,8 +515,10 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:in|for|per|on) (?:\w+ ){{0,2}}{_LISTS}",
                     # "no more than 7 in any list"
                     rf"\bmore than ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:in|on|per) (?:a|any|the|my|one)? ?{_LISTS}",
-                    # "for best-of lists only show 4"
+                    # "for best-of lists only show 4", "in any top-N list i want 8"
                     rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:just|only) (?:do|show|give me|list) ({_NUMBER_WORD})\b",
+                    rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:i want|i'd like|i need|give me|show me) ({_NUMBER_WORD})\b"
+                    rf"(?!\s*(?:{_NOT_A_LIST_SIZE})\b)",
                     # "give me 10 rows by default"
                     rf"\b(?:give me|show me|send me|return) ({_NUMBER_WORD}) {_ENTRIES}\b",
                     # "15 rows is my limit", "rankings, 10 max", "8 is plenty for any list"

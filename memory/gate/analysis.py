@@ -647,7 +647,10 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
             before = None
             continue
         if not marks & _STANDING_MARKS:
-            if ("update" in marks or preferences.is_switch(sent.text)) and (changed := _newest_said(wishes)):
+            # "do thousands instead": a new value for a kept note ("sort that by region instead", with
+            # no sort kept, is about the answer on screen and keeps nothing)
+            updates = "update" in marks or preferences.is_switch(sent.text) or _INSTEAD.search(sent.text.lower())
+            if updates and (changed := _newest_said(wishes)):
                 # "reverse it, smallest first now", "turn that top 5 thing into a top 8": a new value
                 # for a standing preference the user has; kept only where one is live to replace.
                 out = _kept_or_replaced(out, inside, changed, needs_existing=True)
@@ -672,6 +675,9 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         if readings:
             out = _kept_or_replaced(out, inside, readings)
     return out
+
+
+_INSTEAD = re.compile(r"\binstead\b(?! of)")
 
 
 def _pointed_number(sentence: str, before: str) -> int | None:
@@ -1053,10 +1059,22 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
                 break
             target = target[2:]
         target = target[1:]
+    for n, token in enumerate(target[1:-1], start=1):
+        # "forget the segment thing, its no use to me now": the reason after it names no note
+        if token.text in (",", ";", "-", "\u2013", "\u2014") and target[n + 1].lower_ in _REASON_OPENERS:
+            target = target[:n]
+            break
     query = statements.text_of(target).strip(" .!?")
     if not query or query.lower() in vocab.VAGUE_TARGETS:
         return None
     return Finding("forget", "forget", r.FORGET_REQUEST, statement=query, quote=quote)
+
+
+# Words that open a reason said after what is forgotten ("..., it's no use now", "..., i never read it").
+_REASON_OPENERS = frozenset(
+    {"its", "it", "it's", "that's", "thats", "i", "i'm", "im", "no", "not", "since", "because", "as", "cos",
+     "they", "we", "don't", "dont", "never", "nobody", "too"}
+)  # fmt: skip
 
 
 # --- what follows "remember that" ----------------------------------------------------------

@@ -19,6 +19,7 @@ from atlas.vocabulary import FUNCTION_WORDS
 from memory.embeddings import cosine, embed
 from memory.gate import reasons as r
 from memory.gate.subjects import subject_value
+from memory.gate.vocabulary import POINTER_NOUNS
 from memory.models import Kind, Memory
 from memory.rls import acting_user
 from memory.selectors import live_memories
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 FORGET_MIN_SCORE = 0.42
 FORGET_MARGIN = 0.08
 SUBJECT_BONUS = 0.3
-_STOP = FUNCTION_WORDS | {"note", "memory", "memories", "remember", "forget", "said", "say"}
+# What only points at a note ("the segment thing", "that rounding bit") names nothing in it.
+_STOP = FUNCTION_WORDS | {"memories", "remember", "forget", "said", "say"} | set(POINTER_NOUNS)
 
 
 def _words(text: str) -> set[str]:

@@ -378,7 +378,6 @@ SWITCH_PHRASES: tuple[str, ...] = (
     "default to",
     "change of plan",
     "over to",
-    "instead",
 )
 # A standing preference taken back by naming it ("drop the rounding thing", "never mind the
 # word limit", "u can quit the french now", "scrap the top-5 limit").
