@@ -1360,11 +1360,13 @@ def _read_first_field(low: str, found: dict[str, Any]) -> None:
         if name in ("amount", "name"):
             continue  # "biggest first", "names first": a sort
         nouns = [w for w in words if not re.search(r"newest|latest|recent|oldest|chronolog|biggest|largest", w)]
-        pattern = rf"\b(?:{'|'.join(nouns)})\b (?:(?:in|into) (?:the )?)?{_FIRST_PLACE}"
-        if re.search(pattern, low):
-            found["first_field"] = name
-            if found.get("include") in ("leftmost", "left-most", name):
-                del found["include"]
+        pattern = rf"\b((?:order |invoice |contract )?(?:{'|'.join(nouns)}))\b (?:(?:in|into) (?:the )?)?{_FIRST_PLACE}"
+        match = re.search(pattern, low)
+        if match is not None:
+            # a field the table names by its own words; another in the user's ("the order date")
+            found["first_field"] = name if name in FIELD_LABELS else match.group(1).replace("_", " ")
+            if str(found.get("include", "")).replace("_", " ") in ("leftmost", "left-most", name.replace("_", " ")):
+                del found["include"]  # "the date in the leftmost column", "the account code goes first"
             if found.get("sort", {}).get("by") == name:
                 del found["sort"]
             return
