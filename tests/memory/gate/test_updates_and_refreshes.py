@@ -178,3 +178,31 @@ def test_an_update_says_what_it_replaces_and_nothing_when_it_is_already_so(make_
     other = make_user()
     write_memory(other, kind="preference", statement="Prefers NZD.", subject="currency", value="NZD")
     assert preview(other, "Switch my currency to NZD.").message == "I already remember that you prefer NZD."
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("first", "then", "facets"),
+    [
+        ("Keep replies to 30 words max from now on.", "hmm, 45 would be better", {"length": "short", "max_words": 45}),
+        ("Top 10 in every ranking, as a rule.", "let's go with 4", {"limit": 4}),
+        ("Top 10 in every ranking, as a rule.", "can we halve that? so 5", {"limit": 5}),
+    ],
+)
+def test_a_bare_number_updates_the_kept_note_that_holds_a_number(make_user, first, then, facets):
+    user = make_user()
+    run_gate(_event(user, first))
+    later = AT + timedelta(days=3)
+    run_gate(_event(user, then, session="b", at=later))
+    [memory] = _live(user, later)
+    assert memory.facets == facets
+
+
+@pytest.mark.django_db
+def test_a_bare_number_with_no_note_holding_one_keeps_nothing(make_user):
+    user = make_user()
+    run_gate(_event(user, "Amounts in euros from now on."))
+    later = AT + timedelta(days=3)
+    run_gate(_event(user, "actually 6 is better", session="b", at=later))
+    [memory] = _live(user, later)
+    assert memory.facets == {"currency": "EUR"}
