@@ -74,12 +74,14 @@ def queue_gate(
     feedback_comment: str = "",
     generation: int | None = None,
     at: datetime | None = None,
+    findings: dict | None = None,
 ) -> None:
     """Queue the write gate for this event once the surrounding transaction commits.
 
     The text waits in memory's gate event table (under RLS); the task carries ids only.
     ``generation``: the deletion generation this transaction already holds, if it does;
-    ``at``: when it was said (now by default).
+    ``at``: when it was said (now by default); ``findings``: what the turn already read in the
+    text (memory.gate.turn_reading), so the worker does not read it again.
     """
     from memory.tasks import enqueue_gate
 
@@ -93,4 +95,5 @@ def queue_gate(
         feedback_kind=feedback_kind,
         feedback_comment=feedback_comment,
         generation=generation,
+        findings=findings,
     )

@@ -196,7 +196,7 @@ def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str
     """Queue the write gate for this turn, unless it would find nothing to write or record
     (memory.gate.gate_has_work): then the turn says so (``gate_queued``, saved with the
     answer) and no event or task is made."""
-    from memory.gate import gate_has_work
+    from memory.gate import gate_has_work, turn_reading
 
     # The gate reads the turn as of when it was asked, as the preview did.
     event = TurnEvent(
@@ -215,6 +215,13 @@ def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str
     if idle:
         turn.gate_queued = False
         return
+    try:
+        read = turn_reading(event)  # read once already, in this turn: the worker need not read it again
+    except DatabaseError:
+        raise
+    except Exception:
+        logger.exception("turn %s: the gate's reading could not be kept; the worker reads the text", turn.pk)
+        read = None
     queue_gate(
         user_id=user.pk,
         session_key=event.session_key,
@@ -223,6 +230,7 @@ def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str
         filters=filters,
         generation=generation,  # held since _serialise, in this transaction
         at=event.at,
+        findings=read,
     )
 
 

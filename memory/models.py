@@ -242,6 +242,9 @@ class GateEvent(models.Model):
     filters = models.JSONField(default=dict, blank=True)
     feedback_kind = models.CharField(max_length=16, blank=True, default="")
     feedback_comment = models.TextField(blank=True, default="")
+    # What the turn already read in the text ({"version": GATE_VERSION, "findings": [...]}), so the
+    # worker does not read it again; none, or another gate version's, and the worker reads it.
+    findings = models.JSONField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     next_attempt_at = models.DateTimeField(default=timezone.now)
 

@@ -61,6 +61,7 @@ def enqueue_gate(
     feedback_kind: str = "",
     feedback_comment: str = "",
     generation: int | None = None,
+    findings: dict | None = None,
 ) -> int:
     """Store the event for the gate and queue its task once the caller's transaction commits.
 
@@ -82,6 +83,7 @@ def enqueue_gate(
         filters=dict(filters or {}),
         feedback_kind=feedback_kind,
         feedback_comment=feedback_comment,
+        findings=findings,
         next_attempt_at=at + FIRST_ATTEMPT_GRACE,
     )
     transaction.on_commit(lambda: _queue(user_id, event.pk))
@@ -192,6 +194,7 @@ def run_event(user_id: int, event_id: int) -> dict:
                     feedback_comment=event.feedback_comment,
                 ),
                 paused=paused,
+                read=event.findings,
             )
         event.delete()
     # django-q2 keeps task results: ids and counts only, never statement text.

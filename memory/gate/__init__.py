@@ -35,6 +35,7 @@ _EXPORTS = {
     "TurnEvent": "admission",
     "run_gate": "admission",
     "gate_has_work": "admission",
+    "turn_reading": "admission",
     "Preview": "answers",
     "preview": "answers",
     "questions_in": "analysis",

@@ -24,7 +24,7 @@ from memory.embeddings import cosine, embed
 from memory.events import TurnEvent
 from memory.gate import reasons as r
 from memory.gate import statements
-from memory.gate.analysis import Finding, analyse_turn
+from memory.gate.analysis import Finding, analyse_turn, dump_findings, load_findings
 from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.secrets import secret_kind
 from memory.gate.vocabulary import CONTEXT_SUBJECT_KIN, CONTEXT_SUBJECTS, SINGLE_VALUED_CONTEXT
@@ -493,19 +493,23 @@ def _extend(run: _Run, finding: Finding) -> None:
     run.decide(extended, True, r.UPDATE, statement=memory.statement, memory_id=memory.pk)
 
 
-def run_gate(event: TurnEvent, *, paused: bool | None = None) -> GateResult:
+def run_gate(event: TurnEvent, *, paused: bool | None = None, read: dict | None = None) -> GateResult:
     """Read one turn, propose candidates from its events and admit or refuse each one.
 
     Every decision is recorded with its reason code. While memory is paused nothing is
     written or counted, but a "forget that ..." is still honoured. ``paused``: the switch as
     the caller read it with the generation lock it holds (memory.epoch.hold_control); read
-    here when None.
+    here when None. ``read``: what the turn already read in the text (:func:`turn_reading`),
+    used when this gate version wrote it.
     """
     # Everything below reads and writes by the user's id (under their RLS identity): the row
     # itself is not needed, so it is not loaded (a statement a run).
     user = get_user_model()(pk=event.user_id)
     event = _normalised(event)
-    findings = _findings(event)
+    if read and read.get("version") == GATE_VERSION:
+        findings = load_findings(read["findings"])
+    else:
+        findings = _findings(event)
     if paused is None:
         paused = is_paused(user)
     run = _Run(user=user, event=event)
@@ -535,6 +539,12 @@ def _findings(event: TurnEvent) -> list[Finding]:
     )
     findings.extend(filter_findings(event.filters, event.text))
     return findings
+
+
+def turn_reading(event: TurnEvent) -> dict:
+    """What the gate reads in the event, as JSON for the gate event (read once per turn: the
+    chat turn reads it for ``gate_has_work`` and the preview already)."""
+    return {"version": GATE_VERSION, "findings": dump_findings(_findings(_normalised(event)))}
 
 
 def gate_has_work(event: TurnEvent, *, user: User) -> bool:

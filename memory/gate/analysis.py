@@ -14,7 +14,7 @@ import contextlib
 import re
 from collections.abc import Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from itertools import dropwhile
 from typing import Any
@@ -88,6 +88,35 @@ class Finding:
     # The preference facets the note sets ({"scale": "k", "currency": "EUR"}), read from the
     # shared preference table (memory.preferences); a context note keeps the region it names.
     facets: dict = field(default_factory=dict)
+
+
+def dump_findings(findings: list[Finding]) -> list[dict[str, Any]]:
+    """The findings as JSON, for the gate event: the turn has read them already, so the worker
+    does not read the text again (:func:`load_findings`)."""
+    return [_dumped(f) for f in findings]
+
+
+def load_findings(data: list[dict[str, Any]]) -> list[Finding]:
+    return [_loaded(item) for item in data]
+
+
+def _dumped(finding: Finding) -> dict[str, Any]:
+    data = {f.name: getattr(finding, f.name) for f in fields(Finding)}
+    data["expires_at"] = finding.expires_at.isoformat() if finding.expires_at else None
+    data["read_as"] = [[c.original, c.replacement, c.reason] for c in finding.read_as]
+    data["extra"] = {k: {"finding": _dumped(v)} if isinstance(v, Finding) else v for k, v in finding.extra.items()}
+    return data
+
+
+def _loaded(data: dict[str, Any]) -> Finding:
+    values = dict(data)
+    values["expires_at"] = datetime.fromisoformat(data["expires_at"]) if data.get("expires_at") else None
+    values["read_as"] = tuple(Change(*change) for change in data.get("read_as", ()))
+    values["extra"] = {
+        k: _loaded(v["finding"]) if isinstance(v, dict) and set(v) == {"finding"} else v
+        for k, v in (data.get("extra") or {}).items()
+    }
+    return Finding(**values)
 
 
 def _refuse(rule: str, reason: str, quote: str, *, kind: str = "", explicit: bool = False, **extra: Any) -> Finding:

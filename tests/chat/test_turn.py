@@ -211,6 +211,22 @@ def test_a_failing_gate_check_still_answers_and_queues_the_gate(
 
 
 @pytest.mark.django_db
+def test_the_turn_hands_what_it_read_to_the_gate_event(corpus, user, django_capture_on_commit_callbacks):
+    from memory.gate import GATE_VERSION
+    from memory.models import GateEvent
+    from memory.rls import acting_user
+
+    with django_capture_on_commit_callbacks(execute=False):
+        ask(user, session=None, question="Please remember that I look after the Baltic shipping accounts.")
+    with acting_user(user.pk):
+        read = GateEvent.objects.get().findings
+    assert read["version"] == GATE_VERSION
+    assert [(f["action"], f["kind"], f["statement"]) for f in read["findings"]] == [
+        ("write", "context", "Looks after the Baltic shipping accounts.")
+    ]
+
+
+@pytest.mark.django_db
 def test_prompt_tokens_are_recorded_and_answers_are_never_replayed(corpus, user):
     session = start_session(user)
     turns = [

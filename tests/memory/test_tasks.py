@@ -172,3 +172,42 @@ def test_a_gate_run_that_writes_a_note_makes_no_savepoint_inside_its_transaction
     # The test's transaction makes run_event's own block a savepoint (a worker's is BEGIN / COMMIT);
     # run_gate, write_memory and the audit row join it. Was six more statements.
     assert [q["sql"].split(" ")[0] for q in run.captured_queries if "SAVEPOINT" in q["sql"]] == ["SAVEPOINT", "RELEASE"]
+
+
+def _reading(text: str, version: str | None = None) -> dict:
+    from memory.events import TurnEvent
+    from memory.gate import turn_reading
+
+    read = turn_reading(TurnEvent(user_id=0, session_key="s-1", turn_id=None, at=timezone.now(), text=text))
+    return {**read, "version": version or read["version"]}
+
+
+def test_the_worker_uses_what_the_turn_read_and_does_not_read_the_text_again(make_user, monkeypatch):
+    from memory.gate import admission
+
+    user = make_user()
+    read = _reading(REMEMBER)
+    with acting_user(user.pk):
+        event_id = enqueue_gate(
+            user_id=user.pk, session_key="s-1", turn_id=None, at=timezone.now(), text=REMEMBER, filters={},
+            findings=read,
+        )  # fmt: skip
+
+    def no_second_reading(*args, **kwargs):
+        raise AssertionError("the worker read the text again")
+
+    monkeypatch.setattr(admission, "analyse_turn", no_second_reading)
+    assert run_event(user.pk, event_id)["status"] == "done"
+    assert statements(user) == ["looks after the baltic shipping accounts."]
+
+
+def test_a_reading_from_another_gate_version_is_read_again(make_user):
+    user = make_user()
+    stale = _reading("Remember that I look after the Nordic accounts", version="an older gate")
+    with acting_user(user.pk):
+        event_id = enqueue_gate(
+            user_id=user.pk, session_key="s-1", turn_id=None, at=timezone.now(), text=REMEMBER, filters={},
+            findings=stale,
+        )  # fmt: skip
+    run_event(user.pk, event_id)
+    assert statements(user) == ["looks after the baltic shipping accounts."]

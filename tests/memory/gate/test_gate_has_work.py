@@ -83,3 +83,21 @@ def test_a_turn_reads_its_question_once(make_user, monkeypatch):
     analysis.analyse_turn("Keep answers short", at=turn.created_at)
     analysis.analyse_turn("Keep answers short", at=turn.created_at)
     assert calls[1:] == ["Keep answers short", "Keep answers short"]
+
+
+@pytest.mark.django_db
+def test_what_the_turn_read_survives_the_trip_through_the_gate_event_unchanged():
+    """The worker applies what the turn read (memory.gate.turn_reading) instead of reading the text
+    again: over every class paraphrase, the findings loaded from JSON equal a fresh reading."""
+    import json
+    from datetime import UTC, datetime
+
+    from memory.gate.analysis import analyse_turn, dump_findings, load_findings
+    from tests.memory.gate.classes import FIXTURE
+
+    at = datetime(2026, 5, 4, 9, 30, tzinfo=UTC)
+    rows = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+    texts = [t["text"] for row in rows for t in row.get("turns") or [{"text": row["text"]}]]
+    for text in texts:
+        findings = analyse_turn(text, at=at)
+        assert load_findings(json.loads(json.dumps(dump_findings(findings)))) == findings, text
