@@ -452,9 +452,15 @@ def _polite_request(clause: Clause) -> bool:
     if not marks:
         return False
     for n, token in enumerate(tokens[:-1]):
-        if token.lower_ in vocab.POLITE_REQUEST_VERBS and words[n + 1] in ("you", "we", "u"):
+        if token.lower_ in vocab.POLITE_REQUEST_VERBS and words[n + 1] in ("you", "we", "u", "everything", "all"):
             # the condition before the request holds a standing phrase, and asks nothing itself
             if any(e <= token.i for e in marks) and not any(w in QUESTION_WORDS - {"when"} for w in words[:n]):
+                return True
+            # "..., but first, can everything come through in SEK from today onwards?", "but can you
+            # ALWAYS put ...": the request opens after a break, and a standing phrase is in it
+            before = token.doc[token.i - 1] if token.i > clause.span.start else None
+            opens = before is None or before.is_punct or before.lower_ in ("but", "and", "so", "first", "also")
+            if opens and any(e > token.i for e in marks) and not any(w in QUESTION_WORDS for w in words[:n]):
                 return True
     # "could every date be written out in full from now on?", "is it possible to get day-first
     # dates for all answers?": a yes/no question that asks for something standing
@@ -670,9 +676,9 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         if not _readings(wishes) and (number := _pointed_number(sent.text, text)) is not None:
             # "actually 6 is better", "lets go with 9": a new number for the kept note that holds one
             # (admission finds it; with none live, nothing is kept)
-            found = _wish([sent], preferences.Reading({"limit": number}))
-            if found is not None:
-                out.append(replace(found, extra={**found.extra, "needs_existing": True, "bare_number": True}))
+            pointed = _wish([sent], preferences.Reading({"limit": number}))
+            if pointed is not None:
+                out.append(replace(pointed, extra={**pointed.extra, "needs_existing": True, "bare_number": True}))
             before = None
             continue
         if not marks & _STANDING_MARKS:

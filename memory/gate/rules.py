@@ -757,12 +757,17 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     found = {name: sorted(set(spans)) for name, spans in found.items()}  # a phrase row and a token row may agree
     # A one-off word inside a start with no end is where a standing wish starts ("from today
     # onwards", "as of now"); a bare "from today" may still be a period ("orders from today").
-    # Beside another standing mark ("that's my default from today") a bare one opens a period too.
+    # Beside another standing mark ("that's my default from today"), or said of what is not a record
+    # ("EUR from today", not "the orders from today"), a bare one opens a period too.
     marked = "habit" in found
     opened = [
         (s, e)
         for s, e in found.get("standing", [])
-        if marked or e - s > 2 or doc[s].lower_ != "from" or doc[e - 1].lower_ == "now"
+        if marked
+        or e - s > 2
+        or doc[s].lower_ != "from"
+        or doc[e - 1].lower_ == "now"
+        or (s > 0 and not doc[s - 1].is_punct and doc[s - 1].lemma_.lower() not in v.RECORD_NOUNS)
     ]
     if "one_off" in found and opened:
         found["one_off"] = [(s, e) for s, e in found["one_off"] if not any(a <= s and e <= b for a, b in opened)]

@@ -60,6 +60,30 @@ PERIOD_START_WORDS: tuple[str, ...] = (
     "sunday",
 )
 PERIOD_OPEN_ENDS: tuple[str, ...] = ("on", "onwards", "onward", "forward", "forwards", "out")
+# What a bare "from today" may date rather than start ("the orders from today", "sales from now").
+RECORD_NOUNS: tuple[str, ...] = (
+    "order",
+    "invoice",
+    "sale",
+    "number",
+    "figure",
+    "data",
+    "one",
+    "deal",
+    "booking",
+    "payment",
+    "revenue",
+    "total",
+    "list",
+    "report",
+    "result",
+    "email",
+    "message",
+    "meeting",
+    "call",
+    "update",
+    "note",
+)
 # A one-off marker: the request governs this answer or this session only.
 ONE_OFF_PHRASES: tuple[str, ...] = (
     "today only",

@@ -331,9 +331,6 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "pointer_update_scoped-5": "a threshold for inactive customers is no facet of the table",
     "pointer_update_scoped-6": "a minimum deal size is no facet of the table",
-    "preference_in_rambling-2": (
-        "a wish opened by 'Not sure this is the right place to ask' and 'could you always ...?' is read as a question"
-    ),
     "preference_in_rambling-3": "a situation ('3 meetings tmrw') is kept beside the preference",
     "preference_in_rambling-4": "'back from leave' is kept as a situation beside the preference",
     "religion_or_disability_aside-5": (
