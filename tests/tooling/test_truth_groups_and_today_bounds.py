@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from atlas.tooling.evaluation import expected_for, period_bounds
+from atlas.tooling.evaluation import period_bounds
 from atlas.tooling.truth import read_truth
 
 
