@@ -86,6 +86,7 @@ SUBJECT_WORDS: dict[str, str] = {
     "revenue": "orders",
     "purchase": "orders",
     "buy": "orders",
+    "booking": "orders",
     "invoice": "orders",
     "spend": "orders",
     "spender": "customers",
@@ -131,9 +132,11 @@ COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
 # A money noun followed by "of" asks for a total: "the value of all open orders".
 SUM_NOUNS = frozenset({"value", "amount", "worth"})
 
-# Verbs that, with a customer and an amount threshold, put the threshold on the customer's
-# total ("customers who bought more than $500k"), as the revenue and sum words do.
-TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
+# Verbs that say customers ordered, in the words of sales ("booked", "bought", "purchased"): they
+# name the orders, and with a customer and an amount threshold they put the threshold on the
+# customer's total ("customers who bought more than $500k"), as the revenue and sum words do;
+# ranked with no counted noun ("which region booked the least") they rank by value.
+TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased", "book", "booked"})
 
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number", "quantity"})
@@ -437,7 +440,7 @@ HARMLESS_VERBS = frozenset(
     {
         "be", "have", "do", "show", "list", "give", "tell", "need", "want", "see", "find", "get", "know",
         "like", "display", "name", "look", "pull", "bring", "come", "go", "let", "help", "mean",
-        "order", "buy", "purchase", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
+        "order", "buy", "purchase", "book", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
         "renew", "expire", "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
         "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
         "share", "put",
