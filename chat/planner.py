@@ -1606,7 +1606,8 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     asks_who = "customers" in subjects or "who" in signals.words
     # an amount bound alone needs the customers named: "who has orders over $5,000" lists those orders
     bounded = (filters.min_amount is not None or filters.max_amount is not None) and "customers" in subjects
-    if asks_who and "orders" in subjects and "have" in lemmas and (filters.status or bounded) and not filters.customers:
+    having = "have" in lemmas or _customers_with(signals)
+    if asks_who and "orders" in subjects and having and (filters.status or bounded) and not filters.customers:
         # "Who owes us on late invoices?", "who has open orders in Houston?", "which customers
         # have had an order below $1,000": the customers with at least one such order, not every order
         return QueryPlan("list", "customers", filters, min_orders=0)
@@ -1631,6 +1632,13 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     if signals.has_slot() and context.last_plan is None:
         return QueryPlan("list", "orders", filters)
     return Abstention(vocab.NO_PLAN_REASON, "")
+
+
+def _customers_with(signals: Signals) -> bool:
+    """ "customers with overdue orders": the customer noun joined to the orders by "with" says
+    "have" without the verb."""
+    pairs = zip(signals.lemmas, [*signals.words[1:], ""], strict=True)
+    return any(vocab.SUBJECT_WORDS.get(lemma) == "customers" and nxt == "with" for lemma, nxt in pairs)
 
 
 def _revenue_from_customers(signals: Signals) -> bool:
