@@ -1343,7 +1343,9 @@ def _measure(signals: Signals) -> str:
 
 
 def _summed_by_verb(signals: Signals) -> bool:
-    """ "add up to", "come to", "amount to", "bring in": a total of money asked for with a verb."""
+    """ "add up to", "come to", "amount to", "bring in", "generate": a total of money asked for with a verb."""
+    if set(signals.lemmas) & vocab.REVENUE_VERBS:
+        return True
     return any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
 
 
@@ -1669,7 +1671,7 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     group = _group_by(signals)
     how_much = "how much" in " ".join(signals.words)  # money, never a head count
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
-        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not _billed(signals):
+        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not (_billed(signals) or _summed_by_verb(signals)):
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
         if len(filters.customers) < 2:

@@ -148,8 +148,11 @@ SYMBOL_WORDS: dict[str, str] = {"#": "number", "$": "dollar"}
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", "owing"})  # "what does X owe us"
 OWING_WORDS = frozenset({"owe", "owed", "owing"})
 SUM_VERB_PHRASES = frozenset(
-    {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us")}
+    {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us"), ("make", "us")}
+    | {("rake", "in"), ("pull", "in"), ("take", "in")}
 )  # (lemma, next word)
+# Verbs of money coming in, on their own: "what did each region generate in Q2" asks for the totals.
+REVENUE_VERBS = frozenset({"generate", "earn", "gross"})
 # Verbs of asking customers for money: what was invoiced or billed is the orders' amounts, so
 # "what was X charged in May" asks for their total ("which customers did we bill" still lists).
 BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
@@ -217,6 +220,7 @@ CONTRACT_FIELDS: dict[str, str] = {
     "renewal": "renewal_date",
     "sign": "signed_on",
     "signed": "signed_on",
+    "signing": "signed_on",
 }
 # A contract's field asked in other words, each with the word that must stand beside it: its
 # end ("when is the contract up", "when does it expire"), its start ("when did the contract
@@ -443,7 +447,7 @@ HARMLESS_VERBS = frozenset(
         "order", "buy", "purchase", "book", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
         "renew", "expire", "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
         "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
-        "share", "put",
+        "share", "put", "rake", "earn", "gross",
         "contract", "account",
         "wonder", "ask", "curious", "interested", "remind", "recall",
         "set", "specify", "grant", "agree", "allow",
