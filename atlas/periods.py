@@ -24,6 +24,7 @@ from atlas.dates import (
     PERIOD_CURRENT,
     PERIOD_FUTURE,
     PERIOD_PAST,
+    PERIOD_TO_TODAY_LEADS,
     PERIOD_UNITS,
     QUARTER,
     UNIT_MONTHS,
@@ -75,8 +76,16 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     period = anchored or period or _range_period(words, today) or _calendar_period(words, today)
     if period is None and ("ytd" in words or "year to date" in text):
         period = Period("this year", date(today.year, 1, 1), month_end(today.year, 12))
-    if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
+    to_an_end = re.search(TO_AN_END, text)
+    tail = text[to_an_end.end() :].split() if to_an_end else words
+    if to_an_end:  # the period is the one after "end of" ("from today until end of jan" is not "today")
+        period = _named_period(tail, today) or _calendar_period(tail, today) or period
+    if period is not None and to_an_end:
+        if period.end < today and not any(YEAR.fullmatch(w) for w in tail):
+            period = _next_occurrence(tail, period, today) or period
         period = Period(f"from today until the end of {period.label}", today, period.end)
+    elif period is not None and _ends_today(words, period, today):
+        period = Period(f"{period.label} to date", period.start, today)
     if period is not None and _open_ended(words) and period.start <= today:
         # "since June", "from June on": from the start of June to today, never June alone
         period = Period(f"since {period.label}", period.start, today)
@@ -92,9 +101,33 @@ _PERIOD_WORDS = (
     | set(MONTHS_NOT_MAY)
     | set(ORDINALS)
     | set(NUMBER_WORDS)
+    | PERIOD_TO_TODAY_LEADS
     | {"ytd", "date", "today", "yesterday", "since", "end"}
 )
 _PERIOD_TOKEN = re.compile("|".join(p.pattern for p in (QUARTER, HALF, FISCAL_YEAR, YEAR)) + r"|\d+(st|nd|rd|th)?")
+
+
+# "by the end of March", "between now and end of feb", "from today to the end of Q1": from today on.
+TO_AN_END = r"\b(?:before|by|until|till|til|through|thru|(?:now|today) (?:and|to|until|till|til|through|thru))(?: the)? end of\b"
+
+
+def _next_occurrence(words: list[str], period: Period, today: date) -> Period | None:
+    """A month, quarter or half named without a year and bounded by today ("until the end of
+    March" said in December): the next one to end, not the latest one to begin."""
+    if not calendar_anchor(words):
+        return None
+    return _calendar_period(words, today, year=today.year + 1) if period.start.year == today.year else None
+
+
+def _ends_today(words: list[str], period: Period, today: date) -> bool:
+    """ "earlier this year", "so far this quarter": the current unit up to today."""
+    current = re.fullmatch(r"this (month|quarter|year)", period.label)
+    if current is None or not period.start <= today <= period.end:
+        return False
+    return any(
+        w in PERIOD_TO_TODAY_LEADS and words[i + 1 : i + 2] and words[i + 1] in PERIOD_CURRENT
+        for i, w in enumerate(words)
+    )
 
 
 def period_words(words: list[str], *, today: date) -> set[str]:

@@ -1671,7 +1671,9 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     group = _group_by(signals)
     how_much = "how much" in " ".join(signals.words)  # money, never a head count
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
-        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not (_billed(signals) or _summed_by_verb(signals)):
+        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not (
+            _billed(signals) or _summed_by_verb(signals)
+        ):
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
         if len(filters.customers) < 2:

@@ -38,3 +38,24 @@ def test_the_quarter_before_and_the_same_month_last_year():
     month, _ = read_period(["last", "month"], today=TODAY)
     earlier = shift_period(month, months=-12)
     assert (earlier.start, earlier.end, earlier.label) == (date(2025, 11, 1), date(2025, 11, 30), "November 2025")
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        # bounded by today: the named month is the next one to end, not the latest to begin
+        ("between now and the end of march", TODAY, date(2027, 3, 31)),
+        ("from today until end of jan", TODAY, date(2027, 1, 31)),
+        ("by the end of december", TODAY, date(2026, 12, 31)),
+        ("from now to the end of q1", TODAY, date(2027, 3, 31)),
+        # a year stated stays that year
+        ("between now and the end of march 2027", TODAY, date(2027, 3, 31)),
+        # the current unit up to today
+        ("earlier this year", date(2026, 1, 1), TODAY),
+        ("so far this quarter", date(2026, 10, 1), TODAY),
+        ("this quarter", date(2026, 10, 1), date(2026, 12, 31)),
+    ],
+)
+def test_a_period_bounded_by_today_runs_from_or_to_today(text, start, end):
+    period, _ = read_period(text.split(), today=TODAY)
+    assert (period.start, period.end) == (start, end)
