@@ -107,20 +107,23 @@ _PERIOD_WORDS = (
 _PERIOD_TOKEN = re.compile("|".join(p.pattern for p in (QUARTER, HALF, FISCAL_YEAR, YEAR)) + r"|\d+(st|nd|rd|th)?")
 
 
-# "by the end of March", "between now and end of feb", "from today to the end of Q1": from today on.
-TO_AN_END = r"\b(?:before|by|until|till|til|through|thru|(?:now|today) (?:and|to|until|till|til|through|thru))(?: the)? end of\b"
+# "before end of June", "between today and end of Q1", "from now thru end of april": from today on.
+TO_AN_END = (
+    r"\b(?:before|by|until|till|til|through|thru|(?:now|today) (?:and|to|until|till|til|through|thru))"
+    r"(?: the)? end of\b"
+)
 
 
 def _next_occurrence(words: list[str], period: Period, today: date) -> Period | None:
-    """A month, quarter or half named without a year and bounded by today ("until the end of
-    March" said in December): the next one to end, not the latest one to begin."""
+    """A month, quarter or half named without a year and bounded by today ("till end of
+    April" said in November): the next one to end, not the latest one to begin."""
     if not calendar_anchor(words):
         return None
     return _calendar_period(words, today, year=today.year + 1) if period.start.year == today.year else None
 
 
 def _ends_today(words: list[str], period: Period, today: date) -> bool:
-    """ "earlier this year", "so far this quarter": the current unit up to today."""
+    """ "earlier this month", "so far this qtr" (shorthand read): the current unit up to today."""
     current = re.fullmatch(r"this (month|quarter|year)", period.label)
     if current is None or not period.start <= today <= period.end:
         return False

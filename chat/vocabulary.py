@@ -135,7 +135,7 @@ SUM_NOUNS = frozenset({"value", "amount", "worth"})
 # Verbs that say customers ordered, in the words of sales ("booked", "bought", "purchased"): they
 # name the orders, and with a customer and an amount threshold they put the threshold on the
 # customer's total ("customers who bought more than $500k"), as the revenue and sum words do;
-# ranked with no counted noun ("which region booked the least") they rank by value.
+# ranked with no counted noun ("which segment booked most") they rank by value.
 TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased", "book", "booked"})
 
 # What is computed.
@@ -151,7 +151,7 @@ SUM_VERB_PHRASES = frozenset(
     {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us"), ("make", "us")}
     | {("rake", "in"), ("pull", "in"), ("take", "in")}
 )  # (lemma, next word)
-# Verbs of money coming in, on their own: "what did each region generate in Q2" asks for the totals.
+# Verbs of money coming in, on their own: "what did each city earn last year" asks for the totals.
 REVENUE_VERBS = frozenset({"generate", "earn", "gross"})
 # Verbs of asking customers for money: what was invoiced or billed is the orders' amounts, so
 # "what was X charged in May" asks for their total ("which customers did we bill" still lists).
