@@ -143,7 +143,17 @@ def period_words(words: list[str], *, today: date) -> set[str]:
 
 def calendar_anchor(words: list[str]) -> bool:
     """A quarter, a half or a month named in ``words`` ("Q3", "H1", "November")."""
-    return any(QUARTER.fullmatch(w) or HALF.fullmatch(w) or w in MONTHS_NOT_MAY for w in words)
+    return any(
+        QUARTER.fullmatch(w) or HALF.fullmatch(w) or w in MONTHS_NOT_MAY or _half_named(words, i)
+        for i, w in enumerate(words)
+    )
+
+
+def _half_named(words: list[str], i: int) -> int:
+    """ "the second half", "first half of 2025": the half year (1 or 2) named at ``words[i]``, or 0."""
+    if words[i] != "half" or not i or ORDINALS.get(words[i - 1], 0) not in (1, 2):
+        return 0
+    return ORDINALS[words[i - 1]]
 
 
 def _anchor_in_year(words: list[str], named: Period | None, today: date) -> Period | None:
@@ -267,8 +277,8 @@ def _calendar_period(words: list[str], today: date, *, year: int | None = None) 
         if fiscal:  # "FY25": the records keep no fiscal calendar, so the calendar year
             year = int(fiscal.group(1)) + (2000 if len(fiscal.group(1)) == 2 else 0)
             return Period(f"FY{year % 100:02d} as calendar {year}", date(year, 1, 1), date(year, 12, 31))
-        if HALF.fullmatch(word):  # a half year: "H1 2025"
-            half = int(word[1])
+        if HALF.fullmatch(word) or _half_named(words, i):  # a half year: "H1 2025", "the first half"
+            half = int(word[1]) if HALF.fullmatch(word) else _half_named(words, i)
             in_year = _year_near(words, i) or year or today.year
             start = date(in_year, 6 * half - 5, 1)
             return Period(f"H{half} {in_year}", start, month_end(in_year, 6 * half))

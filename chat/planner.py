@@ -563,6 +563,8 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if word == "may" and signals.period is not None and "May" in signals.period.label.split():
             continue  # "placed in May": the month the period read, which spaCy may tag a noun
+        if word == "half" and signals.period is not None and re.match(r"H[12] ", signals.period.label):
+            continue  # "the first half of 2025": the half year the period read
         if lemma in vocab.OUT_OF_SCOPE or word in vocab.OUT_OF_SCOPE:
             key = lemma if lemma in vocab.OUT_OF_SCOPE else word
             verb_use = key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and token.pos_ not in ("NOUN", "PROPN")
@@ -618,7 +620,8 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         ranked = lemma in vocab.RANKED_VERBS and (
             (before >= 0 and _is_rank_word(signals.words, before)) or _ranked_after(signals.words, token.i)
         )
-        if ranked or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
+        opens = word in vocab.TURN_LEADS and not any(t.is_alpha for t in doc[: token.i])
+        if ranked or opens or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
             continue
         if word in vocab.HEDGE_ACCEPTED and token.i > 1 and signals.words[token.i - 1] in ("is", "'s"):
             if signals.words[token.i - 2] in vocab.PRECISION_HEDGES:
@@ -1110,6 +1113,8 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     # terms), though "net" also names a contract's field ("Kestrel Foods on net 30?" asks it).
     swaps_terms = bool(payment_terms(signals)) and not context.named
     last = context.last_plan
+    if last is not None and not context.named and _narrows(signals):
+        return True  # "just the open ones", "enterprise only": the set just shown, narrowed
     if last is not None and last.kind == "rank" and last.group_by and _reranked(signals) is not None:
         # "now by number of orders" after a ranking; one that names what it ranks ("rank all
         # five regions by ...") is a ranking of its own.
@@ -1137,6 +1142,26 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         if w.isalnum() and w not in {"and", "what", "about", "how", "the", "in", "for", "same", "as", "a", "then"}
     ]
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
+
+
+def _narrows(signals: Signals) -> bool:
+    """ "small business only", "just the shipped ones": a filter added to the set the last answer
+    showed, and nothing else asked (no verb, period, number or other content word)."""
+    words = signals.words
+    if not set(words) & vocab.NARROWING_WORDS or signals.period is not None or signals.limit is not None:
+        return False
+    if not (signals.status or signals.exclude_status or signals.segment or signals.region or signals.city):
+        return False
+    rest = [
+        w
+        for w, lemma in zip(words, signals.lemmas, strict=True)
+        if w.isalnum()
+        and w not in signals.place_words | signals.phrase_words | vocab.NARROWING_WORDS | vocab.NARROWING_FILLER
+        and w not in vocab.REGION_WORDS
+        and not (vocab.STATUS_WORDS.get(w) or vocab.STATUS_WORDS.get(lemma))
+        and vocab.SUBJECT_WORDS.get(lemma) not in ("customers", "orders")
+    ]
+    return not rest
 
 
 def _picks_one(signals: Signals, measure: str) -> bool:
@@ -1226,6 +1251,8 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
     """The previous plan with the slots the follow-up states swapped in; filters the follow-up
     does not restate carry only while they are alive (two turns, design rule: bounded state)."""
     slots = {k: v for k, v in context.carried.items() if k in last.filters.slots()}
+    if _narrows(signals) and not context.named:
+        slots = dict(last.filters.slots())  # the set just shown, every filter of it
     slots.update(_stated_filters(signals))
     if signals.status:
         slots.pop("exclude_status", None)
@@ -1347,6 +1374,12 @@ def _summed_by_verb(signals: Signals) -> bool:
     if set(signals.lemmas) & vocab.REVENUE_VERBS:
         return True
     return any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
+
+
+def _total_for(signals: Signals) -> bool:
+    """ "the total for enterprise customers", "total from our Boston clients": the noun "total" of
+    whoever it is for (their orders' value), unlike "total customers in the west" (how many)."""
+    return any(w in vocab.SUM_WORDS and nxt in ("for", "from", "by") for w, nxt in pairwise(signals.words))
 
 
 def _billed(signals: Signals) -> bool:
@@ -1671,9 +1704,8 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     group = _group_by(signals)
     how_much = "how much" in " ".join(signals.words)  # money, never a head count
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
-        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not (
-            _billed(signals) or _summed_by_verb(signals)
-        ):
+        money_asked = _billed(signals) or _summed_by_verb(signals) or _total_for(signals)
+        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not money_asked:
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
         if len(filters.customers) < 2:

@@ -263,6 +263,14 @@ SORT_VERBS = frozenset({"sort", "resort", "arrange", "reorder"})
 # Verbs that ask to see the records themselves ("list them", "show me those").
 SHOW_VERBS = frozenset({"list", "show", "name", "display", "give", "see"})
 
+# A follow-up that narrows the set the last answer showed: "the paid ones only", "just enterprise".
+# It keeps every filter of that answer (the set shown, whatever has decayed) and adds its own.
+NARROWING_WORDS = frozenset({"only", "just", "solely", "exclusively"})
+# Words such a follow-up may hold besides its filter and the records' nouns.
+NARROWING_FILLER = frozenset(
+    {"the", "ones", "one", "those", "these", "them", "of", "in", "and", "ok", "okay", "now", "please", "but"}
+    | {"for", "from", "with", "segment", "region", "city", "status", "accts", "custs"}
+)
 # A follow-up that moves the carried period back one unit: "and the month before?".
 PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
 
@@ -493,6 +501,9 @@ HARMLESS_ADVERBS = frozenset(
 FILLER_ADVERBS = frozenset(
     {"honestly", "actually", "basically", "kindly", "frankly", "perhaps", "maybe", "possibly", "really", "anyway"}
 )
+# Words that take the turn when they open it ("ok and the quarter after?"); anywhere else they
+# judge something ("is it ok to ...") and stay unread.
+TURN_LEADS = frozenset({"ok", "okay", "alright", "right"})
 # Words that ask for the whole company ("company-wide", "nationwide", "everywhere", "the grand
 # total", "the entire business"): no filter to read, and no note may narrow the question.
 WHOLE_SCOPE_WORDS = frozenset(

@@ -59,3 +59,16 @@ def test_the_quarter_before_and_the_same_month_last_year():
 def test_a_period_bounded_by_today_runs_from_or_to_today(text, start, end):
     period, _ = read_period(text.split(), today=TODAY)
     assert (period.start, period.end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("the first half of 2025", date(2025, 1, 1), date(2025, 6, 30)),
+        ("second half of last year", date(2025, 7, 1), date(2025, 12, 31)),
+        ("the second half", date(2026, 7, 1), date(2026, 12, 31)),
+    ],
+)
+def test_a_half_year_in_words_is_read_as_h1_or_h2(text, start, end):
+    period, _ = read_period(text.split(), today=TODAY)
+    assert (period.start, period.end) == (start, end)
