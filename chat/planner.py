@@ -1145,7 +1145,7 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
 
 
 def _narrows(signals: Signals) -> bool:
-    """ "small business only", "just the shipped ones": a filter added to the set the last answer
+    """ "small business only", "just the open ones": a filter added to the set the last answer
     showed, and nothing else asked (no verb, period, number or other content word)."""
     words = signals.words
     if not set(words) & vocab.NARROWING_WORDS or signals.period is not None or signals.limit is not None:
@@ -1378,7 +1378,7 @@ def _summed_by_verb(signals: Signals) -> bool:
 
 def _total_for(signals: Signals) -> bool:
     """ "the total for enterprise customers", "total from our Boston clients": the noun "total" of
-    whoever it is for (their orders' value), unlike "total customers in the west" (how many)."""
+    whoever it is for (their orders' value), unlike "total clients up north" (how many)."""
     return any(w in vocab.SUM_WORDS and nxt in ("for", "from", "by") for w, nxt in pairwise(signals.words))
 
 
