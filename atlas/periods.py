@@ -351,3 +351,24 @@ def period_before(period: Period | None, unit: str) -> Period | None:
     else:
         label = str(year)
     return Period(label, date(year, month, 1), end)
+
+
+def same_period_in_year(period: Period, year: int) -> Period:
+    """``period`` moved to ``year`` ("the same month last year", "the same stretch in 2025"): whole
+    months keep their grain (November 2026 -> November 2025); any other span moves day for day
+    (1 Oct to 4 Dec 2026 -> 1 Oct to 4 Dec 2025; 29 February becomes the 28th)."""
+    years = year - period.start.year
+    moved = shift_period(period, months=12 * years)
+    if moved is not None:
+        old = str(period.start.year)
+        if period.label.endswith(old) and period.start.year == period.end.year:
+            moved = Period(period.label[: -len(old)] + str(year), moved.start, moved.end)  # "Q3 2025"
+        elif moved.start.month % 3 == 1 and (moved.end.year, moved.end.month) == (year, moved.start.month + 2):
+            moved = Period(f"Q{(moved.start.month - 1) // 3 + 1} {year}", moved.start, moved.end)
+        return moved
+
+    def back(day: date) -> date:
+        return day.replace(year=day.year + years, day=min(day.day, calendar.monthrange(day.year + years, day.month)[1]))
+
+    start, end = back(period.start), back(period.end)
+    return Period(f"the same period of {year}", start, end)

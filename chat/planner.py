@@ -29,7 +29,15 @@ from atlas.dates import MONTHS_NOT_MAY as _MONTHS
 from atlas.dates import QUARTER, YEAR, month_end
 from atlas.dates import number as _number
 from atlas.language import parse
-from atlas.periods import Period, day_of_month, period_before, range_anchors, read_period, shift_period
+from atlas.periods import (
+    Period,
+    day_of_month,
+    period_before,
+    range_anchors,
+    read_period,
+    same_period_in_year,
+    shift_period,
+)
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
@@ -877,6 +885,9 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     name_words |= {w for name in context.unknown_names for w in _words(name)}
     name_words |= {w + "s" for w in name_words if w.isalpha()}  # "Lakeshore Printings credit limit"
     signals = read_question(text, name_words=name_words, today=today)
+    same = _same_period_moved(signals, context)
+    if same is not None:
+        signals.period = same  # "now the same month last year": the last answer's period, a year back
     back = _period_referred_back(signals.words)
     if back and signals.period is None:
         # "... that year", "the same period": the period still alive from the last question, and
@@ -1004,6 +1015,47 @@ def _about_that_order(signals: Signals, context: Context) -> bool:
     if not pointing or context.named or signals.has_slot():
         return False
     return set(signals.subjects) <= {"orders"} and not signals.unknown and not signals.unread
+
+
+def _same_period_moved(signals: Signals, context: Context) -> Period | None:
+    """ "the same month last year", "same quarter a year ago", "the same stretch in 2025": the
+    last answer's period moved to the year said (a whole year named, or years "ago"), never the
+    whole year itself. The words it read are read."""
+    last = context.last_plan
+    previous = last.filters.period if last is not None else None
+    words = signals.words
+    at = next((i for i, (a, b) in enumerate(pairwise(words)) if a == "same" and b in vocab.SAME_PERIOD_NOUNS), None)
+    if previous is None or at is None:
+        return None
+    stated = signals.period
+    read = {words[at + 1]}
+    if stated is not None and (stated.start.month, stated.start.day, stated.end.month, stated.end.day) == (
+        1,
+        1,
+        12,
+        31,
+    ):
+        year = stated.start.year
+    else:
+        ago = next(
+            (
+                i
+                for i in range(at + 2, len(words) - 1)
+                if words[i] in ("year", "years") and words[i + 1] in vocab.AGO_WORDS
+            ),
+            None,
+        )
+        back = _number(words[ago - 1], counts=True) if ago is not None else None
+        if stated is not None or not back:
+            return None
+        year = previous.start.year - back
+        read |= {words[ago], words[ago + 1], words[ago - 1]}
+    if year >= previous.start.year:
+        return None  # the same period this year is the one already answered
+    signals.phrase_words |= read
+    signals.unknown = [w for w in signals.unknown if w not in read]
+    signals.unread = [w for w in signals.unread if w not in read]
+    return same_period_in_year(previous, year)
 
 
 def _period_referred_back(words: list[str]) -> str:

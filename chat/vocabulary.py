@@ -271,6 +271,13 @@ NARROWING_FILLER = frozenset(
     {"the", "ones", "one", "those", "these", "them", "of", "in", "and", "ok", "okay", "now", "please", "but"}
     | {"for", "from", "with", "segment", "region", "city", "status", "accts", "custs"}
 )
+# Nouns after "same" that point at the period of the last answer ("the same month last year",
+# "same stretch in 2025"): with a year they move it there.
+SAME_PERIOD_NOUNS = frozenset(
+    {"day", "week", "month", "quarter", "year", "period", "stretch", "span", "time", "window"}
+)
+# "a year ago", "two years ago": how far back, in years, the same period lies.
+AGO_WORDS = frozenset({"ago", "earlier", "before", "prior"})
 # A follow-up that moves the carried period back one unit: "and the month before?".
 PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
 

@@ -72,3 +72,17 @@ def test_a_period_bounded_by_today_runs_from_or_to_today(text, start, end):
 def test_a_half_year_in_words_is_read_as_h1_or_h2(text, start, end):
     period, _ = read_period(text.split(), today=TODAY)
     assert (period.start, period.end) == (start, end)
+
+
+def test_the_same_period_in_another_year_keeps_its_grain_or_its_days():
+    from atlas.periods import Period, same_period_in_year
+
+    november = Period("last month", date(2026, 11, 1), date(2026, 11, 30))
+    assert same_period_in_year(november, 2025) == Period("November 2025", date(2025, 11, 1), date(2025, 11, 30))
+    quarter = Period("last quarter", date(2026, 7, 1), date(2026, 9, 30))
+    assert same_period_in_year(quarter, 2025).label == "Q3 2025"
+    to_date = Period("this quarter to date", date(2026, 10, 1), TODAY)
+    moved = same_period_in_year(to_date, 2025)
+    assert (moved.start, moved.end) == (date(2025, 10, 1), date(2025, 12, 3))
+    leap = Period("a day", date(2024, 2, 10), date(2024, 2, 29))
+    assert same_period_in_year(leap, 2025).end == date(2025, 2, 28)
