@@ -354,7 +354,7 @@ def period_before(period: Period | None, unit: str) -> Period | None:
 
 
 def same_period_in_year(period: Period, year: int) -> Period:
-    """``period`` moved to ``year`` ("the same month last year", "the same stretch in 2025"): whole
+    """``period`` moved to ``year`` ("the same week of 2024", "the same span three years ago"): whole
     months keep their grain (November 2026 -> November 2025); any other span moves day for day
     (1 Oct to 4 Dec 2026 -> 1 Oct to 4 Dec 2025; 29 February becomes the 28th)."""
     years = year - period.start.year

@@ -887,7 +887,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     signals = read_question(text, name_words=name_words, today=today)
     same = _same_period_moved(signals, context)
     if same is not None:
-        signals.period = same  # "now the same month last year": the last answer's period, a year back
+        signals.period = same  # "and the same week in 2024": the last answer's period, moved
     back = _period_referred_back(signals.words)
     if back and signals.period is None:
         # "... that year", "the same period": the period still alive from the last question, and
@@ -1018,7 +1018,7 @@ def _about_that_order(signals: Signals, context: Context) -> bool:
 
 
 def _same_period_moved(signals: Signals, context: Context) -> Period | None:
-    """ "the same month last year", "same quarter a year ago", "the same stretch in 2025": the
+    """ "same week in 2024", "same half two years ago", "the same window of 2023": the
     last answer's period moved to the year said (a whole year named, or years "ago"), never the
     whole year itself. The words it read are read."""
     last = context.last_plan

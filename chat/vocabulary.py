@@ -271,8 +271,8 @@ NARROWING_FILLER = frozenset(
     {"the", "ones", "one", "those", "these", "them", "of", "in", "and", "ok", "okay", "now", "please", "but"}
     | {"for", "from", "with", "segment", "region", "city", "status", "accts", "custs"}
 )
-# Nouns after "same" that point at the period of the last answer ("the same month last year",
-# "same stretch in 2025"): with a year they move it there.
+# Nouns after "same" that point at the period of the last answer ("the same week of 2024",
+# "same span two years ago"): with a year they move it there.
 SAME_PERIOD_NOUNS = frozenset(
     {"day", "week", "month", "quarter", "year", "period", "stretch", "span", "time", "window"}
 )
