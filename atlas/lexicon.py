@@ -109,6 +109,7 @@ SHORTHAND: dict[str, str] = {
     "frm": "from",
     "tho": "though",
     "nxt": "next",
+    "em": "them",
     "hw": "how",
     "b4": "before",
     "w/": "with",

@@ -194,7 +194,7 @@ class Signals:
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
     readings: list[tuple[str, str]] = field(default_factory=list)  # words read by meaning ("book" as "order")
-    each_listed: bool = False  # "each of them" after a list of customers: a figure per customer listed
+    each_listed: bool = False  # "each of them" (or "which of them ... the most") after customers listed: per customer
     phrase_words: set[str] = field(default_factory=set)  # words a slot read where they stand ("called off", "sub 2k")
     pointers: set[str] = field(default_factory=set)  # pronouns pointing at the last answer ("that", "them")
     fmt: str = ""
@@ -933,7 +933,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
             return Planned(listed, stated, fmt=fmt)
         signals.region, signals.city, signals.segment = listed.region, listed.city, listed.segment
         signals.or_cities = list(listed.or_cities)
-        signals.each_listed = _each_of_them(signals.words)
+        signals.each_listed = _each_of_them(signals.words) or _measure(signals) == "rank"
         context = replace(context, refers_back=False, focus=None)
         result = _fresh_plan(text, signals, context)
         return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
@@ -971,8 +971,10 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     no order filter holds (payment terms, totals, counts of orders). None when the question does
     not point back to a list of customers, or states its own customers or places."""
     last = context.last_plan
-    if last is None or last.subject != "customers" or last.kind != "list" or last.filters.customers:
+    if last is None or last.subject != "customers" or last.filters.customers:
         return None
+    if last.kind not in ("list", "count") or last.group_by:
+        return None  # the customers shown, or counted ("how many ... are there", then "which of them")
     if not signals.pointers or context.named or _reshaped(last, signals) is not None:
         return None  # "how many is that": the customers listed are counted, by the follow-up
     if signals.region or signals.city or signals.segment or "customers" in signals.subjects:
@@ -1838,6 +1840,11 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     )
     if signals.limit is None and group and _sorts_the_list(signals.words):
         limit = None  # "overdue $ by city, biggest first": every city, in that order
+    if signals.each_listed and signals.limit is None:
+        # over the customers just listed: "which of them ... the most" is one; "rank them" is all of them
+        limit = (
+            None if set(signals.lemmas) & vocab.RANK_WORDS else 1 if words & {"which", "who", "whos", "one"} else limit
+        )
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
     by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)
