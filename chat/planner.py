@@ -925,6 +925,10 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
             return Planned(Abstention(vocab.NO_PLAN_REASON, "it"), stated, fmt=fmt)
         order = QueryPlan("lookup", "orders", order_number=context.last_order, field=_order_field(signals))
         return Planned(order, {}, fmt=fmt)
+    ranked = _groups_of_the_orders_shown(signals, context)
+    if ranked is not None:
+        # "which customer has the most of them" after a list of orders: those orders, per customer
+        return Planned(ranked, stated, follow_up=True, fmt=fmt, readings=tuple(signals.readings))
     listed = _listed_customers(signals, context)
     if listed is not None:
         # "How many orders did those place in May?" after "who do we have in Boston?": the
@@ -1014,9 +1018,39 @@ def _about_that_order(signals: Signals, context: Context) -> bool:
     pointing = bool({"it", "its"} & set(words)) or any(
         a in ("that", "this") and b in ("order", "one") for a, b in pairwise(words)
     )
+    pointing = pointing or bool(signals.pointers & vocab.POINTING_PRONOUNS)  # "when was that", standing alone
     if not pointing or context.named or signals.has_slot():
         return False
     return set(signals.subjects) <= {"orders"} and not signals.unknown and not signals.unread
+
+
+def _groups_of_the_orders_shown(signals: Signals, context: Context) -> QueryPlan | None:
+    """ "Which customer has the most of them?", "which region are most of those in": the orders the
+    last list showed (every filter of it), ranked per customer, region, segment or city, by how
+    many unless money is asked. None unless the question points back at a list of orders and
+    ranks a grouping noun, with nothing of its own (no customer, filter or other subject)."""
+    last = context.last_plan
+    if last is None or last.subject != "orders" or last.kind != "list" or last.group_by or context.named:
+        return None
+    if not signals.pointers & vocab.BACK_REFERENCES or signals.has_slot() or _measure(signals) != "rank":
+        return None
+    if set(signals.subjects) - {"customers", "orders"} or signals.unknown or signals.unread:
+        return None
+    groups = [
+        (vocab.GROUP_WORDS.get(w) or vocab.GROUP_WORDS.get(w.rstrip("s")), w)
+        for w in signals.words
+        if w not in signals.name_words
+    ]
+    group, noun = next(((g, w) for g, w in groups if g and g not in ("status", "month")), ("", ""))
+    if not group:
+        return None
+    words = set(signals.words)
+    order = "asc" if words & vocab.BOTTOM_WORDS and not words & vocab.TOP_WORDS else "desc"
+    by_count = not set(signals.lemmas) & vocab.MONEY_WORDS
+    limit = DEFAULT_TOP if noun.endswith("s") and noun != "status" else 1
+    return QueryPlan(
+        "rank", "orders", last.filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
+    )
 
 
 def _same_period_moved(signals: Signals, context: Context) -> Period | None:
