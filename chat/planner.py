@@ -927,7 +927,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         return Planned(order, {}, fmt=fmt)
     ranked = _groups_of_the_orders_shown(signals, context)
     if ranked is not None:
-        # "which customer has the most of them" after a list of orders: those orders, per customer
+        # "what city holds most of these" after a list of orders: those orders, per city
         return Planned(ranked, stated, follow_up=True, fmt=fmt, readings=tuple(signals.readings))
     listed = _listed_customers(signals, context)
     if listed is not None:
@@ -1025,7 +1025,7 @@ def _about_that_order(signals: Signals, context: Context) -> bool:
 
 
 def _groups_of_the_orders_shown(signals: Signals, context: Context) -> QueryPlan | None:
-    """ "Which customer has the most of them?", "which region are most of those in": the orders the
+    """ "What city holds most of these?", "which client had the fewest of those": the orders the
     last list showed (every filter of it), ranked per customer, region, segment or city, by how
     many unless money is asked. None unless the question points back at a list of orders and
     ranks a grouping noun, with nothing of its own (no customer, filter or other subject)."""
