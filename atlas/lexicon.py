@@ -191,6 +191,7 @@ NAME_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "incorporated": ("inc",),
     "international": ("intl",),
     "manufacturing": ("mfg",),
+    "fabrication": ("fab",),
     "associates": ("assoc",),
     "brothers": ("bros",),
     "laboratories": ("labs", "lab"),
