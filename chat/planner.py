@@ -574,7 +574,7 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         before = signals.words[token.i - 1] if token.i else ""
         named_before = before in vocab.REGION_WORDS or before in signals.place_words or before in name_words
         if lemma in vocab.BILLING_VERBS and named_before and {"did", "does", "do"} & set(signals.words[: token.i]):
-            continue  # "how much did the west invoice": the verb after its subject, which spaCy may tag a noun
+            continue  # "did central invoice more": the verb after its subject, which spaCy may tag a noun
         if word == "half" and signals.period is not None and re.match(r"H[12] ", signals.period.label):
             continue  # "the first half of 2025": the half year the period read
         if lemma in vocab.OUT_OF_SCOPE or word in vocab.OUT_OF_SCOPE:
