@@ -197,6 +197,7 @@ class Signals:
     each_listed: bool = False  # "each of them" (or "which of them ... the most") after customers listed: per customer
     phrase_words: set[str] = field(default_factory=set)  # words a slot read where they stand ("called off", "sub 2k")
     pointers: set[str] = field(default_factory=set)  # pronouns pointing at the last answer ("that", "them")
+    agents: set[int] = field(default_factory=set)  # where "by" names who did a passive verb ("placed by clients")
     fmt: str = ""
 
     def has_slot(self) -> bool:
@@ -247,6 +248,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
         if t.lower_ in vocab.BACK_REFERENCES
         or (t.lower_ in vocab.POINTING_PRONOUNS and t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"))
     }
+    signals.agents = {t.i for t in doc if t.dep_ == "agent"}
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
@@ -633,6 +635,9 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             (before >= 0 and _is_rank_word(signals.words, before)) or _ranked_after(signals.words, token.i)
         )
         opens = word in vocab.TURN_LEADS and not any(t.is_alpha for t in doc[: token.i])
+        priced = word in vocab.AMOUNT_ADJECTIVES and before >= 0 and signals.words[before] in ("most", "least")
+        priced = priced and signals.words[token.i + 1 : token.i + 2] in (["order"], ["orders"], ["one"])
+        opens = opens or priced  # "the most expensive order": the size of one order
         if ranked or opens or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
             continue
         if word in vocab.HEDGE_ACCEPTED and token.i > 1 and signals.words[token.i - 1] in ("is", "'s"):
@@ -1465,7 +1470,11 @@ def _summed_by_verb(signals: Signals) -> bool:
     """ "add up to", "come to", "amount to", "bring in", "generate": a total of money asked for with a verb."""
     if set(signals.lemmas) & vocab.REVENUE_VERBS:
         return True
-    return any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
+    pairs = list(zip(signals.lemmas[:-1], signals.words[1:], strict=True))
+    if any(pair in vocab.SUM_VERB_PHRASES for pair in pairs):
+        return True
+    what = signals.words[:1] == ["what"] and "orders" not in signals.subjects
+    return what and any(pair in vocab.ORDERING_PHRASES for pair in pairs)
 
 
 def _total_for(signals: Signals) -> bool:
@@ -1598,6 +1607,8 @@ def _group_by(signals: Signals) -> str:
     for i, word in enumerate(words[:-1]):
         if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
+            if i in signals.agents and nxt != nxt.rstrip("s") and vocab.GROUP_WORDS.get(nxt.rstrip("s")) == "customer":
+                continue  # "orders placed by clients down south": who placed them, not one figure per client
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
                 return key
@@ -1847,6 +1858,10 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     # "the largest order from a west coast customer" ranks single orders: the size word is on
     # "order" itself ("the most orders" still counts them per customer).
     sized = any(w in vocab.SIZE_WORDS and nxt in ("order", "orders") for w, nxt in pairwise(signals.words))
+    sized = sized or any(
+        a in ("most", "least") and b in vocab.AMOUNT_ADJECTIVES and c in ("order", "orders")
+        for a, b, c in zip(signals.words, signals.words[1:], signals.words[2:], strict=False)
+    )
     if not group and not sized:
         # The first grouping noun the question uses, unless it names a stated filter
         # ("the largest customer in the South region" ranks customers, not regions).

@@ -114,10 +114,10 @@ SUBJECT_WORDS: dict[str, str] = {
     "allow": "documents",
 }
 # Nouns that name money coming in: on their own they ask for a total.
-REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
+REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income", "takings"})
 
 # Words for a total of many orders ("revenue", "sales"): an average of them is an average of totals.
-TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "turnover", "income"})
+TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "turnover", "income", "takings"})
 # Each of them names the orders, as "revenue" and "sales" above do ("turnover for the north in q2").
 SUBJECT_WORDS |= {word: "orders" for word in REVENUE_WORDS | TOTAL_NOUNS if word not in SUBJECT_WORDS}
 
@@ -151,6 +151,9 @@ SUM_VERB_PHRASES = frozenset(
     {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us"), ("make", "us")}
     | {("rake", "in"), ("pull", "in"), ("take", "in")}
 )  # (lemma, next word)
+# Ordering verbs with a particle ("put through", "put in"): "what did X put through" asks what
+# their orders came to, as "bring in" does; "which orders were put through" still lists.
+ORDERING_PHRASES = frozenset({("put", "through"), ("put", "in"), ("put", "thru")})
 # Verbs of money coming in, on their own: "what did each city earn last year" asks for the totals.
 REVENUE_VERBS = frozenset({"generate", "earn", "gross"})
 # Verbs of asking customers for money: what was invoiced or billed is the orders' amounts, so
@@ -165,6 +168,9 @@ BUSY_WORDS = frozenset({"busiest"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
 SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
+# Adjectives of an order's price: after "most" or "least" they size orders by amount, as "biggest"
+# and "smallest" do ("the least costly order this month"); anywhere else they stay unread.
+AMOUNT_ADJECTIVES = frozenset({"expensive", "costly", "pricey", "valuable", "cheap"})
 # Words that rank, not describe ("top customers"; "small business" names a segment).
 RANKED_SUPERLATIVES = SIZE_WORDS | {"top", "bottom", "best", "worst"}
 # Words before "mean" that make it the verb ("I mean the open ones"), not the average.
