@@ -1608,7 +1608,7 @@ def _group_by(signals: Signals) -> str:
         if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
             if i in signals.agents and nxt != nxt.rstrip("s") and vocab.GROUP_WORDS.get(nxt.rstrip("s")) == "customer":
-                continue  # "orders placed by clients down south": who placed them, not one figure per client
+                continue  # "invoices raised by accounts up north": who ordered, not one figure per account
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
                 return key
