@@ -602,6 +602,9 @@ AMONG = re.compile(
     re.IGNORECASE,
 )
 SINGULAR_GROUPS = {"customers": "customer", "cities": "city", "regions": "region", "segments": "segment"}
+# "two figures for Kestrel Foods: sum of ... ordered in 2026, and sum of ... ordered in 2025": one measure
+# of one subject, twice, each side written out.
+TWO_FIGURES = re.compile(r"^two figures for ([^:]+): (.+?), and ((?:sum|count|mean|average) of .+)$", re.IGNORECASE)
 # "for each customer with city Denver, the sum of ...": a grouping said before its measure.
 FOR_EACH_FIRST = re.compile(r"^(for each (?:customer|region|segment|city)\b[^,]*),\s*(.+)$", re.IGNORECASE)
 
@@ -628,6 +631,13 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
         if "orders" not in ordered:
             raise Unreadable("customers with which orders?")
         return {"customers_with_orders": {**spec, "orders": ordered["orders"]}}
+    two = TWO_FIGURES.match(truth)
+    if two:
+        sides = [_read(f"{side} for {two[1]}", case, names) for side in (two[2], two[3])]
+        kinds = {next(iter(side)) for side in sides}
+        if len(kinds) != 1 or not kinds <= {"sum_orders", "count_orders", "avg_orders"} or sides[0] == sides[1]:
+            raise Unreadable("two figures of different kinds")
+        return {"compare": {"measure": kinds.pop(), "sides": [next(iter(side.values())) for side in sides]}}
     whose = GROUP_WHOSE.match(truth)
     if whose:
         truth = f"{whose[1]} with the {whose[2]}{whose[3]}"

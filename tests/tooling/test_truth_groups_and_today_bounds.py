@@ -108,3 +108,16 @@ def test_a_ranking_by_amount_with_cancelled_orders_either_way_is_not_guessed(cor
 
 def test_until_runs_from_today_to_the_day():
     assert period_bounds("until:2027-02-28", date(2026, 12, 4)) == (date(2026, 12, 4), date(2027, 2, 28))
+
+
+@pytest.mark.django_db
+def test_two_figures_of_one_subject_read_as_a_comparison(corpus):
+    check = reading(
+        "two figures for Kestrel Foods: sum of non-cancelled order amounts ordered in 2024, and sum of "
+        "non-cancelled order amounts ordered last year"
+    )
+    sides = [
+        {"customer": "Kestrel Foods", "period": "year:2024", "revenue": True},
+        {"customer": "Kestrel Foods", "period": "last year", "revenue": True},
+    ]
+    assert check == {"compare": {"measure": "sum_orders", "sides": sides}}
