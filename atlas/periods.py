@@ -71,6 +71,9 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     "March 2025"), years ("in 2025"), "year to date" and "until the end of the coming month".
     """
     text = " ".join(words)
+    before = _before_a_month(words, today)
+    if before is not None:
+        return before, False
     period = _named_period(words, today)
     anchored = _anchor_in_year(words, period, today)
     period = anchored or period or _range_period(words, today) or _calendar_period(words, today)
@@ -112,6 +115,30 @@ TO_AN_END = (
     r"\b(?:before|by|until|till|til|through|thru|(?:now|today) (?:and|to|until|till|til|through|thru))"
     r"(?: the)? end of\b"
 )
+
+
+def dated_side(words: list[str], i: int) -> str:
+    """The year "before <month>" at ``words[i]`` lies in, as said ("this", "last": "before July
+    this year"), or "": "before July" and "before June 2025" give no start (all dates before it,
+    or that year's start?), so no plan period says them."""
+    after = words[i + 1 : i + 3]
+    if len(after) == 2 and after[1] == "year" and after[0] in PERIOD_CURRENT | PERIOD_PAST:
+        return "this" if after[0] in PERIOD_CURRENT else "last"
+    return ""
+
+
+def _before_a_month(words: list[str], today: date) -> Period | None:
+    """ "before July this year": from the year's first day to the day before the month begins."""
+    for i, word in enumerate(words):
+        month = MONTHS_NOT_MAY.get(word) or (5 if word == "may" else None)
+        if not i or words[i - 1] != "before" or not month or month == 1:
+            continue
+        side = dated_side(words, i)
+        if side:
+            year = today.year if side == "this" else today.year - 1
+            end = date(year, month, 1) - timedelta(days=1)
+            return Period(f"{year} before {calendar.month_name[month]}", date(year, 1, 1), end)
+    return None
 
 
 def _next_occurrence(words: list[str], period: Period, today: date) -> Period | None:

@@ -86,3 +86,21 @@ def test_the_same_period_in_another_year_keeps_its_grain_or_its_days():
     assert (moved.start, moved.end) == (date(2025, 10, 1), date(2025, 12, 3))
     leap = Period("a day", date(2024, 2, 10), date(2024, 2, 29))
     assert same_period_in_year(leap, 2025).end == date(2025, 2, 28)
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("before april this year", date(2026, 1, 1), date(2026, 3, 31)),
+        ("before june last year", date(2025, 1, 1), date(2025, 5, 31)),
+    ],
+)
+def test_before_a_month_of_a_relative_year_runs_from_that_years_start(text, start, end):
+    period, _ = read_period(text.split(), today=TODAY)
+    assert (period.start, period.end) == (start, end)
+
+
+@pytest.mark.parametrize("text", ["before april", "before april 2025"])
+def test_before_a_month_without_a_relative_year_gives_no_start(text):
+    period, _ = read_period(text.split(), today=TODAY)
+    assert period is None or period.start.month == 4  # the month itself; the planner abstains on the side
