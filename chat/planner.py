@@ -813,7 +813,7 @@ def _unread_period(words: list[str]) -> str:
         if day and day > month_end(2024, _MONTHS[words[i]]).day:
             return f"{day} {words[i]}"  # "31 February": no such day (2024 has every day there is)
         if i and words[i - 1] == "before" and words[i] in _MONTHS and dated_side(words, i):
-            continue  # "before July this year": the year's first day to the end of June (atlas.periods)
+            continue  # "before May this year": 1 January to 30 April (atlas.periods)
         if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
             return f"{words[i - 1]} {words[i]}"
     # Every period named: a month or quarter (with its year), a year on its own, "this year".
