@@ -11,7 +11,16 @@ from tests.chat.answering.conftest import blind_cases, judged
 
 pytestmark = pytest.mark.turn
 
-GAPS: dict[str, str] = {}
+GAPS: dict[str, str] = {
+    "show me open orders for osprey clinical labs": (
+        "known gap: 'the oldest one' (an order picked by its date) has no plan, and Atlas abstains; "
+        "the truth ('with the earliest order date') is not read either"
+    ),
+    "top 3 orders in the south last month": (
+        "known gap: a place in a ranking ('the second one') has no plan, and Atlas abstains; "
+        "the truth (second-largest) is not read either"
+    ),
+}
 
 
 @pytest.mark.django_db
