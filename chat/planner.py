@@ -949,7 +949,8 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
             return Planned(listed, stated, fmt=fmt)
         signals.region, signals.city, signals.segment = listed.region, listed.city, listed.segment
         signals.or_cities = list(listed.or_cities)
-        signals.each_listed = _each_of_them(signals.words) or _measure(signals) == "rank"
+        ranks = _measure(signals) == "rank" or (_measure(signals) == "average" and _ranks_the_average(signals))
+        signals.each_listed = _each_of_them(signals.words) or ranks
         context = replace(context, refers_back=False, focus=None)
         result = _fresh_plan(text, signals, context)
         return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
@@ -991,7 +992,8 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
         return None
     if last.kind not in ("list", "count") or last.group_by:
         return None  # the customers shown, or counted ("how many ... are there", then "which of them")
-    if not signals.pointers or context.named or _reshaped(last, signals) is not None:
+    one = "one" in signals.words and "which" in signals.words  # "which one ...": one of those just listed
+    if not (signals.pointers or one) or context.named or _reshaped(last, signals) is not None:
         return None  # "how many is that": the customers listed are counted, by the follow-up
     if signals.region or signals.city or signals.segment or "customers" in signals.subjects:
         return None
@@ -1832,14 +1834,25 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
             return QueryPlan("count", "orders", filters, group_by=group)
         return Abstention(vocab.NO_PLAN_REASON, "how many")
     if measure == "average" and words & vocab.RANKED_SUPERLATIVES:
-        # "who has the highest average order value?", "the average of our top customers": no plan
-        # ranks averages or averages a ranking.
+        # "which region has the highest average order?" ranks groups by their average; "the average
+        # of our top customers" (a ranking averaged) and a ranking with no group have no plan.
+        ranked = _rank_plan(signals, filters, group, words) if _ranks_the_average(signals) else None
+        if isinstance(ranked, QueryPlan) and ranked.group_by in ("customer", "region", "segment", "city"):
+            return replace(ranked, measure="average")
         return Abstention(vocab.NO_PLAN_REASON, "rank")
     if measure in ("sum", "average"):
         if not (subjects & {"orders"} or money) or ("contracts" in subjects and "orders" not in subjects):
             return Abstention(vocab.NO_PLAN_REASON, measure)  # no plan adds up what contracts are worth
         return QueryPlan(measure, "orders", filters, group_by=group)
     return _rank_plan(signals, filters, group, words)
+
+
+def _ranks_the_average(signals: Signals) -> bool:
+    """A size word right before the average word: "the highest avg order", "lowest mean value"."""
+    return any(
+        w in vocab.SIZE_WORDS | {"top", "best", "worst"} and lemma in vocab.AVERAGE_WORDS
+        for w, lemma in zip(signals.words, signals.lemmas[1:], strict=False)
+    )
 
 
 def _names_the_period(words: list[str], i: int) -> bool:
