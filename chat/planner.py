@@ -1834,7 +1834,7 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
             return QueryPlan("count", "orders", filters, group_by=group)
         return Abstention(vocab.NO_PLAN_REASON, "how many")
     if measure == "average" and words & vocab.RANKED_SUPERLATIVES:
-        # "which region has the highest average order?" ranks groups by their average; "the average
+        # "what segment shows the top average sale?" ranks groups by their average; "the average
         # of our top customers" (a ranking averaged) and a ranking with no group have no plan.
         ranked = _rank_plan(signals, filters, group, words) if _ranks_the_average(signals) else None
         if isinstance(ranked, QueryPlan) and ranked.group_by in ("customer", "region", "segment", "city"):
@@ -1848,7 +1848,7 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
 
 
 def _ranks_the_average(signals: Signals) -> bool:
-    """A size word right before the average word: "the highest avg order", "lowest mean value"."""
+    """A size word right before the average word: "largest average ticket", "lowest mean value"."""
     return any(
         w in vocab.SIZE_WORDS | {"top", "best", "worst"} and lemma in vocab.AVERAGE_WORDS
         for w, lemma in zip(signals.words, signals.lemmas[1:], strict=False)
