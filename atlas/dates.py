@@ -79,6 +79,9 @@ PERIOD_UNITS = frozenset({"day", "week", "month", "quarter", "year"})
 PERIOD_PAST = frozenset({"last", "previous", "past", "prior", "recent"})
 PERIOD_CURRENT = frozenset({"this", "current"})
 PERIOD_FUTURE = frozenset({"next", "coming", "upcoming", "within"})  # "expire within 30 days"
+# Words before "this month", "this quarter", "this year" that end it today: "earlier this year",
+# "so far this month" run from the unit's first day to today, never to its last.
+PERIOD_TO_TODAY_LEADS = frozenset({"earlier", "far"})  # "far" of "so far"
 # How many months each calendar unit longer than a week holds.
 UNIT_MONTHS = {"month": 1, "quarter": 3, "year": 12}
 

@@ -109,6 +109,9 @@ SHORTHAND: dict[str, str] = {
     "frm": "from",
     "tho": "though",
     "nxt": "next",
+    "em": "them",
+    "hw": "how",
+    "b4": "before",
     "w/": "with",
     "w/o": "without",
     "acct": "account",
@@ -122,6 +125,9 @@ SHORTHAND: dict[str, str] = {
     "qtd": "quarter to date",
     "qtr": "quarter",
     "qtrs": "quarters",
+    "tot": "total",
+    "mth": "month",
+    "mths": "months",
     "wk": "week",
     "wks": "weeks",
     "mos": "months",
@@ -185,6 +191,7 @@ NAME_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "incorporated": ("inc",),
     "international": ("intl",),
     "manufacturing": ("mfg",),
+    "fabrication": ("fab",),
     "associates": ("assoc",),
     "brothers": ("bros",),
     "laboratories": ("labs", "lab"),
@@ -240,6 +247,14 @@ GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     # "credit lim": the limit
     "lim": ("limit", ("credit",)),
+    # "spent w us", "sign w them", "custs w overdue orders": "with" after a verb of doing business
+    # or the records it is done with ("w" alone elsewhere may be a region's initial: left as typed)
+    "w": (
+        "with",
+        ("sign", "signed", "signing", "spend", "spent", "spending", "business", "done", "deal", "deals", "work")
+        + ("worked", "working", "contract", "contracts", "customers", "custs", "accounts", "accts", "clients")
+        + ("orders", "invoices", "ones", "those", "them", "anyone", "any", "ordered", "placed", "booked", "up"),
+    ),
 }
 
 # The same shorthand read another way after other words: "this mo", "last mo" are a month

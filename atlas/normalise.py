@@ -96,6 +96,7 @@ class _Lexicon:
     domain: frozenset[str]
     names: dict[tuple[str, ...], str]  # the business data's names as written, by their words
     longest_name: int
+    name_pairs: frozenset[tuple[str, str]] = frozenset()  # neighbouring words inside those names
 
 
 _state_lock = threading.Lock()
@@ -109,7 +110,8 @@ def _lexicon() -> _Lexicon:
         return current
     with _state_lock:
         names = {tuple(lexicon.words(n)): n for n in lexicon.domain_names()}
-        built = _Lexicon(signature, words, names, max((len(k) for k in names), default=1))
+        pairs = frozenset((k[i], k[i + 1]) for k in names for i in range(len(k) - 1))
+        built = _Lexicon(signature, words, names, max((len(k) for k in names), default=1), pairs)
         _state["lexicon"] = built
         _state.pop("speller", None)
         return built
@@ -189,7 +191,13 @@ def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
         paired = max(pairs.get((before, term), 0), pairs.get((term, after), 0))
         return paired / max(frequency.get(term, 1), 1)
 
-    ranked = sorted(closest, key=lambda t: (support(t) > SUPPORTED, t in lex.domain, support(t)), reverse=True)
+    def in_a_name(term: str) -> bool:
+        """The spelling and its neighbour are two words of one business name ("granit peak" -> "granite")."""
+        return (before, term) in lex.name_pairs or (term, after) in lex.name_pairs
+
+    ranked = sorted(
+        closest, key=lambda t: (in_a_name(t), support(t) > SUPPORTED, t in lex.domain, support(t)), reverse=True
+    )
     best = ranked[0]
     short = len(word) < SHORT_WORD
     if short and best not in lex.domain and support(best) <= SUPPORTED and not _swapped(word, best):

@@ -24,6 +24,7 @@ from atlas.dates import (
     PERIOD_CURRENT,
     PERIOD_FUTURE,
     PERIOD_PAST,
+    PERIOD_TO_TODAY_LEADS,
     PERIOD_UNITS,
     QUARTER,
     UNIT_MONTHS,
@@ -70,13 +71,24 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     "March 2025"), years ("in 2025"), "year to date" and "until the end of the coming month".
     """
     text = " ".join(words)
+    before = _before_a_month(words, today)
+    if before is not None:
+        return before, False
     period = _named_period(words, today)
     anchored = _anchor_in_year(words, period, today)
     period = anchored or period or _range_period(words, today) or _calendar_period(words, today)
     if period is None and ("ytd" in words or "year to date" in text):
         period = Period("this year", date(today.year, 1, 1), month_end(today.year, 12))
-    if period is not None and re.search(r"\b(before|by|until|through) (the )?end of\b", text):
+    to_an_end = re.search(TO_AN_END, text)
+    tail = text[to_an_end.end() :].split() if to_an_end else words
+    if to_an_end:  # the period is the one after "end of" ("from today until end of jan" is not "today")
+        period = _named_period(tail, today) or _calendar_period(tail, today) or period
+    if period is not None and to_an_end:
+        if period.end < today and not any(YEAR.fullmatch(w) for w in tail):
+            period = _next_occurrence(tail, period, today) or period
         period = Period(f"from today until the end of {period.label}", today, period.end)
+    elif period is not None and _ends_today(words, period, today):
+        period = Period(f"{period.label} to date", period.start, today)
     if period is not None and _open_ended(words) and period.start <= today:
         # "since June", "from June on": from the start of June to today, never June alone
         period = Period(f"since {period.label}", period.start, today)
@@ -92,9 +104,60 @@ _PERIOD_WORDS = (
     | set(MONTHS_NOT_MAY)
     | set(ORDINALS)
     | set(NUMBER_WORDS)
+    | PERIOD_TO_TODAY_LEADS
     | {"ytd", "date", "today", "yesterday", "since", "end"}
 )
 _PERIOD_TOKEN = re.compile("|".join(p.pattern for p in (QUARTER, HALF, FISCAL_YEAR, YEAR)) + r"|\d+(st|nd|rd|th)?")
+
+
+# "before end of June", "between today and end of Q1", "from now thru end of april": from today on.
+TO_AN_END = (
+    r"\b(?:before|by|until|till|til|through|thru|(?:now|today) (?:and|to|until|till|til|through|thru))"
+    r"(?: the)? end of\b"
+)
+
+
+def dated_side(words: list[str], i: int) -> str:
+    """The year "before <month>" at ``words[i]`` lies in, as said ("this", "last": "before July
+    this year"), or "": "before July" and "before June 2025" give no start (all dates before it,
+    or that year's start?), so no plan period says them."""
+    after = words[i + 1 : i + 3]
+    if len(after) == 2 and after[1] == "year" and after[0] in PERIOD_CURRENT | PERIOD_PAST:
+        return "this" if after[0] in PERIOD_CURRENT else "last"
+    return ""
+
+
+def _before_a_month(words: list[str], today: date) -> Period | None:
+    """ "before July this year": from the year's first day to the day before the month begins."""
+    for i, word in enumerate(words):
+        month = MONTHS_NOT_MAY.get(word) or (5 if word == "may" else None)
+        if not i or words[i - 1] != "before" or not month or month == 1:
+            continue
+        side = dated_side(words, i)
+        if side:
+            year = today.year if side == "this" else today.year - 1
+            end = date(year, month, 1) - timedelta(days=1)
+            return Period(f"{year} before {calendar.month_name[month]}", date(year, 1, 1), end)
+    return None
+
+
+def _next_occurrence(words: list[str], period: Period, today: date) -> Period | None:
+    """A month, quarter or half named without a year and bounded by today ("till end of
+    April" said in November): the next one to end, not the latest one to begin."""
+    if not calendar_anchor(words):
+        return None
+    return _calendar_period(words, today, year=today.year + 1) if period.start.year == today.year else None
+
+
+def _ends_today(words: list[str], period: Period, today: date) -> bool:
+    """ "earlier this month", "so far this qtr" (shorthand read): the current unit up to today."""
+    current = re.fullmatch(r"this (month|quarter|year)", period.label)
+    if current is None or not period.start <= today <= period.end:
+        return False
+    return any(
+        w in PERIOD_TO_TODAY_LEADS and words[i + 1 : i + 2] and words[i + 1] in PERIOD_CURRENT
+        for i, w in enumerate(words)
+    )
 
 
 def period_words(words: list[str], *, today: date) -> set[str]:
@@ -107,7 +170,17 @@ def period_words(words: list[str], *, today: date) -> set[str]:
 
 def calendar_anchor(words: list[str]) -> bool:
     """A quarter, a half or a month named in ``words`` ("Q3", "H1", "November")."""
-    return any(QUARTER.fullmatch(w) or HALF.fullmatch(w) or w in MONTHS_NOT_MAY for w in words)
+    return any(
+        QUARTER.fullmatch(w) or HALF.fullmatch(w) or w in MONTHS_NOT_MAY or _half_named(words, i)
+        for i, w in enumerate(words)
+    )
+
+
+def _half_named(words: list[str], i: int) -> int:
+    """ "the second half", "first half of 2025": the half year (1 or 2) named at ``words[i]``, or 0."""
+    if words[i] != "half" or not i or ORDINALS.get(words[i - 1], 0) not in (1, 2):
+        return 0
+    return ORDINALS[words[i - 1]]
 
 
 def _anchor_in_year(words: list[str], named: Period | None, today: date) -> Period | None:
@@ -231,8 +304,8 @@ def _calendar_period(words: list[str], today: date, *, year: int | None = None) 
         if fiscal:  # "FY25": the records keep no fiscal calendar, so the calendar year
             year = int(fiscal.group(1)) + (2000 if len(fiscal.group(1)) == 2 else 0)
             return Period(f"FY{year % 100:02d} as calendar {year}", date(year, 1, 1), date(year, 12, 31))
-        if HALF.fullmatch(word):  # a half year: "H1 2025"
-            half = int(word[1])
+        if HALF.fullmatch(word) or _half_named(words, i):  # a half year: "H1 2025", "the first half"
+            half = int(word[1]) if HALF.fullmatch(word) else _half_named(words, i)
             in_year = _year_near(words, i) or year or today.year
             start = date(in_year, 6 * half - 5, 1)
             return Period(f"H{half} {in_year}", start, month_end(in_year, 6 * half))
@@ -305,3 +378,24 @@ def period_before(period: Period | None, unit: str) -> Period | None:
     else:
         label = str(year)
     return Period(label, date(year, month, 1), end)
+
+
+def same_period_in_year(period: Period, year: int) -> Period:
+    """``period`` moved to ``year`` ("the same week of 2024", "the same span three years ago"): whole
+    months keep their grain (November 2026 -> November 2025); any other span moves day for day
+    (1 Oct to 4 Dec 2026 -> 1 Oct to 4 Dec 2025; 29 February becomes the 28th)."""
+    years = year - period.start.year
+    moved = shift_period(period, months=12 * years)
+    if moved is not None:
+        old = str(period.start.year)
+        if period.label.endswith(old) and period.start.year == period.end.year:
+            moved = Period(period.label[: -len(old)] + str(year), moved.start, moved.end)  # "Q3 2025"
+        elif moved.start.month % 3 == 1 and (moved.end.year, moved.end.month) == (year, moved.start.month + 2):
+            moved = Period(f"Q{(moved.start.month - 1) // 3 + 1} {year}", moved.start, moved.end)
+        return moved
+
+    def back(day: date) -> date:
+        return day.replace(year=day.year + years, day=min(day.day, calendar.monthrange(day.year + years, day.month)[1]))
+
+    start, end = back(period.start), back(period.end)
+    return Period(f"the same period of {year}", start, end)

@@ -29,7 +29,16 @@ from atlas.dates import MONTHS_NOT_MAY as _MONTHS
 from atlas.dates import QUARTER, YEAR, month_end
 from atlas.dates import number as _number
 from atlas.language import parse
-from atlas.periods import Period, day_of_month, period_before, range_anchors, read_period, shift_period
+from atlas.periods import (
+    Period,
+    dated_side,
+    day_of_month,
+    period_before,
+    range_anchors,
+    read_period,
+    same_period_in_year,
+    shift_period,
+)
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
@@ -186,9 +195,10 @@ class Signals:
     second_status: str = ""  # a word naming a second, different status ("delivered late")
     counted: str = ""  # the noun "how many" counts ("orders", "days")
     readings: list[tuple[str, str]] = field(default_factory=list)  # words read by meaning ("book" as "order")
-    each_listed: bool = False  # "each of them" after a list of customers: a figure per customer listed
+    each_listed: bool = False  # "each of them" (or "which of them ... the most") after customers listed: per customer
     phrase_words: set[str] = field(default_factory=set)  # words a slot read where they stand ("called off", "sub 2k")
     pointers: set[str] = field(default_factory=set)  # pronouns pointing at the last answer ("that", "them")
+    agents: set[int] = field(default_factory=set)  # where "by" names who did a passive verb ("placed by clients")
     fmt: str = ""
 
     def has_slot(self) -> bool:
@@ -239,6 +249,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
         if t.lower_ in vocab.BACK_REFERENCES
         or (t.lower_ in vocab.POINTING_PRONOUNS and t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"))
     }
+    signals.agents = {t.i for t in doc if t.dep_ == "agent"}
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
@@ -563,6 +574,12 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if word == "may" and signals.period is not None and "May" in signals.period.label.split():
             continue  # "placed in May": the month the period read, which spaCy may tag a noun
+        before = signals.words[token.i - 1] if token.i else ""
+        named_before = before in vocab.REGION_WORDS or before in signals.place_words or before in name_words
+        if lemma in vocab.BILLING_VERBS and named_before and {"did", "does", "do"} & set(signals.words[: token.i]):
+            continue  # "did central invoice more": the verb after its subject, which spaCy may tag a noun
+        if word == "half" and signals.period is not None and re.match(r"H[12] ", signals.period.label):
+            continue  # "the first half of 2025": the half year the period read
         if lemma in vocab.OUT_OF_SCOPE or word in vocab.OUT_OF_SCOPE:
             key = lemma if lemma in vocab.OUT_OF_SCOPE else word
             verb_use = key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and token.pos_ not in ("NOUN", "PROPN")
@@ -618,7 +635,11 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         ranked = lemma in vocab.RANKED_VERBS and (
             (before >= 0 and _is_rank_word(signals.words, before)) or _ranked_after(signals.words, token.i)
         )
-        if ranked or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
+        opens = word in vocab.TURN_LEADS and not any(t.is_alpha for t in doc[: token.i])
+        priced = word in vocab.AMOUNT_ADJECTIVES and before >= 0 and signals.words[before] in ("most", "least")
+        priced = priced and signals.words[token.i + 1 : token.i + 2] in (["order"], ["orders"], ["one"])
+        opens = opens or priced  # "the most expensive order": the size of one order
+        if ranked or opens or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
             continue
         if word in vocab.HEDGE_ACCEPTED and token.i > 1 and signals.words[token.i - 1] in ("is", "'s"):
             if signals.words[token.i - 2] in vocab.PRECISION_HEDGES:
@@ -791,6 +812,8 @@ def _unread_period(words: list[str]) -> str:
         day = day_of_month(words, i) if words[i] in _MONTHS else 0
         if day and day > month_end(2024, _MONTHS[words[i]]).day:
             return f"{day} {words[i]}"  # "31 February": no such day (2024 has every day there is)
+        if i and words[i - 1] == "before" and words[i] in _MONTHS and dated_side(words, i):
+            continue  # "before May this year": 1 January to 30 April (atlas.periods)
         if i and words[i - 1] in vocab.PERIOD_SIDES or words[max(i - 2, 0) : i] == ["prior", "to"]:
             return f"{words[i - 1]} {words[i]}"
     # Every period named: a month or quarter (with its year), a year on its own, "this year".
@@ -874,6 +897,9 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     name_words |= {w for name in context.unknown_names for w in _words(name)}
     name_words |= {w + "s" for w in name_words if w.isalpha()}  # "Lakeshore Printings credit limit"
     signals = read_question(text, name_words=name_words, today=today)
+    same = _same_period_moved(signals, context)
+    if same is not None:
+        signals.period = same  # "and the same week in 2024": the last answer's period, moved
     back = _period_referred_back(signals.words)
     if back and signals.period is None:
         # "... that year", "the same period": the period still alive from the last question, and
@@ -911,6 +937,10 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
             return Planned(Abstention(vocab.NO_PLAN_REASON, "it"), stated, fmt=fmt)
         order = QueryPlan("lookup", "orders", order_number=context.last_order, field=_order_field(signals))
         return Planned(order, {}, fmt=fmt)
+    ranked = _groups_of_the_orders_shown(signals, context)
+    if ranked is not None:
+        # "what city holds most of these" after a list of orders: those orders, per city
+        return Planned(ranked, stated, follow_up=True, fmt=fmt, readings=tuple(signals.readings))
     listed = _listed_customers(signals, context)
     if listed is not None:
         # "How many orders did those place in May?" after "who do we have in Boston?": the
@@ -919,7 +949,8 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
             return Planned(listed, stated, fmt=fmt)
         signals.region, signals.city, signals.segment = listed.region, listed.city, listed.segment
         signals.or_cities = list(listed.or_cities)
-        signals.each_listed = _each_of_them(signals.words)
+        ranks = _measure(signals) == "rank" or (_measure(signals) == "average" and _ranks_the_average(signals))
+        signals.each_listed = _each_of_them(signals.words) or ranks
         context = replace(context, refers_back=False, focus=None)
         result = _fresh_plan(text, signals, context)
         return Planned(result, stated, fmt=fmt, readings=tuple(signals.readings))
@@ -957,9 +988,12 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     no order filter holds (payment terms, totals, counts of orders). None when the question does
     not point back to a list of customers, or states its own customers or places."""
     last = context.last_plan
-    if last is None or last.subject != "customers" or last.kind != "list" or last.filters.customers:
+    if last is None or last.subject != "customers" or last.filters.customers:
         return None
-    if not signals.pointers or context.named or _reshaped(last, signals) is not None:
+    if last.kind not in ("list", "count") or last.group_by:
+        return None  # the customers shown, or counted ("how many ... are there", then "which of them")
+    one = "one" in signals.words and "which" in signals.words  # "which one ...": one of those just listed
+    if not (signals.pointers or one) or context.named or _reshaped(last, signals) is not None:
         return None  # "how many is that": the customers listed are counted, by the follow-up
     if signals.region or signals.city or signals.segment or "customers" in signals.subjects:
         return None
@@ -998,9 +1032,80 @@ def _about_that_order(signals: Signals, context: Context) -> bool:
     pointing = bool({"it", "its"} & set(words)) or any(
         a in ("that", "this") and b in ("order", "one") for a, b in pairwise(words)
     )
+    pointing = pointing or bool(signals.pointers & vocab.POINTING_PRONOUNS)  # "when was that", standing alone
     if not pointing or context.named or signals.has_slot():
         return False
     return set(signals.subjects) <= {"orders"} and not signals.unknown and not signals.unread
+
+
+def _groups_of_the_orders_shown(signals: Signals, context: Context) -> QueryPlan | None:
+    """ "What city holds most of these?", "which client had the fewest of those": the orders the
+    last list showed (every filter of it), ranked per customer, region, segment or city, by how
+    many unless money is asked. None unless the question points back at a list of orders and
+    ranks a grouping noun, with nothing of its own (no customer, filter or other subject)."""
+    last = context.last_plan
+    if last is None or last.subject != "orders" or last.kind != "list" or last.group_by or context.named:
+        return None
+    if not signals.pointers & vocab.BACK_REFERENCES or signals.has_slot() or _measure(signals) != "rank":
+        return None
+    if set(signals.subjects) - {"customers", "orders"} or signals.unknown or signals.unread:
+        return None
+    groups = [
+        (vocab.GROUP_WORDS.get(w) or vocab.GROUP_WORDS.get(w.rstrip("s")), w)
+        for w in signals.words
+        if w not in signals.name_words
+    ]
+    group, noun = next(((g, w) for g, w in groups if g and g not in ("status", "month")), ("", ""))
+    if not group:
+        return None
+    words = set(signals.words)
+    order = "asc" if words & vocab.BOTTOM_WORDS and not words & vocab.TOP_WORDS else "desc"
+    by_count = not set(signals.lemmas) & vocab.MONEY_WORDS
+    limit = DEFAULT_TOP if noun.endswith("s") and noun != "status" else 1
+    return QueryPlan(
+        "rank", "orders", last.filters, group_by=group, order=order, limit=limit, measure="count" if by_count else ""
+    )
+
+
+def _same_period_moved(signals: Signals, context: Context) -> Period | None:
+    """ "same week in 2024", "same half two years ago", "the same window of 2023": the
+    last answer's period moved to the year said (a whole year named, or years "ago"), never the
+    whole year itself. The words it read are read."""
+    last = context.last_plan
+    previous = last.filters.period if last is not None else None
+    words = signals.words
+    at = next((i for i, (a, b) in enumerate(pairwise(words)) if a == "same" and b in vocab.SAME_PERIOD_NOUNS), None)
+    if previous is None or at is None:
+        return None
+    stated = signals.period
+    read = {words[at + 1]}
+    if stated is not None and (stated.start.month, stated.start.day, stated.end.month, stated.end.day) == (
+        1,
+        1,
+        12,
+        31,
+    ):
+        year = stated.start.year
+    else:
+        ago = next(
+            (
+                i
+                for i in range(at + 2, len(words) - 1)
+                if words[i] in ("year", "years") and words[i + 1] in vocab.AGO_WORDS
+            ),
+            None,
+        )
+        back = _number(words[ago - 1], counts=True) if ago is not None else None
+        if stated is not None or not back:
+            return None
+        year = previous.start.year - back
+        read |= {words[ago], words[ago + 1], words[ago - 1]}
+    if year >= previous.start.year:
+        return None  # the same period this year is the one already answered
+    signals.phrase_words |= read
+    signals.unknown = [w for w in signals.unknown if w not in read]
+    signals.unread = [w for w in signals.unread if w not in read]
+    return same_period_in_year(previous, year)
 
 
 def _period_referred_back(words: list[str]) -> str:
@@ -1110,6 +1215,8 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     # terms), though "net" also names a contract's field ("Kestrel Foods on net 30?" asks it).
     swaps_terms = bool(payment_terms(signals)) and not context.named
     last = context.last_plan
+    if last is not None and not context.named and _narrows(signals):
+        return True  # "just the open ones", "enterprise only": the set just shown, narrowed
     if last is not None and last.kind == "rank" and last.group_by and _reranked(signals) is not None:
         # "now by number of orders" after a ranking; one that names what it ranks ("rank all
         # five regions by ...") is a ranking of its own.
@@ -1137,6 +1244,26 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         if w.isalnum() and w not in {"and", "what", "about", "how", "the", "in", "for", "same", "as", "a", "then"}
     ]
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
+
+
+def _narrows(signals: Signals) -> bool:
+    """ "small business only", "just the open ones": a filter added to the set the last answer
+    showed, and nothing else asked (no verb, period, number or other content word)."""
+    words = signals.words
+    if not set(words) & vocab.NARROWING_WORDS or signals.period is not None or signals.limit is not None:
+        return False
+    if not (signals.status or signals.exclude_status or signals.segment or signals.region or signals.city):
+        return False
+    rest = [
+        w
+        for w, lemma in zip(words, signals.lemmas, strict=True)
+        if w.isalnum()
+        and w not in signals.place_words | signals.phrase_words | vocab.NARROWING_WORDS | vocab.NARROWING_FILLER
+        and w not in vocab.REGION_WORDS
+        and not (vocab.STATUS_WORDS.get(w) or vocab.STATUS_WORDS.get(lemma))
+        and vocab.SUBJECT_WORDS.get(lemma) not in ("customers", "orders")
+    ]
+    return not rest
 
 
 def _picks_one(signals: Signals, measure: str) -> bool:
@@ -1226,6 +1353,8 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
     """The previous plan with the slots the follow-up states swapped in; filters the follow-up
     does not restate carry only while they are alive (two turns, design rule: bounded state)."""
     slots = {k: v for k, v in context.carried.items() if k in last.filters.slots()}
+    if _narrows(signals) and not context.named:
+        slots = dict(last.filters.slots())  # the set just shown, every filter of it
     slots.update(_stated_filters(signals))
     if signals.status:
         slots.pop("exclude_status", None)
@@ -1343,8 +1472,20 @@ def _measure(signals: Signals) -> str:
 
 
 def _summed_by_verb(signals: Signals) -> bool:
-    """ "add up to", "come to", "amount to", "bring in": a total of money asked for with a verb."""
-    return any((a, b) in vocab.SUM_VERB_PHRASES for a, b in zip(signals.lemmas[:-1], signals.words[1:], strict=True))
+    """ "add up to", "come to", "amount to", "bring in", "generate": a total of money asked for with a verb."""
+    if set(signals.lemmas) & vocab.REVENUE_VERBS:
+        return True
+    pairs = list(zip(signals.lemmas[:-1], signals.words[1:], strict=True))
+    if any(pair in vocab.SUM_VERB_PHRASES for pair in pairs):
+        return True
+    what = signals.words[:1] == ["what"] and "orders" not in signals.subjects
+    return what and any(pair in vocab.ORDERING_PHRASES for pair in pairs)
+
+
+def _total_for(signals: Signals) -> bool:
+    """ "the total for enterprise customers", "total from our Boston clients": the noun "total" of
+    whoever it is for (their orders' value), unlike "total clients up north" (how many)."""
+    return any(w in vocab.SUM_WORDS and nxt in ("for", "from", "by") for w, nxt in pairwise(signals.words))
 
 
 def _billed(signals: Signals) -> bool:
@@ -1471,6 +1612,8 @@ def _group_by(signals: Signals) -> str:
     for i, word in enumerate(words[:-1]):
         if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
+            if i in signals.agents and nxt != nxt.rstrip("s") and vocab.GROUP_WORDS.get(nxt.rstrip("s")) == "customer":
+                continue  # "invoices raised by accounts up north": who ordered, not one figure per account
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
                 return key
@@ -1606,7 +1749,8 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     asks_who = "customers" in subjects or "who" in signals.words
     # an amount bound alone needs the customers named: "who has orders over $5,000" lists those orders
     bounded = (filters.min_amount is not None or filters.max_amount is not None) and "customers" in subjects
-    if asks_who and "orders" in subjects and "have" in lemmas and (filters.status or bounded) and not filters.customers:
+    having = "have" in lemmas or _customers_with(signals)
+    if asks_who and "orders" in subjects and having and (filters.status or bounded) and not filters.customers:
         # "Who owes us on late invoices?", "who has open orders in Houston?", "which customers
         # have had an order below $1,000": the customers with at least one such order, not every order
         return QueryPlan("list", "customers", filters, min_orders=0)
@@ -1631,6 +1775,13 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
     if signals.has_slot() and context.last_plan is None:
         return QueryPlan("list", "orders", filters)
     return Abstention(vocab.NO_PLAN_REASON, "")
+
+
+def _customers_with(signals: Signals) -> bool:
+    """ "customers with overdue orders": the customer noun joined to the orders by "with" says
+    "have" without the verb."""
+    pairs = zip(signals.lemmas, [*signals.words[1:], ""], strict=True)
+    return any(vocab.SUBJECT_WORDS.get(lemma) == "customers" and nxt == "with" for lemma, nxt in pairs)
 
 
 def _revenue_from_customers(signals: Signals) -> bool:
@@ -1661,7 +1812,8 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     group = _group_by(signals)
     how_much = "how much" in " ".join(signals.words)  # money, never a head count
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
-        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not _billed(signals):
+        money_asked = _billed(signals) or _summed_by_verb(signals) or _total_for(signals)
+        if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not money_asked:
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
         if len(filters.customers) < 2:
@@ -1682,14 +1834,25 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
             return QueryPlan("count", "orders", filters, group_by=group)
         return Abstention(vocab.NO_PLAN_REASON, "how many")
     if measure == "average" and words & vocab.RANKED_SUPERLATIVES:
-        # "who has the highest average order value?", "the average of our top customers": no plan
-        # ranks averages or averages a ranking.
+        # "what segment shows the top average sale?" ranks groups by their average; "the average
+        # of our top customers" (a ranking averaged) and a ranking with no group have no plan.
+        ranked = _rank_plan(signals, filters, group, words) if _ranks_the_average(signals) else None
+        if isinstance(ranked, QueryPlan) and ranked.group_by in ("customer", "region", "segment", "city"):
+            return replace(ranked, measure="average")
         return Abstention(vocab.NO_PLAN_REASON, "rank")
     if measure in ("sum", "average"):
         if not (subjects & {"orders"} or money) or ("contracts" in subjects and "orders" not in subjects):
             return Abstention(vocab.NO_PLAN_REASON, measure)  # no plan adds up what contracts are worth
         return QueryPlan(measure, "orders", filters, group_by=group)
     return _rank_plan(signals, filters, group, words)
+
+
+def _ranks_the_average(signals: Signals) -> bool:
+    """A size word right before the average word: "largest average ticket", "lowest mean value"."""
+    return any(
+        w in vocab.SIZE_WORDS | {"top", "best", "worst"} and lemma in vocab.AVERAGE_WORDS
+        for w, lemma in zip(signals.words, signals.lemmas[1:], strict=False)
+    )
 
 
 def _names_the_period(words: list[str], i: int) -> bool:
@@ -1711,6 +1874,10 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     # "the largest order from a west coast customer" ranks single orders: the size word is on
     # "order" itself ("the most orders" still counts them per customer).
     sized = any(w in vocab.SIZE_WORDS and nxt in ("order", "orders") for w, nxt in pairwise(signals.words))
+    sized = sized or any(
+        a in ("most", "least") and b in vocab.AMOUNT_ADJECTIVES and c in ("order", "orders")
+        for a, b, c in zip(signals.words, signals.words[1:], signals.words[2:], strict=False)
+    )
     if not group and not sized:
         # The first grouping noun the question uses, unless it names a stated filter
         # ("the largest customer in the South region" ranks customers, not regions).
@@ -1742,6 +1909,11 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     )
     if signals.limit is None and group and _sorts_the_list(signals.words):
         limit = None  # "overdue $ by city, biggest first": every city, in that order
+    if signals.each_listed and signals.limit is None:
+        # over the customers just listed: "which of them ... the most" is one; "rank them" is all of them
+        limit = (
+            None if set(signals.lemmas) & vocab.RANK_WORDS else 1 if words & {"which", "who", "whos", "one"} else limit
+        )
     # "the most overdue orders" ranks by how many; "the most revenue" by value.
     by_count = not (set(signals.lemmas) & vocab.MONEY_WORDS) and "orders" in subjects and group != ""
     by_count = by_count and bool(words & {"most", "fewest", "least", "many"}) and not _bought_the_most(signals)

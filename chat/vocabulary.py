@@ -86,6 +86,7 @@ SUBJECT_WORDS: dict[str, str] = {
     "revenue": "orders",
     "purchase": "orders",
     "buy": "orders",
+    "booking": "orders",
     "invoice": "orders",
     "spend": "orders",
     "spender": "customers",
@@ -113,10 +114,10 @@ SUBJECT_WORDS: dict[str, str] = {
     "allow": "documents",
 }
 # Nouns that name money coming in: on their own they ask for a total.
-REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income"})
+REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income", "takings"})
 
 # Words for a total of many orders ("revenue", "sales"): an average of them is an average of totals.
-TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "turnover", "income"})
+TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "turnover", "income", "takings"})
 # Each of them names the orders, as "revenue" and "sales" above do ("turnover for the north in q2").
 SUBJECT_WORDS |= {word: "orders" for word in REVENUE_WORDS | TOTAL_NOUNS if word not in SUBJECT_WORDS}
 
@@ -131,9 +132,11 @@ COUNT_OR_SUM_WORDS = frozenset({"total", "much"})
 # A money noun followed by "of" asks for a total: "the value of all open orders".
 SUM_NOUNS = frozenset({"value", "amount", "worth"})
 
-# Verbs that, with a customer and an amount threshold, put the threshold on the customer's
-# total ("customers who bought more than $500k"), as the revenue and sum words do.
-TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased"})
+# Verbs that say customers ordered, in the words of sales ("booked", "bought", "purchased"): they
+# name the orders, and with a customer and an amount threshold they put the threshold on the
+# customer's total ("customers who bought more than $500k"), as the revenue and sum words do;
+# ranked with no counted noun ("which segment booked most") they rank by value.
+TOTAL_VERBS = frozenset({"buy", "bought", "purchase", "purchased", "book", "booked"})
 
 # What is computed.
 COUNT_WORDS = frozenset({"count", "number", "quantity"})
@@ -145,8 +148,14 @@ SYMBOL_WORDS: dict[str, str] = {"#": "number", "$": "dollar"}
 SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", "owing"})  # "what does X owe us"
 OWING_WORDS = frozenset({"owe", "owed", "owing"})
 SUM_VERB_PHRASES = frozenset(
-    {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us")}
+    {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us"), ("make", "us")}
+    | {("rake", "in"), ("pull", "in"), ("take", "in")}
 )  # (lemma, next word)
+# Ordering verbs with a particle ("put through", "put in"): "what did X put through" asks what
+# their orders came to, as "bring in" does; "which orders were put through" still lists.
+ORDERING_PHRASES = frozenset({("put", "through"), ("put", "in"), ("put", "thru")})
+# Verbs of money coming in, on their own: "what did each city earn last year" asks for the totals.
+REVENUE_VERBS = frozenset({"generate", "earn", "gross"})
 # Verbs of asking customers for money: what was invoiced or billed is the orders' amounts, so
 # "what was X charged in May" asks for their total ("which customers did we bill" still lists).
 BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
@@ -159,6 +168,9 @@ BUSY_WORDS = frozenset({"busiest"})
 BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
 SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
+# Adjectives of an order's price: after "most" or "least" they size orders by amount, as "biggest"
+# and "smallest" do ("the least costly order this month"); anywhere else they stay unread.
+AMOUNT_ADJECTIVES = frozenset({"expensive", "costly", "pricey", "valuable", "cheap"})
 # Words that rank, not describe ("top customers"; "small business" names a segment).
 RANKED_SUPERLATIVES = SIZE_WORDS | {"top", "bottom", "best", "worst"}
 # Words before "mean" that make it the verb ("I mean the open ones"), not the average.
@@ -214,6 +226,7 @@ CONTRACT_FIELDS: dict[str, str] = {
     "renewal": "renewal_date",
     "sign": "signed_on",
     "signed": "signed_on",
+    "signing": "signed_on",
 }
 # A contract's field asked in other words, each with the word that must stand beside it: its
 # end ("when is the contract up", "when does it expire"), its start ("when did the contract
@@ -256,6 +269,21 @@ SORT_VERBS = frozenset({"sort", "resort", "arrange", "reorder"})
 # Verbs that ask to see the records themselves ("list them", "show me those").
 SHOW_VERBS = frozenset({"list", "show", "name", "display", "give", "see"})
 
+# A follow-up that narrows the set the last answer showed: "the paid ones only", "just enterprise".
+# It keeps every filter of that answer (the set shown, whatever has decayed) and adds its own.
+NARROWING_WORDS = frozenset({"only", "just", "solely", "exclusively"})
+# Words such a follow-up may hold besides its filter and the records' nouns.
+NARROWING_FILLER = frozenset(
+    {"the", "ones", "one", "those", "these", "them", "of", "in", "and", "ok", "okay", "now", "please", "but"}
+    | {"for", "from", "with", "segment", "region", "city", "status", "accts", "custs"}
+)
+# Nouns after "same" that point at the period of the last answer ("the same week of 2024",
+# "same span two years ago"): with a year they move it there.
+SAME_PERIOD_NOUNS = frozenset(
+    {"day", "week", "month", "quarter", "year", "period", "stretch", "span", "time", "window"}
+)
+# "a year ago", "two years ago": how far back, in years, the same period lies.
+AGO_WORDS = frozenset({"ago", "earlier", "before", "prior"})
 # A follow-up that moves the carried period back one unit: "and the month before?".
 PERIOD_BEFORE = frozenset({"before", "earlier", "prior"})
 
@@ -437,10 +465,10 @@ HARMLESS_VERBS = frozenset(
     {
         "be", "have", "do", "show", "list", "give", "tell", "need", "want", "see", "find", "get", "know",
         "like", "display", "name", "look", "pull", "bring", "come", "go", "let", "help", "mean",
-        "order", "buy", "purchase", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
+        "order", "buy", "purchase", "book", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
         "renew", "expire", "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
         "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
-        "share", "put",
+        "share", "put", "rake", "earn", "gross",
         "contract", "account",
         "wonder", "ask", "curious", "interested", "remind", "recall",
         "set", "specify", "grant", "agree", "allow",
@@ -486,6 +514,9 @@ HARMLESS_ADVERBS = frozenset(
 FILLER_ADVERBS = frozenset(
     {"honestly", "actually", "basically", "kindly", "frankly", "perhaps", "maybe", "possibly", "really", "anyway"}
 )
+# Words that take the turn when they open it ("ok and the quarter after?"); anywhere else they
+# judge something ("is it ok to ...") and stay unread.
+TURN_LEADS = frozenset({"ok", "okay", "alright", "right"})
 # Words that ask for the whole company ("company-wide", "nationwide", "everywhere", "the grand
 # total", "the entire business"): no filter to read, and no note may narrow the question.
 WHOLE_SCOPE_WORDS = frozenset(

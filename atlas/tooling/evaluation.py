@@ -89,7 +89,8 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
     "end_of_this_month", "end_of_next_month"; "ytd", "qtd", "mtd" (from the first day of the current year,
     quarter or month to today); "quarter:this-2", "month:last-12" (a named quarter or month of this, last or
     next year); "months_ago:13", "quarters_ago:2" (a whole calendar month or quarter that many before the
-    current one); "from:this-06-01" (that day to today); "range:2025-01-01:2025-06-30"."""
+    current one); "from:this-06-01" (that day to today); "until:2027-02-28" (today to that day);
+    "range:2025-01-01:2025-06-30"."""
     q = (today.month - 1) // 3
     if spec == "this month":
         return today.replace(day=1), _month_end(today.year, today.month)
@@ -139,6 +140,8 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
         return date(year, month + 1, 1), _month_end(end_year, end_month + 1)
     if kind == "from":
         return _day(value, today), today
+    if kind == "until":
+        return today, _day(value, today)
     if kind == "range":
         begin, _, until = value.partition(":")
         return _day(begin, today), _day(until, today)
@@ -246,12 +249,16 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
     if kind == "rank":
         key = {"customer": "customer__name", "region": "customer__region", "segment": "customer__segment"}
         key["city"] = "customer__city"
+        if spec.get("cancelled") == "either":  # a ranking by count, cancelled orders counted or not
+            base = {k: v for k, v in spec.items() if k != "cancelled"}
+            return either(*(expected_for({"rank": {**base, "revenue": r}}, today) for r in (False, True)))
         by_count = spec.get("measure") == "count"
         revenue = spec.get("revenue") or (not by_count and "status" not in spec)
+        measure = {"count": Count("id"), "avg": Avg("amount")}.get(spec.get("measure", ""), Sum("amount"))
         rows = (
             _orders({**spec, "revenue": revenue}, today)
             .values(key[spec["group"]])
-            .annotate(total=Count("id") if by_count else Sum("amount"))
+            .annotate(total=measure)
             .order_by("total" if spec.get("ascending") else "-total", key[spec["group"]])[: spec.get("limit")]
         )
         names = tuple(str(r[key[spec["group"]]]) for r in rows)

@@ -119,6 +119,12 @@ def _since(m: re.Match[str], context: str | None) -> str | None:
     return "ytd" if day == "this-01-01" else f"from:{day}"
 
 
+def _until(m: re.Match[str], context: str | None) -> str | None:
+    """From today to a day of a stated year ("between today and 28 February 2027")."""
+    year = _year_token(m[3], context)
+    return None if year is None else f"until:{_day_token(m[1], m[2], year)}"
+
+
 def _half(m: re.Match[str], context: str | None) -> str | None:
     year = _year_token(m[2], context)
     if year is None:
@@ -133,6 +139,8 @@ PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _range),
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
     (r"since (\d{1,2}) " + MONTH + "(?: " + YEAR + r")?", _since),
+    (r"between (\d{1,2}) " + MONTH + "(?: " + YEAR + r")? and today", _since),
+    (r"(?:between today and|from today (?:to|until|up to)) (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _until),
     (r"since (?:the start of |the beginning of )?()" + MONTH + "(?: " + YEAR + ")?", _since),
     (r"from (?:the start of |the beginning of )?()" + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
     (r"(?:in |during )?(?:the )?(?:(this|current) )?(year|quarter|month)[- ]to[- ]date", lambda m: f"{m[2][0]}td"),
@@ -225,6 +233,11 @@ MORE_THAN = {"above": 0, "over": 0, "more than": 0, "greater than": 0, "exceedin
 # "number and amount of the largest order": what the answer names of it (the check asks for both).
 NUMBER_AND_AMOUNT = r"(?:(?:number and amount|amount and number) of (?:the )?)?"
 
+# "the order with status overdue of an East-region customer with the largest amount": whose order it is,
+# said before or after its rank (the filters' values are read apart).
+OF_CUSTOMERS = r"(?: (?:of|for) (?:<customer>|(?:an? |the )?customers?))?"
+WHOSE_ORDER = r"(?:<status> )?(?:(?:of|for) (?:<customer>|(?:an? |the )?customers?) )?(?:ordered |placed )?"
+
 # What the truth asks for, tried in order: (pattern on the slot-marked text, kind).
 # Slots are marked before matching: <customer>, <order>, <status>, <n>.
 KINDS: tuple[tuple[str, str], ...] = (
@@ -270,15 +283,25 @@ KINDS: tuple[tuple[str, str], ...] = (
         "extreme_field",
     ),
     (
+        r"^(?:the )?(?P<field>number|"
+        + "|".join(ORDER_FIELDS)
+        + r") of (?:the )?order "
+        + WHOSE_ORDER
+        + r"with the (?P<extreme>largest|biggest|smallest) amount"
+        + OF_CUSTOMERS
+        + "$",
+        "extreme_field",
+    ),
+    (
         r"^(?:the )?"
         + NUMBER_AND_AMOUNT
         + r"(?:largest|biggest) (?:single )?order\b|^the order with the largest amount\b|"
-        r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:largest|biggest|highest) amount$",
+        r"^(?:the )?order " + WHOSE_ORDER + r"with the (?:largest|biggest|highest) amount" + OF_CUSTOMERS + "$",
         "largest_order",
     ),
     (
         r"^(?:the )?" + NUMBER_AND_AMOUNT + r"smallest (?:single )?order\b|^the order with the smallest amount\b|"
-        r"^(?:the )?order (?:of <customer> )?(?:ordered |placed )?with the (?:smallest|lowest) amount$",
+        r"^(?:the )?order " + WHOSE_ORDER + r"with the (?:smallest|lowest) amount" + OF_CUSTOMERS + "$",
         "smallest_order",
     ),
     (r"\branked by\b|\bwith the (?:largest|highest|most|smallest|lowest|fewest)\b", "rank"),
@@ -459,7 +482,9 @@ YES_IF_ANY = re.compile(
     re.IGNORECASE,
 )
 # "payment terms of the contract of Copperline Electrical; yes if they are net 60, otherwise no"
-YES_IF_EQUALS = re.compile(r"^(.+?)[;,]? yes if (?:it is|they are|that is) (.+?),? otherwise no$", re.IGNORECASE)
+YES_IF_EQUALS = re.compile(
+    r"^(.+?)[;,]? yes if (?:(?:it is|they are|that is|it's|the \w+ is) )?(.+?),? otherwise no$", re.IGNORECASE
+)
 # "segment of Mercer Textile Works, compared with enterprise": yes when the field equals the value.
 COMPARED_WITH = re.compile(r"^(.+?),? compared with (.+)$", re.IGNORECASE)
 EQUALITY_FIELDS = frozenset({"payment_terms", "segment", "region", "city", "account_code", "status"})
@@ -560,7 +585,26 @@ def _no_such(m: re.Match[str], names: Names) -> dict[str, Any]:
 # "customers with city Leeds or city Manchester, with their account codes": each name with its field.
 WITH_THEIR = re.compile(r",?\s*\b(?:with|each with) (?:their|its) (account codes?|segments?|regions?|cities|city)$")
 # "customers with region south that have at least one order with status overdue": customers, by their orders.
-HAVING_ANY = re.compile(r"\s*\b(?:that|who|which) (?:have|had|has) (?:at least one|any|an|one or more) orders?\b")
+HAVING_ANY = re.compile(
+    r"\s*\b(?:(?:that|who|which) (?:have|had|has) (?:at least one|any|an|one or more)|"
+    r"with (?:at least one|one or more)) orders?\b"
+)
+# "city whose customers have the largest sum of ...": the group at the top of a ranking of its customers' orders.
+GROUP_WHOSE = re.compile(
+    r"^(?:the )?(city|region|segment) whose customers (?:have|had|has) the "
+    r"(largest|highest|most|smallest|lowest|fewest)\b(.*)$",
+    re.IGNORECASE,
+)
+# "among customers in the West region, the one with the largest sum of ...": the top of a ranking over a set.
+AMONG = re.compile(
+    r"^among (?:the )?(customers|cities|regions|segments)\b(.*?),\s*the one with the "
+    r"(largest|highest|most|smallest|lowest|fewest)\b(.*)$",
+    re.IGNORECASE,
+)
+SINGULAR_GROUPS = {"customers": "customer", "cities": "city", "regions": "region", "segments": "segment"}
+# "two figures for Kestrel Foods: sum of ... ordered in 2026, and sum of ... ordered in 2025": one measure
+# of one subject, twice, each side written out.
+TWO_FIGURES = re.compile(r"^two figures for ([^:]+): (.+?), and ((?:sum|count|mean|average) of .+)$", re.IGNORECASE)
 # "for each customer with city Denver, the sum of ...": a grouping said before its measure.
 FOR_EACH_FIRST = re.compile(r"^(for each (?:customer|region|segment|city)\b[^,]*),\s*(.+)$", re.IGNORECASE)
 
@@ -587,6 +631,19 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
         if "orders" not in ordered:
             raise Unreadable("customers with which orders?")
         return {"customers_with_orders": {**spec, "orders": ordered["orders"]}}
+    two = TWO_FIGURES.match(truth)
+    if two:
+        sides = [_read(f"{side} for {two[1]}", case, names) for side in (two[2], two[3])]
+        kinds = {next(iter(side)) for side in sides}
+        if len(kinds) != 1 or not kinds <= {"sum_orders", "count_orders", "avg_orders"} or sides[0] == sides[1]:
+            raise Unreadable("two figures of different kinds")
+        return {"compare": {"measure": kinds.pop(), "sides": [next(iter(side.values())) for side in sides]}}
+    whose = GROUP_WHOSE.match(truth)
+    if whose:
+        truth = f"{whose[1]} with the {whose[2]}{whose[3]}"
+    among = AMONG.match(truth)
+    if among:
+        truth = f"{SINGULAR_GROUPS[among[1].lower()]} with the {among[3]}{among[4]} {among[2]}"
     for_each = FOR_EACH_FIRST.match(truth)
     if for_each:
         truth = f"{for_each[2]} {for_each[1]}"
@@ -929,7 +986,9 @@ def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any
     if group is None:
         raise Unreadable("a ranking of what?")
     direction = re.search(r"\b(largest|highest|most|smallest|lowest|fewest)\b", text)
-    measure = re.search(r"\b(sum|count|number|total)\b", text)
+    measure = re.search(r"\b(sum|count|number|total|mean|average)\b", text) or re.search(
+        r"\b(?:most|fewest) (orders)\b", text
+    )
     if measure is None:
         raise Unreadable("a ranking by what measure?")
     check: dict[str, Any] = {"group": GROUPS[group[1]]}
@@ -940,14 +999,18 @@ def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any
         limit = int(counted[1]) if counted[1].isdigit() else NUMBER_WORDS[counted[1]]
     elif "ranked by" in text:
         limit = _limit(text, case)
-        if limit is None:
+        if limit is None and not re.search(r"\bevery\b", str(case.get("must", ""))):
             raise Unreadable("a ranking without a number of places")
     else:
         limit = _limit(text, case) if re.search(r"\b(?:top|bottom)\b", text) else 1
     check["limit"] = limit
     check |= _only({k: v for k, v in spec.items() if k != "revenue"}, ORDER_FILTERS, "rank")
-    if measure[1] in ("count", "number"):
+    if measure[1] in ("count", "number", "orders"):
         check["measure"] = "count"
+    if measure[1] in ("mean", "average"):
+        check["measure"] = "avg"
+    if "cancelled" in check and check.get("measure") != "count":
+        raise Unreadable("a ranking by amount with cancelled orders either way?")
     if (direction and direction[1] in ("smallest", "lowest", "fewest")) or re.search(r"\bbottom\b", text):
         check["ascending"] = True
     if re.search(

@@ -86,3 +86,14 @@ def blind_cases(kind: str, gaps: dict[str, str]) -> list:
         )
         for case in paraphrases(kind)
     ]
+
+
+@pytest.fixture
+def on_4_december():
+    """The day the helper-blind-16 paraphrases were written: their truths say "today (4 December 2026)"."""
+    from datetime import UTC, datetime
+
+    import time_machine
+
+    with time_machine.travel(datetime(2026, 12, 4, 12, tzinfo=UTC), tick=False):
+        yield

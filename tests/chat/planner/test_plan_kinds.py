@@ -281,8 +281,9 @@ def test_the_first_words_of_a_longer_name_are_a_short_form_of_it(corpus):
             "How many customers ordered this year?",
             ("count", "customers", "", "", None, (), "", "", "", "", "this year"),
         ),
-        # A ranking of averages, or an average of a ranking: once the overall average.
-        ("Who has the highest average order value?", ("abstain", vocab.NO_PLAN_REASON)),
+        # A ranking of averages is a ranking by the average (its measure, planner-dec4b); an average of
+        # a ranking has no plan (once the overall average).
+        ("Who has the highest average order value?", ("rank", "orders", "customer", "", 1, (), "", "", "", "", "")),
         ("What is the average order value of our top customers?", ("abstain", vocab.NO_PLAN_REASON)),
         (
             "How big is the average order from our small business accounts?",

@@ -1,0 +1,30 @@
+"""Picking from the previous answer (class pick_from_previous_answer): "which one is the
+biggest", "when was that", "whats its status", "who placed the second one" read the orders the
+last answer showed.
+
+The helper's paraphrases (helper-blind-16, written before the change, without reading the
+planner) judged by the evaluation's own reader (atlas.tooling), on the day they were written."""
+
+import pytest
+
+from tests.chat.answering.conftest import blind_cases, judged
+
+pytestmark = pytest.mark.turn
+
+GAPS: dict[str, str] = {
+    "show me open orders for osprey clinical labs": (
+        "known gap: 'the oldest one' (an order picked by its date) has no plan, and Atlas abstains; "
+        "the truth ('with the earliest order date') is not read either"
+    ),
+    "top 3 orders in the south last month": (
+        "known gap: a place in a ranking ('the second one') has no plan, and Atlas abstains; "
+        "the truth (second-largest) is not read either"
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", blind_cases("pick_from_previous_answer", GAPS))
+def test_the_helpers_pick_from_previous_answer_paraphrases(corpus, user, on_4_december, case):
+    verdict, answer = judged(user, case)
+    assert verdict == "correct", answer
