@@ -1096,7 +1096,7 @@ def _same_period_moved(signals: Signals, context: Context) -> Period | None:
             None,
         )
         back = _number(words[ago - 1], counts=True) if ago is not None else None
-        if stated is not None or not back:
+        if stated is not None or not back or ago is None:
             return None
         year = previous.start.year - back
         read |= {words[ago], words[ago + 1], words[ago - 1]}
