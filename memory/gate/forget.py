@@ -44,8 +44,17 @@ def _words(text: str) -> set[str]:
         word = re.sub(r"(?<=\d),(?=\d)", "", found)
         if word in _STOP or len(word) < 2:
             continue
-        out.add(re.sub(r"(?:'s|ies|es|s|ing|ed)$", "", word) or word)
+        out.add(_stem(word))
     return out
+
+
+def _stem(word: str) -> str:
+    """One form for a word and its plural or participle ("sparklines" and "sparkline", "policies"
+    and "policy", "rounded" and "round")."""
+    for ending, instead in (("'s", ""), ("ies", "y"), ("ss", "ss"), ("s", ""), ("ing", ""), ("ed", "")):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)] + instead
+    return word
 
 
 def _names(text: str) -> set[str]:

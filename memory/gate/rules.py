@@ -757,6 +757,16 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     found = {name: sorted(set(spans)) for name, spans in found.items()}  # a phrase row and a token row may agree
     # A one-off word inside a start with no end is where a standing wish starts ("from today
     # onwards", "as of now"); a bare "from today" may still be a period ("orders from today").
+    # "sort that by region instead": a rework of the answer on screen ("do millions instead" still switches)
+    if "switch" in found and any(
+        t.lower_ in v.ON_SCREEN_POINTERS
+        and t.i > 0
+        and (doc[t.i - 1].pos_ == "VERB" or doc[t.i - 1].lower_ in v.REQUEST_VERBS or doc[t.i - 1].is_sent_start)
+        for t in doc
+    ):
+        found["switch"] = [(s, e) for s, e in found["switch"] if doc[s:e].text.lower() != "instead"]
+        if not found["switch"]:
+            del found["switch"]
     # Beside another standing mark ("that's my default from today"), or said of what is not a record
     # ("EUR from today", not "the orders from today"), a bare one opens a period too.
     marked = "habit" in found

@@ -402,7 +402,11 @@ SWITCH_PHRASES: tuple[str, ...] = (
     "default to",
     "change of plan",
     "over to",
+    "instead",
 )
+# What a request points at when it reworks the answer on screen ("sort that by region instead",
+# "redo it in euros"): there, "instead" switches nothing kept.
+ON_SCREEN_POINTERS: tuple[str, ...] = ("that", "those", "it", "this", "these", "them")
 # A standing preference taken back by naming it ("drop the rounding thing", "never mind the
 # word limit", "u can quit the french now", "scrap the top-5 limit").
 WITHDRAW_VERBS: tuple[str, ...] = (
