@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
+SET5 = SET2.with_name("memory_effect_set5.jsonl")
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -25,7 +26,10 @@ def _figures(path: Path) -> tuple[dict, str]:
 # harmed 0. memory_effect_set3 was held out twice (0.857 / 0.500 first, 0.900 / 0.750 with one
 # harmed case on the final code), then fixed against: a scope said "when im asking", "whenever"
 # read as "never", a request after its condition ("every time u list customers i need the acct code").
-FLOORS = [(SET2, 40, 1.0, 0.888, 8), (SET3, 30, 1.0, 0.833, 5)]
+# memory_effect_set5 was held out until 4 December (first run 0.700 / 0.636, harmed 0, 4 not
+# stored), then fixed against by class: everyday currency names, cancelled orders in casual words,
+# "update my money setting to thousands".
+FLOORS = [(SET2, 40, 1.0, 0.888, 8), (SET3, 30, 1.0, 0.875, 4), (SET5, 24, 0.81, 0.81, 2)]
 
 
 # One test for both sets: a transactional test empties the database after it, and the demo
