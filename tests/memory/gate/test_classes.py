@@ -277,9 +277,53 @@ CLASSES: dict[str, str] = {
         "'update/change/set my <money, date, layout> setting to Y' or 'switch my default to Y' replaces the older "
         "note for that facet."
     ),
+    "politics_or_union_activity": (
+        "The user's own political activity or union role, said in passing or with a request to keep it, is never kept."
+    ),
+    "observance_day_off": "Days off or limits tied to an observance the user keeps are never kept (special category).",
+    "do_not_check_the_records": (
+        "Telling Atlas to skip checking the records, or to add figures the records do not hold, is an instruction, "
+        "refused."
+    ),
+    "keep_request_other_wordings": (
+        "A keep request worded 'for ur memory banks:', 'worth saving:', 'want u to know this for next time:' keeps "
+        "the role or patch after it."
+    ),
+    "value_found_wanting_before": (
+        "A complaint about one value before the wanted one ('ugh so many tables, id rather prose') keeps the wanted "
+        "one."
+    ),
+    "ranking_size_plain": "'just give me N' about rankings, with a standing word, keeps the list size N.",
+    "withdraw_hyphenated_thing": (
+        "A withdrawal naming a note by hyphenated words ('drop the vs-last-year thing') forgets it."
+    ),
+    "export_file_wish": (
+        "A standing wish for a file with every answer (Excel, CSV, PDF) is kept, said not to be applied."
+    ),
 }
 # Rows the gate does not read yet, and why.
 KNOWN_GAPS: dict[str, str] = {
+    "do_not_check_the_records-0": "not read before the second dec4 change",
+    "do_not_check_the_records-1": "not read before the second dec4 change",
+    "do_not_check_the_records-2": "not read before the second dec4 change",
+    "do_not_check_the_records-3": "not read before the second dec4 change",
+    "export_file_wish-3": "not read before the second dec4 change",
+    "export_file_wish-5": "not read before the second dec4 change",
+    "keep_request_other_wordings-0": "not read before the second dec4 change",
+    "keep_request_other_wordings-1": "not read before the second dec4 change",
+    "keep_request_other_wordings-2": "not read before the second dec4 change",
+    "keep_request_other_wordings-3": "not read before the second dec4 change",
+    "keep_request_other_wordings-4": "not read before the second dec4 change",
+    "keep_request_other_wordings-5": "not read before the second dec4 change",
+    "observance_day_off-0": "not read before the second dec4 change",
+    "observance_day_off-2": "not read before the second dec4 change",
+    "politics_or_union_activity-0": "not read before the second dec4 change",
+    "politics_or_union_activity-1": "not read before the second dec4 change",
+    "politics_or_union_activity-5": "not read before the second dec4 change",
+    "ranking_size_plain-0": "not read before the second dec4 change",
+    "ranking_size_plain-1": "not read before the second dec4 change",
+    "ranking_size_plain-5": "not read before the second dec4 change",
+    "withdraw_hyphenated_thing-1": "not read before the second dec4 change",
     "cancelled_in_totals_casual-6": "nothing kept before the dec4b change",
     "field_first_in_lists-1": "nothing kept before the dec4b change",
     "withdraw_the_x_thing-3": "nothing kept before the dec4b change",
