@@ -515,6 +515,10 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:in|for|per|on) (?:\w+ ){{0,2}}{_LISTS}",
                     # "no more than 7 in any list"
                     rf"\bmore than ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:in|on|per) (?:a|any|the|my|one)? ?{_LISTS}",
+                    # "just give me 5 when i ask for top customers", "only show 3 in rankings"
+                    rf"\b(?:just|only) (?:give me|show me|show|give|do|list) (?:the )?(?:top )?({_NUMBER_WORD})\b"
+                    rf"(?!\s*(?:{_NOT_A_LIST_SIZE}|minutes?|hours?|secs?|seconds?)\b)"
+                    r"(?=[^.;]{0,50}\b(?:top|rank\w*|biggest|largest|best|lists?|leaderboards?)\b)",
                     # "for best-of lists only show 4", "in any top-N list i want 8"
                     rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:just|only) (?:do|show|give me|list) ({_NUMBER_WORD})\b",
                     rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:i want|i'd like|i need|give me|show me) ({_NUMBER_WORD})\b"
@@ -764,6 +768,30 @@ FACETS: tuple[Facet, ...] = (
             ),
         ),
         "{label}",
+        effect="",
+        acts_on="any",
+        never_applied=True,
+    ),
+    # A file with each answer ("an excel attachment with every answer", "a pdf copy of every answer").
+    Facet(
+        "file",
+        tuple(
+            Value(
+                code,
+                (
+                    rf"\b(?:{words})\b[^.;?]{{0,25}}\b(?:files?|attachments?|attached|export|copy|copies|version)\b",
+                    rf"\b(?:files?|attachments?|export|copy|copies|version)\b[^.;?]{{0,12}}\b(?:{words})\b",
+                    rf"\bas (?:an? )?(?:{words})\b",
+                ),
+                label,
+            )
+            for code, words, label in (
+                ("excel", r"excel|xlsx?|spreadsheet", "an Excel file"),
+                ("csv", r"csv", "a CSV file"),
+                ("pdf", r"pdf", "a PDF copy"),
+            )
+        ),
+        "{label} with each answer",
         effect="",
         acts_on="any",
         never_applied=True,
@@ -1090,8 +1118,16 @@ _WANTING = re.compile(
 
 
 def _found_wanting(hit: _Hit, low: str) -> bool:
-    """A value the user finds wanting right after naming it ("millions still too small")."""
-    return bool(_WANTING.match(low[hit.end : hit.end + 30]))
+    """A value the user finds wanting right after naming it ("millions still too small"), or
+    complains of just before ("ugh so many tables", "sick of bullet points")."""
+    after = _WANTING.match(low[hit.end : hit.end + 30])
+    return bool(after or _WANTING_BEFORE.search(low[max(0, hit.start - 25) : hit.start]))
+
+
+_WANTING_BEFORE = re.compile(
+    r"\b(?:so many|too many|too much|sick of|tired of|fed up with|enough of|enough with|hate)\s+"
+    r"(?:the |all the |these |those )?$"
+)
 
 
 def _choose(hits: list[_Hit], low: str) -> Any:
@@ -1689,6 +1725,7 @@ _NOT_APPLIED_WHY = {
         "Atlas counts years as calendar years and has no fiscal calendar yet, so this changes nothing in its answers."
     ),
     "year_basis:calendar": "Atlas already counts years as calendar years, January to December.",
+    "file": "Atlas answers in the chat only; it attaches no files yet.",
     "lead": "Atlas's answers already open with the figure or the count asked for, then the rows.",
 }
 

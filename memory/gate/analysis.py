@@ -307,7 +307,9 @@ def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
     """ "bin the leeds note", "the renewal date thing, ditch it", "scratch what i said about
     cornwall": a note pointed at by its words and withdrawn is forgotten through the store (the
     forget match finds the one live note holding those words, or none)."""
-    if any(f.action in ("forget", "reverse") for f in found):
+    # a reversal that names nothing ("..., dont need it anymore") gives way to the thing pointed at
+    vague = [f for f in found if f.action == "reverse" and not (f.subject or f.value or f.extra.get("facets"))]
+    if any(f.action in ("forget", "reverse") and f not in vague for f in found):
         return found
     low = text.lower()
     said = _withdrawn_in(low, _POINTED_WITHDRAWAL, _POINTER)
@@ -330,6 +332,7 @@ def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
         or pointer.group(0) not in f.quote.lower()
         and f.quote.lower()[:24] not in sentence
     ]
+    kept = [f for f in kept if f not in vague]
     return [*kept, Finding("forget", "forget", r.FORGET_REQUEST, statement=target, quote=text)]
 
 
@@ -392,6 +395,11 @@ def _sensitive_sentences(doc: Doc, parts: list[Clause], found: list[Finding]) ->
         for c in parts
         if sent.start <= c.span.start < sent.end
     }
+    # "we celebrate X so im off ...": what follows as its consequence is said about it too
+    for before, clause in zip(parts, parts[1:], strict=False):
+        words = _words(clause.span)
+        if before.span.start in sensitive and words and words[0].lower_ in _CONSEQUENCE_CUES:
+            sensitive.add(clause.span.start)
     return [
         _refuse(f.rule, r.SENSITIVE, f.quote, kind=f.kind)
         if f.action == "write" and f.kind in ("context", "situation") and f.extra.get("clause") in sensitive
@@ -968,7 +976,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         if found is not None and replacing and found.kind == "context":
             # "..., note that down instead of the wholesale bit": it replaces the note so named
             found = replace(found, supersedes=True, extra={**found.extra, "replaces": replacing})
-        out.extend([found] if found is not None else [])
+        out.extend([replace(found, extra={**found.extra, "clause": clause.span.start})] if found is not None else [])
     return out
 
 

@@ -40,7 +40,8 @@ _STOP = FUNCTION_WORDS | {"memories", "remember", "forget", "said", "say"} | set
 def _words(text: str) -> set[str]:
     out = set()
     # A figure is one word with its separators ("1,000" is "1000", "2.5" stays "2.5").
-    for found in re.findall(r"[a-z0-9](?:[a-z0-9'-]|(?<=\d)[.,](?=\d))*", text.lower()):
+    # "vs-last-year", "year-on-year": a hyphenated name is its words
+    for found in re.findall(r"[a-z0-9](?:[a-z0-9']|(?<=\d)[.,](?=\d))*", text.lower()):
         word = re.sub(r"(?<=\d),(?=\d)", "", found)
         if word in _STOP or len(word) < 2:
             continue

@@ -241,6 +241,29 @@ RULES: tuple[Rule, ...] = (
                 {"OP": "{0,3}"},
                 {"LOWER": {"IN": v.RECORD_SOURCES}},
             ],
+            # "don't ever bother checking the ledger", "skip verifying anything for X"
+            [{"LEMMA": {"IN": ["bother", "skip", "stop", "quit"]}}, {"LOWER": {"REGEX": v.CHECK_WORDS}}],
+            [
+                {"LOWER": {"IN": ["never", "n't", "not"]}},
+                {"OP": "{0,2}"},
+                {"LEMMA": {"IN": v.CHECK_VERBS}},
+                {"OP": "{0,2}"},
+                {"LOWER": {"IN": v.RECORD_SOURCES}},
+            ],
+            # "add the 3 orders in my inbox to the west totals", "count the deal ... even tho its not in the system"
+            [
+                {"LEMMA": "add"},
+                {"LOWER": {"NOT_IN": ["cancelled", "canceled", "cancellations"]}, "OP": "{1,8}"},
+                {"LOWER": {"IN": ["to", "into"]}},
+                {"OP": "{0,3}"},
+                {"LOWER": {"IN": v.FIGURE_NOUNS}},
+            ],
+            [
+                {"LOWER": {"IN": ["not", "n't", "never"]}},
+                {"LOWER": {"IN": ["in", "on", "into"]}},
+                {"LOWER": {"IN": ["the", "our", "your"]}},
+                {"LOWER": {"IN": v.RECORD_SOURCES}},
+            ],
             # "whatever the system shows", "doesn't matter what the status says"
             [
                 {"LOWER": {"IN": ["whatever", "what"]}},
@@ -374,6 +397,15 @@ RULES: tuple[Rule, ...] = (
         phrases=tuple(word for words in v.SPECIAL_CATEGORIES.values() for word in words),
         tokens=(
             [{"LEMMA": "member"}, {"LOWER": "of"}, {"OP": "{0,2}"}, {"LEMMA": {"IN": ["union", "party"]}}],
+            # Standing for an office: "running for town council", "standing for election".
+            [
+                {"LEMMA": {"IN": ["run", "stand"]}},
+                {"LOWER": "for"},
+                {"OP": "{0,2}"},
+                {"LOWER": {"IN": v.ELECTED_OFFICES}},
+            ],
+            # An observance the user keeps: "we celebrate X so im off", "i observe X".
+            [{"LOWER": {"IN": ["we", "i"]}}, {"LEMMA": {"IN": ["celebrate", "observe"]}}],
             # How the user votes is a political opinion, whatever the party is called.
             [{"LOWER": "i"}, {"OP": "{0,3}"}, {"LEMMA": "vote"}],
             [{"LEMMA": "voter"}],

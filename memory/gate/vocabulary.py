@@ -850,6 +850,17 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     "something to remember",
     "something to keep",
     "something to note",
+    "for your memory banks",
+    "for the memory banks",
+    "something for the memory",
+    "something for your memory",
+    "worth saving",
+    "want you to know",
+    "wanted you to know",
+    "put this in your notes",
+    "put that in your notes",
+    "add this to your notes",
+    "for your notes",
 )
 # Who asks Atlas to keep something, said before the request ("i'd like u to remember this: ...",
 # "i need you to note ..."): the request opens the clause all the same.
@@ -1211,6 +1222,26 @@ RECORD_SOURCES: tuple[str, ...] = (
     "numbers",
 )
 RECORD_OVERRIDE_VERBS: tuple[str, ...] = ("ignore", "disregard", "override", "overrule")
+# Checking the records: "don't bother checking the ledger", "skip verifying anything for X".
+CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check", "reconcile")
+CHECK_WORDS = r"^(?:check|verif|validat|cross-check|double-check|reconcil)"  # and their -ing forms
+# What a figure Atlas answers with is called, where a user asks for something to be added to it.
+FIGURE_NOUNS: tuple[str, ...] = ("total", "totals", "revenue", "figure", "figures", "sum", "sums", "number", "numbers")
+# Offices a person stands or runs for (political activity).
+ELECTED_OFFICES: tuple[str, ...] = (
+    "council",
+    "office",
+    "mayor",
+    "election",
+    "parliament",
+    "congress",
+    "senate",
+    "governor",
+    "councillor",
+    "councilor",
+    "alderman",
+    "assembly",
+)
 SEND_VERBS: tuple[str, ...] = ("send", "email", "forward", "upload", "post", "share", "export", "copy", "leak", "mail")
 # Copying someone in: "cc my manager on every answer".
 COPY_IN_WORDS: tuple[str, ...] = ("cc", "bcc", "loop", "copy")
@@ -1505,6 +1536,17 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "communist",
         "vote for",
         "voted for",
+        "canvassing",
+        "canvass",
+        "campaigning for",
+        "green party",
+        "labour party",
+        "conservative party",
+        "democratic party",
+        "republican party",
+        "the greens",
+        "party member",
+        "party meeting",
     ),
     "union": (
         "trade union",
@@ -1514,6 +1556,8 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "union meeting",
         "union meetings",
         "union branch",
+        "union committee",
+        "union negotiating committee",
         "unionised",
         "unionized",
     ),
