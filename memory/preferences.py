@@ -203,7 +203,7 @@ FIELD_LABELS: dict[str, str] = {
     "payment_terms": "the payment terms",
     "credit_limit": "the credit limit",
     "order_count": "the number of orders",
-    "signed_on": "the signing date",
+    "signed_on": "the date signed",
 }
 # Fields a customer, an order or a contract answer can add (the others are declined).
 ADDABLE_FIELDS = frozenset(FIELD_LABELS)

@@ -233,6 +233,7 @@ HABITUAL_NOUNS: tuple[str, ...] = (
     "figure",
     "number",
     "amount",
+    "money",
 )
 # Verbs of a condition that recurs ("when you show invoices", "when I ask for the best sellers").
 HABITUAL_CONDITION_VERBS: tuple[str, ...] = (
