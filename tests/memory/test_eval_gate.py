@@ -70,6 +70,9 @@ def test_our_own_wordings_of_the_same_rules():
         # against by class since (helper-blind-15's paraphrases)
         ("regression/gate_set12.jsonl", 1.0, 0.96),
         ("regression/gate_set13.jsonl", 1.0, 1.0),
+        # first run (4 Dec, second session) 0.667 / 0.500 and 0.654 / 0.640; fixed against by class since
+        ("regression/gate_set14.jsonl", 0.94, 0.65),
+        ("regression/gate_set15.jsonl", 0.8, 0.76),
     ],
 )
 def test_a_regression_fixture_first_written_blind_keeps_its_measured_figures(name, precision, recall):
@@ -79,7 +82,13 @@ def test_a_regression_fixture_first_written_blind_keeps_its_measured_figures(nam
     assert summary["cases"] == 45
     assert summary["precision"] >= precision, text
     assert summary["recall"] >= recall, text
-    assert summary["expiry_accuracy"] == 1.0 and summary["clean_statements"] == 1.0, text
+    assert summary["expiry_accuracy"] >= EXPIRY_FLOORS.get(name, 1.0), text
+    assert summary["clean_statements"] == 1.0, text
+
+
+# Sets whose bounds the gate does not all read yet ("monday-wednesday", a site visit "until friday"
+# said in a later turn): the expiry accuracy after the fixes, as a floor.
+EXPIRY_FLOORS = {"regression/gate_set14.jsonl": 0.88, "regression/gate_set15.jsonl": 0.88}
 
 
 def _case(case_id, turns, expect):
