@@ -346,7 +346,7 @@ TRUST_VERBS: tuple[str, ...] = ("trust", "believe", "accept")
 # "use my numbers instead", "take my figures over the records": a substitution needs its contrast.
 SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go")
 SUBSTITUTE_CONTRASTS: tuple[str, ...] = ("instead", "over", "rather", "not")
-CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check")
+CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check", "reconcile")
 DATA_SOURCES: tuple[str, ...] = (
     "ledger",
     "database",
@@ -1224,7 +1224,6 @@ RECORD_SOURCES: tuple[str, ...] = (
 )
 RECORD_OVERRIDE_VERBS: tuple[str, ...] = ("ignore", "disregard", "override", "overrule")
 # Checking the records: "don't bother checking the ledger", "skip verifying anything for X".
-CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check", "reconcile")
 CHECK_WORDS = r"^(?:check|verif|validat|cross-check|double-check|reconcil)"  # and their -ing forms
 # What a figure Atlas answers with is called, where a user asks for something to be added to it.
 FIGURE_NOUNS: tuple[str, ...] = ("total", "totals", "revenue", "figure", "figures", "sum", "sums", "number", "numbers")
