@@ -1850,7 +1850,7 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
 def _ranks_the_average(signals: Signals) -> bool:
     """A size word right before the average word: "largest average ticket", "lowest mean value"."""
     return any(
-        w in vocab.SIZE_WORDS | {"top", "best", "worst"} and lemma in vocab.AVERAGE_WORDS
+        w in vocab.SIZE_WORDS | {"top", "best", "worst", "strongest", "weakest"} and lemma in vocab.AVERAGE_WORDS
         for w, lemma in zip(signals.words, signals.lemmas[1:], strict=False)
     )
 

@@ -161,18 +161,18 @@ REVENUE_VERBS = frozenset({"generate", "earn", "gross"})
 BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset(
-    {"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading", "busiest"}
+    {"top", "biggest", "largest", "highest", "most", "best", "strongest", "big", "large", "high", "leading", "busiest"}
 )
 # Ranking words that rank by how many orders, not by their value ("our busiest customers").
 BUSY_WORDS = frozenset({"busiest"})
-BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
+BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "weakest", "small", "low"})
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
 SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
 # Adjectives of an order's price: after "most" or "least" they size orders by amount, as "biggest"
 # and "smallest" do ("the least costly order this month"); anywhere else they stay unread.
 AMOUNT_ADJECTIVES = frozenset({"expensive", "costly", "pricey", "valuable", "cheap"})
 # Words that rank, not describe ("top customers"; "small business" names a segment).
-RANKED_SUPERLATIVES = SIZE_WORDS | {"top", "bottom", "best", "worst"}
+RANKED_SUPERLATIVES = SIZE_WORDS | {"top", "bottom", "best", "worst", "strongest", "weakest"}
 # Words before "mean" that make it the verb ("I mean the open ones"), not the average.
 PRONOUNS = frozenset({"i", "you", "we", "they", "i'd", "we'd"})
 # Verbs and nouns that ask for an ordering of groups: "rank the segments by revenue".
