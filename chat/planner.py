@@ -253,7 +253,29 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
+    signals.order_number = signals.order_number or _lone_order_number(signals)
     return signals
+
+
+def _lone_order_number(signals: Signals) -> str:
+    """A number of five digits or more that the question holds and reads nothing else from: "how much
+    was 86123 for" names an order typed without its prefix (class order_number_variant). Never when the
+    question names a customer, a place, a status, an amount, a limit, a period or a subject other than
+    orders, nor a number that a comparison word, a currency sign or a scale stands beside."""
+    if signals.has_slot() or signals.limit is not None or signals.name_words or set(signals.subjects) - {"orders"}:
+        return ""
+    words = signals.words
+    bare = [i for i, w in enumerate(words) if w.isdigit() and len(w) >= 5]
+    if len(bare) != 1 or any(_number(w) is not None for i, w in enumerate(words) if i not in bare):
+        return ""
+    i = bare[0]
+    before = set(words[max(0, i - 2) : i])
+    after = words[i + 1] if i + 1 < len(words) else ""
+    if before & (vocab.MORE_THAN | vocab.LESS_THAN | {"than", "$", "most", "about", "around", "limit"}):
+        return ""
+    if after in vocab.AMOUNT_SCALES or after in ("dollars", "usd", "%", "percent"):
+        return ""
+    return f"SO-{words[i]}"
 
 
 def _identifier(token: Token) -> Token | None:
