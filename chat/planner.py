@@ -237,6 +237,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_negation(doc, signals)
     _read_places(words, signals, name_words)
     signals.period, signals.future = read_period(words, today=today)
+    _read_period_beginning(words, signals)
     signals.unplanned = signals.unplanned or _unread_period(words) or _unplanned_phrase(words)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
@@ -255,6 +256,23 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
         signals.fmt = "detailed"
     signals.order_number = signals.order_number or _lone_order_number(signals)
     return signals
+
+
+def _read_period_beginning(words: list[str], signals: Signals) -> None:
+    """ "since Q4 started", "since the quarter began", "since the year kicked off": a verb of beginning
+    within three words after "since" says where the period starts, which "since" already said (class
+    period_to_or_from_now); it is read there, never elsewhere."""
+    if signals.period is None:
+        return
+    for i, word in enumerate(words):
+        if word != "since":
+            continue
+        for j in range(i + 2, min(i + 5, len(words))):
+            if words[j] in vocab.PERIOD_BEGIN_VERBS:
+                signals.phrase_words.add(words[j])
+                if words[j] == "kicked" and words[j + 1 : j + 2] == ["off"]:
+                    signals.phrase_words.add("off")
+                break
 
 
 def _lone_order_number(signals: Signals) -> str:

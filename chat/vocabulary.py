@@ -519,6 +519,9 @@ FILLER_ADVERBS = frozenset(
 TURN_LEADS = frozenset({"ok", "okay", "alright", "right"})
 # Words that ask for the whole company ("company-wide", "nationwide", "everywhere", "the grand
 # total", "the entire business"): no filter to read, and no note may narrow the question.
+# Verbs of a period beginning, after "since" and the period ("since Q4 started", "since the year began"):
+# they say where the period starts, as "since" does.
+PERIOD_BEGIN_VERBS = frozenset({"started", "start", "starts", "began", "begun", "begin", "kicked", "opened"})
 WHOLE_SCOPE_WORDS = frozenset(
     {"wide", "companywide", "nationwide", "worldwide", "everywhere", "overall", "grand", "entire", "whole"}
 )
