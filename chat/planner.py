@@ -1073,8 +1073,8 @@ def _about_that_order(signals: Signals, context: Context) -> bool:
         a in ("that", "this") and b in ("order", "one") for a, b in pairwise(words)
     )
     pointing = pointing or bool(signals.pointers & vocab.POINTING_PRONOUNS)  # "when was that", standing alone
-    if not pointing or context.named or signals.has_slot():
-        return False
+    if not pointing or context.named or signals.has_slot() or set(words) & vocab.AGENT_PRONOUNS:
+        return False  # "the credit limit of whoever placed it": its customer's, not the order's
     return set(signals.subjects) <= {"orders"} and not signals.unknown and not signals.unread
 
 

@@ -264,6 +264,8 @@ BACK_REFERENCES = frozenset({"their", "they", "them", "those", "these"})
 # Pronouns that point at the set the last answer showed when they stand alone ("how much is
 # that in total", "how many is that"), not before a noun ("that order") or opening a clause.
 POINTING_PRONOUNS = frozenset({"that", "this", "it"})
+# Pronouns that point at who did something to the record shown ("whoever placed it"): its customer, not it.
+AGENT_PRONOUNS = frozenset({"whoever"})
 # Verbs that put the records just shown in another order ("sort those by amount").
 SORT_VERBS = frozenset({"sort", "resort", "arrange", "reorder"})
 # Verbs that ask to see the records themselves ("list them", "show me those").
