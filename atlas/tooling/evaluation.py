@@ -433,9 +433,9 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
             return _value_expected(extreme.customer.name if field == "customer" else getattr(extreme, field))
         return Expected(numbers=(extreme.amount,), texts=(extreme.number,))
     if kind == "top_orders":  # the orders with the largest (or smallest) amounts, in that order
-        by = ("amount" if spec.get("ascending") else "-amount", "number")
+        ordering = ("amount" if spec.get("ascending") else "-amount", "number")
         filters = {k: v for k, v in spec.items() if k not in ("limit", "ascending")}
-        numbers = _orders(filters, today).order_by(*by).values_list("number", flat=True)[: spec["limit"]]
+        numbers = _orders(filters, today).order_by(*ordering).values_list("number", flat=True)[: spec["limit"]]
         return Expected(names=tuple(numbers), ordered=True)
     if kind == "grouped":
         key = {

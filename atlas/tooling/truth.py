@@ -1038,18 +1038,26 @@ def _limit(text: str, case: dict[str, Any]) -> int | None:
     return None
 
 
-def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
-    top_orders = re.fullmatch(
+def _top_orders(spec: dict[str, Any], text: str) -> dict[str, Any] | None:
+    """ "the five orders with the largest amounts": their numbers, in that order."""
+    top = re.fullmatch(
         r"(?:the )?(\d+|" + "|".join(NUMBER_WORDS) + r") (?:<status> )?orders (?:of <customer> )?with the "
         r"(largest|highest|biggest|smallest|lowest) amounts?(?: of <customer>)?(?: ordered| placed)?",
         text,
     )
-    if top_orders:  # "the five orders with the largest amounts": their numbers, in that order
-        limit = int(top_orders[1]) if top_orders[1].isdigit() else NUMBER_WORDS[top_orders[1]]
-        check = {"limit": limit, **_only(spec, ORDER_FILTERS, "top orders")}
-        if top_orders[2] in ("smallest", "lowest"):
-            check["ascending"] = True
-        return {"top_orders": check}
+    if top is None:
+        return None
+    places = int(top[1]) if top[1].isdigit() else NUMBER_WORDS[top[1]]
+    found: dict[str, Any] = {"limit": places, **_only(spec, ORDER_FILTERS, "top orders")}
+    if top[2] in ("smallest", "lowest"):
+        found["ascending"] = True
+    return {"top_orders": found}
+
+
+def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
+    top_orders = _top_orders(spec, text)
+    if top_orders is not None:
+        return top_orders
     group = re.search(
         r"^(?:the )?(?:(?:top|bottom) \d+ )?(customers?|regions?|segments?|city|cities)\b", text
     ) or re.search(r"\b(customer|region|segment|city)s? (?:ranked|with the)\b", text)
