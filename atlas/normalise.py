@@ -51,7 +51,7 @@ _SENTENCE_END = {".", "!", "?", "\n"}
 class Change:
     original: str
     replacement: str
-    reason: str  # shorthand | spelling
+    reason: str  # shorthand | spelling | nickname
 
     def said(self) -> str:
         return f"Read \u2018{self.original}\u2019 as \u2018{self.replacement}\u2019."
@@ -65,8 +65,9 @@ class Normalised:
 
     @property
     def corrections(self) -> tuple[Change, ...]:
-        """The spelling corrections: what the answer tells the user it read differently."""
-        return tuple(c for c in self.changes if c.reason == "spelling")
+        """The spelling corrections and nicknames read as names: what the answer tells the user it read
+        differently."""
+        return tuple(c for c in self.changes if c.reason in ("spelling", "nickname"))
 
     def as_dicts(self) -> list[dict[str, str]]:
         return [{"from": c.original, "to": c.replacement, "why": c.reason} for c in self.changes]
@@ -159,6 +160,14 @@ def _known(word: str, lex: _Lexicon) -> bool:
     return len(low) >= COMPOUND_LENGTH and any(
         english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2)
     )
+
+
+def _nickname(low: str, lex: _Lexicon) -> str | None:
+    """The city of the business data that ``low`` is a clipped name of, if any (never a domain word)."""
+    city = lexicon.place_nicknames().get(low)
+    if city is None or low in lex.domain:
+        return None
+    return lex.names.get(tuple(lexicon.words(city)))
 
 
 def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
@@ -275,6 +284,11 @@ def normalise(text: str) -> Normalised:
             replacement = "I" + token[1:]
         elif token.isalpha() and low.capitalize() in _CAPITALISED:
             replacement = low.capitalize()
+        elif _nickname(low, lex) is not None:
+            # "philly": a clipped name of a city the data has, read as the city (and shown, as a
+            # spelling correction is); "winston" or "florida" name no city of the data, so stay
+            replacement = _nickname(low, lex) or token
+            changes.append(Change(token, replacement, "nickname"))
         elif token.isalpha() and not _known(token, lex) and (sentence_start or not token[:1].isupper()):
             corrected = _correct(low, before, after, lex)
             if corrected is not None and corrected != low:

@@ -237,6 +237,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_negation(doc, signals)
     _read_places(words, signals, name_words)
     signals.period, signals.future = read_period(words, today=today)
+    _read_period_beginning(words, signals)
     signals.unplanned = signals.unplanned or _unread_period(words) or _unplanned_phrase(words)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
@@ -253,7 +254,46 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
     if "in detail" in " ".join(words) or "more detail" in " ".join(words):
         signals.fmt = "detailed"
+    signals.order_number = signals.order_number or _lone_order_number(signals)
     return signals
+
+
+def _read_period_beginning(words: list[str], signals: Signals) -> None:
+    """ "since Q4 started", "since the quarter began", "since the year kicked off": a verb of beginning
+    within three words after "since" says where the period starts, which "since" already said (class
+    period_to_or_from_now); it is read there, never elsewhere."""
+    if signals.period is None:
+        return
+    for i, word in enumerate(words):
+        if word != "since":
+            continue
+        for j in range(i + 2, min(i + 5, len(words))):
+            if words[j] in vocab.PERIOD_BEGIN_VERBS:
+                signals.phrase_words.add(words[j])
+                if words[j] == "kicked" and words[j + 1 : j + 2] == ["off"]:
+                    signals.phrase_words.add("off")
+                break
+
+
+def _lone_order_number(signals: Signals) -> str:
+    """A number of five digits or more that the question holds and reads nothing else from: "how much
+    was 86123 for" names an order typed without its prefix (class order_number_variant). Never when the
+    question names a customer, a place, a status, an amount, a limit, a period or a subject other than
+    orders, nor a number that a comparison word, a currency sign or a scale stands beside."""
+    if signals.has_slot() or signals.limit is not None or signals.name_words or set(signals.subjects) - {"orders"}:
+        return ""
+    words = signals.words
+    bare = [i for i, w in enumerate(words) if w.isdigit() and len(w) >= 5]
+    if len(bare) != 1 or any(_number(w) is not None for i, w in enumerate(words) if i not in bare):
+        return ""
+    i = bare[0]
+    before = set(words[max(0, i - 2) : i])
+    after = words[i + 1] if i + 1 < len(words) else ""
+    if before & (vocab.MORE_THAN | vocab.LESS_THAN | {"than", "$", "most", "about", "around", "limit"}):
+        return ""
+    if after in vocab.AMOUNT_SCALES or after in ("dollars", "usd", "%", "percent"):
+        return ""
+    return f"SO-{words[i]}"
 
 
 def _identifier(token: Token) -> Token | None:
@@ -1033,8 +1073,8 @@ def _about_that_order(signals: Signals, context: Context) -> bool:
         a in ("that", "this") and b in ("order", "one") for a, b in pairwise(words)
     )
     pointing = pointing or bool(signals.pointers & vocab.POINTING_PRONOUNS)  # "when was that", standing alone
-    if not pointing or context.named or signals.has_slot():
-        return False
+    if not pointing or context.named or signals.has_slot() or set(words) & vocab.AGENT_PRONOUNS:
+        return False  # "the credit limit of whoever placed it": its customer's, not the order's
     return set(signals.subjects) <= {"orders"} and not signals.unknown and not signals.unread
 
 
@@ -1850,7 +1890,7 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
 def _ranks_the_average(signals: Signals) -> bool:
     """A size word right before the average word: "largest average ticket", "lowest mean value"."""
     return any(
-        w in vocab.SIZE_WORDS | {"top", "best", "worst"} and lemma in vocab.AVERAGE_WORDS
+        w in vocab.SIZE_WORDS | {"top", "best", "worst", "strongest", "weakest"} and lemma in vocab.AVERAGE_WORDS
         for w, lemma in zip(signals.words, signals.lemmas[1:], strict=False)
     )
 

@@ -153,9 +153,11 @@ STOPWORDS = FUNCTION_WORDS | frozenset(
     """.split()
 )
 
+# "whoever placed it": the customer of the order the last answer showed, as "the customer" is.
 _BACK_REFERENCE = re.compile(
     r"\b(their|theirs|them|they|that customer|this customer|the customer|same customer|that account|"
-    r"this account|that contract|this contract|that one|this one|those|these|its)\b",
+    r"this account|that contract|this contract|that one|this one|those|these|its|"
+    r"whoever (?:placed|ordered|bought|booked|made|put in|put through) (?:it|that|this)(?: order)?)\b",
     re.IGNORECASE,
 )
 _FOLLOW_UP = re.compile(

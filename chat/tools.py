@@ -184,8 +184,23 @@ def _name_variants(key: tuple[str, ...]) -> set[tuple[str, ...]]:
         forms = {word, *NAME_ABBREVIATIONS.get(word, ())}
         if i == len(key) - 1 and len(key) > 1 and len(word) > 3:
             forms.add(word[:-1] if word.endswith("s") else word + "s")
+            forms |= _trade_forms(word)
         options.append(sorted(forms))
     return {variant for variant in product(*options) if variant != key}
+
+
+# The nouns of a trade made from one verb: a "Brewing" company is asked after as a "brewery" or "brewers",
+# a "Printing" one as "printers".
+TRADE_ENDINGS = ("ing", "ery", "ers", "er")
+
+
+def _trade_forms(word: str) -> set[str]:
+    """The other trade nouns of a name's last word ("brewing": "brewery", "brewer", "brewers")."""
+    for ending in TRADE_ENDINGS:
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= 4:
+            return {stem + other for other in TRADE_ENDINGS if other != ending}
+    return set()
 
 
 _index_lock = threading.Lock()

@@ -161,18 +161,18 @@ REVENUE_VERBS = frozenset({"generate", "earn", "gross"})
 BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
 TOP_WORDS = frozenset(
-    {"top", "biggest", "largest", "highest", "most", "best", "big", "large", "high", "leading", "busiest"}
+    {"top", "biggest", "largest", "highest", "most", "best", "strongest", "big", "large", "high", "leading", "busiest"}
 )
 # Ranking words that rank by how many orders, not by their value ("our busiest customers").
 BUSY_WORDS = frozenset({"busiest"})
-BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "small", "low"})
+BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "weakest", "small", "low"})
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
 SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
 # Adjectives of an order's price: after "most" or "least" they size orders by amount, as "biggest"
 # and "smallest" do ("the least costly order this month"); anywhere else they stay unread.
 AMOUNT_ADJECTIVES = frozenset({"expensive", "costly", "pricey", "valuable", "cheap"})
 # Words that rank, not describe ("top customers"; "small business" names a segment).
-RANKED_SUPERLATIVES = SIZE_WORDS | {"top", "bottom", "best", "worst"}
+RANKED_SUPERLATIVES = SIZE_WORDS | {"top", "bottom", "best", "worst", "strongest", "weakest"}
 # Words before "mean" that make it the verb ("I mean the open ones"), not the average.
 PRONOUNS = frozenset({"i", "you", "we", "they", "i'd", "we'd"})
 # Verbs and nouns that ask for an ordering of groups: "rank the segments by revenue".
@@ -264,6 +264,8 @@ BACK_REFERENCES = frozenset({"their", "they", "them", "those", "these"})
 # Pronouns that point at the set the last answer showed when they stand alone ("how much is
 # that in total", "how many is that"), not before a noun ("that order") or opening a clause.
 POINTING_PRONOUNS = frozenset({"that", "this", "it"})
+# Pronouns that point at who did something to the record shown ("whoever placed it"): its customer, not it.
+AGENT_PRONOUNS = frozenset({"whoever"})
 # Verbs that put the records just shown in another order ("sort those by amount").
 SORT_VERBS = frozenset({"sort", "resort", "arrange", "reorder"})
 # Verbs that ask to see the records themselves ("list them", "show me those").
@@ -519,6 +521,9 @@ FILLER_ADVERBS = frozenset(
 TURN_LEADS = frozenset({"ok", "okay", "alright", "right"})
 # Words that ask for the whole company ("company-wide", "nationwide", "everywhere", "the grand
 # total", "the entire business"): no filter to read, and no note may narrow the question.
+# Verbs of a period beginning, after "since" and the period ("since Q4 started", "since the year began"):
+# they say where the period starts, as "since" does.
+PERIOD_BEGIN_VERBS = frozenset({"started", "start", "starts", "began", "begun", "begin", "kicked", "opened"})
 WHOLE_SCOPE_WORDS = frozenset(
     {"wide", "companywide", "nationwide", "worldwide", "everywhere", "overall", "grand", "entire", "whole"}
 )

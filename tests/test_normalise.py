@@ -88,3 +88,15 @@ def test_places_weekdays_and_languages_are_written_as_names(typed, read):
 
 def test_invisible_characters_and_emoji_go_and_quotes_are_straight():
     assert visible("I\u2019m \u202eoff\u200b til fri \U0001f3d6\ufe0f") == "I'm off til fri"
+
+
+def test_a_clipped_city_name_is_read_as_a_city_of_the_data_and_said(corpus):
+    """GeoNames' clipped names of a city ("philly", "phila") are read as the city when the business data
+    has it, and said; a clipping of a city the data lacks ("florida" of Floridablanca) stays as typed."""
+    read = normalise("any custs in philly or phila?")
+    assert read.text == "any customers in Philadelphia or Philadelphia?"
+    assert [c.said() for c in read.corrections] == [
+        "Read \u2018philly\u2019 as \u2018Philadelphia\u2019.",
+        "Read \u2018phila\u2019 as \u2018Philadelphia\u2019.",
+    ]
+    assert normalise("our customers in florida").text == "our customers in Florida"

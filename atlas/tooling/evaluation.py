@@ -44,6 +44,7 @@ class Expected:
     denies: bool = False  # the answer says plainly there is no such thing ("no", "none", "not", "n't")
     table: bool = False  # the names must be laid out in a table block of the answer
     either: tuple[Expected, ...] = ()  # any one of these is correct (then the fields above are unused)
+    acknowledge: bool = False  # a statement to acknowledge: no figure beyond those said, no "I can't answer"
 
 
 @dataclass
@@ -89,7 +90,8 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
     "end_of_this_month", "end_of_next_month"; "ytd", "qtd", "mtd" (from the first day of the current year,
     quarter or month to today); "quarter:this-2", "month:last-12" (a named quarter or month of this, last or
     next year); "months_ago:13", "quarters_ago:2" (a whole calendar month or quarter that many before the
-    current one); "from:this-06-01" (that day to today); "until:2027-02-28" (today to that day);
+    current one); "from:this-06-01" (that day to today);
+    "coming_month:01" (the next January after the current month); "until:2027-02-28" (today to that day);
     "range:2025-01-01:2025-06-30"."""
     q = (today.month - 1) // 3
     if spec == "this month":
@@ -145,6 +147,10 @@ def period_bounds(spec: str, today: date) -> tuple[date, date]:
     if kind == "range":
         begin, _, until = value.partition(":")
         return _day(begin, today), _day(until, today)
+    if kind == "coming_month":  # "the next January": the first whole month of that name after the current one
+        month = int(value)
+        year = today.year if month > today.month else today.year + 1
+        return date(year, month, 1), _month_end(year, month)
     if kind == "next_months":
         year, month = divmod(today.year * 12 + today.month - 1 + int(value), 12)
         return today, date(year, month + 1, min(today.day, calendar.monthrange(year, month + 1)[1]))
@@ -242,6 +248,8 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         return _yes_no_expected(spec, today)
     if kind == "no_such":  # "there is no Northwest region", naming the regions there are
         return _no_such_expected(spec)
+    if kind == "statement":  # a statement about the user: acknowledged, echoing only the numbers it said
+        return Expected(acknowledge=True, numbers=tuple(Decimal(n.replace(",", "")) for n in spec["said"]))
     if kind in ("count_orders", "sum_orders", "avg_orders"):
         agg = _orders(spec, today).aggregate(n=Count("id"), s=Sum("amount"), a=Avg("amount"))
         value = {"count_orders": agg["n"], "sum_orders": agg["s"], "avg_orders": agg["a"]}[kind]
@@ -311,7 +319,9 @@ def _value_expected(value: Any) -> Expected:
 def _compare_expected(spec: dict[str, Any], today: date) -> Expected:
     """Two figures side by side, each named by its customer or region where it has one; "or_count" is
     another comparison (of counts of orders) that is also correct when the answer says it counts orders."""
-    labels = tuple(str(side[k]) for side in spec["sides"] for k in ("customer", "region") if k in side)
+    labels = tuple(
+        str(side[k]) for side in spec["sides"] for k in ("customer", "region", "segment", "city") if k in side
+    )
     kind = spec["measure"]
     first, second = (expected_for({kind: side}, today) for side in spec["sides"])
     expected = both(first, second)
@@ -355,6 +365,11 @@ def _yes_no_expected(spec: dict[str, Any], today: date) -> Expected:
     if "equals" in spec:
         value = inner.texts[0]
         return Expected(texts=inner.texts, yes=value.lower() == str(spec["equals"]).lower())
+    if "within" in spec:  # a date, and yes when it lies in the period
+        kind, field_spec = next(iter(spec["check"].items()))
+        day = _record_value(kind, field_spec)
+        start, end = period_bounds(spec["within"], today)
+        return Expected(texts=inner.texts, yes=isinstance(day, date) and start <= day <= end)
     kind, orders = next(iter(spec["check"].items()))
     alternatives = []
     for listed in inner.either or (inner,):
@@ -367,6 +382,16 @@ def _yes_no_expected(spec: dict[str, Any], today: date) -> Expected:
         alternatives.append(Expected(yes=True, names=listed.names))
         alternatives.append(Expected(yes=True, texts=(date_texts(latest),)))
     return either(*alternatives)
+
+
+def _record_value(kind: str, spec: dict[str, Any]) -> Any:
+    """The one value a contract's or an order's field lookup names."""
+    if kind == "contract":
+        customer = Customer.objects.get(name=spec["customer"])
+        return getattr(_latest_contracts()[customer.pk], spec["field"])
+    if kind == "order_field":
+        return getattr(Order.objects.get(number=spec["order"]), spec["field"])
+    raise ValueError(f"No one value for {kind!r}")
 
 
 def _in_places(contract: Contract, spec: dict[str, Any]) -> bool:
@@ -407,6 +432,11 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
             field = spec["field"]
             return _value_expected(extreme.customer.name if field == "customer" else getattr(extreme, field))
         return Expected(numbers=(extreme.amount,), texts=(extreme.number,))
+    if kind == "top_orders":  # the orders with the largest (or smallest) amounts, in that order
+        ordering = ("amount" if spec.get("ascending") else "-amount", "number")
+        filters = {k: v for k, v in spec.items() if k not in ("limit", "ascending")}
+        numbers = _orders(filters, today).order_by(*ordering).values_list("number", flat=True)[: spec["limit"]]
+        return Expected(names=tuple(numbers), ordered=True)
     if kind == "grouped":
         key = {
             "customer": "customer__name",
@@ -427,6 +457,13 @@ def _renewal_or_customer_expected(kind: str, spec: Any, today: date) -> Expected
         start, end = period_bounds(spec["period"], today)
         n = sum(1 for c in _latest_contracts().values() if start <= c.renewal_date <= end and _in_places(c, spec))
         return Expected(numbers=(Decimal(n),))
+    if kind in ("signed", "count_signed"):  # contracts (each one, not only the latest) signed in the period
+        start, end = period_bounds(spec["period"], today)
+        signed = [c for c in Contract.objects.select_related("customer") if start <= c.signed_on <= end]
+        signed = [c for c in signed if _in_places(c, spec)]
+        if kind == "count_signed":
+            return Expected(numbers=(Decimal(len(signed)),))
+        return Expected(names=tuple(sorted({c.customer.name for c in signed})), none_ok=True)
     if kind == "renewals":
         start, end = period_bounds(spec["period"], today)
         renewing = [
@@ -505,6 +542,8 @@ def table_text(blocks: list[dict[str, Any]] | None) -> str | None:
 
 def judge(answer: str, expected: Expected, blocks: list[dict[str, Any]] | None = None) -> str:
     """The verdict on ``answer``; ``blocks`` (the turn's typed blocks) are read for a table the truth asks for."""
+    if expected.acknowledge:
+        return _judge_acknowledgement(answer, expected)
     if abstained(answer):
         return "correct" if expected.abstain else "abstained"
     if expected.abstain and denies_existence(answer):
@@ -542,3 +581,20 @@ def judge(answer: str, expected: Expected, blocks: list[dict[str, Any]] | None =
     if expected.ordered and positions != sorted(positions):
         return "wrong"
     return "correct"
+
+
+# An answer that says Atlas could not answer or find something, or asks back: not an acknowledgement.
+CANNOT = re.compile(
+    r"\b(?:can't|cannot|can not|couldn't|could not|don't know how|unable to|no (?:records?|data) (?:for|on|about))\b|"
+    + ASKS_BACK.pattern,
+    re.IGNORECASE,
+)
+
+
+def _judge_acknowledgement(answer: str, expected: Expected) -> str:
+    """A statement about the user is acknowledged: correct with no figure beyond the numbers the user said
+    and no "I can't answer"; wrong when it answers with a figure or says it cannot answer."""
+    if not answer.strip() or CANNOT.search(answer):
+        return "wrong"
+    said = set(expected.numbers)
+    return "wrong" if any(n not in said for n in numbers_in(answer)) else "correct"

@@ -36,6 +36,15 @@ that have at least one order with ..."; "..., with their segments" (each name wi
 with city X, the sum of ..."; remarks on how a word was read ("('unpaid' read as the overdue status)"); and remarks
 on how the conversation went ("(the follow-up keeps the customer and changes the period)"), which are dropped: the
 truth before them says what the last answer must hold.
+
+And: "a statement about the user, not a question" (acknowledged: no figure beyond the numbers the user said, no
+"I can't answer"); a value the records do not have with some of those they do have ("(the UK cities in the
+records are Leeds and Manchester), so the list is empty"); a period of stated years restated relative to today
+("from 1 January to 30 June 2026 (H1 of this year)"), which must agree on the day the truth is judged; "between 1
+and 31 January 2027 (the next January)"; remarks on how a number was typed; "contracts whose signed-on date lies
+between ..."; "...; yes if it lies between today and 31 March 2027, otherwise no" (a date in a period); one
+measure "by customers with segment A and by customers with segment B"; and "the five orders with the largest
+amounts ...", their numbers in order.
 """
 
 from __future__ import annotations
@@ -136,7 +145,9 @@ def _half(m: re.Match[str], context: str | None) -> str | None:
 # (or a function of the match and the year of the period it restates, for a restatement in brackets).
 PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:from )?(\d{1,2}) to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _days_of_month),
+    (r"between (\d{1,2}) and (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _days_of_month),
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? to (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _range),
+    (r"between (\d{1,2}) " + MONTH + "(?: " + YEAR + r")? and (\d{1,2}) " + MONTH + "(?: " + YEAR + ")?", _range),
     (r"(?:from )?(\d{1,2}) " + MONTH + "(?: " + YEAR + r")? (?:to|up to|until) today", _since),
     (r"since (\d{1,2}) " + MONTH + "(?: " + YEAR + r")?", _since),
     (r"between (\d{1,2}) " + MONTH + "(?: " + YEAR + r")? and today", _since),
@@ -172,6 +183,7 @@ PERIODS: tuple[tuple[str, Any], ...] = (
         r"(?:in |during )?(" + "|".join(MONTH_NAMES) + r") (\d{4})",
         lambda m: f"month:{m[2]}-{MONTH_NAMES.index(m[1]) + 1:02d}",
     ),
+    (r"(?:in |during )?the next " + MONTH, lambda m: f"coming_month:{MONTH_NAMES.index(m[1]) + 1:02d}"),
     (r"(?:in |during )?(this|last|next) (month|quarter|year)", lambda m: f"{m[1]} {m[2]}"),
     (r"(?:in |during )(\d{4})", lambda m: f"year:{m[1]}"),
 )
@@ -268,6 +280,8 @@ KINDS: tuple[tuple[str, str], ...] = (
     ),
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
+    (r"^(?:count|number) of contracts (?:whose (?:signed-on|signing|signed) date (?:is|lies)|signed)$", "count_signed"),
+    (r"^contracts (?:whose (?:signed-on|signing|signed) date (?:is|lies)|signed)$", "signed"),
     (
         r"^(?:the )?names of (?:the )?customers whose (?:latest |current )?contract renewal date (?:is|lies)\b",
         "renewals",
@@ -457,8 +471,8 @@ def read_truth(case: dict[str, Any], names: Names | None = None) -> Reading:
 # Remarks in brackets about how the question was typed, not about what to compute: dropped.
 QUESTION_NOTE = re.compile(
     r"\s*\([^()]*\b(?:in the question|misspel\w*|spelled|swapped|first word of the name|"
-    r"the records (?:have|hold) no|read as|(?:the name is )?abbreviated)\b[^()]*\)"
-    r"|\s*\(\s*'[^'()]+' is [^()]+\)",  # "('philly' is Philadelphia)": how a word of the question is read
+    r"the records (?:have|hold) no|read as|(?:the name is )?abbreviated|typed)\b[^()]*\)"
+    r"|\s*\(\s*(['\"])[^'\"()]+\1 is [^()]+\)",  # "('philly' is Philadelphia)": how a word of the question is read
     re.IGNORECASE,
 )
 # "for customers in the East region and for customers in the West region, compared"
@@ -485,6 +499,13 @@ YES_IF_ANY = re.compile(
 YES_IF_EQUALS = re.compile(
     r"^(.+?)[;,]? yes if (?:(?:it is|they are|that is|it's|the \w+ is) )?(.+?),? otherwise no$", re.IGNORECASE
 )
+# "renewal date of X's latest contract; yes if it lies between today and 31 March 2027, otherwise no (a date
+# already past is no)": yes when the date lies in the period (a remark on the "no" after it is dropped).
+YES_IF_WITHIN = re.compile(
+    r"^(.+?)[;,]? yes if (?:it|that date|the date|that day) (?:lies|falls|is) (.+?),? otherwise no(?:\s*\([^()]*\))?$",
+    re.IGNORECASE,
+)
+DATE_FIELDS = frozenset({"renewal_date", "signed_on", "ordered_on"})
 # "segment of Mercer Textile Works, compared with enterprise": yes when the field equals the value.
 COMPARED_WITH = re.compile(r"^(.+?),? compared with (.+)$", re.IGNORECASE)
 EQUALITY_FIELDS = frozenset({"payment_terms", "segment", "region", "city", "account_code", "status"})
@@ -559,10 +580,14 @@ def _drop_notes(truth: str, names: Names) -> str:
 NO_SUCH = re.compile(
     r"^(?:no (?:customer|order) has (?P<field>segment|region|city|status) (?P<value>[\w .'-]+?)|"
     r"there is no (?P<value2>[\w .'-]+?) (?P<field2>segment|region|city|status))"
-    r"(?:(?:; | \()the (?P<plural>segments|regions|cities|statuses) are (?P<listed>[\w ,.'-]+?)\)?)?"
-    r"(?:,? so no (?:amount|count|figure|total|list|value) (?:exists|can be given))?$",
+    r"(?:(?:; | \()the (?:(?P<some>[\w-]+) )?(?P<plural>segments|regions|cities|statuses)(?: in the records)? are "
+    r"(?P<listed>[\w ,.'-]+?)\)?)?"
+    r"(?:,? so (?:no (?:amount|count|figure|total|list|value) (?:exists|can be given)|the list is empty))?$",
     re.IGNORECASE,
 )
+# "a statement about the user, not a question: there is nothing to compute or look up": the turn is to be
+# acknowledged, with no figure and no "I can't answer".
+STATEMENT = re.compile(r"^(?:it is )?a statement (?:about|by|from) the user\b[^:;]*?,? not a question\b", re.IGNORECASE)
 
 
 def _no_such(m: re.Match[str], names: Names) -> dict[str, Any]:
@@ -576,6 +601,10 @@ def _no_such(m: re.Match[str], names: Names) -> dict[str, Any]:
         if m["plural"].lower() != {"city": "cities", "status": "statuses"}.get(field, field + "s"):
             raise Unreadable(f"no {field}, and a list of {m['plural']}?")
         listed = [v.strip() for v in re.split(r",|\band\b", m["listed"]) if v.strip()]
+        if m["some"]:  # "the UK cities in the records are Leeds and Manchester": some of them, each one there
+            if not {v.lower() for v in listed} <= set(existing):
+                raise Unreadable(f"{m['listed']!r} are not {m['plural']} the records have")
+            return {"no_such": check}
         if {v.lower() for v in listed} != set(existing):
             raise Unreadable(f"{m['listed']!r} are not the {m['plural']} the records have")
         check["existing"] = [existing[v.lower()] for v in listed]
@@ -610,7 +639,10 @@ FOR_EACH_FIRST = re.compile(r"^(for each (?:customer|region|segment|city)\b[^,]*
 
 
 def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
-    """A comparison, a yes/no, a value the records do not have, or one check."""
+    """A comparison, a yes/no, a value the records do not have, a statement to acknowledge, or one check."""
+    if STATEMENT.match(truth):
+        said = case.get("turns") or [""]
+        return {"statement": {"said": [str(n) for n in re.findall(r"\d+(?:[.,]\d+)*", str(said[-1]))]}}
     no_such = NO_SUCH.match(truth)
     if no_such:
         return _no_such(no_such, names)
@@ -656,6 +688,10 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
     which = WHICH_LARGER.search(truth)
     if which:
         truth = truth[: which.start()]
+    amounts = re.match(r"^(sum|mean|average)s? (?:of )?(?:order )?amounts of\b", truth, re.IGNORECASE)
+    if amounts and re.search(r" and (?:for|by) ", truth, re.IGNORECASE):
+        # "mean amounts of ... by customers with segment A and by customers with segment B": two subjects
+        truth = amounts[1].lower() + "s of" + truth[amounts.end() :]
     one = ONE_MEASURE.match(truth)
     if one and (which or re.search(r" and for ", truth, re.IGNORECASE)):
         truth = {"sum": "sums", "count": "counts", "mean": "means", "average": "averages"}[one[1].lower()] + truth[
@@ -672,6 +708,17 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
         if not inner.keys() & {"orders", "count_orders"}:
             raise Unreadable("yes if there is at least one of what?")
         return {"yes_no": {"check": {"orders": next(iter(inner.values()))}, "any": True}}
+    within = YES_IF_WITHIN.match(truth)
+    if within and find_period(within[2].lower()):
+        found = find_period(within[2].lower())
+        assert found is not None
+        if found[1:] != (0, len(within[2])):
+            raise Unreadable(f"yes if it lies {within[2]!r}: more than a period")
+        inner = _read(within[1], case, names)
+        kind, spec = next(iter(inner.items()))
+        if kind not in ("contract", "order_field") or spec["field"] not in DATE_FIELDS:
+            raise Unreadable("yes if what lies in the period?")
+        return {"yes_no": {"check": inner, "within": found[0]}}
     compared = COMPARED_WITH.match(truth) or YES_IF_EQUALS.match(truth)
     if compared:
         inner = _read(compared[1], case, names)
@@ -696,14 +743,16 @@ def _read_compare(truth: str, case: dict[str, Any], names: Names) -> dict[str, A
     truth = single + " of" + truth[measure.end() :]
     lowered = truth.lower()
     joined = re.search(
-        r" and for | and (?!in |from |last |this |the (?:same|calendar|whole) |ordered |placed )", lowered
+        r" and (for|by) | and (?!in |from |last |this |the (?:same|calendar|whole) |ordered |placed )", lowered
     )
-    if joined and " for " in lowered[: joined.start()]:
+    # "for A and for B", or "by customers with segment A and by customers with segment B"
+    word = f" {joined[1] or 'for'} " if joined else " for "
+    if joined and word in lowered[: joined.start()]:
         left, right = truth[: joined.start()], truth[joined.end() :]
-        base, first = left[: left.rindex(" for ")], left[left.rindex(" for ") + len(" for ") :]
+        base, first = left[: left.rindex(word)], left[left.rindex(word) + len(word) :]
         stop = re.search(r",| ordered\b| \(", right)
         second, rest = (right[: stop.start()], right[stop.start() :]) if stop else (right, "")
-        sides = [_read(f"{base} for {subject}{rest}", case, names) for subject in (first, second)]
+        sides = [_read(f"{base}{word}{subject}{rest}", case, names) for subject in (first, second)]
     else:
         found = find_period(lowered)
         joined = found and re.match(r"\s*,?\s*and (?:ordered |placed )?", lowered[found[2] :])
@@ -850,11 +899,21 @@ def find_period(text: str) -> tuple[str, int, int] | None:
         restated = _match_period(bracket[1], _period_year(period))
         if restated is not None and restated[1:] == (0, len(bracket[1])):
             if not all(_restates(period, restated[0], day) for day in PROBE_DAYS):
-                raise Unreadable(f"the period {text[start:end]!r} and its restatement {bracket[1]!r} disagree")
+                # "from 1 January to 30 June 2026 (H1 of this year)": a period of stated years, restated
+                # relative to today, agrees on the day the truth is judged; the stated years are kept
+                today = timezone.localdate()
+                if not (_dated(period) and not _dated(restated[0]) and _restates(period, restated[0], today)):
+                    raise Unreadable(f"the period {text[start:end]!r} and its restatement {bracket[1]!r} disagree")
+                restated = (period, *restated[1:])
             if any(period_bounds(period, day) != period_bounds(restated[0], day) for day in PROBE_DAYS):
                 period = restated[0]
             end += bracket.end()
     return period, start, end
+
+
+def _dated(period: str) -> bool:
+    """A period of stated years only ("range:2026-01-01:2026-06-30", "month:2027-01"): it holds on any day."""
+    return bool(re.fullmatch(r"(?:year|month|quarter|range):[\d:-]+", period))
 
 
 def _restates(period: str, restated: str, day: date) -> bool:
@@ -979,7 +1038,26 @@ def _limit(text: str, case: dict[str, Any]) -> int | None:
     return None
 
 
+def _top_orders(spec: dict[str, Any], text: str) -> dict[str, Any] | None:
+    """ "the five orders with the largest amounts": their numbers, in that order."""
+    top = re.fullmatch(
+        r"(?:the )?(\d+|" + "|".join(NUMBER_WORDS) + r") (?:<status> )?orders (?:of <customer> )?with the "
+        r"(largest|highest|biggest|smallest|lowest) amounts?(?: of <customer>)?(?: ordered| placed)?",
+        text,
+    )
+    if top is None:
+        return None
+    places = int(top[1]) if top[1].isdigit() else NUMBER_WORDS[top[1]]
+    found: dict[str, Any] = {"limit": places, **_only(spec, ORDER_FILTERS, "top orders")}
+    if top[2] in ("smallest", "lowest"):
+        found["ascending"] = True
+    return {"top_orders": found}
+
+
 def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
+    top_orders = _top_orders(spec, text)
+    if top_orders is not None:
+        return top_orders
     group = re.search(
         r"^(?:the )?(?:(?:top|bottom) \d+ )?(customers?|regions?|segments?|city|cities)\b", text
     ) or re.search(r"\b(customer|region|segment|city)s? (?:ranked|with the)\b", text)
@@ -1111,6 +1189,8 @@ BUILDERS = {
     "contract": _contract,
     "count_renewals": _renewals("count_renewals"),
     "renewals": _renewals("renewals"),
+    "count_signed": _renewals("count_signed"),
+    "signed": _renewals("signed"),
     "order": _order,
     "order_field": _order_field,
     "largest_order": _orders("largest_order"),

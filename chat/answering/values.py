@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spacy.tokens import Doc
+
 from atlas import lexicon
 from atlas.language import parse
 from chat import vocabulary as vocab
@@ -112,8 +114,22 @@ def missing_value(text: str, *, unread: str = "") -> MissingValue | None:
             if any(vocab.SUBJECT_WORDS.get(w.rstrip("s")) == "orders" for w in words[:i]):
                 attribute = "status"  # "how many orders are backordered"
         if attribute is not None:
-            return MissingValue(attribute, word)
+            return MissingValue(attribute, " ".join(words[_value_start(doc, words, i) : i + 1]))
     return None
+
+
+def _value_start(doc: Doc, words: list[str], i: int) -> int:
+    """Where the value ending at ``i`` begins: the unknown words that modify it are part of its name
+    ("the public sector segment" names a "public sector" segment, never a "sector" one)."""
+    start = i
+    while start > 0:
+        word = words[start - 1]
+        if not word.isalpha() or _known(word) or word in GRADING or word in vocab.GROUPING_LEADS:
+            break
+        if doc[start - 1].pos_ not in ("NOUN", "PROPN", "ADJ"):
+            break
+        start -= 1
+    return start
 
 
 def compound_region(words: list[str]) -> tuple[tuple[int, ...], str] | None:

@@ -6,6 +6,7 @@ question states, and is left out (the plain answer stands) when it cannot be dec
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -69,4 +70,8 @@ def verdict(result: Any) -> bool | None:
             return held > plan.filters.min_amount
         if plan.filters.max_amount is not None:
             return held < plan.filters.max_amount
+    period = plan.filters.period
+    if plan.field in ("renewal_date", "signed_on") and period is not None and isinstance(held, date):
+        # "does X's contract come up for renewal before the end of March?": yes when the date lies in it
+        return period.start <= held <= period.end
     return None

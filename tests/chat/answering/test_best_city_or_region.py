@@ -18,3 +18,25 @@ GAPS: dict[str, str] = {}
 def test_the_helpers_best_city_or_region_paraphrases(corpus, user, on_4_december, case):
     verdict, answer = judged(user, case)
     assert verdict == "correct", answer
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("evaluative", "plain"),
+    [
+        ("weakest region by revenue last quarter?", "worst region by revenue last quarter?"),
+        ("strongest city for sales in h1", "best city for sales in h1"),
+        (
+            "which enterprise customer was the weakest in 2025 by order value",
+            "which enterprise customer was the worst in 2025 by order value",
+        ),
+    ],
+)
+def test_strongest_and_weakest_rank_as_best_and_worst(corpus, user, on_4_december, evaluative, plain):
+    """ "Weakest" and "strongest" are the ranking words "worst" and "best" (class best_city_or_region):
+    each question gets the same answer as its plain twin, never an unread word."""
+    from chat.turn import ask, start_session
+
+    answers = [ask(user, session=start_session(user), question=q).answer for q in (evaluative, plain)]
+    assert answers[0] == answers[1]
+    assert "can't answer" not in answers[0]

@@ -82,3 +82,19 @@ def test_ordinary_words_near_a_name_are_no_name(corpus):
 def test_the_helpers_name_variant_paraphrases(corpus, user, case):
     verdict, answer = judged(user, case)
     assert verdict == "correct", answer
+
+
+@pytest.mark.django_db
+def test_a_trade_noun_of_the_same_verb_names_the_customer(corpus, user):
+    """A name's last word asked after as another trade noun of its verb ("Printing" as "printers",
+    "Brewing" as "brewery") is that customer, and the answer says how it was read."""
+    from chat.models import Customer
+    from chat.tools import _trade_forms
+
+    assert _trade_forms("brewing") == {"brewery", "brewers", "brewer"}
+    assert _trade_forms("ring") == set()  # too short a stem to be a trade
+    customer = next(c for c in Customer.objects.order_by("name") if c.name.split()[-1].lower().endswith("ing"))
+    *head, last = customer.name.split()
+    asked = " ".join([*head, last[:-3] + "ers"]).lower()
+    answer = ask(user, session=None, question=f"what segment is {asked}").answer
+    assert customer.name in answer and customer.segment in answer, answer

@@ -98,3 +98,18 @@ def test_a_grouping_word_is_never_a_value(corpus, user):
     ask(user, session=session, question="total rev from enterprise accts last month")
     answer = ask(user, session=session, question="break it down by region").answer
     assert "There is no" not in answer and "By" not in answer.split(";")[0], answer
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("total spend from the higher education sector segment in 2025", "There is no higher education segment"),
+        ("how many orders did the nonprofit sector segment place last month", "There is no nonprofit sector segment"),
+    ],
+)
+def test_a_missing_value_is_named_with_the_words_that_modify_it(corpus, user, question, named):
+    """The unknown words before the word that names the value are part of its name: a "higher education
+    sector" is not said to be a missing "sector" segment."""
+    answer = ask(user, session=start_session(user), question=question).answer
+    assert answer.startswith(named), answer

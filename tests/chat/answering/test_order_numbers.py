@@ -64,3 +64,24 @@ def test_the_field_asked_of_an_order_leads_its_answer(corpus, user):
     assert status.startswith(f"Order {order.number}: status {order.status} ("), status
     amount = ask(user, session=None, question=f"how much was #{digits}").answer
     assert amount.startswith(f"Order {order.number}: {money(order.amount)} ("), amount
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("typed", ["what was {n} worth", "{n} - when did that go out?", "what's the status of {n} pls"])
+def test_a_bare_number_the_question_reads_nothing_else_from_is_that_order(corpus, user, typed):
+    """A number of five digits or more standing alone, in a question with no customer, place, amount or
+    period, names the order typed without its prefix (never a total over all orders that drops it)."""
+    order = Order.objects.select_related("customer").order_by("number")[7]
+    answer = ask(user, session=None, question=typed.format(n=order.number.split("-")[1])).answer
+    assert answer.startswith(f"Order {order.number}:"), answer
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "typed",
+    ["orders over {n}", "how many orders under {n} dollars this year", "list orders below {n}k"],
+)
+def test_a_number_beside_a_comparison_or_a_scale_is_no_order(corpus, user, typed):
+    order = Order.objects.order_by("number")[7]
+    answer = ask(user, session=None, question=typed.format(n=order.number.split("-")[1])).answer
+    assert not answer.startswith("Order "), answer

@@ -28,3 +28,27 @@ GAPS: dict[str, str] = {
 def test_the_helpers_pick_from_previous_answer_paraphrases(corpus, user, on_4_december, case):
     verdict, answer = judged(user, case)
     assert verdict == "correct", answer
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "follow_up",
+    [
+        "and the account code of whoever ordered it?",
+        "what segment is whoever placed it",
+        "credit limit of whoever bought it",
+    ],
+)
+def test_whoever_placed_the_order_shown_is_its_customer(corpus, user, on_4_december, follow_up):
+    """ "whoever placed it" after one order's card is that order's customer, as "the customer" is (class
+    pick_from_previous_answer); never a list of every customer."""
+    from chat.models import Order
+    from chat.turn import ask, start_session
+
+    order = Order.objects.select_related("customer").order_by("number")[11]
+    session = start_session(user)
+    ask(user, session=session, question=f"when was {order.number} placed")
+    answer = ask(user, session=session, question=follow_up).answer
+    customer = order.customer
+    assert answer.startswith(customer.name), answer
+    assert customer.account_code in answer or customer.segment in answer or "credit limit" in answer, answer

@@ -18,7 +18,6 @@ GAPS = {
     "list the leeds or manchester customers with their acct codes": (
         "known gap: a list of customers shows city, region and segment, not account codes"
     ),
-    "open orders for customers in philly or pittsburgh": "known gap: a city's nickname ('philly') is not read",
     "combined spend last year from ny or baltimore based customers": "known gap: 'ny' is not read as New York",
 }
 

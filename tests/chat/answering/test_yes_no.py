@@ -70,3 +70,29 @@ def test_a_choice_is_answered_with_the_value_not_yes_or_no(corpus, user):
     answer = ask(user, session=None, question="is piedmont textiles enterprise or mid market?").answer
     segment = Customer.objects.get(name="Piedmont Textiles").segment
     assert segment in answer and not answer.startswith(("Yes", "No")), answer
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "name", "span"),
+    [
+        ("is the kestrel foods contract up for renewal before the end of next month?", "Kestrel Foods", "next_month"),
+        ("does cumberland studios renew in the next 6 months", "Cumberland Studios", "six_months"),
+        (
+            "is copperline electrical's contract up for renewal before the end of this month",
+            "Copperline Electrical",
+            "this_month",
+        ),
+    ],
+)
+def test_a_renewal_in_a_period_is_answered_yes_or_no_with_the_date(corpus, user, on_4_december, question, name, span):
+    """Whether a contract comes up for renewal in a period (class yes_no, as the helper's "does ...
+    contract come up for renewal before june next yr"): yes when the renewal date lies in it."""
+    from datetime import date
+
+    today = date(2026, 12, 4)
+    end = {"next_month": date(2027, 1, 31), "six_months": date(2027, 6, 4), "this_month": date(2026, 12, 31)}[span]
+    renewal = latest_contract(name).renewal_date
+    answer = ask(user, session=None, question=question).answer
+    assert answer.startswith("Yes: " if today <= renewal <= end else "No: "), answer
+    assert f"{renewal.day} {renewal:%b %Y}" in answer, answer
