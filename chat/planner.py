@@ -619,7 +619,7 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         if lemma in vocab.BILLING_VERBS and named_before and {"did", "does", "do"} & set(signals.words[: token.i]):
             continue  # "did central invoice more": the verb after its subject, which spaCy may tag a noun
         if word == "half" and signals.period is not None and re.match(r"H[12] ", signals.period.label):
-            continue  # "the first half of 2025": the half year the period read
+            continue  # "2025's first half": the half year the period read
         if lemma in vocab.OUT_OF_SCOPE or word in vocab.OUT_OF_SCOPE:
             key = lemma if lemma in vocab.OUT_OF_SCOPE else word
             verb_use = key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and token.pos_ not in ("NOUN", "PROPN")

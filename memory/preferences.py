@@ -374,7 +374,7 @@ FACETS: tuple[Facet, ...] = (
             Value(
                 "dotted",
                 (r"dd\.mm\.yy(?:yy)?", r"\b(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.\d{4}\b", r"\bwith dots\b"),
-                "as dd.mm.yyyy (day first, with dots)",
+                "dotted, day first (dd.mm.yyyy)",
             ),
             Value(
                 "long",
@@ -515,7 +515,7 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:in|for|per|on) (?:\w+ ){{0,2}}{_LISTS}",
                     # "no more than 7 in any list"
                     rf"\bmore than ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:in|on|per) (?:a|any|the|my|one)? ?{_LISTS}",
-                    # "just give me 5 when i ask for top customers", "only show 3 in rankings"
+                    # "just give me 4 whenever the best accounts come up", "only show 3 in rankings"
                     rf"\b(?:just|only) (?:give me|show me|show|give|do|list) (?:the )?(?:top )?({_NUMBER_WORD})\b"
                     rf"(?!\s*(?:{_NOT_A_LIST_SIZE}|minutes?|hours?|secs?|seconds?)\b)"
                     r"(?=[^.;]{0,50}\b(?:top|rank\w*|biggest|largest|best|lists?|leaderboards?)\b)",
@@ -772,7 +772,7 @@ FACETS: tuple[Facet, ...] = (
         acts_on="any",
         never_applied=True,
     ),
-    # A file with each answer ("an excel attachment with every answer", "a pdf copy of every answer").
+    # A file with each answer ("an excel attachment each time", "every reply as a pdf too").
     Facet(
         "file",
         tuple(
@@ -1213,7 +1213,7 @@ def read_facets(text: str) -> Reading:
             if re.search(rf"\b{_LISTS}", low):
                 del found["length"], found[bound]  # "max 12 lines in any list": the list's lines
             else:
-                del found["limit"]  # "keep answers to 3 lines max": the answer's lines
+                del found["limit"]  # "replies of 4 lines at most": the answer's lines
     _read_fields(low, " " + text + " ", found)
     if "lead" in found and found.get("include") in (found["lead"], f"{found['lead']}s"):
         del found["include"]  # "the headline number first": what the answer opens with, no field

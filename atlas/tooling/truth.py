@@ -624,7 +624,7 @@ GROUP_WHOSE = re.compile(
     r"(largest|highest|most|smallest|lowest|fewest)\b(.*)$",
     re.IGNORECASE,
 )
-# "among customers in the West region, the one with the largest sum of ...": the top of a ranking over a set.
+# "among customers of the North, the one with the largest sum of ...": the top of a ranking over a set.
 AMONG = re.compile(
     r"^among (?:the )?(customers|cities|regions|segments)\b(.*?),\s*the one with the "
     r"(largest|highest|most|smallest|lowest|fewest)\b(.*)$",

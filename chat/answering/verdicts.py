@@ -72,6 +72,6 @@ def verdict(result: Any) -> bool | None:
             return held < plan.filters.max_amount
     period = plan.filters.period
     if plan.field in ("renewal_date", "signed_on") and period is not None and isinstance(held, date):
-        # "does X's contract come up for renewal before the end of March?": yes when the date lies in it
+        # "does X's contract renew by March's close?": yes when the date lies in it
         return period.start <= held <= period.end
     return None

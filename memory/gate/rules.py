@@ -579,7 +579,7 @@ RULES: tuple[Rule, ...] = (
             [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
             # "could we keep invoice lists newest first?": keeping a shape of answer is a standing wish.
             [{"LOWER": {"IN": ["can", "could"]}}, {"LOWER": {"IN": ["we", "you", "u"]}}, {"LEMMA": "keep"}],
-            # "I read these between meetings", "I mostly check your replies on my phone": how every
+            # "I skim these on the bus", "I mostly check your replies on my phone": how every
             # answer is read, so the wish beside it is standing (the place is no circumstance of now).
             [
                 {"LOWER": "i"},
@@ -616,7 +616,7 @@ RULES: tuple[Rule, ...] = (
             [{"LEMMA": "keep"}, {"LEMMA": {"IN": v.HABITUAL_NOUNS}, "TAG": {"IN": ["NNS", "NNPS"]}}],
             # "don't show me dollars at all": never.
             [{"LOWER": "at"}, {"LOWER": "all"}],
-            # "generally don't go past five lines", "usually just give me the total": as a rule.
+            # "generally don't go past five lines", "normally stick to the headline figure": as a rule.
             [{"LOWER": {"IN": v.HABITUAL_ADVERBS}}, {"LOWER": {"IN": v.HABITUAL_REQUEST_OPENERS}}],
         ),
         extra_examples=("keep replies brief for me, three sentences max",),

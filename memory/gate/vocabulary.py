@@ -263,13 +263,13 @@ HABITUAL_CONDITION_VERBS: tuple[str, ...] = (
     "reply",
     "write",
 )
-# Verbs of reading answers: "I read these between meetings", "I mostly check them on my phone" is
+# Verbs of reading answers: "I skim these on the bus", "I mostly check them on my phone" is
 # how the user reads every answer, not where they are now.
 READING_VERBS: tuple[str, ...] = ("read", "check", "skim", "scan", "view", "open", "see", "look")
 # What they read, said of answers in general ("these", "your replies"), not of this one ("it").
 READ_OBJECTS: tuple[str, ...] = ("these", "them", "your", "answers", "replies", "everything", "most", "all", "things")
 # The first words of a request a habitual adverb may open ("generally don't go past ...",
-# "usually just give me the total").
+# "normally stick to the headline figure").
 HABITUAL_REQUEST_OPENERS: tuple[str, ...] = (
     "do",
     "never",
