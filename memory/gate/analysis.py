@@ -1382,7 +1382,9 @@ def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = Fals
     if not (hits & {"standing", "prefer", "answer_style"} or explicit) and not value:
         return None  # an update ("switch my currency to NZD") must name the new value
     if "answer_style" in hits:
-        nouns = [t for t in core if t.dep_ != "ROOT" and t.i < next(t.i for t in core if t.dep_ == "ROOT")]
+        # the words before the clause's verb; a clause whose verb was dropped (a request word) has none
+        root = next((t.i for t in core if t.dep_ == "ROOT"), None)
+        nouns = [t for t in core if root is not None and t.dep_ != "ROOT" and t.i < root]
         statement = statements.finish("Prefers " + statements.lower_first(statements.text_of(nouns))) if nouns else ""
     else:
         statement = statements.preference_statement(

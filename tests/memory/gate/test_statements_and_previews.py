@@ -343,3 +343,15 @@ def test_a_stated_change_makes_a_correction_checkable_without_a_figure_or_a_name
 def test_a_preference_atlas_never_applies_is_acknowledged_with_why_in_one_sentence(make_user, text, message):
     answer = preview(make_user(), text)
     assert (answer.message, answer.standalone) == (message, False)
+
+
+@pytest.mark.parametrize("text", ["numbered steps work best for me, thanks", "tables work best for me, cheers"])
+def test_a_style_said_with_thanks_after_it_is_read_not_a_crash(text):
+    # The clause's verb ends up outside what the statement reads ("..., thanks" moves the root):
+    # the preview and the gate read it as any other turn instead of raising StopIteration.
+    from datetime import UTC, datetime
+
+    from memory.gate.analysis import analyse_turn
+
+    findings = analyse_turn(text, at=datetime(2026, 5, 4, 9, 30, tzinfo=UTC))
+    assert all(f.action in ("write", "refuse", "observe") for f in findings)
