@@ -170,6 +170,11 @@ eval: db
 	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set16.jsonl
 	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set17.jsonl
 	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set5.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/heldout/gate_set16.jsonl
+	$(PY) manage.py eval_gate tests/fixtures/heldout/gate_set17.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set20.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set21.jsonl
+	$(PY) manage.py eval_memory_effect tests/fixtures/heldout/memory_effect_set7.jsonl
 
 eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6
