@@ -1389,15 +1389,24 @@ _FIRST_PLACE = (
 )
 
 
+@lru_cache(maxsize=1)
+def _first_field_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each row field's "<field> first" pattern, compiled once ("biggest first", "names first" are sorts)."""
+    out = []
+    for name, words in _ROW_FIELDS.items():
+        if name in ("amount", "name"):
+            continue
+        nouns = [w for w in words if not re.search(r"newest|latest|recent|oldest|chronolog|biggest|largest", w)]
+        noun = rf"\b((?:order |invoice |contract )?(?:{'|'.join(nouns)}))\b"
+        out.append((name, re.compile(rf"{noun} (?:(?:in|into) (?:the )?)?{_FIRST_PLACE}")))
+    return tuple(out)
+
+
 def _read_first_field(low: str, found: dict[str, Any]) -> None:
     """ "put the order date first in order lists", "account code goes first", "status column first",
     "put the date in the leftmost column": the field a row opens with."""
-    for name, words in _ROW_FIELDS.items():
-        if name in ("amount", "name"):
-            continue  # "biggest first", "names first": a sort
-        nouns = [w for w in words if not re.search(r"newest|latest|recent|oldest|chronolog|biggest|largest", w)]
-        pattern = rf"\b((?:order |invoice |contract )?(?:{'|'.join(nouns)}))\b (?:(?:in|into) (?:the )?)?{_FIRST_PLACE}"
-        match = re.search(pattern, low)
+    for name, pattern in _first_field_patterns():
+        match = pattern.search(low)
         if match is not None:
             # a field the table names by its own words; another in the user's ("the order date")
             found["first_field"] = name if name in FIELD_LABELS else match.group(1).replace("_", " ")
