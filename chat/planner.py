@@ -34,6 +34,7 @@ from atlas.periods import (
     dated_side,
     day_of_month,
     period_before,
+    period_words,
     range_anchors,
     read_period,
     same_period_in_year,
@@ -43,8 +44,8 @@ from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
 # An order number as people type it: "SO-12345", "SO12345", "so 12345" (the space form only with
-# five digits or more, so "so 12 orders" is no order).
-ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))\b", re.IGNORECASE)
+# five digits or more, so "so 12 orders" is no order), possessive too ("so-87888s customer").
+ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))(?:'?s)?\b", re.IGNORECASE)
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
@@ -210,6 +211,12 @@ class Signals:
 # --- reading the question ------------------------------------------------------------------------
 
 
+def _asks_ahead(doc: Doc) -> bool:
+    """A renewal still to come: "who renews in march", "up for renewal in feb"; not one that was
+    ("which contracts renewed in march")."""
+    return any(t.lemma_.lower() in vocab.AHEAD_WORDS and t.tag_ not in ("VBD", "VBN") for t in doc)
+
+
 def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     """The slots the question states, from its parse; ``name_words`` are the words of the
     customer names it uses (never read as regions, cities or unknown nouns)."""
@@ -236,7 +243,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_status(doc, signals, name_words)
     _read_negation(doc, signals)
     _read_places(words, signals, name_words)
-    signals.period, signals.future = read_period(words, today=today)
+    signals.period, signals.future = read_period(words, today=today, ahead=_asks_ahead(doc))
     _read_period_beginning(words, signals)
     signals.unplanned = signals.unplanned or _unread_period(words) or _unplanned_phrase(words)
     _read_numbers(doc, signals)
@@ -531,10 +538,12 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
         amount = amount * scale if amount is not None else None
         if amount is None:
             continue
+        # Amounts are in cents: "at least $250k" is more than $249,999.99, "at most 20k" less than 20,000.01.
+        at_most = prev == "most" or (prev == "$" and prev2 == "most") or trailing == "less"
         if comparison == "more":
-            signals.min_amount = amount
+            signals.min_amount = amount - CENT if at_least else amount
         else:
-            signals.max_amount = amount
+            signals.max_amount = amount + CENT if at_most else amount
         if prev in vocab.MORE_THAN | vocab.LESS_THAN:
             signals.phrase_words.add(prev)  # "sub 2k": the comparison word is read, whatever the parser tagged it
 
@@ -929,14 +938,83 @@ class Planned:
     readings: tuple[tuple[str, str], ...] = ()  # words read by meaning, said in the answer
 
 
+_JARGON = re.compile(
+    r"\b(" + "|".join(re.escape(p) for p in sorted(vocab.JARGON, key=len, reverse=True)) + r")\b", re.I
+)
+
+
+def _in_plain_words(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The question with jargon for a measure in the plain words the planner reads ("avg ticket
+    size" -> "average order value"), and each phrase read so, for the answer to say."""
+    read: list[tuple[str, str]] = []
+
+    def plain(match: re.Match[str]) -> str:
+        meant = vocab.JARGON[match.group(1).lower()]
+        read.append((match.group(1), meant))
+        return meant
+
+    return _JARGON.sub(plain, text), read
+
+
 def plan_question(text: str, context: Context, *, today: date) -> Planned:
-    """The plan for ``text`` in this session, or the reason no plan covers it."""
+    """The plan for ``text`` in this session, or the reason no plan covers it. A remark after the
+    question that adds nothing to it ("..., net what", "..., just checking", "..., calendar 2025 i
+    mean") is set aside rather than left to make the whole question unreadable."""
+    planned = _plan_question(text, context, today=today)
+    if not isinstance(planned.result, Abstention):
+        return planned
+    split = _REMARK_BREAK.search(text.rstrip(" ?!."))
+    if split is None:
+        return planned
+    head, remark = text[: split.start()], text[split.end() :]
+    if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= MAX_REMARK_WORDS:
+        return planned
+    asked = _plan_question(head, context, today=today)
+    if isinstance(asked.result, QueryPlan) and _adds_nothing(remark, head, asked.result, today=today):
+        return asked
+    return planned
+
+
+# The last break before a remark ("..., net what", "...? just checking", "... - roughly is fine").
+_REMARK_BREAK = re.compile(r"(?:[,;?]|\s[-\u2013\u2014])\s+(?!.*(?:[,;?]|\s[-\u2013\u2014])\s)")
+MAX_REMARK_WORDS = 6
+
+
+def _adds_nothing(remark: str, head: str, plan: QueryPlan, *, today: date) -> bool:
+    """Whether a remark restates or softens what the question already asked: each of its words is
+    one of the question's, a word of remark ("just checking", "roughly is fine", "i mean"), the
+    field the question asks in other words ("net" of payment terms) or the period it states again
+    ("q1 2026, like jan thru march"); and it sets no filter, bound or period of its own."""
+    said = read_question(remark, name_words=set(), today=today)
+    asked = read_question(head, name_words=set(), today=today)
+    for slot in ("region", "city", "segment", "status", "exclude_status"):
+        if getattr(said, slot) and getattr(said, slot) != getattr(plan.filters, slot):
+            return False
+    if said.limit is not None or said.min_amount is not None or said.max_amount is not None or said.order_number:
+        return False
+    period = plan.filters.period
+    if said.period is not None and (
+        period is None or (said.period.start, said.period.end) != (period.start, period.end)
+    ):
+        return False
+    known = set(asked.words) | set(asked.lemmas) | vocab.REMARK_WORDS
+    if said.period is not None:
+        known |= period_words(said.words, today=today)
+    if plan.field:
+        known |= {w for w, name in vocab.CONTRACT_FIELDS.items() if name == plan.field}
+    return all(w in known or lemma in known for w, lemma in zip(said.words, said.lemmas, strict=True) if w.isalnum())
+
+
+def _plan_question(text: str, context: Context, *, today: date) -> Planned:
+    """The plan for ``text`` as a whole."""
     # The words of the customers this question names; the focus's name is not among them unless
     # named again ("Which customer in Kansas City ..." after Bayou City Fabrication).
     name_words = {w for ref in context.named for w in _words(ref.name)}
     name_words |= {w for name in context.unknown_names for w in _words(name)}
     name_words |= {w + "s" for w in name_words if w.isalpha()}  # "Lakeshore Printings credit limit"
+    text, plain = _in_plain_words(text)
     signals = read_question(text, name_words=name_words, today=today)
+    signals.readings[:0] = plain
     same = _same_period_moved(signals, context)
     if same is not None:
         signals.period = same  # "and the same week in 2024": the last answer's period, moved
@@ -960,7 +1038,12 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
         # customer asked for, and remarks in another clause ("finance is chasing", "it hasn't
         # arrived") change nothing in it. A field no order holds is still out of scope, and an
         # unknown noun in the order number's own clause ("the tracking number for ...") abstains.
-        order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
+        held = _field_of_its_customer(signals)
+        if held is not None:
+            # "what region is the customer on SO-88141 in": the customer's record (or contract), not the order's
+            order = QueryPlan("lookup", held[0], order_number=signals.order_number, field=held[1])
+        else:
+            order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
         return Planned(order, {}, fmt=fmt)
     abstain = _abstention(signals, context)
     if abstain is not None:
@@ -1056,6 +1139,21 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     if any(conditions) or not (f.region or f.city or f.segment):
         return Abstention(vocab.NO_PLAN_REASON, "them")
     return Filters(region=f.region, city=f.city, segment=f.segment, or_cities=f.or_cities)
+
+
+def _field_of_its_customer(signals: Signals) -> tuple[str, str] | None:
+    """A field the order's customer holds, asked of an order number ("the region of the customer on
+    SO-88141", "SO-88685's acct code", "what terms is the buyer of SO-86011 on"): the customer's
+    record or contract; None when the question asks for the order's own fields. "where" alone asks
+    where the order is (its status), not where its customer is."""
+    asked = _contract_fields(signals)
+    if asked:
+        return "contracts", asked[0] if len(asked) == 1 else ""
+    for lemma, word in zip(signals.lemmas, signals.words, strict=True):
+        name = vocab.CUSTOMER_FIELDS.get(word) or vocab.CUSTOMER_FIELDS.get(lemma)
+        if name and word != "where" and word not in signals.name_words:
+            return "customers", name
+    return None
 
 
 def _order_field(signals: Signals) -> str:
@@ -1264,6 +1362,8 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         return lead and not context.named and not grouped
     if last is not None and not context.named and _reshaped(last, signals) is not None:
         return True  # "how much is that in total", "list them", "which one was lowest", "by region?"
+    if last is not None and _picks_from_the_set(signals, last) and not context.named:
+        return True  # "biggest single order in there", "which of those was the smallest order"
     if signals.subjects or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
@@ -1284,6 +1384,20 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         if w.isalnum() and w not in {"and", "what", "about", "how", "the", "in", "for", "same", "as", "a", "then"}
     ]
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
+
+
+def _picks_from_the_set(signals: Signals, last: QueryPlan) -> bool:
+    """ "what was the biggest single order in there", "which of those was the smallest order": one
+    order picked by size from the orders the last answer totalled, counted or listed, pointed at
+    ("those", "them", "in there", "out of that") and with no filter or subject of its own."""
+    words = signals.words
+    pointed = bool(set(words) & vocab.BACK_REFERENCES) or any(
+        a in ("in", "from", "of") and b in ("there", "that", "those") for a, b in pairwise(words)
+    )
+    if not pointed or last.subject != "orders" or last.group_by or signals.has_slot():
+        return False
+    sized = bool(set(words) & vocab.SIZE_WORDS)
+    return sized and set(signals.subjects) <= {"orders"} and _measure(signals) == "rank"
 
 
 def _narrows(signals: Signals) -> bool:
@@ -1329,6 +1443,9 @@ def _reshaped(last: QueryPlan, signals: Signals) -> QueryPlan | None:
     top or bottom one ("which one was lowest"), grouped ("break it down by region") or sorted
     ("sort those by amount"). Every filter of the last plan holds: "that" is what was shown,
     whatever has decayed from the session's slots."""
+    if _picks_from_the_set(signals, last):  # "the biggest single order in there": one of those orders
+        order = "asc" if set(signals.words) & vocab.BOTTOM_WORDS else "desc"
+        return QueryPlan("rank", "orders", last.filters, order=order, limit=1)
     if _own_subjects(signals) or signals.has_slot() or signals.limit is not None:
         return None
     words, lemmas = set(signals.words), set(signals.lemmas)
@@ -1524,8 +1641,21 @@ def _summed_by_verb(signals: Signals) -> bool:
 
 def _total_for(signals: Signals) -> bool:
     """ "the total for enterprise customers", "total from our Boston clients": the noun "total" of
-    whoever it is for (their orders' value), unlike "total clients up north" (how many)."""
-    return any(w in vocab.SUM_WORDS and nxt in ("for", "from", "by") for w, nxt in pairwise(signals.words))
+    whoever it is for (their orders' value), unlike "total clients up north" (how many); "the sum
+    of everything still open, all customers" likewise, unless what it is the sum of is a head count
+    ("the total of customers in the west")."""
+    words, lemmas = signals.words, signals.lemmas
+    for i, (w, nxt) in enumerate(pairwise(words)):
+        if w not in vocab.SUM_WORDS:
+            continue
+        after = lemmas[i + 2] if i + 2 < len(lemmas) else ""
+        if (
+            nxt in ("for", "from", "by")
+            or nxt == "of"
+            and vocab.SUBJECT_WORDS.get(after) not in ("customers", "contracts")
+        ):
+            return True
+    return False
 
 
 def _billed(signals: Signals) -> bool:
@@ -1719,6 +1849,13 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
         if filters.period is not None and "renew" not in signals.lemmas and "renewal" not in signals.lemmas:
             return Abstention(vocab.NO_PLAN_REASON, measure)
         return QueryPlan(measure, "contracts", filters, field="credit_limit")
+    bounded = filters.min_amount is not None or filters.max_amount is not None
+    if field_asked == ("contracts", "credit_limit") and bounded and not customers and measure in ("", "count"):
+        # "who has a credit line over 100k", "contracts with limits under 20k": the amount bounds
+        # each current contract's credit limit, not an order's amount
+        if filters.status or filters.exclude_status:
+            return Abstention(vocab.NO_PLAN_REASON, "credit limit")
+        return QueryPlan("count" if measure == "count" else "list", "contracts", filters)
     totalled = _total_threshold(signals, filters, measure)
     if totalled is not None:
         return totalled
@@ -1740,6 +1877,8 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
         return QueryPlan("lookup", field_asked[0], filters, field=field_asked[1])
     return _listing_plan(signals, filters, context)
 
+
+CENT = Decimal("0.01")
 
 _TERMS = re.compile(r"\bnet[- ]?(\d{1,3})\b")
 
@@ -1848,7 +1987,7 @@ def _plural(noun: str) -> str:
 def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPlan | Abstention:
     subjects = set(signals.subjects)
     words, lemmas = set(signals.words), set(signals.lemmas)
-    money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals) or _billed(signals)
+    money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals) or _billed(signals) or _total_for(signals)
     group = _group_by(signals)
     how_much = "how much" in " ".join(signals.words)  # money, never a head count
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
@@ -1885,6 +2024,17 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
             return Abstention(vocab.NO_PLAN_REASON, measure)  # no plan adds up what contracts are worth
         return QueryPlan(measure, "orders", filters, group_by=group)
     return _rank_plan(signals, filters, group, words)
+
+
+def _every_one(words: list[str], nouns: tuple[str, ...]) -> bool:
+    """ "all the west region customers", "every customer", "all our accounts": the ranking covers
+    every one of the groups, not a top five."""
+    for i, word in enumerate(words):
+        if word in ("all", "every", "each"):
+            ahead = words[i + 1 : i + 5]
+            if any(w.rstrip("s") in nouns or w in nouns for w in ahead):
+                return True
+    return False
 
 
 def _ranks_the_average(signals: Signals) -> bool:
@@ -1949,6 +2099,8 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     )
     if signals.limit is None and group and _sorts_the_list(signals.words):
         limit = None  # "overdue $ by city, biggest first": every city, in that order
+    if signals.limit is None and group and limit == DEFAULT_TOP and _every_one(signals.words, named):
+        limit = None  # "rank all the west region customers", "every segment by revenue": all of them
     if signals.each_listed and signals.limit is None:
         # over the customers just listed: "which of them ... the most" is one; "rank them" is all of them
         limit = (

@@ -26,7 +26,7 @@ from chat import blocks as B
 from chat import vocabulary as vocab
 from chat.answering.verdicts import verdict
 from chat.executors import Figure, Missing, Quotes, Ranking, RankRow, Record, RecordList, Result
-from chat.planner import Abstention, Filters, QueryPlan
+from chat.planner import CENT, Abstention, Filters, QueryPlan
 from chat.prompt import Prompt
 from chat.shaping import Holds, Influence, Style, Use, field_values, settle, style_for
 
@@ -152,10 +152,8 @@ def scope_phrase(filters: Filters, style: Style, *, with_customers: bool = True,
         parts.append(f"in the {filters.region.title()} region")
     if filters.segment:
         parts.append(f"in the {filters.segment} segment")
-    if filters.min_amount is not None:
-        parts.append(f"over {fmt_money(filters.min_amount, style)}")
-    if filters.max_amount is not None:
-        parts.append(f"under {fmt_money(filters.max_amount, style)}")
+    if filters.min_amount is not None or filters.max_amount is not None:
+        parts.append(amount_bound(filters.min_amount, filters.max_amount, style))
     if filters.exclude_status:
         parts.append(f"excluding {filters.exclude_status} orders")
     if filters.period is not None:
@@ -271,10 +269,9 @@ def _having_phrase(plan: QueryPlan, style: Style) -> str:
     if plan.terms:
         return f"on {plan.terms} terms (current contract) "
     if plan.min_total is not None or plan.max_total is not None:
-        bounds = [f"more than {fmt_money(plan.min_total, style)}"] if plan.min_total is not None else []
-        bounds += [f"less than {fmt_money(plan.max_total, style)}"] if plan.max_total is not None else []
+        bounds = amount_bound(plan.min_total, plan.max_total, style, over="more than")
         kept = "" if plan.filters.status else " (cancelled orders left out)"
-        return f"whose {_orders_noun(plan)} total {' and '.join(bounds)}{kept} "
+        return f"whose {_orders_noun(plan)} total {bounds}{kept} "
     if plan.min_orders is None:
         return ""
     noun = _orders_noun(plan)
@@ -506,6 +503,18 @@ def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
         head = head.replace("  ", " ")
         items = [_customer_item(row, having, result.kinds, style) for row in result.rows]
         inline = [row[0] for row in result.rows]
+    elif result.noun == "contract" and _limit_bounded(plan.filters):
+        # "contracts with a credit limit over 400k": the bound is on each current contract's limit
+        filters = replace(plan.filters, min_amount=None, max_amount=None)
+        scope = scope_phrase(filters, style, dated=False)
+        bound = amount_bound(plan.filters.min_amount, plan.filters.max_amount, style)
+        bound = f"of {bound}" if bound.startswith("at ") else bound
+        plural = "s" if result.total != 1 else ""
+        if not result.rows:
+            return [B.summary(f"No current contract has a credit limit {bound}{' ' + scope if scope else ''}.")]
+        head = f"{result.total:,} current contract{plural} with a credit limit {bound}{' ' + scope if scope else ''}:"
+        items = [f"{r[0]}: {fmt_money(r[3], style)} ({r[2]}, renews {fmt_date(r[1], style)})" for r in result.rows]
+        inline = [f"{r[0]} ({fmt_money(r[3], style)})" for r in result.rows]
     elif result.noun == "contract":
         scope = scope_phrase(plan.filters, style).replace("across all dates", "on record")
         if not result.rows:
@@ -517,6 +526,24 @@ def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
         return _order_list_blocks(result, style)
     rows = [tuple(fmt_value(v, k, style) for v, k in zip(row, result.kinds, strict=True)) for row in result.rows]
     return _shaped(head, result.columns, rows, items, style, inline=inline, total=result.total, every=True)
+
+
+def _limit_bounded(filters: Filters) -> bool:
+    return filters.min_amount is not None or filters.max_amount is not None
+
+
+def amount_bound(low: Decimal | None, high: Decimal | None, style: Style, *, over: str = "over") -> str:
+    """ "over $400,000.00", "at least $250,000.00", "under $20,000.00", "at most ...": amounts are
+    in cents, so more than $249,999.99 is at least $250,000.00 (how the planner reads "at least")."""
+    parts = []
+    if low is not None:
+        whole = low % 1 == Decimal("0.99")
+        parts.append(f"at least {fmt_money(low + CENT, style)}" if whole else f"{over} {fmt_money(low, style)}")
+    if high is not None:
+        whole = high % 1 == CENT
+        under = "under" if over == "over" else "less than"
+        parts.append(f"at most {fmt_money(high - CENT, style)}" if whole else f"{under} {fmt_money(high, style)}")
+    return " and ".join(parts)
 
 
 def _customer_item(row: tuple[Any, ...], having: str, kinds: tuple[str, ...] = (), style: Style | None = None) -> str:
@@ -536,8 +563,10 @@ def _order_list_blocks(result: RecordList, style: Style) -> list[B.Block]:
         if len(result.rows) == 1:
             r = [fmt_value(v, k, style) for v, k in zip(result.rows[0], result.kinds, strict=True)]
             noun = _orders_noun(plan, 1)
-            return [B.summary(f"The {which} {noun} {scope} is {r[0]} ({r[1]}, {r[2]}): {r[3]}, {r[4]}.")]
-        head = f"The {len(result.rows)} {which} {_orders_noun(plan)} {scope}:"
+            excluded = _cancelled_sentence(plan, result.cancelled_excluded)
+            return [B.summary(f"The {which} {noun} {scope} is {r[0]} ({r[1]}, {r[2]}): {r[3]}, {r[4]}.{excluded}")]
+        clause = _cancelled_clause(plan, _cancelled_sentence(plan, result.cancelled_excluded))
+        head = f"The {len(result.rows)} {which} {_orders_noun(plan)} {scope}{clause}:"
     else:
         head = f"{result.total:,} {_orders_noun(plan, result.total)} {scope}, {_order_words(style, 'newest first')}:"
     rows = [tuple(fmt_value(v, k, style) for v, k in zip(row, result.kinds, strict=True)) for row in result.rows]
@@ -597,6 +626,13 @@ def _record_blocks(result: Record, style: Style) -> list[B.Block]:
             f"{result.title} is a {values['Segment']} customer in {values['City']} ({values['Region']} region), "
             f"account {values['Account code']}."
         )
+    if result.plan.order_number and result.noun != "order":  # asked of the order its customer placed
+        who = f"{result.title} (the customer on order {result.plan.order_number.upper()})"
+        rest = sentence[len(result.title) :] if sentence.startswith(result.title) else ""
+        if rest.startswith(" "):
+            sentence = who + rest
+        else:  # "Prairie Mill Foods' current contract: ..."
+            sentence = f"Order {result.plan.order_number.upper()} was placed by {result.title}. {sentence}"
     table = style.format in ("table", "detailed") and not result.asked
     for label, text in values.items():
         if kinds[label] in _SHOWN_KINDS and (table or text in sentence):
@@ -645,15 +681,19 @@ def _note_month(note: Any) -> str:
 _AMOUNT = re.compile(r"\$?\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|thousand|million)?\b", re.IGNORECASE)
 
 
-def _noted_terms(text: str) -> str:
+def _noted_terms(text: str, context: str) -> str:
+    """Payment terms a note states ("net 90", "60 days"): the number from the note, the field
+    named in the note or in the question it corrected (``context``)."""
     found = _NET_DAYS.search(text)
-    if found is None or not re.search(r"\b(net|terms|payment|pays|days)\b", text, re.IGNORECASE):
+    if found is None or not re.search(r"\b(net|terms|payment|pays?|days)\b", context, re.IGNORECASE):
         return ""
     return f"net {int(found.group(1) or found.group(2))}"
 
 
-def _noted_limit(text: str) -> Decimal | None:
-    if not re.search(r"\b(limit|credit)\b", text, re.IGNORECASE):
+def _noted_limit(text: str, context: str) -> Decimal | None:
+    """A credit limit a note states ("slashed it to $5k"): the amount from the note, the field
+    named in the note or in the question it corrected (``context``)."""
+    if not re.search(r"\b(limit|credit)\b", context, re.IGNORECASE):
         return None
     for match in _AMOUNT.finditer(text):
         scale = (match.group(2) or "").lower()
@@ -665,48 +705,97 @@ def _noted_limit(text: str) -> Decimal | None:
     return None
 
 
+# A place said as where a customer is now: "in", "to", "at" or "based in" before it.
+_WHERE = ("in", "to", "at", "into")
+
+
+def _noted_place(text: str, recorded: str) -> str:
+    """A city a note puts the customer in ("theyre in fort worth now", "moved HQ to eugene") other
+    than the recorded one; a place only left ("they left portland") is not where they are."""
+    from atlas.lexicon import cities, words
+
+    tokens = ["saint" if w in ("st", "ste") else w for w in words(text)]  # "st paul" is Saint Paul
+    table = cities()
+    for size in (3, 2, 1):
+        for start in range(1, len(tokens) - size + 1):
+            name = table.get(tuple(tokens[start : start + size]))
+            if name and tokens[start - 1] in _WHERE and name.lower() != recorded.lower():
+                return name
+    return ""
+
+
+def _noted_region(text: str, recorded: str) -> str:
+    from chat.models import Region
+
+    for region in Region:
+        said = re.search(rf"\b(?:in|to|into) the {region.value}\b", text, re.IGNORECASE)
+        if said and region.label.lower() != recorded.lower():
+            return region.label
+    return ""
+
+
 def _about(note: Any, customer: str) -> bool:
     """Whether a note is about this customer: it names it, or (a correction that says "their
     limit") the question it corrected named it, and no other customer."""
-    from chat.models import Turn
     from chat.tools import find_customer_mentions
 
     mentions = find_customer_mentions(note.statement)
-    if not mentions and note.kind == "correction" and getattr(note, "source_turn", None):
-        question = Turn.objects.filter(pk=note.source_turn).values_list("question", flat=True).first() or ""
-        mentions = find_customer_mentions(question)
+    if not mentions and note.kind == "correction":
+        mentions = find_customer_mentions(_corrected_question(note))
     names = {m.name for m in mentions}
     return customer in names and (len(names) == 1 or any(m.exact and m.name == customer for m in mentions))
 
 
+def _corrected_question(note: Any) -> str:
+    from chat.models import Turn
+
+    if note.kind != "correction" or not getattr(note, "source_turn", None):
+        return ""
+    return Turn.objects.filter(pk=note.source_turn).values_list("question", flat=True).first() or ""
+
+
+def _noted_against(note: Any, result: Record, fields: dict[str, Any], style: Style) -> str:
+    """What the note says of a field this record shows, where it differs from the record: the
+    phrase for the sentence, or "". The field is named in the note or in the question it corrected
+    ("credit limit?" corrected by "no, they slashed it to $5k")."""
+    text = note.statement
+    context = f"{text} {_corrected_question(note)}"
+    if "Payment terms" in fields:
+        terms = _noted_terms(text, context)
+        if terms and terms != str(fields["Payment terms"]).lower().strip():
+            return terms
+    if fields.get("Credit limit") is not None:
+        limit = _noted_limit(text, context)
+        if limit is not None and limit != Decimal(str(fields["Credit limit"])):
+            return f"a credit limit of {fmt_money(limit, style)}"
+    if "City" in fields:
+        place = _noted_place(text, str(fields["City"]))
+        if place:
+            return f"{result.title} is in {place}"
+    if "Region" in fields:
+        region = _noted_region(text, str(fields["Region"]))
+        if region:
+            return f"{result.title} is in the {region} region"
+    return ""
+
+
 def record_conflicts(results: tuple[Any, ...], notes: tuple[Any, ...], style: Style) -> list[tuple[Any, str]]:
-    """Recalled notes that state another payment term or credit limit for a customer whose
-    contract is in the results, each with the sentence that says so: the records win over the
-    user's notes (design rule "the corpus wins")."""
+    """Recalled notes that state another value (payment terms, credit limit, city, region) for a
+    field of a customer or contract the answer shows, each with the sentence that says so: the
+    records win over the user's notes (design rule "the corpus wins")."""
     out = []
     for result in results:
-        if not isinstance(result, Record) or result.noun != "contract":
+        if not isinstance(result, Record) or result.noun not in ("contract", "customer"):
             continue
-        fields = {label: value for label, value, _ in result.fields}
+        fields = {label: value for label, value, _ in result.fields if not result.asked or label == result.asked}
+        record = "contract" if result.noun == "contract" else "customer record"
         for note in notes:
-            if note.kind not in ("correction", "context"):
+            if note.kind not in ("correction", "context") or not _about(note, result.title):
                 continue
-            if not _about(note, result.title):
-                continue
-            terms = _noted_terms(note.statement)
-            limit = _noted_limit(note.statement)
-            said = ""
-            if terms and "Payment terms" in fields and terms != str(fields["Payment terms"]).lower().strip():
-                said = terms
-            elif (
-                limit is not None
-                and fields.get("Credit limit") is not None
-                and limit != Decimal(str(fields["Credit limit"]))
-            ):
-                said = f"a credit limit of {fmt_money(limit, style)}"
+            said = _noted_against(note, result, fields, style)
             if said:
                 out.append(
-                    (note, f"A note from {_note_month(note)} said {said}, which no longer matches the contract.")
+                    (note, f"A note from {_note_month(note)} said {said}, which no longer matches the {record}.")
                 )
     return out
 

@@ -87,6 +87,7 @@ SUBJECT_WORDS: dict[str, str] = {
     "purchase": "orders",
     "buy": "orders",
     "booking": "orders",
+    "deal": "orders",
     "invoice": "orders",
     "spend": "orders",
     "spender": "customers",
@@ -165,9 +166,11 @@ TOP_WORDS = frozenset(
 )
 # Ranking words that rank by how many orders, not by their value ("our busiest customers").
 BUSY_WORDS = frozenset({"busiest"})
-BOTTOM_WORDS = frozenset({"bottom", "smallest", "lowest", "least", "fewest", "worst", "weakest", "small", "low"})
+BOTTOM_WORDS = frozenset(
+    {"bottom", "smallest", "lowest", "least", "fewest", "worst", "weakest", "small", "low", "tiniest", "littlest"}
+)
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
-SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest"})
+SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest", "tiniest", "littlest"})
 # Adjectives of an order's price: after "most" or "least" they size orders by amount, as "biggest"
 # and "smallest" do ("the least costly order this month"); anywhere else they stay unread.
 AMOUNT_ADJECTIVES = frozenset({"expensive", "costly", "pricey", "valuable", "cheap"})
@@ -299,11 +302,32 @@ PERIOD_SIDES = frozenset({"before", "after"})  # and "prior to"
 # Conditions on orders that no record holds: whether they were on time.
 # After "pay", the words of payment terms ("pay on net 60", "pay within 30 days"), not of a payment.
 TERMS_PREPOSITIONS = frozenset({"on", "in", "within", "by", "late", "early"})
+# Words of a remark after a question that add nothing to it ("just checking", "roughly is fine",
+# "calendar 2025 i mean", "like jan thru march"): with them the remark is set aside.
+REMARK_WORDS = frozenset(
+    {"just", "checking", "check", "roughly", "rough", "approx", "approximately", "ish", "ballpark", "is", "fine",
+     "ok", "okay", "thanks", "thank", "thx", "ta", "cheers", "please", "pls", "what", "so", "again", "calendar",
+     "exactly", "basically", "quick", "i", "mean", "like", "you", "know", "btw", "anyway", "the", "a", "one",
+     "right", "correct", "good", "enough", "sure", "wise", "curious", "wondering", "through", "thru", "to"}
+)  # fmt: skip
+# Jargon for a measure, read as the plain words the planner knows, and said in the answer ("Read
+# 'ticket size' as 'order value'."): the size of a typical order, everything a customer ordered.
+JARGON: dict[str, str] = {
+    "ticket size": "order value",
+    "average ticket": "average order value",
+    "avg ticket": "average order value",
+    "deal size": "order value",
+    "basket size": "order value",
+    "order size": "order value",
+    "book of business": "total order value",
+}
 UNPLANNED_PHRASES: tuple[str, ...] = (
     "on time", "in time", "on schedule", "ahead of schedule", "behind schedule",
     # An order has no due date, only the day it was placed ("due this week" is not "placed this week").
     "due this", "due next", "due by", "due before", "due within", "due today", "due tomorrow",
 )  # fmt: skip
+# Words of an event still to come: with them a month named without a year that has passed is the next one.
+AHEAD_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "lapse"})
 # Words that put a contract's period on its renewal date (the date the plans filter contracts by).
 RENEWAL_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "end", "due", "lapse"})
 # Verbs before an ordinal that make it a place in a ranking ("came in second", "was third").

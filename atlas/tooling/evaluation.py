@@ -293,6 +293,11 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         if "terms" in spec:
             on_terms = [c.customer_id for c in _latest_contracts().values() if c.payment_terms == spec["terms"]]
             customers = customers.filter(pk__in=on_terms)
+        if "limit" in spec:  # a bound on the latest contract's credit limit
+            n, op = Decimal(spec["limit"]["n"]), spec["limit"]["op"]
+            holds = {"gt": n.__lt__, "ge": n.__le__, "lt": n.__gt__, "le": n.__ge__}[op]
+            within = [c.customer_id for c in _latest_contracts().values() if holds(c.credit_limit)]
+            customers = customers.filter(pk__in=within)
         if kind == "count_customers":
             return Expected(numbers=(Decimal(customers.count()),))
         return _customers_shown(customers, spec)

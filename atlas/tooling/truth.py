@@ -195,6 +195,15 @@ MIN_AMOUNT = re.compile(
     r"\b(?:(?:with|and) (?:an |a )?(?:amount|value) (?:above|over|of more than|greater than)|(?:above|over)(?= \$))"
     r" \$?(\d[\d,]*(?:\.\d+)?)(?: usd\b| dollars\b)?"
 )
+# "customers whose contract credit limit is greater than 100000", "... is 30000 or less": a bound on
+# each customer's latest contract's credit limit, strict or not.
+LIMIT_BOUND = re.compile(
+    r"\b(?:whose|with an?) (?:latest |current )?(?:contract(?:'s)? )?(?:has an? )?credit limit (?:is |of )?"
+    r"(?:(?P<cmp>greater than|more than|above|over|at least|less than|below|under|at most) \$?(?P<n>\d[\d,]*)"
+    r"|\$?(?P<m>\d[\d,]*) or (?P<tail>more|less))"
+)
+_LIMIT_OPS = {"greater than": "gt", "more than": "gt", "above": "gt", "over": "gt", "at least": "ge",
+              "less than": "lt", "below": "lt", "under": "lt", "at most": "le", "more": "ge", "less": "le"}  # fmt: skip
 # "with an amount below 5,000", "under $5,000": orders worth less than an amount.
 MAX_AMOUNT = re.compile(
     r"\b(?:(?:with|and) (?:an |a )?(?:amount|value) (?:below|under|of less than|less than)|(?:below|under)(?= \$))"
@@ -800,6 +809,13 @@ def _read(truth: str, case: dict[str, Any], names: Names, period: str | None = N
     if terms:
         spec["terms"] = terms[1]
         text = text[: terms.start()] + " " + text[terms.end() :]
+    limit = LIMIT_BOUND.search(text)
+    if limit:
+        spec["limit"] = {
+            "op": _LIMIT_OPS[limit["cmp"] or limit["tail"]],
+            "n": (limit["n"] or limit["m"]).replace(",", ""),
+        }
+        text = text[: limit.start()] + " " + text[limit.end() :]
     for bound_key, bound in (("min_amount", MIN_AMOUNT), ("max_amount", MAX_AMOUNT)):
         amount = bound.search(text)
         if amount:
@@ -1123,7 +1139,7 @@ def _having_sum(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[st
 
 def _customers(kind: str) -> Builder:
     def build(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
-        check = _only(spec, ("region", "segment", "city", "terms"), kind)
+        check = _only(spec, ("region", "segment", "city", "terms", "limit"), kind)
         # must: "that count (or the names of those customers)": naming them all is also correct
         if kind == "count_customers" and re.search(
             r"\bor (?:the )?names of (?:those|these|the) customers\b", str(case.get("must", ""))

@@ -49,6 +49,7 @@ class Dimension(enum.StrEnum):
     CUSTOMER = "customer"
     REGION = "region"
     CITY = "city"
+    SEGMENT = "segment"
     PERIOD = "period"
 
 
@@ -83,6 +84,22 @@ def cities_named(words: list[str]) -> tuple[str, ...]:
             key = tuple(clean[i : i + size])
             if key in corpus.cities:
                 found.append(corpus.cities[key])
+                break
+    return tuple(dict.fromkeys(found))
+
+
+def segments_named(words: list[str]) -> tuple[str, ...]:
+    """The customers' segments a question names, in its order ("enterprise or mid-market",
+    "small business vs mid market"), as stored."""
+    corpus = vocab.corpus_vocabulary()
+    clean = [w for part in words for w in part.replace("-", " ").split()]
+    longest = max((len(k) for k in corpus.segments), default=1)
+    found = []
+    for i in range(len(clean)):
+        for size in range(min(longest, len(clean) - i), 0, -1):
+            key = tuple(clean[i : i + size])
+            if key in corpus.segments:
+                found.append(corpus.segments[key])
                 break
     return tuple(dict.fromkeys(found))
 
@@ -246,6 +263,9 @@ def plan_comparison(signals: Signals, context: Context, *, today: date) -> Query
     cities = cities_named([w for w in words if w not in signals.name_words])
     if len(cities) >= 2:
         return plan(replace(base, city=""), Dimension.CITY, cities[:2])
+    segments = segments_named([w for w in words if w not in signals.name_words])
+    if len(segments) >= 2:
+        return plan(replace(base, segment=""), Dimension.SEGMENT, segments[:2])
     periods = period_sides(words, cue, today=today)
     if periods is not None:
         sides = tuple(f"{p.label}|{p.start.isoformat()}|{p.end.isoformat()}" for p in periods)

@@ -726,11 +726,17 @@ def test_a_status_under_not_is_left_out_never_asked_for(corpus, question, exclud
 @pytest.mark.django_db
 def test_at_most_is_a_ceiling_on_the_amount(corpus):
     """ "At most $2,000" was dropped: the East's orders of every size were listed, and "which
-    customers bought at most $500" summed every order there is."""
+    customers bought at most $500" summed every order there is. Amounts are in cents, so at most
+    $2,000 is under $2,000.01: an order of exactly $2,000.00 is in."""
     east = plan("Orders of at most $2,000 in the East").result
-    assert (east.kind, east.filters.region, east.filters.max_amount) == ("list", "east", 2000)
+    assert (east.kind, east.filters.region, east.filters.max_amount) == ("list", "east", Decimal("2000.01"))
     small = plan("Which customers bought at most $500 in total?").result
-    assert (small.kind, small.subject, small.max_total, small.min_total) == ("list", "customers", 500, None)
+    assert (small.kind, small.subject, small.max_total, small.min_total) == (
+        "list",
+        "customers",
+        Decimal("500.01"),
+        None,
+    )
 
 
 @pytest.mark.django_db
@@ -763,7 +769,8 @@ def test_amounts_and_counts_said_with_or_more_or_north_of(corpus):
     assert (south.filters.region, south.filters.max_amount) == ("north", Decimal("500"))
     at_least = plan("Who's got 3 or more overdue orders?").result
     assert (at_least.subject, at_least.min_orders, at_least.filters.status) == ("customers", 2, "overdue")
-    assert plan("Orders of $500 or less").result.filters.max_amount == Decimal("500")
+    # "or less" includes $500.00 itself: under $500.01, amounts being in cents
+    assert plan("Orders of $500 or less").result.filters.max_amount == Decimal("500.01")
 
 
 @pytest.mark.django_db
