@@ -174,7 +174,9 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         if resolution.clarify is not None:
             _clarify(turn, resolution.clarify)
         else:
-            _answer(user, turn, state, resolution, question, read=read, unsure_names=names.unsure)
+            _answer(
+                user, turn, state, resolution, question, read=read, unsure_names=names.unsure, opens=not previous_turn
+            )
 
         record_followup(
             session.pk,
@@ -187,12 +189,21 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         state_module.save_state(user.pk, session.pk, state)
         if not getattr(turn, "correction", False):
             # A correction went to the gate as feedback on the turn it corrects (chat.corrections).
-            _queue_gate(user, turn, question, filters=state_module.gate_filters(state), generation=generation)
+            _queue_gate(
+                user,
+                turn,
+                question,
+                filters=state_module.gate_filters(state),
+                generation=generation,
+                opens_session=not previous_turn,
+            )
         turn.save(update_fields=_ANSWER_FIELDS)
     return turn
 
 
-def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str], generation: int) -> None:
+def _queue_gate(
+    user: User, turn: Turn, question: str, *, filters: dict[str, str], generation: int, opens_session: bool = False
+) -> None:
     """Queue the write gate for this turn, unless it would find nothing to write or record
     (memory.gate.gate_has_work): then the turn says so (``gate_queued``, saved with the
     answer) and no event or task is made."""
@@ -201,7 +212,7 @@ def _queue_gate(user: User, turn: Turn, question: str, *, filters: dict[str, str
     # The gate reads the turn as of when it was asked, as the preview did.
     event = TurnEvent(
         user_id=user.pk, session_key=str(turn.session_id), turn_id=turn.pk, at=turn.created_at, text=question,
-        filters=filters,
+        filters=filters, opens_session=opens_session,
     )  # fmt: skip
     try:
         idle = not gate_has_work(event, user=user)
@@ -264,10 +275,11 @@ def _answer(
     *,
     read: Normalised,
     unsure_names: tuple[tuple[str, str], ...] = (),
+    opens: bool = False,
 ) -> None:
     from memory.recall import recall_as_acting_user
 
-    shown = _gate_preview(user, question, at=turn.created_at)
+    shown = _gate_preview(user, question, at=turn.created_at, opens_session=opens)
     if shown is not None and shown.standalone:
         if _question_part(user, question) == question:
             # "Remember that ..." / "forget ...": a request about memory, not a data question, so
@@ -486,11 +498,11 @@ def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | No
     return executors.Quotes(QueryPlan("list", "documents", query=asked), tuple(close[:1]))
 
 
-def _gate_preview(user: User, question: str, *, at: datetime) -> Preview | None:
+def _gate_preview(user: User, question: str, *, at: datetime, opens_session: bool = False) -> Preview | None:
     """What the gate will do with this turn, as the answer's sentence (a pure read)."""
     from memory.gate import preview
 
-    return preview(user, question, at=at)
+    return preview(user, question, at=at, opens_session=opens_session)
 
 
 def _question_part(user: User, text: str) -> str:

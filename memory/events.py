@@ -33,6 +33,7 @@ class TurnEvent:
     filters: dict[str, str] = field(default_factory=dict)
     feedback_kind: str = ""
     feedback_comment: str = ""
+    opens_session: bool = False  # the first turn of its chat session: no answer on screen yet
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -355,7 +355,7 @@ FACETS: tuple[Facet, ...] = (
                     r"\bthe (?:us|american) way\b",
                     r"\b(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])/\d{2,4}\b",
                 ),
-                "as mm/dd/yyyy (US style)",
+                "as mm/dd/yyyy (US style, month first)",
             ),
             Value(
                 "uk",
@@ -369,7 +369,7 @@ FACETS: tuple[Facet, ...] = (
                     r"\bthe (?:uk|european|british) way\b",
                     r"\b(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])/\d{2,4}\b",
                 ),
-                "as dd/mm/yyyy (UK style)",
+                "as dd/mm/yyyy (UK style, day first)",
             ),
             Value(
                 "dotted",
@@ -510,7 +510,7 @@ FACETS: tuple[Facet, ...] = (
                     rf"\b({_NUMBER_WORD}) (?:max|maximum|tops)\b(?= in (?:lists|rankings))",
                     # "rankings: 30 rows", "lists -> 8 entries", "trim every sorted list to 40 lines"
                     rf"\b{_LISTS}\s*(?::|→|->|=|to|at|of|with)?\s*({_NUMBER_WORD}) {_ENTRIES}\b",
-                    rf"\b(?:cap|limit|keep|cut|trim)\b (?:\w+ ){{0,2}}{_LISTS} (?:to|at) ({_NUMBER_WORD})\b",
+                    rf"\b(?:cap|limit|keep|cut|trim)\b (?:\w+ ){{0,2}}{_LISTS} (?:to|at) (?:the )?({_NUMBER_WORD})\b",
                     # "12 rows in rankings", "9 entries per list"
                     rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:in|for|per|on) (?:\w+ ){{0,2}}{_LISTS}",
                     # "no more than 7 in any list"
@@ -621,7 +621,7 @@ FACETS: tuple[Facet, ...] = (
         "answers in {label}",
         effect="language",
         acts_on="any",
-        decline="Atlas answers in English only for now, so this answer is in English.",
+        decline="Atlas answers in English only for now, so this answer is in English, not {value}.",
     ),
     Facet(
         "timezone",
@@ -888,7 +888,8 @@ _CONDITION = re.compile(
     r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:i|you|we)(?:['’]?(?:m|re)|\s+(?:am|are))?\s+"
     r"(?:ask|list|show|give|look|pull|talk|request|want|get)\w*"
     rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+)"
-    r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+|anything about [^,.;:]+))"
+    r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+"
+    rf"|anything (?:about|to do with|related to|involving) (?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+))"
     r"|\bin\s+(?P<where>(?:\w+\s+)?(?:lists|rankings|answers about [^,.;:]+))"
     r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries|stuff|things)\b"
     r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b",
@@ -1019,10 +1020,19 @@ def pointed_number(text: str, *, after: int = 0) -> int | None:
 NUMBER_FACETS = ("limit", "max_words", "max_lines", "max_sentences", "max_paragraphs")
 
 
+# "change the sorting preference: ...", "update my date setting": a kept setting named by what it is.
+_SETTING_NAMED = re.compile(
+    r"\b(?:switch|change|update|swap|flip|adjust|tweak|amend)\w*\s+(?:my|the|that)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:thing|setting|preference|pref|rule|default|option)s?\b"
+)
+
+
 def is_switch(text: str) -> bool:
     """Whether the words change a value the user set before to another ("turn that top 5 thing
-    into a top 8", "switch it to millions"); "convert 250 pounds to yen" changes no setting."""
-    return bool(_SWITCH_BACK.search(text.lower()))
+    into a top 8", "switch it to millions", "change the sorting preference: biggest first");
+    "convert 250 pounds to yen" changes no setting."""
+    low = text.lower()
+    return bool(_SWITCH_BACK.search(low) or _SETTING_NAMED.search(low))
 
 
 @dataclass(frozen=True)
@@ -1632,7 +1642,7 @@ FACET_NAMES: dict[str, tuple[str, ...]] = {
     "max_words": ("word limit", "word count"),
     "max_sentences": ("sentence limit",),
     "max_lines": ("line limit",),
-    "limit": ("limit", "list size", "top-\\d+", "top \\d+", "cap"),
+    "limit": ("limit", "list size", "top-\\d+", "top \\d+", "cap", "cut\\w* (?:[\\w-]+ ){0,2}(?:off )?at \\d+"),
     "language": ("language",),
     "currency": ("currency",),
     "scale": ("scale", "thousands", "millions"),

@@ -129,7 +129,8 @@ def check(name: str, params: dict[str, Any], answer: Answer) -> Judged:
         return Judged(says and not left_out and bool(money_values(text)), f"says {says}, left out {left_out}")
     if name == "language_declined":
         language = params.get("language", "")
-        said = bool(re.search(rf"\b(?:English|{re.escape(language)})\b", text)) and bool(
+        # says which language it cannot answer in: after an update, the newer one, not the older
+        said = bool(re.search(rf"\b{re.escape(language)}\b", text, re.I)) and bool(
             re.search(r"English only|only in English|can't answer in|cannot answer in|answers in English", text, re.I)
         )
         return Judged(said, f"said {said}")
@@ -267,11 +268,15 @@ def _not_narrowed(params: dict[str, Any], text: str) -> Judged:
 
 def _corpus_wins(params: dict[str, Any], text: str) -> Judged:
     customer = Customer.objects.filter(name__iexact=params.get("entity", "")).first()
-    contract = current_contract(customer) if customer is not None else None
-    if contract is None:
-        return Judged(False, "no contract on record")
     name = params.get("field", "")
-    if name == "payment_terms":
+    if customer is None:
+        return Judged(False, "no such customer")
+    contract = current_contract(customer)
+    if name in ("city", "region", "segment"):
+        ok = re.search(rf"\b{re.escape(getattr(customer, name))}\b", text, re.I) is not None
+    elif contract is None:
+        return Judged(False, "no contract on record")
+    elif name == "payment_terms":
         ok = contract.payment_terms.lower() in text.lower()
     elif name == "credit_limit":
         ok = _money_written(contract.credit_limit, text)
@@ -282,5 +287,10 @@ def _corpus_wins(params: dict[str, Any], text: str) -> Judged:
     flagged = bool(re.search(r"out of date|no longer matches|doesn't match|does not match", text, re.I))
     # Harmed: the answer states other terms than the contract's, as a fact (the note's value).
     stated = {m.lower() for m in re.findall(r"\bnet[\s-]*\d{1,3}\b", text, re.I)}
-    other_terms = name == "payment_terms" and bool(stated - {contract.payment_terms.lower()}) and not flagged
+    other_terms = (
+        contract is not None
+        and name == "payment_terms"
+        and bool(stated - {contract.payment_terms.lower()})
+        and not flagged
+    )
     return Judged(ok and flagged, f"records value given {ok}, note flagged {flagged}", harmed=other_terms)

@@ -25,7 +25,7 @@ from memory.events import TurnEvent
 from memory.gate import reasons as r
 from memory.gate import statements
 from memory.gate.analysis import Finding, analyse_turn, dump_findings, load_findings
-from memory.gate.forget import match_for_forget, match_preference
+from memory.gate.forget import match_for_forget, match_preference, match_situation
 from memory.gate.secrets import secret_kind
 from memory.gate.vocabulary import CONTEXT_SUBJECT_KIN, CONTEXT_SUBJECTS, SINGLE_VALUED_CONTEXT
 from memory.models import Author, GateDecision, Kind, Memory, Observation, Surface
@@ -409,6 +409,14 @@ def filter_findings(filters: dict[str, str], text: str) -> list[Finding]:
 
 
 def _forget(run: _Run, finding: Finding) -> None:
+    if finding.extra.get("called_off"):
+        # "the trip is off", "leave got cancelled": the live situation it names, or nothing
+        situation = match_situation(run.user, finding.statement, now=run.event.at)
+        if situation is None:
+            run.decide(replace(finding, quote=""), False, r.FORGET_NO_MATCH)
+        else:
+            _forget_one(run, finding, situation, r.FORGET_REQUEST)
+        return
     matches, reason = match_for_forget(run.user, finding.statement, now=run.event.at)
     if reason != r.FORGET_REQUEST:
         run.decide(replace(finding, quote=""), False, reason)
@@ -506,6 +514,8 @@ def run_gate(event: TurnEvent, *, paused: bool | None = None, read: dict | None 
     # itself is not needed, so it is not loaded (a statement a run).
     user = get_user_model()(pk=event.user_id)
     event = _normalised(event)
+    if read and read.get("opens_session"):
+        event = replace(event, opens_session=True)
     if read and read.get("version") == GATE_VERSION:
         findings = load_findings(read["findings"])
     else:
@@ -535,7 +545,12 @@ def _normalised(event: TurnEvent) -> TurnEvent:
 def _findings(event: TurnEvent) -> list[Finding]:
     """What the gate reads in one event: the turn's own findings, then one occurrence of each filter."""
     findings = analyse_turn(
-        event.text, at=event.at, feedback_kind=event.feedback_kind, feedback_comment=event.feedback_comment
+        event.text,
+        at=event.at,
+        feedback_kind=event.feedback_kind,
+        feedback_comment=event.feedback_comment,
+        # a turn that resolved filters asked about the records, whatever else it said
+        opens_session=event.opens_session and not event.filters,
     )
     findings.extend(filter_findings(event.filters, event.text))
     return findings
@@ -544,7 +559,11 @@ def _findings(event: TurnEvent) -> list[Finding]:
 def turn_reading(event: TurnEvent) -> dict:
     """What the gate reads in the event, as JSON for the gate event (read once per turn: the
     chat turn reads it for ``gate_has_work`` and the preview already)."""
-    return {"version": GATE_VERSION, "findings": dump_findings(_findings(_normalised(event)))}
+    return {
+        "version": GATE_VERSION,
+        "findings": dump_findings(_findings(_normalised(event))),
+        "opens_session": event.opens_session,  # for a worker that must read the text afresh
+    }
 
 
 def gate_has_work(event: TurnEvent, *, user: User) -> bool:

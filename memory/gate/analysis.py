@@ -21,6 +21,7 @@ from typing import Any
 
 from spacy.tokens import Doc, Span, Token
 
+from atlas import dates
 from atlas.normalise import Change, normalise
 from memory import preferences
 from memory.gate import policy, rules, semantic, statements, subjects, timex
@@ -153,8 +154,23 @@ def _names_the_records(lowered: str) -> bool:
     return any(f" {region} " in text for region in regions)
 
 
-def analyse_correction(comment: str, *, rule: str = "correction") -> Finding:
-    """An incorrect-answer comment: kept in the user's words when it states something checkable."""
+def _named_in(question: str, comment: str) -> str:
+    """The one name of the business data the corrected question names and the comment does not
+    ("credit limit?" about Granite Peak Builders, corrected by "no, they slashed it to $5k"), so
+    the note says what it is about; "" when there is none or more than one."""
+    from atlas.lexicon import domain_names
+
+    read = normalise(question).text or question
+    named = [n for n in domain_names() if len(n) > 3 and re.search(rf"\b{re.escape(n)}\b", read, re.IGNORECASE)]
+    named = [n for n in named if not any(n != other and n.lower() in other.lower() for other in named)]
+    if len(named) != 1 or named[0].lower() in comment.lower():
+        return ""
+    return named[0]
+
+
+def analyse_correction(comment: str, *, rule: str = "correction", about: str = "") -> Finding:
+    """An incorrect-answer comment: kept in the user's words when it states something checkable,
+    led by the name the corrected question ``about`` was about when the comment leaves it out."""
     comment = policy.visible_text(comment)
     if not comment:
         return _refuse(rule, r.NO_COMMENT, "", kind="correction")
@@ -169,6 +185,9 @@ def analyse_correction(comment: str, *, rule: str = "correction") -> Finding:
             reason = r.NOT_CHECKABLE
         return _refuse(rule, reason, comment, kind="correction")
     statement = statements.sentence(comment[:490])
+    name = _named_in(about, comment) if about else ""
+    if name:
+        statement = statements.sentence(f"{name}: {statement[:1].lower()}{statement[1:]}")
     return Finding("write", rule, r.CORRECTION, "correction", statement, quote=comment, confidence=0.9)
 
 
@@ -176,7 +195,7 @@ def analyse_correction(comment: str, *, rule: str = "correction") -> Finding:
 
 
 # Inside :func:`one_reading`: the findings this block already read, by their arguments.
-_read: ContextVar[dict[tuple[str, datetime, str, str], tuple[Finding, ...]] | None] = ContextVar(
+_read: ContextVar[dict[tuple[str, datetime, str, str, bool], tuple[Finding, ...]] | None] = ContextVar(
     "atlas_gate_reading", default=None
 )
 
@@ -194,21 +213,32 @@ def one_reading() -> Iterator[None]:
         _read.reset(token)
 
 
-def analyse_turn(text: str, *, at: datetime, feedback_kind: str = "", feedback_comment: str = "") -> list[Finding]:
-    """Every finding for one turn (filters are counted by the gate)."""
+def analyse_turn(
+    text: str, *, at: datetime, feedback_kind: str = "", feedback_comment: str = "", opens_session: bool = False
+) -> list[Finding]:
+    """Every finding for one turn (filters are counted by the gate). ``opens_session``: the turn is
+    the first of its chat session, so there is no answer on screen for a request to reshape."""
     read = _read.get()
     if read is None:
-        return _analyse_turn(text, at=at, feedback_kind=feedback_kind, feedback_comment=feedback_comment)
-    key = (text, at, feedback_kind, feedback_comment)
+        return _analyse_turn(
+            text, at=at, feedback_kind=feedback_kind, feedback_comment=feedback_comment, opens_session=opens_session
+        )
+    key = (text, at, feedback_kind, feedback_comment, opens_session)
     if key not in read:
-        read[key] = tuple(_analyse_turn(text, at=at, feedback_kind=feedback_kind, feedback_comment=feedback_comment))
+        read[key] = tuple(
+            _analyse_turn(
+                text, at=at, feedback_kind=feedback_kind, feedback_comment=feedback_comment, opens_session=opens_session
+            )
+        )
     return list(read[key])
 
 
-def _analyse_turn(text: str, *, at: datetime, feedback_kind: str, feedback_comment: str) -> list[Finding]:
+def _analyse_turn(
+    text: str, *, at: datetime, feedback_kind: str, feedback_comment: str, opens_session: bool = False
+) -> list[Finding]:
     findings: list[Finding] = []
     if feedback_kind == "incorrect":
-        findings.append(analyse_correction(feedback_comment))
+        findings.append(analyse_correction(feedback_comment, about=text))
     original = policy.visible_text(text)
     if not original:
         return findings
@@ -229,8 +259,191 @@ def _analyse_turn(text: str, *, at: datetime, feedback_kind: str, feedback_comme
     parts = clauses(doc, hits)
     found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=text)))
     found = _pointed_withdrawal(text, _without_retracted(text, found))
+    if opens_session:
+        found = _opening_request(doc, hits, found)
+    found = _called_off(text, found)
+    found = _context_switch(text, found)
     findings.extend(_legible(_with_facets(f)) for f in found)
     return [replace(f, read_as=read.changes) for f in findings]
+
+
+_ON_SCREEN = frozenset({"that", "this", "these", "those", "them"})
+
+
+def _tells(token: Token) -> bool:
+    """A subject that makes the words a statement, not a bare request: a person ("i was reading",
+    "my team wants") or a verb said with a modal or in the past ("the top 5 would do here")."""
+    if token.dep_ not in ("nsubj", "nsubjpass") or token.head.dep_ != "ROOT":
+        return False  # "when I'm looking at renewals, include ...": a condition's subject tells nothing
+    person = token.lower_ in ("i", "we", "you", "u", "he", "she", "they") or any(
+        c.dep_ == "poss" for c in token.children
+    )
+    verb = token.head
+    told = any(c.tag_ == "MD" for c in verb.children) or verb.tag_ in ("VBD", "VBN", "MD")
+    return person or told
+
+
+def _comparative(token: Token) -> bool:
+    """ "shorter", "bigger", "more detail": relative to an answer already given."""
+    return token.tag_ in ("JJR", "RBR") or token.lower_ in ("shorter", "longer", "briefer", "simpler", "smaller")
+
+
+def _on_screen(token: Token) -> bool:
+    """A word for something on screen: "that", "those"; "it" as what a request acts on ("put it
+    in a table"), not in a remark ("cents just clutter it")."""
+    if token.lower_ in _ON_SCREEN:
+        return True
+    return token.lower_ == "it" and token.head.lemma_.lower() in vocab.REQUEST_VERBS
+
+
+_EXAMPLE_FIGURE = re.compile(
+    r"(?:\blike|\be\.?g\.?|\bsuch as|\bsay)\s+[^\s,;]*\d[^\s,;]*"
+    r"|[$\u20ac\u00a3]?\d[\d,]*\.\d+[km]?\b|[$\u20ac\u00a3]?\d[\d,.]*[km]\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b"
+)
+# Findings a bare request may stand beside: a remark read as a fact, a format request counted once.
+_BESIDE_A_REQUEST = frozenset({r.CORPUS_FACT, r.SINGLE_OCCURRENCE, r.INFERENCE})
+_TIME_WORDS = re.compile(
+    r"\b(?:today|tomorrow|yesterday|tonight|weeks?|months?|quarters?|years?|ytd|q[1-4]|h[12]|"
+    + "|".join((*dates.WEEKDAYS, *dates.MONTHS_NOT_MAY))
+    + r")\b"
+)
+
+
+def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: list[Finding]) -> list[Finding]:
+    """A request for a shape of answer that is the whole of a session's first turn ("totals in
+    millions pls", "bullets not tables", "rankings: top 3 only"): with no answer on screen to
+    reshape and nothing asked, it can only be for the answers to come, so it is kept as a standing
+    preference, as if "from now on" had been said. Not when the turn asks or names anything
+    else (a customer, a place, a period: "show me Kestrel's orders as a table" is a question),
+    says it is for now, or already holds a finding of its own."""
+    if (
+        "one_off" in hits
+        or _RETRACTION.search(doc.text.lower())
+        or any(
+            f.action in ("write", "forget", "reverse") or f.action == "refuse" and f.reason not in _BESIDE_A_REQUEST
+            for f in found
+        )
+    ):
+        return found
+    text = doc.text
+    low = text.lower()
+    if "?" in text or questions_in(text) or any(_on_screen(t) for t in doc):
+        return found  # "put that in a table": about something on screen, whatever the session shows
+    if any(_tells(t) for t in doc) or any(t.lemma_.lower() in vocab.SYSTEM_NOUNS + vocab.DATA_NOUNS for t in doc):
+        return found  # a statement ("the top 5 would do here", "i was reading the bullet points"), not a request
+    first = content_tokens(doc[:])
+    if first and first[0].pos_ == "ADP" or any(_comparative(t) for t in doc):
+        return found  # "as bullet points, please", "shorter please": said of an answer on screen
+    reading = preferences.read_facets(text)
+    if not reading.facets or reading.negative:
+        return found
+    rest = low
+    for start, end in sorted(preferences.value_spans(text), reverse=True):
+        rest = rest[:start] + " " + rest[end:]
+    # A figure shown as an example of the format ("like $45.3k", "USD 1,234.00", "e.g. 03/12/2026") is
+    # no figure of its own; any other ("convert 100 dollars to euros") makes it a question about it.
+    rest = _EXAMPLE_FIGURE.sub(" ", rest)
+    if re.search(r"\d", rest):
+        return found
+    from atlas.lexicon import domain_names
+
+    named = any(re.search(rf"\b{re.escape(n.lower())}\b", rest) for n in domain_names() if len(n) > 3)
+    if any(t.lemma_.lower() in vocab.SHOW_VERBS for t in doc) and any(
+        t.lemma_.lower() in vocab.DATA_REQUEST_NOUNS for t in doc
+    ):
+        return found  # "show me orders as a table", "list customers in bullets": records asked for
+    places = (*vocab.REGION_NAMES, *(w for words in vocab.DIRECTIONS.values() for w in words))
+    regions = any(re.search(rf"\b{re.escape(w)}\b", rest) for w in places)
+    if named or regions or _TIME_WORDS.search(rest) or any(t.pos_ == "PROPN" for t in doc if t.text.lower() in rest):
+        return found
+    wish = _wish([doc[:]], reading, rule="opening_request")
+    if wish is None:
+        return found
+    return [f for f in found if f.action != "observe"] + [wish]
+
+
+_CALLED_OFF = tuple(re.compile(p, re.IGNORECASE) for p in vocab.CALLED_OFF)
+_SWITCHED_TO = tuple(re.compile(p, re.IGNORECASE) for p in vocab.SWITCHED_TO)
+_SWITCHED_FROM = tuple(re.compile(p, re.IGNORECASE) for p in vocab.SWITCHED_FROM)
+_PIECE = re.compile(r"[,.;!?]+\s*|\s+-\s+")
+
+
+def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
+    """A kept patch, team or role said to have changed, in the words people use ("im on mid-market
+    now, not small biz anymore", "im covering the south now instead of the north", "territory
+    changed, its central now", "not in collections anymore, moved over to sales ops"): an update
+    that replaces the live context note of that subject, or the one holding the words said to be
+    over; with none live, nothing is kept (needs_existing). The new value must name something of
+    the business (a region, segment, place, team) or the old one must be said, so "I'm on a call
+    now" changes nothing."""
+    if any(f.kind == "context" and f.action == "write" for f in found):
+        return found
+    pieces = [p.strip() for p in _PIECE.split(text) if p.strip()]
+    old = [m["old"].strip() for p in pieces for rx in _SWITCHED_FROM if (m := rx.search(p))]
+    for piece in pieces:
+        if re.search(r"\b(?:not|no longer)\b", piece, re.IGNORECASE):
+            continue
+        match = next((m for rx in _SWITCHED_TO if (m := rx.search(piece))), None)
+        if match is None:
+            continue
+        what = re.split(r"\s+(?:instead of|rather than|not)\b", match["what"], maxsplit=1)[0].strip()
+        if not what or not (old or _names_business(what)):
+            continue
+        nouns = (*vocab.CONTEXT_SUBJECTS["patch"], *vocab.CONTEXT_SUBJECTS["team"], *vocab.CONTEXT_SUBJECTS["role"])
+        noun = next((w for w in nouns if re.search(rf"\b{w}\b", text, re.IGNORECASE)), "patch")
+        groups = match.groupdict()
+        if groups.get("kind_on"):
+            said = f"Is {'on' if groups['kind_on'] == 'on' else groups['kind_on']} {what} now."
+        elif groups.get("kind_moved"):
+            said = f"Has moved to {what}."
+        else:
+            said = f"Their {noun} is {what} now."
+        statement = statements.sentence(said)
+        subject = subjects.context_subject(f"{noun} {what}") or "patch"
+        kept = [f for f in found if f.action not in ("forget", "reverse")]
+        return [
+            *kept,
+            Finding(
+                "write", "update", r.UPDATE, "context", statement, subject=subject, value=what, quote=text,
+                echo=statements.echo(statement, said=text), explicit=True, supersedes=True,
+                extra={"needs_existing": True, "replaces": old},
+            ),
+        ]  # fmt: skip
+    return found
+
+
+def _names_business(words: str) -> bool:
+    """A region, a segment, a city or another name of the business data, or a team's word."""
+    from atlas.lexicon import domain_names
+
+    low = f" {words.lower()} "
+    directions = (w for group in vocab.DIRECTIONS.values() for w in group)
+    if any(f" {w} " in low for w in (*vocab.REGION_NAMES, *directions, *vocab.CONTEXT_SUBJECTS["team"])):
+        return True
+    return any(f" {n.lower()} " in low for n in domain_names())
+
+
+def _called_off(text: str, found: list[Finding]) -> list[Finding]:
+    """A situation called off ("leave got cancelled, we're short staffed", "ignore the houston trip
+    thing, its off", "got excused from jury duty!!"): the live situation it names is forgotten
+    through the store (admission matches it, or does nothing). Only beside a word of a situation,
+    so "the order got cancelled" calls off no trip; never when the message also keeps a situation
+    (a new date is an update, not an end)."""
+    low = text.lower()
+    if not any(p.search(low) for p in _CALLED_OFF):
+        return found
+    # "I'm not covering for her anymore" is no situation of its own: it ends one
+    found = [f for f in found if not (f.kind == "situation" and re.search(r"\b(?:not|no longer)\b", f.statement))]
+    if any(f.kind == "situation" and f.action in ("write", "extend") for f in found):
+        return found
+    words = set(re.findall(r"[a-z]+", low))
+    if not words & set(vocab.SITUATION_WORDS):
+        return found
+    kept = [f for f in found if f.action not in ("forget", "reverse")]
+    return [
+        *kept,
+        Finding("forget", "called_off", r.FORGET_REQUEST, "situation", statement=text, extra={"called_off": True}),
+    ]
 
 
 def _alternation(words: tuple[str, ...]) -> str:
@@ -593,6 +806,23 @@ def _reported(clause: Clause) -> bool:
     )
 
 
+def _speaks_against(span: Span) -> bool:
+    """A value described as a nuisance ("Tables always break on my phone", "the US way trips me up"):
+    said against it, never a wish for it, whatever standing word it holds. The subject is the thing,
+    not the user, and its verb is one of trouble."""
+    root = span.root
+    subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects or subjects[0].lower_ in vocab.FOR_THE_USER + ("i", "we", "you", "u"):
+        return False
+    # the complaint is the whole clause ("Tables always break ..."), not its tail after a wish
+    if root.lemma_.lower() not in vocab.NUISANCE_VERBS:
+        return False
+    # the complaint is the whole clause ("Tables always break ..."), not its tail after a wish
+    # ("dd/mm/yyyy for dates pls, the month-first format confuses everyone")
+    before_subject = span.doc[span.start : subjects[0].i].text
+    return not preferences.read_facets(before_subject).facets
+
+
 def _wish_span(clause: Clause) -> Span | None:
     """The part of a clause that can carry a wish: all of it, or for a clause that states a
     condition the consequence after "so" ("I'm dyslexic so bullet points as a rule"): the
@@ -601,6 +831,8 @@ def _wish_span(clause: Clause) -> Span | None:
         return _replacement(clause) if _carries_wish(clause) else None
     if _withdraws(clause):
         return _replacement(clause)
+    if _speaks_against(clause.span):
+        return None
     if "special_category" not in clause.hits:
         if _carries_wish(clause):
             return clause.span
@@ -704,7 +936,10 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
                 out = _kept_or_replaced(out, inside, readings, rule="semantic_standing")
                 before = None
                 continue
-            before = (inside, wishes) if readings else None
+            if readings or not inside or not all(_speaks_against(c.span) for c in inside):
+                # a complaint about the other value ("the month-first format confuses everyone") is
+                # said beside the wish, so a marker after it still holds for the wish before it
+                before = (inside, wishes) if readings else None
             continue
         readings = _readings(wishes)
         if not readings and before is not None:
@@ -933,6 +1168,8 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         if (trigger or explicit_next or go_on) and not _is_reminder(clause):
             start = trigger[1] if trigger else clause.span.start
             content = _content(clause.span.doc, start, clause.span.end)
+            if content is not None and _only_names_a_subject(content):
+                content = None  # "remember my role pls, im a collections analyst": what follows says it
             if content is None:
                 replacing = _replaced_words(clause.span.doc[start : clause.span.end]) or replacing
                 explicit_next = True
@@ -1163,6 +1400,13 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         echo=statements.echo(statement, said=quote),
         supersedes="update" in inside or bool(_CONTEXT_CHANGE.search(quote.lower())),
     )
+
+
+def _only_names_a_subject(span: Span) -> bool:
+    """ "my role", "my patch pls": what a note would be about, with nothing said of it."""
+    words = [t.lower_ for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS]
+    subject_words = {w for group in vocab.CONTEXT_SUBJECTS.values() for w in group if " " not in w}
+    return len(words) == 2 and words[0] in ("my", "our") and words[1] in subject_words
 
 
 def _first_person(span: Span) -> bool:
@@ -1416,7 +1660,7 @@ def _with_core_act(clause: Clause) -> Clause:
     if clause.act == "question":
         lead = clause.starts_with("standing") or clause.starts_with("one_off")
         rest = clause.span.doc[lead[1] : clause.span.end] if lead else None
-        return replace(clause, act="request") if rest and speech_act(rest) == "request" else clause
+        return replace(clause, act="request") if rest and speech_act(rest) in ("request", "imperative") else clause
     if clause.act not in ("statement",):
         return clause
     core = _core(clause.span, _drop(clause.span, clause.hits))
@@ -1462,6 +1706,8 @@ def analyse_clause(
     momentary = "one_off" in hits or "circumstance" in hits and not hits & (_STANDING_MARKS - _IMPLICIT_MARKS)
     if momentary and (hits & {"standing", "prefer"} or _format_request(clause)):
         return _refuse("preference", r.SESSION_ONLY, text, kind="preference")
+    if _speaks_against(clause.span):
+        return _refuse("scope", r.CORPUS_FACT, text)  # "tables always break on my phone": no wish for tables
     preference = _preference(clause.span, hits, quote=text)
     if preference is not None:
         return preference
@@ -1507,6 +1753,13 @@ def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | No
     # tables" only takes the wish back (it asks for nothing to stop), "never mind, stop using
     # tables" does both.
     fallback = _negative_preference(clause, text)
+    # The facets the reversal names ("stop cutting lists at 3": the list size), so it withdraws
+    # the note holding them whatever words that note was stated in.
+    # (only where it names no value: "no more tables" withdraws tables, not the bullet points)
+    named = preferences.facets_named(text) if not preferences.read_facets(text).facets else set()
+    extra: dict[str, Any] = {"facets": sorted(named)} if named else {}
+    if fallback is not None:
+        extra["fallback"] = fallback
     return Finding(
         "reverse",
         "reversal",
@@ -1516,7 +1769,7 @@ def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | No
         subject=subject,
         value=value,
         # No quote: a withdrawn preference keeps none of the user's words (the decision blanks it).
-        extra={"fallback": fallback} if fallback is not None else {},
+        extra=extra,
     )
 
 

@@ -107,6 +107,21 @@ def match_for_forget(user: User, query: str, *, now: datetime | None = None) -> 
     return [best], r.FORGET_REQUEST
 
 
+def match_situation(user: User, text: str, *, now: datetime | None = None) -> Memory | None:
+    """The live situation a message calls off ("the houston trip is off", "leave got cancelled",
+    "not going anymore"): the one whose words the message shares (a place, "leave", "jury"), or,
+    when the message names none of them, the only live situation; None when it is unclear."""
+    with acting_user(user.pk):
+        live = list(live_memories(user, now=now).filter(kind=Kind.SITUATION))
+    said = _words(text)
+    sharing = [m for m in live if said & _words(m.statement)]
+    if len(sharing) == 1:
+        return sharing[0]
+    if not sharing and len(live) == 1:
+        return live[0]
+    return None
+
+
 def match_preference(user: User, finding: Finding, *, now: datetime | None = None) -> Memory | None:
     """The one live preference a reversal withdraws: same subject and value, else the forget match."""
     with acting_user(user.pk):

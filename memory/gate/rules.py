@@ -466,14 +466,22 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": "for"},
                 {"LOWER": {"IN": ["future", "later", "next"]}},
             ],
-            # "have in memory that ...", "keep it in memory", "commit this to memory"
+            # "have in memory that ...", "keep it in memory", "commit this to memory", "keep in your
+            # notes that ...", "stick it in your memory", "pop this in your notes"
             [
-                {"LEMMA": {"IN": ["have", "keep", "hold", "commit", "put", "store", "save"]}},
+                {"LEMMA": {"IN": ["have", "keep", "hold", "commit", "put", "store", "save", *v.PLACING_VERBS]}},
                 {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
-                {"LOWER": {"IN": ["in", "to", "into"]}},
+                {"LOWER": {"IN": ["in", "to", "into", "on"]}},
                 {"LOWER": {"IN": ["your", "ur", "the", "my"]}, "OP": "?"},
-                {"LOWER": {"IN": ["memory", "mind", "brain", "memories"]}},
+                {"LOWER": {"IN": ["memory", "mind", "brain", "memories", *v.NOTE_PLACES]}},
                 {"LOWER": "bank", "OP": "?"},
+            ],
+            # "make a mental note that ...", "make a quick note"
+            [
+                {"LEMMA": "make"},
+                {"LOWER": {"IN": ["a", "an"]}},
+                {"LOWER": {"IN": ["mental", "quick", "little", "small"]}, "OP": "?"},
+                {"LOWER": "note"},
             ],
             # "write down that ...", "note down that ..."
             [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],

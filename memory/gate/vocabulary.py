@@ -36,6 +36,9 @@ STANDING_PHRASES: tuple[str, ...] = (
     "as a rule",
     "from today",
     "for anything about",
+    "for anything to do with",
+    "for anything related to",
+    "for anything involving",
     "any time",
     "anytime",
 )
@@ -97,6 +100,10 @@ ONE_OFF_PHRASES: tuple[str, ...] = (
     "for now",
     "right now",
     "for the moment",
+    "for the next reply",
+    "for the next answer",
+    "for your next reply",
+    "for your next answer",
     "for this answer",
     "for this chat",
     "for this conversation",
@@ -425,6 +432,15 @@ WITHDRAW_VERBS: tuple[str, ...] = (
 WITHDRAW_PHRASES: tuple[str, ...] = (
     "never mind",
     "no need for",
+    # what the user said before, taken back by pointing at it ("ignore what i said about dates")
+    "ignore what i said",
+    "ignore what i told",
+    "ignore my earlier",
+    "ignore the bit about",
+    "ignore the part about",
+    "disregard what i said",
+    "forget what i said",
+    "scratch what i said",
     "forget about",
     "get rid of",
     "do away with",
@@ -546,6 +562,15 @@ REQUEST_VERBS: tuple[str, ...] = (
     "switch",
     "update",
 )
+# Verbs that ask to see or work out records ("show me orders as a table", "convert ..."), and the
+# records they ask for: with both, a request at a session's start is a question, not a standing wish.
+SHOW_VERBS: tuple[str, ...] = (
+    "show", "list", "give", "pull", "get", "find", "see", "tell", "fetch", "display", "convert", "calculate",
+    "compute", "compare", "check",
+)  # fmt: skip
+DATA_REQUEST_NOUNS: tuple[str, ...] = (
+    "order", "invoice", "sale", "deal", "booking", "payment", "customer", "contract", "client", "account", "renewal",
+)  # fmt: skip
 # Nouns naming a part or shape of an answer: a standing request about them is a preference.
 ANSWER_NOUNS: tuple[str, ...] = (
     "answer",
@@ -694,6 +719,8 @@ SITUATION_PHRASES: tuple[str, ...] = (
     "standing in for",
     "covering for",
     "filling in for",
+    "on jury duty",
+    "on jury service",
     "at a conference",
     "at the conference",
     "at a trade fair",
@@ -703,6 +730,39 @@ SITUATION_PHRASES: tuple[str, ...] = (
     "staying in",
     "working out of",
 )
+# A situation called off ("leave got cancelled", "the trip is off", "not going anymore", "got
+# excused from jury duty"): with a word of a situation beside it, the live situation it names goes.
+CALLED_OFF: tuple[str, ...] = (
+    r"\b(?:got|was|been|is|are|'s|has been|have been)\s+(?:cancell?ed|called off|scrapped|pulled|axed|dropped)\b",
+    r"\b(?:is|'s|its|it's|it is)\s+off\b(?!\s+(?:until|till|til|from|on|for|next|this|to)\b)",
+    r"\b(?:called|calling) (?:it )?off\b",
+    r"\bfell through\b",
+    r"\bnot (?:going|travell?ing|flying|covering)\b[^.!?]*\b(?:any ?more|after all)\b",
+    r"\bno longer (?:going|travell?ing|flying|covering)\b",
+    r"\b(?:got|been|was) excused\b",
+    r"\bcame back early\b",
+)
+# A patch, team or role said to have changed: where to ("im on mid-market now", "moved over to sales
+# ops", "its central now" after "territory changed") and what it was ("instead of the north",
+# "not small biz anymore", "east is someone else's"). The group name says how the statement reads.
+SWITCHED_TO: tuple[str, ...] = (
+    r"^(?:(?:heads up|btw|fyi|update|so|ok|and)\s+)*(?:i'm|im|i am)\s+(?:now\s+)?(?P<kind_on>on|covering|handling|"
+    r"running|looking after)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
+    r"\b(?P<kind_moved>moved|switched|transferred)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<what>[\w -]+?)(?:\s+now)?$",
+    r"\b(?P<kind_it>it's|its|it is)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
+)
+SWITCHED_FROM: tuple[str, ...] = (
+    r"\binstead of (?:the\s+)?(?P<old>[\w -]+)$",
+    r"\bnot (?:on |in |covering |doing |handling )?(?:the\s+)?(?P<old>[\w -]+?) any ?more\b",
+    r"\bno longer (?:on |in |covering |doing |handling )?(?:the\s+)?(?P<old>[\w -]+)$",
+    r"^(?P<old>[\w -]+?) is someone else's\b",
+)
+# The words of a situation a message may call off (and "I'm" doing it: "I'm not going anymore").
+SITUATION_WORDS: tuple[str, ...] = (
+    "trip", "travel", "leave", "holiday", "vacation", "visit", "show", "expo", "conference", "summit",
+    "fair", "jury", "cover", "covering", "booth", "offsite", "training", "course", "secondment",
+    "sabbatical", "flight", "going", "away",
+)  # fmt: skip
 # Prepositions that place the user somewhere named ("in Berlin", "at the Chicago branch").
 SITUATION_PLACES: tuple[str, ...] = ("in", "at")
 # A first-person temporary state, however it is typed ("in madrid til tues for a client
@@ -794,6 +854,15 @@ EXTENSION_WORDS: tuple[str, ...] = ("extended", "extend", "extending", "prolonge
 # --- explicit requests -----------------------------------------------------------------------
 
 # "Remember that ...": the user's explicit request (design rule: explicit request).
+# Verbs of trouble said of a thing ("tables break on my phone", "the US way trips me up"): the thing
+# is spoken against, not wished for.
+NUISANCE_VERBS: tuple[str, ...] = (
+    "break", "trip", "confuse", "annoy", "bug", "irritate", "frustrate", "bother", "clutter", "mess",
+    "hurt", "suck", "stink", "wreck", "ruin", "drive", "throw", "overwhelm", "fail",
+)  # fmt: skip
+# "stick it in your memory", "pop this in your notes": a thing placed where Atlas keeps notes.
+PLACING_VERBS: tuple[str, ...] = ("stick", "pop", "stash", "add", "file", "log", "jot", "tuck", "drop")
+NOTE_PLACES: tuple[str, ...] = ("notes", "note", "records", "file", "files", "memory", "list")
 REMEMBER_PHRASES: tuple[str, ...] = (
     "remember",
     "remember that",

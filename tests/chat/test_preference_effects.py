@@ -205,7 +205,7 @@ def test_cancelled_orders_in_totals_change_the_plan_and_the_sentence():
 
 def test_a_language_atlas_does_not_write_is_declined():
     result = answer(TOTAL, [note({"language": "German"})])
-    assert result.blocks[-1].text == "Atlas answers in English only for now, so this answer is in English."
+    assert result.blocks[-1].text == "Atlas answers in English only for now, so this answer is in English, not German."
     assert result.influences[1].code == "declined"
 
 

@@ -99,7 +99,7 @@ def test_a_note_states_its_facets_in_one_sentence_that_passes_the_lint(facets, s
     ("facet", "value", "sentence"),
     [
         ("currency", "EUR", "Amounts are shown in USD as recorded; Atlas has no exchange rates to show them in EUR."),
-        ("language", "Spanish", "Atlas answers in English only for now, so this answer is in English."),
+        ("language", "Spanish", "Atlas answers in English only for now, so this answer is in English, not Spanish."),
         ("include", "PO number", "Atlas's records hold no PO number, so it can't add it."),
         ("currency", "USD", ""),
         ("scale", "k", ""),

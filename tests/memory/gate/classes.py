@@ -62,9 +62,13 @@ def replay(row: dict) -> tuple[list, list]:
 
     user = get_user_model().objects.create_user(username=f"class-{uuid.uuid4().hex[:12]}")
     turns = row.get("turns") or [{"text": row["text"], "session": "s1", "at": AT}]
+    seen: set[str] = set()
     for number, turn in enumerate(turns, start=1):
-        run_gate(TurnEvent(user_id=user.pk, session_key=turn.get("session", "s1"), turn_id=number,
-                           at=_at(turn.get("at", AT)), text=turn["text"]))  # fmt: skip
+        session = turn.get("session", "s1")
+        # the first turn of a session has no answer on screen, as the chat tells the gate
+        run_gate(TurnEvent(user_id=user.pk, session_key=session, turn_id=number, at=_at(turn.get("at", AT)),
+                           text=turn["text"], opens_session=session not in seen))  # fmt: skip
+        seen.add(session)
     now = _at(turns[-1].get("at", AT))
     with acting_user(user.pk):
         live = list(live_memories(user, now=now))

@@ -40,8 +40,8 @@ CLASSES: dict[str, str] = {
         "A condition (health, a secret) beside a standing wish: only the wish is kept, never the condition."
     ),
     "context_update": (
-        "A context update in casual words ('update: ...', 'scratch that', 'not X anymore', 'ive relocated') replaces "
-        "the context note it updates."
+        "A context update in casual words ('update: ...', 'scratch that', 'not X anymore', 'ive relocated', 'im on "
+        "mid-market now', 'im covering the south now instead of the north') replaces the context note it updates."
     ),
     "correction_casual": (
         "A casual correction of an answer ('nope, it's 420k now since the review') keeps one note, the checkable "
@@ -300,6 +300,22 @@ CLASSES: dict[str, str] = {
     "export_file_wish": (
         "A standing wish for a file with every answer (Excel, CSV, PDF) is kept, said not to be applied."
     ),
+    "situation_withdrawn": (
+        "A kept situation said to be off ('jury duty got cancelled', 'ignore the trip thing', 'not going anymore'): "
+        "nothing of it stays live."
+    ),
+    "disliked_value_not_a_wish": (
+        "A standing format wish beside a value the user dislikes ('the US way trips me up', 'iso dates look like "
+        "error codes'): the kept preference is the wished value, never the disliked one."
+    ),
+    "self_description_not_situation": (
+        "The user describing themselves or their day with a time word ('brain is fried today', 'im slammed this "
+        "week, keep it short'): nothing is kept."
+    ),
+    "explicit_keep_wordings": (
+        "An explicit request to keep a fact about the user's work in unusual words ('file this away', 'stick it in "
+        "your memory', 'jot down that', 'make a mental note that'): kept as a context."
+    ),
 }
 # Rows the gate does not read yet, and why.
 KNOWN_GAPS: dict[str, str] = {
@@ -377,9 +393,6 @@ KNOWN_GAPS: dict[str, str] = {
     "standing_marker_varied-8": "'right so from here on out i want ...': after two openers the parse loses the wish",
     "facet_language-5": "a wish written in German: the rows read English",
     "facet_unsupported-9": "the statement lint reads 'the sales reps phone number shown' as a clause",
-    "unsupported_number_format-2": (
-        "a verbless wish with 'whenever they come up' as its only standing mark is not read as a wish"
-    ),
     "unsupported_number_format-4": "the wish sits after a 'when there's a change' condition and is not split from it",
     "unsupported_number_format-7": (
         "'keep it like that' is no standing mark yet: the wish is read as an update needing an older note"

@@ -38,8 +38,9 @@ def _parse_at(value: str) -> datetime:
     return at
 
 
-def turn_event(user: User, number: int, turn: dict) -> TurnEvent:
-    """One labelled turn as the event the chat queues (benchmarks/gate/README.md)."""
+def turn_event(user: User, number: int, turn: dict, *, opens_session: bool = False) -> TurnEvent:
+    """One labelled turn as the event the chat queues (benchmarks/gate/README.md); ``opens_session``:
+    the first turn of its session, as the chat tells the gate."""
     feedback = turn.get("feedback") or {}
     return TurnEvent(
         user_id=user.pk,
@@ -50,6 +51,7 @@ def turn_event(user: User, number: int, turn: dict) -> TurnEvent:
         filters=dict(turn.get("filters") or {}),
         feedback_kind=feedback.get("kind", ""),
         feedback_comment=feedback.get("comment", ""),
+        opens_session=opens_session,
     )
 
 
@@ -104,8 +106,11 @@ def run_case(case: dict) -> dict:
     turns = case.get("turns", [])
     if not turns:
         raise CommandError(f"Case {case.get('id')} has no turns.")
+    seen: set[str] = set()
     for number, turn in enumerate(turns, start=1):
-        run_gate(turn_event(user, number, turn))
+        session = str(turn.get("session", "s1"))
+        run_gate(turn_event(user, number, turn, opens_session=session not in seen))
+        seen.add(session)
     now = _parse_at(turns[-1]["at"])
     with acting_user(user.pk):
         memories = list(live_memories(user, now=now))

@@ -1,0 +1,44 @@
+"""Memory-effect classes: each class's paraphrases (written blind by helper-blind-24, before the
+change, without reading the code) replayed through the real path by eval_memory_effect, and each
+must be followed: the records win over a corrected field (city, terms, limit) whatever the shape
+of the answer; a facet changed or withdrawn in a later session in the user's words ("change my top
+5 thing to top 8", "stop cutting lists at 3", "ignore what i said about dates"); a bare request
+that is the whole of a session's first turn ("totals in millions pls") kept as standing; a
+preference scoped to a kind of question, applied there only. A known gap is listed with why."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+CASES = Path(__file__).resolve().parents[1] / "fixtures" / "paraphrases" / "memory_effect_classes.jsonl"
+
+CLASSES = {
+    "corpus_wins_after_feedback": "the corrected field asked again: the records win, the note said to be out of date",
+    "update_facet_later_session": "a facet given a new value in a later session: the new value holds, never the old",
+    "forget_facet": "a facet withdrawn in a later session: it no longer shapes the answer",
+    "bare_request_as_whole_turn": "a bare format request as a session's only turn: kept, and it shapes the next chat",
+    "scoped_by_question_kind": "a preference for one kind of question: applied there, not elsewhere",
+}
+
+GAPS = {
+    "mec-scoped_by_question_kind-1": (
+        "known gap: a scope by status ('when i ask about overdue orders') is kept as all order lists, so the note "
+        "does not say 'overdue'; and 'what's overdue for customers in the south' lists customers, not orders"
+    ),
+}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_memory_effect_class_paraphrase_is_followed(corpus):
+    rows = [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
+    assert {r["class"] for r in rows} == set(CLASSES)
+    assert all(sum(r["class"] == c for r in rows) >= 5 for c in CLASSES)
+    out = io.StringIO()
+    call_command("eval_memory_effect", str(CASES), "--json", stdout=out)
+    figures = json.loads(out.getvalue().strip().splitlines()[-1])
+    failed = {line.split(":")[0]: line for line in figures["failures"]}
+    assert figures["harmed"] == 0, figures["failures"]
+    assert set(failed) == set(GAPS), figures["failures"]
