@@ -867,7 +867,7 @@ SCOPES: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"\bwho(?:'s| is) biggest\b",
         ),
     ),
-    ("orders", (r"\borders?\b", r"\binvoices?\b", r"\bsales\b")),
+    ("orders", (r"\borders?\b", r"\binvoices?\b", r"\bsales\b", r"\bspen[dt]\w*", r"\brevenue\b", r"\bpurchases\b")),
     ("customers", (r"\bcustomers?\b", r"\bclients?\b", r"\baccounts?\b")),
 )
 SCOPE_LABELS: dict[str, str] = {

@@ -439,9 +439,9 @@ def _called_off(text: str, found: list[Finding]) -> list[Finding]:
     words = set(re.findall(r"[a-z]+", low))
     if not words & set(vocab.SITUATION_WORDS):
         return found
-    kept = [f for f in found if f.action not in ("forget", "reverse")]
+    # what else the message forgets stays ("u can forget the yen request, the tokyo trip got cancelled")
     return [
-        *kept,
+        *found,
         Finding("forget", "called_off", r.FORGET_REQUEST, "situation", statement=text, extra={"called_off": True}),
     ]
 

@@ -73,6 +73,10 @@ def test_our_own_wordings_of_the_same_rules():
         # first run (4 Dec, second session) 0.667 / 0.500 and 0.654 / 0.640; fixed against by class since
         ("regression/gate_set14.jsonl", 0.94, 0.65),
         ("regression/gate_set15.jsonl", 0.8, 0.76),
+        # held out until 4 Dec (third session): first run 0.900 / 0.750 and 0.846 / 0.846; fixed against
+        # by class since (helper-blind-24's paraphrases)
+        ("regression/gate_set16.jsonl", 0.95, 0.79),
+        ("regression/gate_set17.jsonl", 0.88, 0.84),
     ],
 )
 def test_a_regression_fixture_first_written_blind_keeps_its_measured_figures(name, precision, recall):
@@ -88,7 +92,11 @@ def test_a_regression_fixture_first_written_blind_keeps_its_measured_figures(nam
 
 # Sets whose bounds the gate does not all read yet ("monday-wednesday", a site visit "until friday"
 # said in a later turn): the expiry accuracy after the fixes, as a floor.
-EXPIRY_FLOORS = {"regression/gate_set14.jsonl": 0.88, "regression/gate_set15.jsonl": 0.88}
+EXPIRY_FLOORS = {
+    "regression/gate_set14.jsonl": 0.88,
+    "regression/gate_set15.jsonl": 0.88,
+    "regression/gate_set17.jsonl": 0.9,
+}
 
 
 def _case(case_id, turns, expect):

@@ -13,6 +13,7 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
+SET4, SET6, SET7 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7))
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -29,7 +30,18 @@ def _figures(path: Path) -> tuple[dict, str]:
 # memory_effect_set5 was held out until 4 December (first run 0.700 / 0.636, harmed 0, 4 not
 # stored), then fixed against by class: everyday currency names, cancelled orders in casual words,
 # "update my money setting to thousands".
-FLOORS = [(SET2, 40, 1.0, 0.888, 8), (SET3, 30, 1.0, 0.875, 4), (SET5, 24, 0.81, 0.81, 2)]
+# memory_effect_set4, 6 and 7 were held out until 4 December (third session; first runs 0.909 / 0.769,
+# 0.769 / 0.556 with one harmed, 0.789 / 0.789 with one harmed), then fixed against by class (corpus
+# wins on any field, updates and withdrawals in a later session, a bare request opening a session,
+# spend as a scope): 0.909 / 0.769, 0.923 / 0.667, 0.895 / 0.895, none harmed.
+FLOORS = [
+    (SET2, 40, 1.0, 0.888, 8),
+    (SET3, 30, 1.0, 0.875, 4),
+    (SET5, 24, 0.81, 0.81, 2),
+    (SET4, 30, 0.9, 0.76, 7),
+    (SET6, 30, 0.92, 0.66, 7),
+    (SET7, 30, 0.89, 0.89, 1),
+]
 
 
 # One test for both sets: a transactional test empties the database after it, and the demo
