@@ -380,8 +380,10 @@ def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
         return found
     pieces = [p.strip() for p in _PIECE.split(text) if p.strip()]
     old = [m["old"].strip() for p in pieces for rx in _SWITCHED_FROM if (m := rx.search(p))]
-    for piece in pieces:
-        if re.search(r"\b(?:not|no longer)\b", piece, re.IGNORECASE):
+    for said_piece in pieces:
+        # what is so now comes before what is over: "my patch is north now not central"
+        piece = re.split(r"\s+(?:not|no longer|instead of|rather than)\b", said_piece, maxsplit=1, flags=re.I)[0]
+        if not piece or re.match(r"(?:not|no longer)\b", piece, re.IGNORECASE):
             continue
         match = next((m for rx in _SWITCHED_TO if (m := rx.search(piece))), None)
         if match is None:
@@ -392,7 +394,9 @@ def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
         nouns = (*vocab.CONTEXT_SUBJECTS["patch"], *vocab.CONTEXT_SUBJECTS["team"], *vocab.CONTEXT_SUBJECTS["role"])
         noun = next((w for w in nouns if re.search(rf"\b{w}\b", text, re.IGNORECASE)), "patch")
         groups = match.groupdict()
-        if groups.get("kind_on"):
+        if groups.get("kind_my"):
+            said = f"Their {groups['kind_my']} is {what} now."
+        elif groups.get("kind_on"):
             said = f"Is {'on' if groups['kind_on'] == 'on' else groups['kind_on']} {what} now."
         elif groups.get("kind_moved"):
             said = f"Has moved to {what}."
@@ -1466,16 +1470,16 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
     if "situation" not in hits and not placed and not dated:
         return None
     text = span.text
-    when = timex.parse_expiry(text, at)
-    if "situation" not in hits and not when.stated:
-        return None  # "I'm in Sales Ops" names a place-like thing with no end: not a situation
-    start = text.find(when.phrase) if when.phrase else -1
     # "..., so my deputy covers": a clause with its own subject after "so" or "but" is not
     # part of the situation (it goes); "travelling so back on Monday" loses only the "so".
     cut = next(
         (t.i for t in span if t.lower_ in ("so", "but") and t.i > span.start and _opens_clause(span, t.i + 1)),
         span.end,
     )
+    when = timex.parse_expiry(text, at)
+    if "situation" not in hits and not when.stated:
+        return None  # "I'm in Sales Ops" names a place-like thing with no end: not a situation
+    start = text.find(when.phrase) if when.phrase else -1
     opening = content_tokens(span)
     begin = opening[0].i if opening else span.start  # "heads up, I'm in Dubai ...": the opener goes
     kept = [
@@ -1520,11 +1524,15 @@ def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
     if not fragment and clause.act != "statement":
         return None  # "leave cancelled orders out unless I ask": a request, not a state
     low = " " + " ".join(t.lower_ for t in words) + " "
-    named = any(t.pos_ in _PLACE_POS and t.i > words[0].i for t in words) or any(
-        t.text[:1].isupper() and t.i > words[0].i and t.lower_ not in ("i", "i'm") for t in words
+    # the state is said before "so" or "but": "im not a numbers person so keep it simple for me
+    # today, hows Juniper doing" has no place and no end of its own (the "today" bounds the request)
+    own_end = next((t.i for t in words if t.lower_ in ("so", "but") and t.i > words[0].i), clause.span.end)
+    own = [t for t in words if t.i < own_end]
+    named = any(t.pos_ in _PLACE_POS and t.i > words[0].i for t in own) or any(
+        t.text[:1].isupper() and t.i > words[0].i and t.lower_ not in ("i", "i'm") for t in own
     )
-    anchored = named or any(t.lemma_.lower() in vocab.TEMPORARY_ANCHORS and t.pos_ in ("NOUN", "PROPN") for t in words)
-    when = timex.parse_expiry(clause.text, at)
+    anchored = named or any(t.lemma_.lower() in vocab.TEMPORARY_ANCHORS and t.pos_ in ("NOUN", "PROPN") for t in own)
+    when = timex.parse_expiry(clause.span.doc[clause.span.start : own_end].text, at)
     ends = when.stated or "temporary" in clause.hits or any(t.lemma_.lower() in vocab.TEMPORARY_EVENTS for t in words)
     if not (anchored and ends) or any(f" {w} " in low for w in vocab.CIRCUMSTANCES):
         return None
@@ -1807,6 +1815,10 @@ def _update_context(clause: Clause, text: str) -> Finding | None:
     if not subject:
         return None
     statement = statements.about_user(list(clause.span))
+    # what is over is not part of what is so now: "... my patch is north now not central"
+    over = re.search(r"\s+(?:not|instead of|rather than)\s+(?:the\s+)?([\w -]+?)\.?$", statement)
+    if over:
+        statement = statements.sentence(statement[: over.start()])
     return Finding(
         "write",
         "update",
@@ -1821,7 +1833,7 @@ def _update_context(clause: Clause, text: str) -> Finding | None:
         # replaces a note they wrote (a rule never could).
         explicit=True,
         supersedes=True,
-        extra={"needs_existing": True},
+        extra={"needs_existing": True, "replaces": [over.group(1)] if over else []},
     )
 
 

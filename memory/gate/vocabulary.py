@@ -746,6 +746,8 @@ CALLED_OFF: tuple[str, ...] = (
 # ops", "its central now" after "territory changed") and what it was ("instead of the north",
 # "not small biz anymore", "east is someone else's"). The group name says how the statement reads.
 SWITCHED_TO: tuple[str, ...] = (
+    r"\bmy\s+(?P<kind_my>patch|territory|team|region|book|beat|role)\s+(?:is|'s)\s+(?:now\s+)?(?:the\s+)?"
+    r"(?P<what>[\w -]+?)(?:\s+now)?$",
     r"^(?:(?:heads up|btw|fyi|update|so|ok|and)\s+)*(?:i'm|im|i am)\s+(?:now\s+)?(?P<kind_on>on|covering|handling|"
     r"running|looking after)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
     r"\b(?P<kind_moved>moved|switched|transferred)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<what>[\w -]+?)(?:\s+now)?$",
@@ -753,6 +755,7 @@ SWITCHED_TO: tuple[str, ...] = (
 )
 SWITCHED_FROM: tuple[str, ...] = (
     r"\binstead of (?:the\s+)?(?P<old>[\w -]+)$",
+    r"\bnow,?\s+not (?:the\s+)?(?P<old>[\w-]+)$",
     r"\bnot (?:on |in |covering |doing |handling )?(?:the\s+)?(?P<old>[\w -]+?) any ?more\b",
     r"\bno longer (?:on |in |covering |doing |handling )?(?:the\s+)?(?P<old>[\w -]+)$",
     r"^(?P<old>[\w -]+?) is someone else's\b",

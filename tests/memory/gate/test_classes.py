@@ -397,7 +397,6 @@ KNOWN_GAPS: dict[str, str] = {
     "unsupported_number_format-7": (
         "'keep it like that' is no standing mark yet: the wish is read as an update needing an older note"
     ),
-    "update_context-1": "the new note keeps 'not the Baltics' in its words, so the old patch is still named",
     "update_context-4": (
         "'got moved to enterprise, remember that instead': the update and its keep request are two clauses"
     ),
