@@ -299,7 +299,7 @@ KINDS: tuple[tuple[str, str], ...] = (
         r"^(?:the )?(?P<field>" + "|".join(ORDER_FIELDS) + r") of (?:the )?order (?:numbered |number )?<order>$",
         "order_field",
     ),
-    (r"^(?:the )?order (?:with (?:that|the) number|<order>)$|^<order>$", "order"),
+    (r"^(?:the )?order (?:with (?:that |the )?number(?: <order>)?|<order>)$|^<order>$", "order"),
     (
         r"^(?:the )?(?P<field>number|" + "|".join(ORDER_FIELDS) + r") of (?:the )?"
         r"(?P<extreme>largest|biggest|smallest) (?:single )?order\b",
@@ -480,7 +480,7 @@ def read_truth(case: dict[str, Any], names: Names | None = None) -> Reading:
 # Remarks in brackets about how the question was typed, not about what to compute: dropped.
 QUESTION_NOTE = re.compile(
     r"\s*\([^()]*\b(?:in the question|misspel\w*|spelled|swapped|first word of the name|"
-    r"the records (?:have|hold) no|read as|(?:the name is )?abbreviated|typed)\b[^()]*\)"
+    r"the records (?:have|hold) no|read as|taken as|(?:the name is )?abbreviated|typed)\b[^()]*\)"
     r"|\s*\(\s*(['\"])[^'\"()]+\1 is [^()]+\)",  # "('philly' is Philadelphia)": how a word of the question is read
     re.IGNORECASE,
 )
@@ -549,6 +549,22 @@ def _drop_notes(truth: str, names: Names) -> str:
     SO-88888" read as that order's customer."""
     truth = QUESTION_NOTE.sub("", truth)
     truth = CONVERSATION_NOTE.sub("", truth)
+    # "(net 30 in the summary)", "(2028-05-16 in the summary)": the value the writer expected, which
+    # the reader computes itself; "; the right answer says so": how a "no such" answer must read
+    truth = re.sub(r"\s*\([^()]*\bin the (?:data )?summary\b[^()]*\)", "", truth, flags=re.IGNORECASE)
+    truth = re.sub(r";?\s*the right answer says\b.*$", "", truth, flags=re.IGNORECASE)
+    truth = re.sub(r"(?<=s)'s\b", "'", truth)  # "Osprey Clinical Labs's": a plural-looking possessive
+    for m in list(re.finditer(r"\s*\(([^()]+)\)", truth)):
+        # "(Bayou City Fabrication, Saltmarsh Energy Services)", "(A and B)": the customers a filter stated
+        # outside the brackets matches, given as an example; the filter says which, the reader counts them
+        found, _ = find_customers(m[1], names)
+        if not found or m.start() == 0:
+            continue
+        rest = m[1]
+        for start, end, _ in sorted(found, reverse=True):
+            rest = rest[:start] + " " + rest[end:]
+        if not re.sub(r"[\s,;.+=&]|\band\b|\d[\d,.]*", "", rest):
+            truth = truth.replace(m.group(), "")
     for m in list(TODAY_RESTATED.finditer(truth)):
         said = date(int(m[3]), MONTH_NAMES.index(m[2].lower()) + 1, int(m[1]))
         if said != timezone.localdate():
@@ -587,9 +603,11 @@ def _drop_notes(truth: str, names: Names) -> str:
 # "there is no Northwest region; the regions are ...", "there is no Midwest region (the regions are ...), so no
 # amount exists": a value the records do not have, and what follows from it.
 NO_SUCH = re.compile(
-    r"^(?:no (?:customer|order) has (?P<field>segment|region|city|status) (?P<value>[\w .'-]+?)|"
-    r"there is no (?P<value2>[\w .'-]+?) (?P<field2>segment|region|city|status))"
-    r"(?:(?:; | \()the (?:(?P<some>[\w-]+) )?(?P<plural>segments|regions|cities|statuses)(?: in the records)? are "
+    r"^(?:no (?:customer|order) has (?:a |an )?(?P<field>segment|region|city|status) (?:named |called )?"
+    r"(?P<value>[\w .'-]+?)|"
+    r"there is no (?P<value2>[\w .'-]+?) (?P<field2>segment|region|city|status)|"
+    r"no (?P<field3>segment|region|city|status) (?:named |called )(?P<value3>[\w .'-]+?) exists)"
+    r"(?:(?:; | \()(?:the )?(?:(?P<some>[\w-]+) )?(?P<plural>segments|regions|cities|statuses)(?: in the records)? are "
     r"(?P<listed>[\w ,.'-]+?)\)?)?"
     r"(?:,? so (?:no (?:amount|count|figure|total|list|value) (?:exists|can be given)|the list is empty))?$",
     re.IGNORECASE,
@@ -600,7 +618,8 @@ STATEMENT = re.compile(r"^(?:it is )?a statement (?:about|by|from) the user\b[^:
 
 
 def _no_such(m: re.Match[str], names: Names) -> dict[str, Any]:
-    field, value = (m["field"] or m["field2"]).lower(), (m["value"] or m["value2"]).strip()
+    field = (m["field"] or m["field2"] or m["field3"]).lower()
+    value = (m["value"] or m["value2"] or m["value3"]).strip()
     known = {"segment": names.segments, "region": names.regions, "city": names.cities, "status": names.statuses}
     existing = {v.lower(): v for v in known[field]}
     if value.lower() in existing:
