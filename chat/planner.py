@@ -1643,7 +1643,7 @@ def _total_for(signals: Signals) -> bool:
     """ "the total for enterprise customers", "total from our Boston clients": the noun "total" of
     whoever it is for (their orders' value), unlike "total clients up north" (how many); "the sum
     of everything still open, all customers" likewise, unless what it is the sum of is a head count
-    ("the total of customers in the west")."""
+    ("the total of clients up north")."""
     words, lemmas = signals.words, signals.lemmas
     for i, (w, nxt) in enumerate(pairwise(words)):
         if w not in vocab.SUM_WORDS:

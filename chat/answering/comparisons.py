@@ -89,8 +89,8 @@ def cities_named(words: list[str]) -> tuple[str, ...]:
 
 
 def segments_named(words: list[str]) -> tuple[str, ...]:
-    """The customers' segments a question names, in its order ("enterprise or mid-market",
-    "small business vs mid market"), as stored."""
+    """The customers' segments a question names, in its order ("small business against
+    enterprise"), as stored; a hyphenated segment typed with a space is the same one."""
     corpus = vocab.corpus_vocabulary()
     clean = [w for part in words for w in part.replace("-", " ").split()]
     longest = max((len(k) for k in corpus.segments), default=1)

@@ -328,7 +328,7 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
     text = doc.text
     low = text.lower()
     if "?" in text or questions_in(text) or any(_on_screen(t) for t in doc):
-        return found  # "put that in a table": about something on screen, whatever the session shows
+        return found  # "make those a table": about something on screen, whatever the session shows
     if any(_tells(t) for t in doc) or any(t.lemma_.lower() in vocab.SYSTEM_NOUNS + vocab.DATA_NOUNS for t in doc):
         return found  # a statement ("the top 5 would do here", "i was reading the bullet points"), not a request
     first = content_tokens(doc[:])
@@ -340,7 +340,7 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
     rest = low
     for start, end in sorted(preferences.value_spans(text), reverse=True):
         rest = rest[:start] + " " + rest[end:]
-    # A figure shown as an example of the format ("like $45.3k", "USD 1,234.00", "e.g. 03/12/2026") is
+    # A figure shown as an example of the format ("like $45.3k", "EUR 9,876.50", "e.g. 03/12/2026") is
     # no figure of its own; any other ("convert 100 dollars to euros") makes it a question about it.
     rest = _EXAMPLE_FIGURE.sub(" ", rest)
     if re.search(r"\d", rest):

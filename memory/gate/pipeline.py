@@ -273,7 +273,7 @@ def speech_act(span: Span) -> str:
     # "When I ask about sales, ..." opens a condition, not a question ("When do we ...?").
     condition = first.lower_ in _SUBORDINATORS and second in _PRONOUN_SUBJECTS
     if _asks(span) and first.lemma_.lower() in vocab.REQUEST_VERBS and _is_imperative_verb(first):
-        return "imperative"  # "spell the month out in dates?": a request typed with a question mark
+        return "imperative"  # "write months in words?": a request typed with a question mark
     if _asks(span) or first.lower_ in QUESTION_WORDS and not condition:
         return "question"
     if first.pos_ == "AUX" and second in _PRONOUN_SUBJECTS:
