@@ -355,7 +355,7 @@ FACETS: tuple[Facet, ...] = (
                     r"\bthe (?:us|american) way\b",
                     r"\b(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])/\d{2,4}\b",
                 ),
-                "as mm/dd/yyyy (US style, month first)",
+                "as mm/dd/yyyy (US style)",
             ),
             Value(
                 "uk",
@@ -369,7 +369,7 @@ FACETS: tuple[Facet, ...] = (
                     r"\bthe (?:uk|european|british) way\b",
                     r"\b(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])/\d{2,4}\b",
                 ),
-                "as dd/mm/yyyy (UK style, day first)",
+                "as dd/mm/yyyy (UK style)",
             ),
             Value(
                 "dotted",

@@ -429,18 +429,13 @@ WITHDRAW_VERBS: tuple[str, ...] = (
     "remove",
     "kill",
 )
+# Words that point at what the user said before ("... the bit about dates").
+_SAID_BEFORE: tuple[str, ...] = ("what i said", "what i told", "my earlier", "the bit about", "the part about")
 WITHDRAW_PHRASES: tuple[str, ...] = (
     "never mind",
     "no need for",
-    # what the user said before, taken back by pointing at it ("ignore what i said about dates")
-    "ignore what i said",
-    "ignore what i told",
-    "ignore my earlier",
-    "ignore the bit about",
-    "ignore the part about",
-    "disregard what i said",
-    "forget what i said",
-    "scratch what i said",
+    # what the user said before, taken back by pointing at it: each verb with each pointer
+    *(f"{verb} {said}" for verb in ("ignore", "disregard", "forget", "scratch") for said in _SAID_BEFORE),
     "forget about",
     "get rid of",
     "do away with",
