@@ -81,6 +81,9 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = ()) -> set[
         scopes.add("rankings")
     if plan.group_by == "customer":
         scopes.add("customers")  # a ranking or a breakdown customer by customer is a customer list
+    listed = plan.kind in ("list", "count", "rank") and plan.subject == "customers" or bool(plan.group_by)
+    if "customers" in scopes and listed:
+        scopes.add("customer_lists")  # a list of customers, not a single customer's record
     regions = (*regions, plan.filters.region) if plan.filters.region else regions
     if plan.kind == "compare" and plan.group_by == "region":
         regions = (*regions, *plan.sides)

@@ -857,7 +857,8 @@ _NEVER_APPLIED: tuple[str, ...] = tuple(facet.name for facet in FACETS if facet.
 # Scopes a preference can hold in, by the words that name them ("when I ask about contracts",
 # "for order lists", "in rankings"). The first that matches wins.
 SCOPES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("contracts", (r"\bcontracts?\b", r"\brenewals?\b")),
+    # a contract's own fields name contract questions too ("when i ask about someone's credit limit")
+    ("contracts", (r"\bcontracts?\b", r"\brenewals?\b", r"\bcredit limits?\b", r"\bpayment terms?\b")),
     (
         "rankings",
         (
@@ -868,6 +869,8 @@ SCOPES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("orders", (r"\borders?\b", r"\binvoices?\b", r"\bsales\b", r"\bspen[dt]\w*", r"\brevenue\b", r"\bpurchases\b")),
+    # a list of customers, not any answer that names one ("when u give me a list of customers")
+    ("customer_lists", (r"\blists? of (?:customers|clients|accounts)\b", r"\b(?:customer|client|account) lists?\b")),
     ("customers", (r"\bcustomers?\b", r"\bclients?\b", r"\baccounts?\b")),
 )
 SCOPE_LABELS: dict[str, str] = {
@@ -875,6 +878,7 @@ SCOPE_LABELS: dict[str, str] = {
     "rankings": "in rankings",
     "orders": "in order lists",
     "customers": "in customer lists",
+    "customer_lists": "in customer lists",
 }
 # "when I ask about X", "whenever you list X", "for X lists", "in X": the condition's opening.
 # Where a condition ends: a request word, or the user's own request after it ("every time you list
@@ -887,7 +891,8 @@ _CONDITION = re.compile(
     # The subject may be contracted or carry its auxiliary ("when im asking", "any time we're talking").
     r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:i|you|we)(?:['’]?(?:m|re)|\s+(?:am|are))?\s+"
     r"(?:ask|list|show|give|look|pull|talk|request|want|get)\w*"
-    rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+)"
+    # ("a list of customers" names what the condition is about: "list" there is a noun)
+    rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b(?!\s+of\b))[^,.;:])+)"
     r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+"
     rf"|anything (?:about|to do with|related to|involving) (?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+))"
     r"|\bin\s+(?P<where>(?:\w+\s+)?(?:lists|rankings|answers about [^,.;:]+))"
@@ -1538,7 +1543,7 @@ def statement_for(facets: dict[str, Any], scope: str = GLOBAL, *, negative: bool
     if "cancelled" in facets:
         wants.append(_label("cancelled", facets["cancelled"]))
     where = ""
-    lists = {"orders": "order lists", "customers": "customer lists"}.get(scope)
+    lists = {"orders": "order lists", "customers": "customer lists", "customer_lists": "customer lists"}.get(scope)
     if lists and "layout" in facets and len(parts) == 1 and not wants:
         parts = [f"{lists} {_label('layout', facets['layout'])}"]  # "Prefers order lists as tables."
     elif lists and "sort" in facets and len(wants) == 1 and not parts:

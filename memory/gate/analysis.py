@@ -952,7 +952,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         elif not readings and text and any(_points_back(w) for w in wishes):
             reading = preferences.read_facets(", ".join(_resolved(w, text) for w in wishes))
             readings = [(wishes, reading)] if reading and not reading.negative else []
-        readings = [(g, _as_marked(g, reading, inside)) for g, reading in readings]
+        readings = [(g, _in_scope_of(sent, _as_marked(g, reading, inside))) for g, reading in readings]
         before = None
         if readings:
             out = _kept_or_replaced(out, inside, readings)
@@ -1024,6 +1024,15 @@ def _resolved(wish: Span, before: str) -> str:
         else:
             out.append(token.text_with_ws)
     return "".join(out)
+
+
+def _in_scope_of(sent: Span, reading: preferences.Reading) -> preferences.Reading:
+    """A wish read alone ("add the city beside each") holds where the sentence's condition says
+    ("so when u give me a list of customers, add the city beside each"): the scope is the sentence's."""
+    if reading.scope != preferences.GLOBAL:
+        return reading
+    scope = preferences.scope_of(sent.text.lower())
+    return replace(reading, scope=preferences.widest(scope, reading.facets)) if scope != preferences.GLOBAL else reading
 
 
 def _as_marked(group: list[Span], reading: preferences.Reading, inside: list[Clause]) -> preferences.Reading:

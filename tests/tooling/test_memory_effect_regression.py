@@ -13,7 +13,7 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7))
+SET4, SET6, SET7, SET8 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8))
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -41,6 +41,10 @@ FLOORS = [
     (SET4, 30, 0.9, 0.76, 7),
     (SET6, 30, 0.92, 0.66, 7),
     (SET7, 30, 0.89, 0.89, 1),
+    # memory_effect_set8: first run (4 December, third session) 0.882 / 0.789, harmed 2; its two harmed cases
+    # were read: a field shown outside its scope (a scope named by a contract's field, "someones credit limit";
+    # "a list of customers" as a scope of its own): 0.882 / 0.789, harmed 0.
+    (SET8, 30, 0.88, 0.78, 5),
 ]
 
 
