@@ -857,7 +857,7 @@ _NEVER_APPLIED: tuple[str, ...] = tuple(facet.name for facet in FACETS if facet.
 # Scopes a preference can hold in, by the words that name them ("when I ask about contracts",
 # "for order lists", "in rankings"). The first that matches wins.
 SCOPES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # a contract's own fields name contract questions too ("when i ask about someone's credit limit")
+    # a contract's own fields name contract questions too ("whenever a client's credit limit comes up")
     ("contracts", (r"\bcontracts?\b", r"\brenewals?\b", r"\bcredit limits?\b", r"\bpayment terms?\b")),
     (
         "rankings",
