@@ -6,18 +6,7 @@ planner) judged by the evaluation's own reader (atlas.tooling), on the day they 
 
 import pytest
 
-from tests.chat.answering.conftest import blind_cases, judged
-
 pytestmark = pytest.mark.turn
-
-GAPS: dict[str, str] = {}
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("case", blind_cases("best_city_or_region", GAPS))
-def test_the_helpers_best_city_or_region_paraphrases(corpus, user, on_4_december, case):
-    verdict, answer = judged(user, case)
-    assert verdict == "correct", answer
 
 
 @pytest.mark.django_db

@@ -1,7 +1,9 @@
 """Answer classes, one table: each class with what it holds, its paraphrases (written blind,
 before the change, by helpers who never read the planner) asked through the real turn and judged
-by the evaluation's own reader (atlas.tooling), never the planner's. A known gap is a strict
-xfail with why, so a fix shows as a pass to claim."""
+by the evaluation's own reader (atlas.tooling), never the planner's, with the clock on 4 December
+2026 (the day the rows were written: their truths say "today" for it). A known gap is a strict
+xfail with why, so a fix shows as a pass to claim. Classes with tests of their own beyond the rows
+keep those in their modules (test_which_of_them.py, ...)."""
 
 import pytest
 
@@ -10,6 +12,55 @@ from tests.chat.answering.conftest import blind_cases, judged
 pytestmark = pytest.mark.turn
 
 CLASSES: dict[str, str] = {
+    # folded in from one module each (helper-blind-16's rows, 4 December)
+    "best_city_or_region": (
+        '"which city brought in the most", "worst region by revenue", "which segment had the most orders" '
+        "name the group at the top (or bottom)."
+    ),
+    "bring_in_verbs": (
+        '"bring in", "brought in", "make us", "rake in", "generate" ask for the total of the orders of '
+        "whoever brings it in (a segment, a city, a region, each region), never how many customers there are."
+    ),
+    "chat_shorthand": (
+        '"hw" (how), "w" and "w/" (with), "tot" (total), "mth" (month), "b4" (before), "custs", "amt", "rev" '
+        "are read before any rule reads the question, also beside a misspelt customer name; what was read is "
+        "said."
+    ),
+    "contract_signed_date": (
+        '"when did we sign w X", "when did X sign up", "X\'s contract signing date" ask for the signed-on date'
+        " of X's latest contract."
+    ),
+    "order_verbs": (
+        '"booked", "placed", "put through", "bought", "purchased" say that customers ordered; they are read '
+        'as the orders\' verb, never left unread. With "most" or "least" and no count word they rank by value '
+        '("which region booked the most"), as "spent" does.'
+    ),
+    "period_to_or_from_now": (
+        '"between now and end of feb", "from now until the end of march", "the next 6 weeks" run from today '
+        'forward; "earlier this year", "so far this quarter", "up to today this year" run from the period\'s '
+        "start to today."
+    ),
+    "pick_from_previous_answer": (
+        '"which one is the biggest", "when was that", "whats its status", "who placed the second one" read '
+        "the orders the last answer showed."
+    ),
+    "same_period_last_year": (
+        '"now the same month last yr", "same quarter a year ago", "the same stretch in 2025" move the carried'
+        " period back one year, keeping its length, and keep the grouping and filters."
+    ),
+    "three_turn_narrowing": (
+        'a place and a measure asked, the period swapped ("what about q3"), then a segment or status added '
+        '("mid market only"): the place and the new period carry into the third turn.'
+    ),
+    "which_of_them": (
+        'after customers were counted or listed, "which of them spent the most", "whos the biggest of those",'
+        ' "rank em by revenue" rank those customers (their filters carry), never the largest orders.'
+    ),
+    "yes_no_attribute": (
+        '"is X an enterprise acct?", "is X in the west?", "are X on net 30?" are answered yes or no first, '
+        "with the value on record."
+    ),
+    # helper-blind-25's rows (4 December, third session)
     "extreme_order_in_period": "the largest or smallest single order (of a customer, a region, everyone) in a period, "
     "cancelled orders left out as in totals",
     "customer_field_via_order": "a field of the customer behind an order number (region, city, segment, account "
@@ -26,6 +77,17 @@ CLASSES: dict[str, str] = {
 }
 
 GAPS: dict[str, str] = {
+    "show me open orders for osprey clinical labs": (
+        "known gap: 'the oldest one' (an order picked by its date) has no plan, and Atlas abstains; the truth"
+        " ('with the earliest order date') is not read either"
+    ),
+    "top 3 orders in the south last month": (
+        "known gap: a place in a ranking ('the second one') has no plan, and Atlas abstains; the truth "
+        "(second-largest) is not read either"
+    ),
+    "who are our houston customers": (
+        "known gap: ranking customers by what they owe ('owes us the most') has no plan, and Atlas abstains"
+    ),
     "largest order across all custmers last yr, which one was it n how much": (
         "known gap: a remark that asks again for what the answer shows ('which one was it n how much') is not set "
         "aside; Atlas offers a did-you-mean"

@@ -7,27 +7,7 @@ planner) judged by the evaluation's own reader (atlas.tooling), on the day they 
 
 import pytest
 
-from tests.chat.answering.conftest import blind_cases, judged
-
 pytestmark = pytest.mark.turn
-
-GAPS: dict[str, str] = {
-    "show me open orders for osprey clinical labs": (
-        "known gap: 'the oldest one' (an order picked by its date) has no plan, and Atlas abstains; "
-        "the truth ('with the earliest order date') is not read either"
-    ),
-    "top 3 orders in the south last month": (
-        "known gap: a place in a ranking ('the second one') has no plan, and Atlas abstains; "
-        "the truth (second-largest) is not read either"
-    ),
-}
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("case", blind_cases("pick_from_previous_answer", GAPS))
-def test_the_helpers_pick_from_previous_answer_paraphrases(corpus, user, on_4_december, case):
-    verdict, answer = judged(user, case)
-    assert verdict == "correct", answer
 
 
 @pytest.mark.django_db

@@ -7,18 +7,7 @@ planner) judged by the evaluation's own reader (atlas.tooling), on the day they 
 
 import pytest
 
-from tests.chat.answering.conftest import blind_cases, judged
-
 pytestmark = pytest.mark.turn
-
-GAPS: dict[str, str] = {}
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("case", blind_cases("three_turn_narrowing", GAPS))
-def test_the_helpers_three_turn_narrowing_paraphrases(corpus, user, on_4_december, case):
-    verdict, answer = judged(user, case)
-    assert verdict == "correct", answer
 
 
 @pytest.mark.django_db

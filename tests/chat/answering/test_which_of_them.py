@@ -7,22 +7,7 @@ planner) judged by the evaluation's own reader (atlas.tooling), on the day they 
 
 import pytest
 
-from tests.chat.answering.conftest import blind_cases, judged
-
 pytestmark = pytest.mark.turn
-
-GAPS: dict[str, str] = {
-    "who are our houston customers": (
-        "known gap: ranking customers by what they owe ('owes us the most') has no plan, and Atlas abstains"
-    ),
-}
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("case", blind_cases("which_of_them", GAPS))
-def test_the_helpers_which_of_them_paraphrases(corpus, user, on_4_december, case):
-    verdict, answer = judged(user, case)
-    assert verdict == "correct", answer
 
 
 @pytest.mark.django_db
