@@ -734,14 +734,14 @@ def _noted_region(text: str, recorded: str) -> str:
     return ""
 
 
-def _about(note: Any, customer: str) -> bool:
+def _about(note: Any, customer: str, corrected: str) -> bool:
     """Whether a note is about this customer: it names it, or (a correction that says "their
-    limit") the question it corrected named it, and no other customer."""
+    limit") the question it corrected (``corrected``) named it, and no other customer."""
     from chat.tools import find_customer_mentions
 
     mentions = find_customer_mentions(note.statement)
     if not mentions and note.kind == "correction":
-        mentions = find_customer_mentions(_corrected_question(note))
+        mentions = find_customer_mentions(corrected)
     names = {m.name for m in mentions}
     return customer in names and (len(names) == 1 or any(m.exact and m.name == customer for m in mentions))
 
@@ -754,12 +754,12 @@ def _corrected_question(note: Any) -> str:
     return Turn.objects.filter(pk=note.source_turn).values_list("question", flat=True).first() or ""
 
 
-def _noted_against(note: Any, result: Record, fields: dict[str, Any], style: Style) -> str:
+def _noted_against(note: Any, result: Record, fields: dict[str, Any], style: Style, corrected: str) -> str:
     """What the note says of a field this record shows, where it differs from the record: the
     phrase for the sentence, or "". The field is named in the note or in the question it corrected
     ("credit limit?" corrected by "no, they slashed it to $5k")."""
     text = note.statement
-    context = f"{text} {_corrected_question(note)}"
+    context = f"{text} {corrected}"
     if "Payment terms" in fields:
         terms = _noted_terms(text, context)
         if terms and terms != str(fields["Payment terms"]).lower().strip():
@@ -783,16 +783,20 @@ def record_conflicts(results: tuple[Any, ...], notes: tuple[Any, ...], style: St
     """Recalled notes that state another value (payment terms, credit limit, city, region) for a
     field of a customer or contract the answer shows, each with the sentence that says so: the
     records win over the user's notes (design rule "the corpus wins")."""
-    out = []
-    for result in results:
-        if not isinstance(result, Record) or result.noun not in ("contract", "customer"):
-            continue
+    out: list[tuple[Any, str]] = []
+    records = [r for r in results if isinstance(r, Record) and r.noun in ("contract", "customer")]
+    if not records:
+        return out
+    # the question each correction corrected, read once per answer (one query per correction)
+    corrected = {id(n): _corrected_question(n) for n in notes if n.kind == "correction"}
+    for result in records:
         fields = {label: value for label, value, _ in result.fields if not result.asked or label == result.asked}
         record = "contract" if result.noun == "contract" else "customer record"
         for note in notes:
-            if note.kind not in ("correction", "context") or not _about(note, result.title):
+            question = corrected.get(id(note), "")
+            if note.kind not in ("correction", "context") or not _about(note, result.title, question):
                 continue
-            said = _noted_against(note, result, fields, style)
+            said = _noted_against(note, result, fields, style, question)
             if said:
                 out.append(
                     (note, f"A note from {_note_month(note)} said {said}, which no longer matches the {record}.")
