@@ -248,6 +248,8 @@ def expected_for(check: dict[str, Any], today: date) -> Expected:
         return _yes_no_expected(spec, today)
     if kind == "no_such":  # "there is no Northwest region", naming the regions there are
         return _no_such_expected(spec)
+    if kind == "monthly":  # a figure for each month
+        return _monthly_expected(spec, today)
     if kind == "statement":  # a statement about the user: acknowledged, echoing only the numbers it said
         return Expected(acknowledge=True, numbers=tuple(Decimal(n.replace(",", "")) for n in spec["said"]))
     if kind in ("count_orders", "sum_orders", "avg_orders"):
@@ -345,6 +347,24 @@ def _compare_expected(spec: dict[str, Any], today: date) -> Expected:
     return expected
 
 
+def _monthly_expected(spec: dict[str, Any], today: date) -> Expected:
+    """Each month's figure (the last month up to the day "until" names, if any); a month with no such orders
+    has a zero figure, which may be left out. Counts of orders are said as counts ("24 orders"), as in a
+    comparison; with no figure above zero at all, the answer must say there are none."""
+    kind = spec["measure"]
+    filters = {k: v for k, v in spec.items() if k not in ("measure", "months", "until")}
+    figures: list[Decimal] = []
+    for month in spec["months"]:
+        period = f"month:{month}"
+        if "until" in spec and month == spec["months"][-1]:
+            period = f"range:{month}-01:{spec['until']}"
+        figures.extend(expected_for({kind: {**filters, "period": period}}, today).numbers)
+    shown = tuple(n for n in figures if n)
+    if kind == "count_orders":
+        return Expected(texts=_counted(Expected(numbers=shown)).texts, none_ok=not shown)
+    return Expected(numbers=shown, none_ok=not shown)
+
+
 def _counted(expected: Expected, labels: tuple[str, ...] = ()) -> Expected:
     """Counts of orders said as counts ("12 orders"), not any 12 in the answer (a date in a list has one)."""
     return Expected(names=labels, texts=tuple(f"{n:,.0f} order|{n:.0f} order" for n in expected.numbers))
@@ -423,6 +443,19 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
     if kind == "contract":
         customer = Customer.objects.get(name=spec["customer"])
         return _value_expected(getattr(_latest_contracts()[customer.pk], spec["field"]))
+    if kind == "contract_fields":  # two fields of one contract: both values
+        contract = _latest_contracts()[Customer.objects.get(name=spec["customer"]).pk]
+        first, second = (_value_expected(getattr(contract, f)) for f in spec["fields"])
+        return both(first, second)
+    if kind == "contract_top":  # among the latest contracts renewing in the period, the one with the largest field
+        start, end = period_bounds(spec["period"], today)
+        renewing = [c for c in _latest_contracts().values() if start <= c.renewal_date <= end and _in_places(c, spec)]
+        if not renewing:  # no contract renews then: the answer says so
+            return Expected(none_ok=True)
+        values = [getattr(c, spec["field"]) for c in renewing]
+        best = min(values) if spec.get("ascending") else max(values)
+        tied = sorted(c.customer.name for c, v in zip(renewing, values, strict=True) if v == best)
+        return either(*(Expected(names=(name,)) for name in tied))  # any of the tied names
     if kind == "order_field":
         order = Order.objects.select_related("customer").get(number=spec["order"])
         return _value_expected(order.customer.name if spec["field"] == "customer" else getattr(order, spec["field"]))
@@ -515,8 +548,16 @@ def numbers_in(text: str) -> list[Decimal]:
     return [Decimal(n) for n in _NUMBER.findall(plain)]
 
 
+# A record's code echoed back ("ACCT-64021", "SO-88000") is no figure of an answer.
+RECORD_CODE = re.compile(r"\b[A-Z]{2,5}-\d+\b", re.IGNORECASE)
+
+
+def _gives_a_figure(answer: str) -> bool:
+    return bool(re.search(r"\d", RECORD_CODE.sub("", answer)))
+
+
 def abstained(answer: str) -> bool:
-    return bool(ABSTAINED.search(answer)) and not re.search(r"\d", answer)
+    return bool(ABSTAINED.search(answer)) and not _gives_a_figure(answer)
 
 
 # "There is no government segment; the segments are ...": the answer says the value asked about
@@ -525,7 +566,7 @@ NO_SUCH_STATED = re.compile(r"^\W*there (?:is|are) no\b", re.IGNORECASE)
 
 
 def denies_existence(answer: str) -> bool:
-    return bool(NO_SUCH_STATED.search(answer)) and not re.search(r"\d", answer)
+    return bool(NO_SUCH_STATED.search(answer)) and not _gives_a_figure(answer)
 
 
 # An answer that asks back instead of answering ("Did you mean Northline Freight?"): never correct.

@@ -45,6 +45,27 @@ and 31 January 2027 (the next January)"; remarks on how a number was typed; "con
 between ..."; "...; yes if it lies between today and 31 March 2027, otherwise no" (a date in a period); one
 measure "by customers with segment A and by customers with segment B"; and "the five orders with the largest
 amounts ...", their numbers in order.
+
+And: a contract's field "of X" ("the credit limit of Pinecrest Medical Group"); "top 3 customers [in the West
+region] by sum of ..." and "customers ranked from the lowest by ..."; "compare sum of ... for A and B ..." (or "for A
+with that for B, both ordered ...; yes if the A total is larger", the yes read from the two figures), "two sums of
+...: A and B" and "two counts of ...: ordered P1, and P2" as comparisons; "of the customers in X, the one with ..."
+and "among North-region customers, the one with ..."; "(a customer with no such orders counts as zero)", read only
+while every customer ranked has such orders (then the zeros change nothing); "the customer with account code
+ACCT-x" (its name) and "no customer named X exists" / "no customer with account code ACCT-x exists" (the answer says
+so, as an out-of-scope case does); "customers whose latest contract was signed ..." (the customers with a contract
+signed then, while none of them signed a later one after it); "the order with the largest amount among X's orders"
+with a remark accepting it with cancelled orders counted either way; "the customer who placed order SO-x"; "4
+December 2026 (today)", which must be today; restatements in brackets joined by commas ("(Q3 2026, the quarter
+before the current one)"), "(Q2)" and "(Q4 2026 to date)"; and "(the 90 days up to today)" restating stated days
+that begin 90 days before today.
+
+And: a figure for each month ("sums of ... ordered in each month from April to June 2026", cut at a stated day
+of the last month by ", up to 4 December 2026 (today)"; "three sums of ...: ordered in July, August and September
+2026 (1-31 July, 1-31 August, 1-30 September 2026)"); the contract with the largest or smallest credit limit among
+those renewing in a period ("of the contracts renewing from 1 to 31 January 2027, the one with the largest credit
+limit"); and two fields of one contract ("credit limit and payment terms of X's latest contract"). Unread, with the
+reason, as no check computes them: a figure for each quarter, week or status.
 """
 
 from __future__ import annotations
@@ -53,12 +74,12 @@ import calendar
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from django.utils import timezone
 
-from chat.models import Customer, Order, OrderStatus
+from chat.models import Contract, Customer, Order, OrderStatus
 
 Builder = Callable[[re.Match[str], dict[str, Any], str, dict[str, Any]], dict[str, Any]]
 
@@ -134,6 +155,17 @@ def _until(m: re.Match[str], context: str | None) -> str | None:
     return None if year is None else f"until:{_day_token(m[1], m[2], year)}"
 
 
+def _bare_quarter(m: re.Match[str], context: str | None) -> str | None:
+    """ "(Q2)" after "from 1 April to 30 June 2026": the quarter of the year of the period it restates."""
+    return None if context is None else f"quarter:{context}-{m[1]}"
+
+
+def _quarter_to_date(m: re.Match[str], context: str | None) -> str:
+    """ "Q4 2026 to date": from the first day of that quarter to today."""
+    year = m[2].split()[0]
+    return f"from:{year}-{3 * int(m[1]) - 2:02d}-01"
+
+
 def _half(m: re.Match[str], context: str | None) -> str | None:
     year = _year_token(m[2], context)
     if year is None:
@@ -171,6 +203,7 @@ PERIODS: tuple[tuple[str, Any], ...] = (
         r"previous calendar (month|quarter|year))",
         lambda m: f"last {m[1] or m[2]}",
     ),
+    (r"(?:in |during )?the (?:calendar )?(month|quarter|year) before the current one", lambda m: f"last {m[1]}"),
     (r"(?:between today and|by|before|until) the (?:last day|end) of next month", "end_of_next_month"),
     (r"(?:between today and|by|before|until) the (?:last day|end) of this month", "end_of_this_month"),
     (r"(?:between today and |in |within |over |during )?the next (\d+) days", lambda m: f"next_days:{m[1]}"),
@@ -178,7 +211,9 @@ PERIODS: tuple[tuple[str, Any], ...] = (
     (r"(?:between today and |in |within |over |during )?the next (\d+) months", lambda m: f"next_months:{m[1]}"),
     (r"between today and (\d+) months (?:from today|from now|later)", lambda m: f"next_months:{m[1]}"),
     (r"(?:in |within |over |during )?the (?:last|past) (\d+) days", lambda m: f"last_days:{m[1]}"),
+    (r"(?:in |during )?q([1-4]) (?:of )?(\d{4}|this year) to date", _quarter_to_date),
     (r"(?:in |during )?q([1-4]) (?:of )?(\d{4})", lambda m: f"quarter:{m[2]}-{m[1]}"),
+    (r"(?:in |during )?q([1-4])", _bare_quarter),
     (
         r"(?:in |during )?(" + "|".join(MONTH_NAMES) + r") (\d{4})",
         lambda m: f"month:{m[2]}-{MONTH_NAMES.index(m[1]) + 1:02d}",
@@ -277,6 +312,9 @@ KINDS: tuple[tuple[str, str], ...] = (
         r"(?:(?:latest|current|most recent) )?contract(?: (?:of|for) <customer>)?$",
         "contract",
     ),
+    # "the credit limit of Pinecrest Medical Group": a field of the customer's contract (its latest)
+    (r"^(?:the )?(?P<field>" + "|".join(CONTRACT_FIELDS) + r") of <customer>$", "contract"),
+    (r"^<customer>(?:'s|') (?P<field>" + "|".join(CONTRACT_FIELDS) + r")$", "contract"),
     (
         r"^customers with (?:a|an) (?:sum|total) of (?:<status> )?(?:order )?amounts?(?: of (?:<status> )?orders)?"
         r"(?: ordered| placed)? (?P<cmp>above|over|more than|greater than|exceeding) (?P<n>\d+)$",
@@ -286,6 +324,15 @@ KINDS: tuple[tuple[str, str], ...] = (
         r"^(?:the )?(?P<measure>mean|average|sum|total) (?:of )?(?:the )?credit limits? "
         r"(?:of|across|over) (?:all )?(?:the )?(?:current |latest )?contracts$",
         "contract_agg",
+    ),
+    (  # "sum of the latest-contract credit limits of customers with region west and segment enterprise"
+        r"^(?:the )?(?P<measure>mean|average|sum|total) (?:of )?(?:the )?(?:latest|current)-contract credit limits "
+        r"(?:of|across|over) (?:all )?(?:the )?customers(?: (?:with|in|and))*$",
+        "contract_agg",
+    ),
+    (
+        r"^(?:(?:the )?names of )?(?:the )?customers whose (?:latest|current) contract (?:was|is) signed$",
+        "latest_signed",
     ),
     (r"^(?:count|number) of contracts\b.*\brenew", "count_renewals"),
     (r"^contracts\b.*\brenew", "renewals"),
@@ -327,7 +374,13 @@ KINDS: tuple[tuple[str, str], ...] = (
         r"^(?:the )?order " + WHOSE_ORDER + r"with the (?:smallest|lowest) amount" + OF_CUSTOMERS + "$",
         "smallest_order",
     ),
-    (r"\branked by\b|\bwith the (?:largest|highest|most|smallest|lowest|fewest)\b", "rank"),
+    (
+        r"\branked (?:from the (?:largest|highest|smallest|lowest) )?by\b|"
+        r"\bwith the (?:largest|highest|most|smallest|lowest|fewest)\b|"
+        r"^(?:top|bottom) (?:\d+|" + "|".join(NUMBER_WORDS) + r") (?:customers?|regions?|segments?|city|cities) by "
+        r"(?:the )?(?:sum|total|count|number|mean|average)\b",
+        "rank",
+    ),
     (r"\b(?:per|by|for each|grouped by) (?:region|segment|city|customer)\b", "grouped"),
     (r"^(?:the )?(?:total )?(?:count|number) of customers\b", "count_customers"),
     (r"^(?:the )?(?:total )?(?:count|number) of\b.*\borders\b", "count_orders"),
@@ -349,7 +402,7 @@ KNOWN_WORDS = frozenset(
     date lies between today last day next month payment terms term credit limit other same sharing
     above over more than greater exceeding at least top first per each grouped is are
     days signing signed code account current recent were was which who there has have had
-    numbered signed-on ordered-on bottom names numbers name
+    numbered signed-on ordered-on bottom names numbers name latest-contract current-contract
     """.split()
 )
 
@@ -364,7 +417,7 @@ KIND_WORDS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         re.compile(r"\b(?:largest|highest|biggest|smallest|lowest|fewest|top|bottom|first)\b|\bmost\b(?! recent)"),
         frozenset({"rank", "largest_order", "smallest_order", "extreme_field"}),
     ),
-    (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract", "contract_agg"})),
+    (re.compile(r"\b(?:latest|current|most recent)\b"), frozenset({"contract", "contract_agg", "latest_signed"})),
     (re.compile(r"\b(?:other|same|sharing)\b"), frozenset({"peers"})),
     (re.compile(r"\d"), frozenset({"having", "having_sum", "rank"})),  # a number the reader placed nowhere
 )
@@ -519,7 +572,9 @@ DATE_FIELDS = frozenset({"renewal_date", "signed_on", "ordered_on"})
 COMPARED_WITH = re.compile(r"^(.+?),? compared with (.+)$", re.IGNORECASE)
 EQUALITY_FIELDS = frozenset({"payment_terms", "segment", "region", "city", "account_code", "status"})
 # "cancelled excluded or included": a count or list either way is correct.
-CANCELLED_EITHER = re.compile(r"[,;]?\s*\(?\bcancelled (?:excluded or included|included or excluded)\b\)?")
+CANCELLED_EITHER = re.compile(
+    r"[,;]?\s*\(?\bcancelled (?:excluded(?: \(matching the (?:total|sum)\))? or included|included or excluded)\b\)?"
+)
 # Filters the truth says do not apply: "not only overdue ones", "no region filter", "any status", ", all customers".
 NOT_APPLYING = (
     (re.compile(r",?\s*\bnot only (?:<status> )?(?:[a-z]+ )?ones\b"), "status"),
@@ -540,6 +595,10 @@ CONVERSATION_NOTE = re.compile(
 )
 # "to today (3 December 2026)": today, restated as the day the truth was written.
 TODAY_RESTATED = re.compile(r"\btoday \((\d{1,2}) " + MONTH + r" (\d{4})\)", re.IGNORECASE)
+# "to 4 December 2026 (today)": the same, the day first.
+DAY_IS_TODAY = re.compile(r"\b(\d{1,2}) " + MONTH + r" (\d{4}) \(today\)", re.IGNORECASE)
+# "the customer with account code ACCT-53554": that customer, found by its code.
+ACCOUNT_CODE = re.compile(r"\bthe customer with (?:the )?account code (ACCT-\d+)\b", re.IGNORECASE)
 
 
 def _drop_notes(truth: str, names: Names) -> str:
@@ -565,11 +624,12 @@ def _drop_notes(truth: str, names: Names) -> str:
             rest = rest[:start] + " " + rest[end:]
         if not re.sub(r"[\s,;.+=&]|\band\b|\d[\d,.]*", "", rest):
             truth = truth.replace(m.group(), "")
-    for m in list(TODAY_RESTATED.finditer(truth)):
+    for m in [*TODAY_RESTATED.finditer(truth), *DAY_IS_TODAY.finditer(truth)]:
         said = date(int(m[3]), MONTH_NAMES.index(m[2].lower()) + 1, int(m[1]))
         if said != timezone.localdate():
             raise Unreadable(f"today is not {m[1]} {m[2]} {m[3]}: to today or to that day?")
-        truth = truth.replace(m.group(), "today")
+        # "today (3 December 2026)" reads as today; "4 December 2026 (today)" keeps the day it states
+        truth = truth.replace(m.group(), "today" if m.re is TODAY_RESTATED else f"{m[1]} {m[2]} {m[3]}")
     for m in list(re.finditer(r"\s*\((?:([^(),]+), )?not ([^()]+)\)", truth)):
         # "(not Northline Freight)", "(Portland, not Northline Logistics)": which of two like names it is
         if m[2].strip().rstrip(".").lower() in {n.rstrip(".").lower() for n in names.customers}:
@@ -590,13 +650,26 @@ def _drop_notes(truth: str, names: Names) -> str:
             raise Unreadable(f"{m[2]!r} are not the {m[1]}")
         truth = truth.replace(m.group(), m[1])
     for m in list(
-        re.finditer(r"(?<=\w )the customer of (?:the )?order (?:numbered )?(SO-\d+)\b", truth, re.IGNORECASE)
+        re.finditer(
+            r"(?<=\w )the customer (?:of|who placed) (?:the )?order (?:numbered )?(SO-\d+)\b", truth, re.IGNORECASE
+        )
     ):
         order = Order.objects.select_related("customer").filter(number=m[1].upper()).first()
         if order is None:
             raise Unreadable(f"no order {m[1]}")
         truth = truth.replace(m.group(), order.customer.name)
+    for m in list(ACCOUNT_CODE.finditer(truth)):
+        if m.start() == 0:  # the whole truth asks for that customer: read as a lookup of its name
+            continue
+        truth = truth.replace(m.group(), _customer_with_code(m[1]))
     return truth
+
+
+def _customer_with_code(code: str) -> str:
+    customer = Customer.objects.filter(account_code__iexact=code).first()
+    if customer is None:
+        raise Unreadable(f"no customer has account code {code}")
+    return customer.name
 
 
 # "no customer has segment retail; the segments are enterprise, mid-market and small business",
@@ -654,8 +727,9 @@ GROUP_WHOSE = re.compile(
 )
 # "among customers of the North, the one with the largest sum of ...": the top of a ranking over a set.
 AMONG = re.compile(
-    r"^among (?:the )?(customers|cities|regions|segments)\b(.*?),\s*the one with the "
-    r"(largest|highest|most|smallest|lowest|fewest)\b(.*)$",
+    r"^(?:among|of) (?:the )?(?P<place>[a-z]+-(?:region|segment) )?(?P<group>customers|cities|regions|segments)\b"
+    r"(?P<set>.*?),\s*"
+    r"the one with the (?P<extreme>largest|highest|most|smallest|lowest|fewest)\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
 SINGULAR_GROUPS = {"customers": "customer", "cities": "city", "regions": "region", "segments": "segment"}
@@ -666,11 +740,293 @@ TWO_FIGURES = re.compile(r"^two figures for ([^:]+): (.+?), and ((?:sum|count|me
 FOR_EACH_FIRST = re.compile(r"^(for each (?:customer|region|segment|city)\b[^,]*),\s*(.+)$", re.IGNORECASE)
 
 
+# "no customer named Lone Star Logistics exists", "no customer with account code ACCT-64021 exists": a customer
+# the records do not have; the answer must say so (as for an out-of-scope case).
+NO_CUSTOMER = re.compile(
+    r"^no customer (?:is named|named|called|with (?:the )?account code) (?P<value>[\w .'&-]+?)"
+    r"(?: \(nor anything close to it\))?(?: exists)?(?:,? so no (?:amount|count|figure|total|value) exists)?$",
+    re.IGNORECASE,
+)
+# "the customer with account code ACCT-53554": that customer's name.
+NAME_BY_CODE = re.compile(r"^(?:the )?(?:name of (?:the )?)?customer with (?:the )?account code (ACCT-\d+)$", re.I)
+# Forms the evaluation has no check for: read as unread, with the reason.
+NO_CHECK_FOR = (
+    (
+        re.compile(r"\bin each (?:quarter|week)\b", re.I),
+        "a figure for each quarter or week: no check computes that series",
+    ),
+    # "count of orders with each status ...": one figure per status, which no check computes
+    (re.compile(r"\b(?:with|for|of) each status\b|\b(?:by|per) status\b", re.I), "a figure for each status: no check"),
+)
+_MONTHS = "|".join(MONTH_NAMES)
+# "sums of non-cancelled order amounts for X ordered in each month from April to June 2026", "counts of ... in each
+# month from January to December 2026, up to 4 December 2026": one figure for each whole month of a run (the last
+# cut at a stated day of it).
+EACH_MONTH = re.compile(
+    r"^(?P<measure>sums|counts|means|averages) of (?P<what>.+?),? (?:ordered|placed) in each month from "
+    rf"(?P<first>{_MONTHS})(?: (?P<first_year>\d{{4}}))? to (?P<last>{_MONTHS}) (?P<year>\d{{4}})"
+    rf"(?:,? up to (?P<day>\d{{1,2}}) (?P<day_month>{_MONTHS}) (?P<day_year>\d{{4}}))?$",
+    re.IGNORECASE,
+)
+# "three sums of ... for X: ordered in July, August and September 2026 (1-31 July, 1-31 August, 1-30 September
+# 2026)": one figure for each month listed, the restatement (if any) naming each whole month again, in order.
+MONTHS_LISTED = re.compile(
+    r"^(?P<n>\d+|" + "|".join(NUMBER_WORDS) + r") (?P<measure>sums|counts|means|averages) of (?P<what>[^:]+): "
+    rf"(?:ordered|placed) in (?P<months>(?:(?:{_MONTHS}), )*(?:{_MONTHS}),? and (?:{_MONTHS})) (?P<year>\d{{4}})"
+    r"(?: \((?P<restated>[^()]+)\))?$",
+    re.IGNORECASE,
+)
+SERIES_MEASURES = {"sums": "sum", "counts": "count", "means": "mean", "averages": "average"}
+# "of the contracts renewing from 1 to 31 January 2027, the one with the largest credit limit": the latest contract,
+# among those renewing in the period, with the largest (or smallest) credit limit.
+CONTRACT_TOP = re.compile(
+    r"^(?:among|of) (?:the )?contracts (?P<set>.+?),\s*the one with the "
+    r"(?P<extreme>largest|highest|biggest|smallest|lowest) credit limit$",
+    re.IGNORECASE,
+)
+CONTRACT_SET = re.compile(r"^(?:among|of) (?:the )?contracts\b.*\bthe one with the\b", re.IGNORECASE)
+# "credit limit and payment terms of Ironbridge Engineering's latest contract": two fields of one contract.
+_FIELDS = "|".join(CONTRACT_FIELDS)
+TWO_FIELDS = re.compile(
+    rf"^(?:the )?(?P<first>{_FIELDS}) and (?:the )?(?P<second>{_FIELDS})(?P<rest> (?:of|on|in) .+)$", re.IGNORECASE
+)
+TWO_FIELDS_START = re.compile(rf"^(?:the )?(?:{_FIELDS}) and (?:the )?(?:{_FIELDS})\b", re.IGNORECASE)
+# "compare sum of ... for A and B ordered ...", "compare the sum of ... for A with that for B, both ordered ...":
+# one measure of two subjects, read as "sums of ... for A and for B ...".
+COMPARE_TWO = re.compile(r"^compare (?:the )?(sum|count|mean|average) of (.+?) for (.+)$", re.IGNORECASE)
+# "; yes if the North total is larger": which side is larger is read from the two figures.
+YES_IF_SIDE = re.compile(
+    r";\s*yes if the ([\w -]+?) (?:total|sum|count|figure) is (?:the )?(?:larger|higher|bigger|greater|smaller|lower)$",
+    re.IGNORECASE,
+)
+# "two sums of ... ordered in 2025: A and B", "two counts of orders for X: ordered in 2025, and in 2026".
+TWO_OF = re.compile(r"^two (sums|counts|means|averages) of ([^:]+): (.+)$", re.IGNORECASE)
+# "(a customer with no such orders counts as zero)": read only where every customer ranked has such orders.
+ZERO_COUNTS = re.compile(
+    r"\s*\(an? (?:[\w-]+ )?customer with no (?:such )?orders(?: (?:that|in that) (?:month|quarter|year|period))? "
+    r"counts as zero(?:; naming the (?:smallest|lowest) among those with orders is also accepted)?\)",
+    re.IGNORECASE,
+)
+# Remarks that accept the largest or smallest order with cancelled orders counted either way, and whether the
+# truth before them leaves cancelled orders out.
+EITHER_ORDER = (
+    (
+        re.compile(
+            r"\s*\(the (largest|smallest) among its non-cancelled orders is also accepted if the overall \1 is "
+            r"cancelled\)",
+            re.IGNORECASE,
+        ),
+        False,
+    ),
+    (re.compile(r"\s*\(including cancelled orders is also accepted\)", re.IGNORECASE), True),
+    (
+        re.compile(
+            r";\s*non-cancelled preferred, the overall (?:largest|smallest) also accepted if it is cancelled$",
+            re.IGNORECASE,
+        ),
+        False,
+    ),
+)
+# "the order with the largest amount among all of X's orders", "... among orders by South-region customers".
+AMONG_ORDERS = re.compile(
+    r"^(the order with the (?:largest|smallest) amount) among (?:(?:all of )?(?P<whose>[^,;()]+?)(?:'s|') "
+    r"(?P<rev>non-cancelled )?orders\b|(?P<rev2>non-cancelled )?orders (?:by|of|from) "
+    r"(?P<who>[^,;()]+?)(?= ordered\b| placed\b|,|;| \(|$))",
+    re.IGNORECASE,
+)
+
+
+def _read_new_forms(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any] | None:
+    """The forms read before the rest: a customer the records lack, a name by account code, two figures of
+    one measure said as "compare ..." or "two sums of ...", a ranking whose zeros change nothing, and the
+    largest or smallest order with cancelled orders either way; None for any other truth."""
+    for form, reason in NO_CHECK_FOR:
+        if form.search(truth):
+            raise Unreadable(reason)
+    series = _read_series_or_contracts(truth, case, names)
+    if series is not None:
+        return series
+    missing = NO_CUSTOMER.match(truth)
+    if missing:
+        value = missing["value"].strip()
+        if re.fullmatch(r"ACCT-\d+", value, re.IGNORECASE):
+            if Customer.objects.filter(account_code__iexact=value).exists():
+                raise Unreadable(f"the truth says no customer has account code {value}, but one has")
+        elif Customer.objects.filter(name__iexact=value).exists() or find_customers(value, names)[0]:
+            raise Unreadable(f"the truth says no customer is named {value!r}, but the records have it")
+        elif "account code" in missing.group().lower():
+            raise Unreadable(f"{value!r} is not an account code")
+        return {"abstain": True}
+    by_code = NAME_BY_CODE.match(truth)
+    if by_code:
+        return {"customer_field": {"customer": _customer_with_code(by_code[1]), "field": "name"}}
+    zero = ZERO_COUNTS.search(truth)
+    if zero:
+        inner = _read_whole(truth[: zero.start()] + truth[zero.end() :], case, names)
+        _no_customer_at_zero(inner)
+        return inner
+    for remark, leaves_out in EITHER_ORDER:
+        either = remark.search(truth)
+        if either is None:
+            continue
+        rest = truth[: either.start()] + truth[either.end() :]
+        if bool(REVENUE.search(rest.lower())) != leaves_out:
+            raise Unreadable("cancelled orders left out or not: the remark and the truth disagree")
+        rest = " ".join((REVENUE.sub(" ", rest) if leaves_out else rest).split())
+        inner = _read_whole(f"{rest}, cancelled excluded or included", case, names)
+        if not inner.keys() & {"largest_order", "smallest_order"}:
+            raise Unreadable("which largest or smallest, with cancelled orders either way?")
+        return inner
+    among = AMONG_ORDERS.match(truth)
+    if among:
+        subject = among["whose"] or among["who"]
+        rev = among["rev"] or among["rev2"] or ""
+        return _read_whole(f"{among[1]} {rev}for {subject}{truth[among.end() :]}", case, names)
+    return _read_two_sides(truth, case, names)
+
+
+def _read_series_or_contracts(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any] | None:
+    """A figure for each month, the contract with the largest or smallest credit limit among those renewing in a
+    period, or two fields of one contract; None for any other truth (a half-read one of these is Unreadable)."""
+    each = EACH_MONTH.match(truth)
+    if each:
+        last = (int(each["year"]), MONTH_NAMES.index(each["last"].lower()) + 1)
+        first = (int(each["first_year"] or each["year"]), MONTH_NAMES.index(each["first"].lower()) + 1)
+        if first > last:
+            raise Unreadable("each month from a later month to an earlier one?")
+        months = [divmod(k, 12) for k in range(first[0] * 12 + first[1] - 1, last[0] * 12 + last[1])]
+        until = None
+        if each["day"]:
+            day_month = (int(each["day_year"]), MONTH_NAMES.index(each["day_month"].lower()) + 1)
+            if day_month != last or not 1 <= int(each["day"]) <= calendar.monthrange(*last)[1]:
+                raise Unreadable("each month, up to a day not in the last month")
+            until = date(last[0], last[1], int(each["day"])).isoformat()
+        return _series(each["measure"], each["what"], [f"{y}-{m + 1:02d}" for y, m in months], until, case, names)
+    listed = MONTHS_LISTED.match(truth)
+    if listed:
+        said = [MONTH_NAMES.index(w) + 1 for w in re.findall(_MONTHS, listed["months"].lower())]
+        n = int(listed["n"]) if listed["n"].isdigit() else NUMBER_WORDS[listed["n"].lower()]
+        if n != len(said) or len(set(said)) != len(said):
+            raise Unreadable(f"{listed['n']} figures for {len(said)} months?")
+        year = int(listed["year"])
+        if listed["restated"]:
+            parts = listed["restated"].split(", ")
+            whole = [re.fullmatch(rf"1-(\d{{1,2}}) ({_MONTHS})(?: (\d{{4}}))?", p.lower()) for p in parts]
+            if len(parts) != len(said) or any(
+                m is None
+                or MONTH_NAMES.index(m[2]) + 1 != month
+                or int(m[3] or year) != year
+                or int(m[1]) != calendar.monthrange(year, month)[1]
+                for m, month in zip(whole, said, strict=True)
+            ):
+                raise Unreadable(f"the months and their restatement {listed['restated']!r} disagree")
+        return _series(listed["measure"], listed["what"], [f"{year}-{k:02d}" for k in said], None, case, names)
+    if re.search(r"\bin each month\b", truth, re.IGNORECASE):
+        raise Unreadable("a figure for each month, of months this reader does not read")
+    top = CONTRACT_TOP.match(truth)
+    if top:
+        kind, spec = next(iter(_read(f"contracts {top['set']}", case, names).items()))
+        if kind != "renewals":
+            raise Unreadable("the contract with the largest credit limit among which contracts?")
+        check = {**spec, "field": "credit_limit"}
+        if top["extreme"].lower() in ("smallest", "lowest"):
+            check["ascending"] = True
+        return {"contract_top": check}
+    if CONTRACT_SET.match(truth):
+        raise Unreadable("the contract with the largest or smallest field among a set: only by credit limit, renewing")
+    fields = TWO_FIELDS.match(truth)
+    if fields:
+        sides = [_read(f"{fields[side]}{fields['rest']}", case, names) for side in ("first", "second")]
+        if any(next(iter(side)) != "contract" for side in sides):
+            raise Unreadable("two fields of what?")
+        first_spec, second_spec = (side["contract"] for side in sides)
+        if first_spec["customer"] != second_spec["customer"] or first_spec["field"] == second_spec["field"]:
+            raise Unreadable("two fields of one contract: the same field twice, or two customers")
+        return {
+            "contract_fields": {
+                "customer": first_spec["customer"],
+                "fields": [first_spec["field"], second_spec["field"]],
+            }
+        }
+    if TWO_FIELDS_START.match(truth):
+        raise Unreadable("two fields of one contract, of what?")
+    return None
+
+
+def _series(
+    measure: str, what: str, months: list[str], until: str | None, case: dict[str, Any], names: Names
+) -> dict[str, Any]:
+    """One measure of orders for each month: the filters read as one figure's, with no period of their own."""
+    kind, spec = next(iter(_read(f"{SERIES_MEASURES[measure.lower()]} of {what}", case, names).items()))
+    if kind not in ("sum_orders", "count_orders", "avg_orders") or "period" in spec:
+        raise Unreadable("a figure for each month, of what?")
+    series: dict[str, Any] = {"measure": kind, "months": months, **spec}
+    if until:
+        series["until"] = until
+    return {"monthly": series}
+
+
+def _read_two_sides(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any] | None:
+    """ "compare sum of ... for A and B ...", "two sums of ...: A and B", "two counts of ...: P1, and P2"."""
+    side = YES_IF_SIDE.search(truth)
+    two = TWO_OF.match(truth)
+    compare = COMPARE_TWO.match(truth[: side.start()] if side else truth)
+    if compare:
+        split = re.search(r" with that for | and ", compare[3])
+        if split is None:
+            raise Unreadable("compare what with what?")
+        first, second = compare[3][: split.start()], compare[3][split.end() :]
+        second = re.sub(r",? both (?=ordered\b|placed\b|in\b|from\b)", " ", second)
+        measure = compare[1].lower() + "s"
+        reading = _read_whole(f"{measure} of {compare[2]} for {first} and for {second}", case, names)
+        if side and not re.search(r"\b" + re.escape(side[1].lower()) + r"\b", f"{first} {second}".lower()):
+            raise Unreadable(f"yes if the {side[1]} total is larger: {side[1]!r} is neither side")
+    elif side:
+        raise Unreadable("yes if which total is larger, of what?")
+    elif two:
+        measure, what, rest = two[1].lower(), two[2], two[3]
+        if re.match(r"(?:ordered|placed|from|in|between) ", rest, re.IGNORECASE):
+            reading = _read_whole(f"{measure} of {what} {rest}", case, names)
+        else:
+            subjects = rest.split(" and ")
+            if len(subjects) != 2:
+                raise Unreadable(f"two of what: {rest!r}?")
+            reading = _read_whole(f"{measure} of {what} for {subjects[0]} and for {subjects[1]}", case, names)
+    else:
+        return None
+    if "compare" not in reading:
+        raise Unreadable("two figures that are not a comparison")
+    return reading
+
+
+def _no_customer_at_zero(reading: dict[str, Any]) -> None:
+    """A ranking of customers where one with no such orders counts as zero ranks only those with orders: so it
+    is read only while every customer it ranks has such an order (then the zeros change nothing)."""
+    from atlas.tooling.evaluation import period_bounds
+
+    kind, spec = next(iter(reading.items()))
+    if kind != "rank" or spec["group"] != "customer":
+        raise Unreadable("counts as zero: a ranking of customers only")
+    places = {k: v for k, v in spec.items() if k in ("region", "segment", "city")}
+    if any(isinstance(v, list) for v in places.values()) or "status" in spec or "cancelled" in spec:
+        raise Unreadable("counts as zero, in a ranking this reader does not check for zeros")
+    orders = Order.objects.filter(**{f"customer__{k}": v for k, v in places.items()})
+    if spec.get("measure") != "count":
+        orders = orders.exclude(status="cancelled")  # a ranking by amount leaves cancelled orders out
+    if "period" in spec:
+        orders = orders.filter(ordered_on__range=period_bounds(spec["period"], timezone.localdate()))
+    if Customer.objects.filter(**places).exclude(pk__in=orders.values("customer_id")).exists():
+        raise Unreadable("a customer with no such orders counts as zero: no check ranks customers without orders")
+
+
 def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any]:
     """A comparison, a yes/no, a value the records do not have, a statement to acknowledge, or one check."""
     if STATEMENT.match(truth):
         said = case.get("turns") or [""]
         return {"statement": {"said": [str(n) for n in re.findall(r"\d+(?:[.,]\d+)*", str(said[-1]))]}}
+    new_form = _read_new_forms(truth, case, names)
+    if new_form is not None:
+        return new_form
     no_such = NO_SUCH.match(truth)
     if no_such:
         return _no_such(no_such, names)
@@ -703,7 +1059,8 @@ def _read_whole(truth: str, case: dict[str, Any], names: Names) -> dict[str, Any
         truth = f"{whose[1]} with the {whose[2]}{whose[3]}"
     among = AMONG.match(truth)
     if among:
-        truth = f"{SINGULAR_GROUPS[among[1].lower()]} with the {among[3]}{among[4]} {among[2]}"
+        group = SINGULAR_GROUPS[among["group"].lower()]
+        truth = f"{group} with the {among['extreme']}{among['rest']} {among['place'] or ''}{among['set']}"
     for_each = FOR_EACH_FIRST.match(truth)
     if for_each:
         truth = f"{for_each[2]} {for_each[1]}"
@@ -931,19 +1288,34 @@ def find_period(text: str) -> tuple[str, int, int] | None:
     period, start, end = found
     bracket = re.match(r"\s*\(([^()]*)\)", text[end:])
     if bracket:
-        restated = _match_period(bracket[1], _period_year(period))
-        if restated is not None and restated[1:] == (0, len(bracket[1])):
-            if not all(_restates(period, restated[0], day) for day in PROBE_DAYS):
-                # "from 1 January to 30 June 2026 (H1 of this year)": a period of stated years, restated
-                # relative to today, agrees on the day the truth is judged; the stated years are kept
-                today = timezone.localdate()
-                if not (_dated(period) and not _dated(restated[0]) and _restates(period, restated[0], today)):
-                    raise Unreadable(f"the period {text[start:end]!r} and its restatement {bracket[1]!r} disagree")
-                restated = (period, *restated[1:])
-            if any(period_bounds(period, day) != period_bounds(restated[0], day) for day in PROBE_DAYS):
-                period = restated[0]
+        # "(Q3 2026, the quarter before the current one)": each restatement, whole, must agree
+        parts = bracket[1].split(", ")
+        restatements = [_match_period(part, _period_year(period)) for part in parts]
+        if all(r is not None and r[1:] == (0, len(part)) for r, part in zip(restatements, parts, strict=True)):
+            for part, found_again in zip(parts, restatements, strict=True):
+                assert found_again is not None
+                restated = found_again[0]
+                if not all(_restates(period, restated, day) for day in PROBE_DAYS):
+                    # "from 1 January to 30 June 2026 (H1 of this year)": a period of stated years, restated
+                    # relative to today, agrees on the day the truth is judged; the stated years are kept
+                    today = timezone.localdate()
+                    agrees = _restates(period, restated, today) or _days_up_to_today(period, restated, today)
+                    if not (_dated(period) and not _dated(restated) and agrees):
+                        raise Unreadable(f"the period {text[start:end]!r} and its restatement {part!r} disagree")
+                    restated = period
+                if any(period_bounds(period, day) != period_bounds(restated, day) for day in PROBE_DAYS):
+                    period = restated
             end += bracket.end()
     return period, start, end
+
+
+def _days_up_to_today(period: str, restated: str, today: date) -> bool:
+    """ "from 5 September to 4 December 2026 (the 90 days up to today)": the stated days, from today less
+    N days, restated as N days counted back from today the other way (the stated days are kept)."""
+    from atlas.tooling.evaluation import period_bounds
+
+    days = re.fullmatch(r"last_days:(\d+)", restated)
+    return days is not None and period_bounds(period, today) == (today - timedelta(days=int(days[1])), today)
 
 
 def _dated(period: str) -> bool:
@@ -1110,7 +1482,7 @@ def _rank(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any
     limit: int | None
     if counted:
         limit = int(counted[1]) if counted[1].isdigit() else NUMBER_WORDS[counted[1]]
-    elif "ranked by" in text:
+    elif re.search(r"\branked (?:from the \w+ )?by\b", text):
         limit = _limit(text, case)
         if limit is None and not re.search(r"\bevery\b", str(case.get("must", ""))):
             raise Unreadable("a ranking without a number of places")
@@ -1198,6 +1570,20 @@ def _renewals(kind: str) -> Builder:
     return build
 
 
+def _latest_signed(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
+    """ "customers whose latest contract was signed from ... to ...": the customers with a contract signed then,
+    read so only while no such customer has a later contract signed after the period (then its latest
+    contract is one of them); otherwise the two differ and the check (every contract) is not that."""
+    from atlas.tooling.evaluation import period_bounds
+
+    spec = _only(spec, ("period", "region", "segment", "city"), "latest_signed")
+    start, end = period_bounds(_need(spec, "period", "latest_signed"), timezone.localdate())
+    later = Contract.objects.filter(signed_on__gt=end, customer__contracts__signed_on__range=(start, end))
+    if later.exists():
+        raise Unreadable("a customer signed a contract in the period and a later one after it")
+    return {"signed": spec}
+
+
 def _order(m: re.Match[str], spec: dict[str, Any], text: str, case: dict[str, Any]) -> dict[str, Any]:
     return {"order": _need(spec, "number", "an order lookup")}
 
@@ -1226,6 +1612,7 @@ BUILDERS = {
     "renewals": _renewals("renewals"),
     "count_signed": _renewals("count_signed"),
     "signed": _renewals("signed"),
+    "latest_signed": _latest_signed,
     "order": _order,
     "order_field": _order_field,
     "largest_order": _orders("largest_order"),

@@ -798,3 +798,10 @@ def test_a_count_of_customers_whose_must_allows_their_names(corpus):
 def test_no_names_to_list_leaves_only_the_count(corpus):
     expected = expected_for({"count_customers": {"city": "Nowhere", "or_names": True}}, timezone.localdate())
     assert expected == Expected(numbers=(Decimal(0),))
+
+
+def test_a_record_code_echoed_in_an_abstention_is_no_figure():
+    from atlas.tooling.evaluation import abstained
+
+    assert abstained("I can't answer that: no customer has account code ACCT-64021.")
+    assert not abstained("I can't answer that from the records, but 3 orders are open.")
