@@ -36,7 +36,7 @@ ANSWER_LANGUAGES = ("English",)
 GLOBAL = "global"
 # Pieces the patterns below share.
 _MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
-_COUNT = r"(?:\d+|one|two|three|four|five)"
+_COUNT = r"(?:\d+|one|two|three|four|five|(?:a )?couple(?: of)?|(?:a )?few)"  # "a couple lines", "a few sentences"
 _ENTRIES = r"(?:names|entries|rows|items|customers|results|lines|places)"
 _NUMBER_WORD = r"\d{1,3}|" + dates.words_pattern(dates.NUMBER_WORDS)
 # The lists a list size acts on, as people name them ("rankings", "any sorted list", "best-of lists").
@@ -301,7 +301,10 @@ FACETS: tuple[Facet, ...] = (
                     r"whole (?:dollars?|euros?|pounds?|francs?|yen|units?|numbers?|amounts?|figures?)",
                     r"\bno (?:cents|pennies|decimals?|decimal places)\b",
                     r"without (?:the )?(?:cents|pennies|decimals)",
-                    r"(?:drop|lose|skip|ditch|leave off) the (?:cents|pennies|decimals)",
+                    r"(?:drop|lose|skip|ditch|leave off|strip|chop|cut|remove|get rid of) (?:all )?the "
+                    r"(?:cents|pennies|decimals|decimal places)",
+                    # "can money always be to the nearest dollar?": rounding, not the currency
+                    r"\bnearest (?:whole )?(?:dollar|euro|pound|franc|buck|unit|integer)s?\b",
                     r"round(?:ed|ing)? (?:\w+ )?(?:to|up to|off to) (?:the )?(?:nearest )?"
                     r"(?:whole|dollar|unit|integer)",
                     r"round (?:numbers|figures)",
@@ -631,9 +634,10 @@ FACETS: tuple[Facet, ...] = (
                 (
                     r"\b(utc|gmt|cet|cest|est|edt|pst|pdt|cst|ist|jst|aest|bst)\b",
                     r"\b([a-z]+(?: [a-z]+)?) time\b",
-                    # "times in US eastern", "switch me to pacific": a zone named by its region
-                    r"\b(?:in|to|into|on) ((?:us |u\.s\. )?(?:eastern|pacific|central|mountain|atlantic))\b"
-                    r"(?! (?:region|europe|time))",
+                    # "times in US eastern": a zone named by its region, after a word of time ("moved
+                    # over to central" names the sales region of that name, no time zone)
+                    r"\b(?:times?|timezone|time zone|hours|clock)\b[^.;]{0,30}?\b(?:in|to|into|on) "
+                    r"((?:us |u\.s\. )?(?:eastern|pacific|central|mountain|atlantic))\b(?! (?:region|europe|time))",
                 ),
                 "times in {zone}",
             ),
@@ -885,6 +889,7 @@ SCOPE_LABELS: dict[str, str] = {
 # customers I need ...").
 _REQUEST_WORDS = (
     "show|give|include|add|put|tell|use|list|sort|make|keep|always|please|write|round|answer|reply"
+    "|throw in|chuck in|tack on|stick in|pop in"
     "|i need|i want|i'd like|i would like"
 )
 _CONDITION = re.compile(
@@ -926,7 +931,9 @@ def _field_patterns() -> dict[str, re.Pattern[str]]:
 
 
 _INCLUDE = re.compile(
-    r"\b(?:include|add|put|show|give|tell|list|mention|keep|with|want|need|see)\b(?:\s+(?:me|us|in|up))?\s+(?:the\s+|their\s+|its\s+|each\s+)?"
+    # "throw in the credit limit too", "tack on the city", "stick in the account code"
+    r"\b(?:include|add|put|show|give|tell|list|mention|keep|with|want|need|see|throw|chuck|tack|stick|pop|slip)\b"
+    r"(?:\s+(?:me|us|in|up|on))?\s+(?:the\s+|their\s+|its\s+|each\s+)?"
     r"(?P<what>[a-z][a-z /-]{1,40}?)\s*(?:next to|beside|alongside|too\b|as well|also|every time|in every|column|"
     r"field|for each|for every|with|in|on|when|whenever|$|,|\.)"
 )

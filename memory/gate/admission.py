@@ -239,7 +239,7 @@ def _named_for_replacing(live: list[Memory], finding: Finding) -> list[Memory]:
     words = finding.extra.get("replaces") or []
     if finding.kind != Kind.CONTEXT or not words:
         return []
-    named = [m for m in live if any(re.search(rf"\b{re.escape(w)}\b", m.statement.lower()) for w in words)]
+    named = [m for m in live if any(re.search(rf"\b{re.escape(w.lower())}\b", m.statement.lower()) for w in words)]
     return named if len(named) == 1 else []
 
 
@@ -309,6 +309,14 @@ def _admit(run: _Run, finding: Finding) -> None:
     if finding.extra.get("needs_existing") and not conflicts:
         run.decide(finding, False, r.NOTHING_TO_REMEMBER, statement=finding.statement)
         return
+    if finding.extra.get("substitute") and len(conflicts) == 1:
+        # "typo, i meant east not west": the note it corrects, with the value said instead
+        old_value, new_value = finding.extra["substitute"]
+        statement = re.sub(rf"\b{re.escape(old_value)}\b", new_value, conflicts[0].statement, flags=re.IGNORECASE)
+        # "manchester office, not leeds" in "Is in the Leeds office.": the office is said once
+        statement = re.sub(r"\b(\w+) \1\b", r"\1", statement, flags=re.IGNORECASE)
+        finding = replace(finding, statement=statement, value=new_value)
+        vector = embed([statement])[0]
     author = Author.USER if finding.explicit else Author.RULE
     if author == Author.RULE and any(m.author == Author.USER for m in conflicts):
         # The user outranks the rules (design rule: correction supersedes): a rule never overwrites what they wrote.

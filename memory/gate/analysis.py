@@ -263,7 +263,7 @@ def _analyse_turn(
         found = _opening_request(doc, hits, found)
     found = _called_off(text, found)
     found = _context_switch(text, found)
-    findings.extend(_legible(_with_facets(f)) for f in found)
+    findings.extend(_pointed_forgets(text, [_legible(_with_facets(f)) for f in found]))
     return [replace(f, read_as=read.changes) for f in findings]
 
 
@@ -366,6 +366,13 @@ _CALLED_OFF = tuple(re.compile(p, re.IGNORECASE) for p in vocab.CALLED_OFF)
 _SWITCHED_TO = tuple(re.compile(p, re.IGNORECASE) for p in vocab.SWITCHED_TO)
 _SWITCHED_FROM = tuple(re.compile(p, re.IGNORECASE) for p in vocab.SWITCHED_FROM)
 _PIECE = re.compile(r"[,.;!?]+\s*|\s+-\s+")
+_CORRECTED_VALUE = tuple(re.compile(p, re.IGNORECASE) for p in vocab.CORRECTED_VALUE)
+
+
+def _worded_alike(new: str, old: str) -> bool:
+    """A value corrected by another of its kind: a few words each, neither a whole clause
+    ("east not west", "credit control not collections", "the denver office not chicago")."""
+    return 0 < len(new.split()) <= 3 and 0 < len(old.split()) <= 3 and new.strip().lower() != old.strip().lower()
 
 
 def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
@@ -378,6 +385,22 @@ def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
     now" changes nothing."""
     if any(f.kind == "context" and f.action == "write" for f in found):
         return found
+    corrected = next((m for rx in _CORRECTED_VALUE if (m := rx.search(text))), None)
+    if any(f.action == "write" for f in found):
+        corrected = None  # "when i say YTD i mean calendar year, not our fiscal one": a wish, read as one
+    if corrected is not None and _worded_alike(corrected["new"], corrected["old"]):
+        # "oh wait typo, i meant east not west", "its credit control not collections": a live
+        # context note holding the old value, said again with the new one (none live: nothing)
+        new, old_value = corrected["new"].strip(), corrected["old"].strip()
+        kept = [f for f in found if f.action not in ("forget", "reverse")]
+        return [
+            *kept,
+            Finding(
+                "write", "update", r.UPDATE, "context", statements.sentence(f"Corrected to {new}."), value=new,
+                quote=text, explicit=True, supersedes=True,
+                extra={"needs_existing": True, "replaces": [old_value], "substitute": [old_value, new]},
+            ),
+        ]  # fmt: skip
     pieces = [p.strip() for p in _PIECE.split(text) if p.strip()]
     old = [m["old"].strip() for p in pieces for rx in _SWITCHED_FROM if (m := rx.search(p))]
     for said_piece in pieces:
@@ -490,6 +513,9 @@ def _without_retracted(text: str, found: list[Finding]) -> list[Finding]:
 _POINTER = re.compile(
     rf"\b(?:the|that|this|those|these|my|your)\s+((?:[\w/&'+-]+\s+){{1,4}}?)(?:{_alternation(vocab.POINTER_NOUNS)})s?\b"
     r"|\bwhat i (?:said|told you|asked for|asked) (?:about|re|regarding|on) (?:the |my )?([\w/&'+ -]+?)(?=[,.;:!?]|$)"
+    # "scrap the bit about lindqvist", "drop the part re the leeds office"
+    rf"|\b(?:the|that)\s+(?:{_alternation(vocab.POINTER_NOUNS)})\s+(?:about|re|regarding|on)\s+(?:the |my )?"
+    r"([\w/&'+ -]+?)(?=[,.;:!?]|$)"
 )
 # Not after a negation: "don't forget I only work the hospital accounts" keeps, it withdraws nothing.
 _POINTED_WITHDRAWAL = re.compile(
@@ -553,6 +579,37 @@ def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
     return [*kept, Finding("forget", "forget", r.FORGET_REQUEST, statement=target, quote=text)]
 
 
+# What a forget's target may only point with ("forget that one", "i don't look after them any more").
+_POINTING_TARGET = frozenset({"one", "them", "it", "that", "this", "those", "these", "they", "him", "her"})
+
+
+def _pointed_forgets(text: str, found: list[Finding]) -> list[Finding]:
+    """ "harborview went to a colleague last week, forget that one", "drop the driftwood thing, i
+    dont look after them any more": a forget that only points is about what the turn said before
+    it, so the words before it join its target (the store's match finds the one live note they
+    name, or none); a "does not want" read from those same words is that forget, not a wish."""
+    low = text.lower()
+    out: list[Finding] = []
+    for finding in found:
+        target = finding.statement.lower()
+        points = finding.action == "forget" and bool(set(re.findall(r"[a-z']+", target)) & _POINTING_TARGET)
+        at = low.find(target) if points else -1
+        before = text[:at].strip(" ,.;:-") if at > 0 else ""
+        if points and before:
+            finding = replace(finding, statement=f"{before} {finding.statement}")
+        out.append(finding)
+    targets = [set(re.findall(r"[a-z]+", f.statement.lower())) for f in out if f.action == "forget"]
+    if not targets:
+        return out
+
+    def forgotten(f: Finding) -> bool:
+        excluded = str((f.facets or {}).get("exclude") or "")
+        words = set(re.findall(r"[a-z]+", excluded.lower()))
+        return bool(words) and any(words <= t for t in targets)
+
+    return [f for f in out if not (f.action == "write" and f.kind == "preference" and forgotten(f))]
+
+
 _PIECES = re.compile(r"[.;!?\n]+|,|\s[-/&]\s|\b(?:and|also|plus|separately|btw)\b", re.I)
 
 
@@ -580,7 +637,9 @@ def _wishes_beside_a_secret(text: str, *, at: datetime) -> list[Finding]:
         return []
     parts = clauses(doc, hits)
     found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=rest)))
-    return [_legible(_with_facets(f)) for f in found if f.action != "refuse"]
+    # only what the rows read: the semantic second opinion is not asked beside a secret, where
+    # the rest is usually the secret's own story ("i keep getting locked out")
+    return [_legible(_with_facets(f)) for f in found if f.action != "refuse" and f.rule != "semantic_standing"]
 
 
 _POINTERS = frozenset({"that", "this", "it", "too", "as", "well", "also", "pls", "please", "for", "me"})
@@ -677,7 +736,11 @@ def _polite_request(clause: Clause) -> bool:
     if not marks:
         return False
     for n, token in enumerate(tokens[:-1]):
-        if token.lower_ in vocab.POLITE_REQUEST_VERBS and words[n + 1] in ("you", "we", "u", "everything", "all"):
+        # "could you ...", and the passive "could dates be yyyy-mm-dd", "can all totals be in k"
+        passive = "be" in words[n + 2 : n + 5] and words[n + 1] not in ("i", "it", "that", "this", "there")
+        if token.lower_ in vocab.POLITE_REQUEST_VERBS and (
+            words[n + 1] in ("you", "we", "u", "everything", "all") or passive
+        ):
             # the condition before the request holds a standing phrase, and asks nothing itself
             if any(e <= token.i for e in marks) and not any(w in QUESTION_WORDS - {"when"} for w in words[:n]):
                 return True
@@ -689,7 +752,7 @@ def _polite_request(clause: Clause) -> bool:
                 return True
     # "could every date be written out in full from now on?", "is it possible to get day-first
     # dates for all answers?": a yes/no question that asks for something standing
-    opening = " ".join(words[:3])
+    opening = " ".join(words[:6])
     return len(words) > 2 and (words[0] in vocab.POLITE_REQUEST_VERBS or opening.startswith(vocab.POLITE_OPENINGS))
 
 
@@ -704,9 +767,24 @@ def _carries_wish(clause: Clause) -> bool:
         return True
     if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause) or _withdraws(clause):
         return False
-    if _says_what_atlas_does(clause):
+    if _says_what_atlas_does(clause) or _past_habit(clause):
         return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
+
+
+def _past_habit(clause: Clause) -> bool:
+    """ "i used to always get everything in thousands", "back when i was in finance i always had it
+    in millions": how the user had things once, told as a story, not a wish for the answers now."""
+    low = clause.lower
+    if re.search(
+        r"\b(?:i|we) used to\b|^\W*back (?:when|in)\b|\bat my (?:old|last|previous) (?:job|place|company)\b", low
+    ):
+        return True
+    verbs = [t for t in clause.span if t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "conj")]
+    told = [t for t in verbs if any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.children)]
+    # a past form that is the present too ("i split everything by territory") tells no story
+    past = all(t.tag_ == "VBD" and t.lower_ != t.lemma_.lower() for t in told)
+    return bool(told) and past and not any(t.tag_ == "MD" for t in clause.span)
 
 
 def _says_what_atlas_does(clause: Clause) -> bool:
@@ -1289,6 +1367,9 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
             break  # "remember that report?": a determiner, not the complementiser
         start += 1
     span = doc[start:end]
+    opening = next((t for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS), None)
+    if opening is not None and opening.lower_ in vocab.REASON_OPENERS:
+        return None  # "remember that pls so nobody expects replies": the reason; the content is before
     # "hang on to this for me: I report to ...", "log this for later - ...", "for the record, hang
     # on to this: ...": words that only point at what comes after the colon or dash, or ask again
     asks_again = {i for s, e in rules.match(doc).get("remember", []) for i in range(s, e)}
@@ -1395,6 +1476,11 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     if preference is not None:
         return replace(preference, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True)
     if who != "user" and not _first_person(content):
+        # "on a training course in chicago, back in 10 days, pls keep that in mind": the user's
+        # state with its end, said without "I"
+        state = _temporary_state(replace(clause, span=content), at=at)
+        if state is not None:
+            return replace(state, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
         return _refuse(rule, r.CORPUS_FACT, quote, explicit=True)
     statement = statements.about_user(list(content))
     if not statement:
@@ -1468,7 +1554,8 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
     carries a clock: the stated end, or thirty days (write-rules chapter). ``dated``: any
     state with a stated end counts ("remember that I'm the buyer until the end of June").
     """
-    if grammatical_subject(span) != "user":
+    absence = _absence_subject(span)
+    if grammatical_subject(span) != "user" and absence is None:
         return None
     # "I'm in Berlin", "I'm at the Chicago branch": the place hangs off "be" itself (being
     # "based in" or "working in" a city is durable context, not a situation).
@@ -1499,6 +1586,10 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
         if not (t.lower_ in ("so", "but") and t.i > span.start)
     ]
     body = statements.about_user(kept).rstrip(".")
+    if absence is not None:
+        if not when.stated:
+            return None  # "leave is a pain to book": an absence with no end is no situation
+        body = f"Is on {absence}"  # "annual leave starts tmrw, 3 weeks": the user is on it
     statement = statements.sentence(f"{body} {when.words()}" if when.stated else body)
     return Finding(
         "write",
@@ -1511,6 +1602,23 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
         echo=statements.echo(statement, said=span.text),
         confidence=0.85,
     )
+
+
+def _absence_subject(span: Span) -> str | None:
+    """The absence a sentence is about when it is its subject ("annual leave starts tmrw"), with
+    its modifiers ("annual leave"), or None."""
+    for token in span:
+        if token.dep_ == "nsubj" and token.lemma_.lower() in vocab.ABSENCE_NOUNS and token.head.pos_ in ("VERB", "AUX"):
+            words = [t for t in token.subtree if t.is_alpha and t.lower_ not in ("my", "the", "our", "a")]
+            return " ".join(t.lower_ for t in words) or None
+    for token in span[:-1]:
+        # the parse may miss it after an opener ("heads up, sabbatical starts tmrw"): the noun
+        # right before a verb of beginning, with the word that qualifies it ("parental leave")
+        if token.lower_ in vocab.ABSENCE_NOUNS and token.nbor().lemma_.lower() in ("start", "begin", "kick"):
+            before = token.nbor(-1) if token.i > span.start else None
+            qualified = before is not None and before.pos_ == "ADJ" and before.dep_ == "amod"
+            return f"{before.lower_} {token.lower_}" if qualified and before is not None else token.lower_
+    return None
 
 
 _PLACE_POS = ("PROPN",)
@@ -1696,7 +1804,7 @@ def analyse_clause(
     refusal = _clause_refusal(clause, hits, text)
     if refusal is not None:
         return refusal
-    if clause.act == "question":
+    if clause.act == "question" and not _polite_request(clause):
         return _refuse("preference", r.QUESTION, text, kind="preference") if "standing" in hits else None
     # "I'm normally offline Friday afternoons": a habit, not a state with an end
     habitual = any(t.lower_ in vocab.HABITUAL_ADVERBS for t in clause.span) or bool(_RECURRING_DAY.search(clause.lower))
@@ -1802,6 +1910,11 @@ def _negation_in_a_value(clause: Clause) -> bool:
 def _negative_preference(clause: Clause, text: str) -> Finding | None:
     """ "Stop using abbreviations": with no such preference to withdraw, a standing "does not want"."""
     span = clause.span
+    if preferences.read_facets(clause.text).facets.get("rounding") == "whole":
+        # "lose the cents on everything": with no rounding note to take back, what goes is the
+        # cents, and that is the wish (amounts rounded to whole units)
+        wish = _preference_finding("preference", preferences.statement_for({"rounding": "whole"}), text)
+        return replace(wish, facets={"rounding": "whole"})
     words = [t for t in content_tokens(span) if t.lower_ not in vocab.POLITENESS]
     if len(words) > 2 and [t.lower_ for t in words[:2]] == ["no", "more"]:
         return _does_not_want(statements.finish("Does not want " + statements.text_of(words[2:])), text)

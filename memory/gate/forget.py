@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 FORGET_MIN_SCORE = 0.42
 FORGET_MARGIN = 0.08
 SUBJECT_BONUS = 0.3
+# A word shorter than this names nothing by itself ("own", "is", "team" do not pick a note out).
+MIN_NAMING_LETTERS = 5
+# Words the store writes into statements ("Owns the ... account.", "Prefers ...", "Is on ...").
+_PHRASING = frozenset({"prefer", "want", "own", "account", "their", "theirs", "atlas", "answer", "show", "until"})
 # What only points at a note ("the segment thing", "that rounding bit") names nothing in it.
 _STOP = FUNCTION_WORDS | {"memories", "remember", "forget", "said", "say"} | set(POINTER_NOUNS)
 
@@ -101,10 +105,25 @@ def match_for_forget(user: User, query: str, *, now: datetime | None = None) -> 
     scored.sort(key=lambda pair: pair[0], reverse=True)
     best_score, best = scored[0]
     if best_score < FORGET_MIN_SCORE:
+        # "harborview went to a colleague last week, forget that one": a word of the request that
+        # one live note holds and no other names it, though the rest of the request is its story
+        holding = [m for m in live if query_words & _distinctive(m, live)]
+        if len(holding) == 1:
+            return holding, r.FORGET_REQUEST
         return [], r.FORGET_NO_MATCH
     if len(scored) > 1 and best_score - scored[1][0] < FORGET_MARGIN:
         return [m for s, m in scored if best_score - s < FORGET_MARGIN][:3], r.FORGET_AMBIGUOUS
     return [best], r.FORGET_REQUEST
+
+
+def _distinctive(memory: Memory, live: list[Memory]) -> set[str]:
+    """The words of a note's statement that no other live note holds, long enough to name
+    something (a customer, a place, a team), never a word of the store's own phrasing."""
+    others: set[str] = set()
+    for other in live:
+        if other.pk != memory.pk:
+            others |= _words(other.statement)
+    return {w for w in _words(memory.statement) - others if len(w) >= MIN_NAMING_LETTERS and w not in _PHRASING}
 
 
 def match_situation(user: User, text: str, *, now: datetime | None = None) -> Memory | None:

@@ -218,10 +218,13 @@ def _heading(tokens: Span) -> bool:
     )
 
 
-def _split_sentence(sent: Span) -> list[Span]:
+def _split_sentence(sent: Span, hits: dict[str, list[tuple[int, int]]] | None = None) -> list[Span]:
     doc = sent.doc
     pieces: list[Span] = []
     start = sent.start
+    # "at the dallas site tue thru thu this week, remember that pls": a keep request after a comma
+    # ends the clause before it, though that clause has no verb of its own
+    keeps = {s for s, _ in (hits or {}).get("remember", [])}
     for token in sent:
         if _is_separator(token) and _heading(doc[start : token.i]):
             continue  # "rankings: 12 rows by default": the heading names what the rest is about
@@ -234,7 +237,9 @@ def _split_sentence(sent: Span) -> list[Span]:
             start = token.i + 1
         elif token.text == "," and token.i > start:
             right = [t for t in doc[token.i + 1 : sent.end]]
-            if _left_is_clause(list(doc[start : token.i])) and _starts_clause(right[:12]):
+            opening = next((t for t in right if not t.is_punct and t.lower_ not in _LEADING_SKIP), None)
+            keep_after = opening is not None and opening.i in keeps
+            if (_left_is_clause(list(doc[start : token.i])) or keep_after) and _starts_clause(right[:12]):
                 pieces.append(doc[start : token.i])
                 start = token.i + 1
     if start < sent.end:
@@ -272,6 +277,9 @@ def speech_act(span: Span) -> str:
         return "request"  # "could we have those as a numbered list?"
     # "When I ask about sales, ..." opens a condition, not a question ("When do we ...?").
     condition = first.lower_ in _SUBORDINATORS and second in _PRONOUN_SUBJECTS
+    asks_of = ("you", "u", "we", "they", "i") if first.lower_ == "do" else _PRONOUN_SUBJECTS
+    if first.lower_ in ("do", "does", "did") and second in asks_of:
+        return "question"  # "do you normally count cancelled orders?" asks; "do it as a table" asks for it
     if _asks(span) and first.lemma_.lower() in vocab.REQUEST_VERBS and _is_imperative_verb(first):
         return "imperative"  # "write months in words?": a request typed with a question mark
     if _asks(span) or first.lower_ in QUESTION_WORDS and not condition:
@@ -340,7 +348,7 @@ def clauses(doc: Doc, hits: dict[str, list[tuple[int, int]]]) -> list[Clause]:
     """The turn's clauses in order, each with the rule rows that matched inside it."""
     out: list[Clause] = []
     for sent in doc.sents:
-        for span in _merge_leads(_split_sentence(sent), hits):
+        for span in _merge_leads(_split_sentence(sent, hits), hits):
             inside = {
                 name: [(s, e) for s, e in spans if span.start <= s and e <= span.end] for name, spans in hits.items()
             }

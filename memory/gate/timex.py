@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from atlas.dates import COUNT_WORDS, MONTHS, WEEKDAY_NUMBERS, number, unit_bounds, words_pattern
+from memory.gate.vocabulary import HABITUAL_ADVERBS
 
 # A situation with no stated end (write-rules chapter).
 DEFAULT_SITUATION_DAYS = 30
@@ -22,6 +23,21 @@ _WEEKDAY_RE = rf"({words_pattern(WEEKDAY_NUMBERS)})"
 _MONTH_RE = rf"({words_pattern(MONTHS)})\.?"
 _NUM_RE = rf"(\d+|{words_pattern(COUNT_WORDS)})"
 _UNTIL = r"(?:until|till|til|'til|through|thru|up\s+to|to|back\s+on|back|returning|until\s+next|till\s+next)"
+# The days one unit of a duration lasts ("a fortnight" is two weeks).
+UNIT_DAYS = {"day": 1, "week": 7, "wk": 7, "fortnight": 14, "month": 30}
+# "3 weeks", "a fortnight", "ten days": never a rate ("3 days a week") nor a time past ("3 weeks ago").
+_DURATION_RE = (
+    rf"(?P<count>\d+|{words_pattern(COUNT_WORDS)})\s+(?P<unit>{words_pattern(UNIT_DAYS)})s?\b"
+    r"(?!\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)\b|\s+ago\b)"
+)
+# The day a duration counts from: "tomorrow", "(next) Monday", "next week" (its Monday); "today"
+# and "now" count from the moment said.
+_START_RE = (
+    r"(?P<start>today|now|tomorrow|tmrw|tmr|next\s+week|"
+    rf"(?:(?P<next>next)\s+)?(?P<weekday>{words_pattern(WEEKDAY_NUMBERS)}))\b"
+)
+# What joins the two days of a span: "mon-wed", "Tue thru Thu", "Monday to Wednesday".
+_SPAN_LINK = rf"(?:\s*[-\u2013\u2014]\s*|\s+{_UNTIL}\s+)"
 
 
 def _day_start(moment: datetime) -> datetime:
@@ -86,10 +102,17 @@ class TimeSpan:
 _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|year|quarter)\b", re.I), "end_of"),
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+{_MONTH_RE}(?!\s*\d)\b", re.I), "end_of_month_named"),
-    # "from Monday until Wednesday": the end is the first such day after the start.
-    # "(from) Monday until Wednesday": the end is the first such day after the start; without
-    # "from", "Monday to Wednesday" is the days of every week (skipped in parse_expiry).
-    (re.compile(rf"\b(?:from\s+)?(next\s+)?{_WEEKDAY_RE}\s+{_UNTIL}\s+{_WEEKDAY_RE}\b", re.I), "weekday_to_weekday"),
+    # "(from) Monday until Wednesday", "mon-wed next week", "this week tue thru thu": to the end
+    # of the last day, in the week the qualifier names; "I work Monday to Wednesday" is the days
+    # of every week (skipped in parse_expiry).
+    (
+        re.compile(
+            rf"\b(from\s+)?(?:(next|this)\s+(?:week\s*,?\s+)?)?{_WEEKDAY_RE}{_SPAN_LINK}{_WEEKDAY_RE}"
+            rf"(?:\s+(?:of\s+)?(next|this)\s+week)?\b",
+            re.I,
+        ),
+        "weekday_to_weekday",
+    ),
     (re.compile(rf"\b{_UNTIL}\s+(next\s+)?{_WEEKDAY_RE}(\s+(?:of\s+)?next\s+week)?\b", re.I), "until_weekday"),
     (
         re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH_RE}\b", re.I),
@@ -101,17 +124,36 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(tomorrow|tonight|today)\b", re.I), "until_relative"),
     # "away in April": the whole month, from its first day (the rest of it when said in April).
     (re.compile(rf"\b(?:in|during|throughout)\s+{_MONTH_RE}(?!\s*\d)\b", re.I), "in_month"),
-    # "for two weeks from Monday": the duration counts from that day, not from now.
+    # "for two weeks from Monday", "3 weeks from tmrw": the duration counts from that day, not from now.
     (
         re.compile(
-            rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+)?{_NUM_RE}\s+(day|week|month)s?\s+(?:from|starting)\s+"
-            rf"(next\s+)?{_WEEKDAY_RE}\b",
+            rf"\b(?:(?:for|over)\s+(?:the\s+)?(?:next\s+)?)?{_DURATION_RE}\s+"
+            rf"(?:from|starting|beginning|commencing)\s+(?:on\s+)?{_START_RE}",
             re.I,
         ),
         "for_duration_from",
     ),
-    (re.compile(rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+)?{_NUM_RE}\s+(day|week|month)s?\b", re.I), "for_duration"),
-    (re.compile(r"\b(?:for|over)\s+the\s+next\s+(day|week|month)\b", re.I), "for_next_unit"),
+    # "starts tmrw, 3 weeks", "from Monday for a fortnight", "begins on Monday and lasts 4 weeks".
+    (
+        re.compile(
+            rf"\b(?:starts?|starting|begins?|beginning|commencing|from)\s+(?:on\s+)?{_START_RE}"
+            r"[\s,;:\-\u2013\u2014]+(?:and\s+)?(?:(?:lasts?|lasting|runs?|running|is|it'?s|for)\s+)*"
+            rf"(?:the\s+next\s+)?{_DURATION_RE}",
+            re.I,
+        ),
+        "for_duration_from",
+    ),
+    # "back in 10 days", "returning in a fortnight": away until the day of the return starts.
+    (
+        re.compile(
+            rf"\b(?:back|returning|return|home)\s+in\s+(?:about\s+|around\s+|roughly\s+)?{_DURATION_RE}"
+            r"(?:'?\s+time\b)?",
+            re.I,
+        ),
+        "back_in",
+    ),
+    (re.compile(rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+|another\s+)?{_DURATION_RE}", re.I), "for_duration"),
+    (re.compile(rf"\b(?:for|over)\s+the\s+next\s+({words_pattern(UNIT_DAYS)})\b", re.I), "for_next_unit"),
     (
         re.compile(
             r"\b(?:for\s+the\s+rest\s+of\s+|(?:all|rest\s+of)\s+)?(?:this|the)\s+(week|month)(\s+and\s+(?:the\s+)?next(?:\s+one)?)?\b",
@@ -136,15 +178,23 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
 ]
 
 
-# A weekday right before "to <weekday>" without "from": a weekly pattern ("Monday to Wednesday").
+# A weekday right before "to <weekday>" without "from": the span's start, read as one span.
 _WEEKLY = re.compile(rf"(?<!from\s)\b{_WEEKDAY_RE}\s*$", re.I)
-_WEEKLY_LINK = re.compile(rf"^(?:next\s+)?{_WEEKDAY_RE}\s+(?:to|through|thru)\b", re.I)
+# Words of a habit before a bare span: "I work part-time, Monday to Wednesday", "usually in
+# Leeds mon-wed", "in the office every tue-thu".
+_HABIT = re.compile(
+    rf"\b(?:work|works|working|every|each|always|weekly|part[-\s]?time|{words_pattern(HABITUAL_ADVERBS)})\b", re.I
+)
 
 
 def _weekly(name: str, match: re.Match, text: str) -> bool:
-    """ "Monday to Wednesday" with no "from": which days of the week, not when it ends."""
+    """ "I work Monday to Wednesday": which days of the week, not when it ends. A span with
+    "from", "next" or "this week" is one span; a bare one is, unless its sentence says a habit."""
     if name == "weekday_to_weekday":
-        return bool(_WEEKLY_LINK.match(match.group(0)))
+        groups = match.groups()
+        if groups[0] or groups[1] or groups[4]:
+            return False
+        return bool(_HABIT.search(re.split(r"[.;!?\n]", text[: match.start()])[-1]))
     if name == "until_weekday" and re.match(r"(?:to|through|thru)\b", match.group(0), re.I):
         return bool(_WEEKLY.search(text[: match.start()]))
     return False
@@ -198,7 +248,46 @@ def _weekday_ahead(at: datetime, weekday: str, *, next_word: str | None) -> date
 
 
 def _duration_days(count: str, unit: str) -> int:
-    return {"day": 1, "week": 7, "month": 30}[unit.lower()] * (number(count, counts=True) or 1)
+    return UNIT_DAYS[unit.lower()] * (number(count, counts=True) or 1)
+
+
+def _duration_start(match: re.Match, at: datetime) -> datetime | None:
+    """The first day of a duration's named start ("tomorrow", "Monday", "next week"); None for
+    "today" or "now", which count from the moment said."""
+    start = re.sub(r"\s+", " ", match.group("start").lower())
+    if start in ("today", "now"):
+        return None
+    if start in ("tomorrow", "tmrw", "tmr"):
+        return _day_start(at + timedelta(days=1))
+    if start == "next week":
+        return _end_of(at, "week")  # next week begins as this one ends
+    return _weekday_ahead(at, match.group("weekday"), next_word=match.group("next"))
+
+
+def _duration_end(match: re.Match, at: datetime) -> datetime:
+    """A duration from its start: the start day is its first ("two weeks from Monday 23 March"
+    hold through Sunday 5 April); from now it ends at midnight after the last day."""
+    days = _duration_days(match.group("count"), match.group("unit"))
+    start = _duration_start(match, at) if "start" in match.re.groupindex else None
+    return start + timedelta(days=days) if start is not None else _end_of_day(at + timedelta(days=days))
+
+
+def _weekday_span(match: re.Match, at: datetime) -> tuple[datetime, datetime]:
+    """The first day and the end of a weekday span ("mon-wed next week"): in the week its
+    qualifier names; after "from", or bare, the first such start ahead."""
+    _, lead, first, last, week = match.groups()
+    index = WEEKDAY_NUMBERS[first.lower()]
+    length = (WEEKDAY_NUMBERS[last.lower()] - index) % 7
+    today = _day_start(at)
+    qualifier = (lead or week or "").lower()
+    if qualifier:
+        monday = today - timedelta(days=at.weekday()) + timedelta(weeks=1 if qualifier == "next" else 0)
+        begins = monday + timedelta(days=index)
+    else:
+        # bare, the coming span, from its next start ("I'm away Tuesday until Friday", said on a
+        # Tuesday or a Thursday, is next week's: one away now says "until Friday")
+        begins = _day_start(_next_weekday(at, index))
+    return begins, _end_of_day(begins + timedelta(days=length))
 
 
 def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
@@ -211,9 +300,10 @@ def _begins(name: str, match: re.Match, at: datetime) -> datetime | None:
     if name == "next_unit":
         return _end_of(at, groups[0].lower())  # the next week or month begins as this one ends
     if name == "weekday_to_weekday":
-        return _weekday_ahead(at, groups[1], next_word=groups[0])
+        begins = _weekday_span(match, at)[0]
+        return begins if begins > at else None  # under way: it holds from now
     if name == "for_duration_from":
-        return _weekday_ahead(at, groups[3], next_word=groups[2])
+        return _duration_start(match, at)
     if name == "on_ordinal":
         day = _next_day_numbered(at, int(groups[0]))
         return _day_start(day) if day is not None else None
@@ -232,8 +322,7 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
         first = _date_in_future(at.replace(day=1), MONTHS[groups[0].lower()], 1)
         return _end_of(first, "month") if first else None
     if name == "weekday_to_weekday":
-        begins = _next_weekday(at, WEEKDAY_NUMBERS[groups[1].lower()], next_week=bool(groups[0]))
-        return _end_of_day(_next_weekday(begins, WEEKDAY_NUMBERS[groups[2].lower()]))
+        return _weekday_span(match, at)[1]
     if name == "until_weekday":
         # "until next Friday" and "until Friday next week" name the same day.
         target = _next_weekday(at, WEEKDAY_NUMBERS[groups[1].lower()], next_week=bool(groups[0] or groups[2]))
@@ -269,10 +358,10 @@ def _resolve_relative(name: str, match: re.Match, at: datetime) -> datetime | No
     if name == "until_relative":
         word = groups[0].lower()
         return _end_of_day(at + timedelta(days=1 if word == "tomorrow" else 0))
-    if name == "for_duration":
-        return _end_of_day(at + timedelta(days=_duration_days(groups[0], groups[1])))
-    if name == "for_duration_from":
-        return _weekday_ahead(at, groups[3], next_word=groups[2]) + timedelta(days=_duration_days(groups[0], groups[1]))
+    if name in ("for_duration", "for_duration_from"):
+        return _duration_end(match, at)
+    if name == "back_in":
+        return _day_start(at + timedelta(days=_duration_days(match.group("count"), match.group("unit"))))
     if name == "for_next_unit":
         return _end_of_day(at + timedelta(days=_duration_days("1", groups[0])))
     if name == "this_unit":  # "this week and next" runs to the end of the next one

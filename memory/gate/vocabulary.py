@@ -146,6 +146,7 @@ STANDING_HABITS: tuple[str, ...] = (
     "in everything",
     "everything in",
     "everywhere",
+    "anywhere",
     "every answer",
     "every reply",
     "every response",
@@ -532,6 +533,10 @@ REQUEST_VERBS: tuple[str, ...] = (
     *DELIVERY_VERBS,
     "include",
     "add",
+    # "throw in the credit limit", "tack on the city": to add, in other words
+    "throw",
+    "chuck",
+    "tack",
     "mention",
     "list",
     "sort",
@@ -631,7 +636,18 @@ FOR_THE_USER: tuple[str, ...] = ("me", "us", "myself", "ourselves")
 # "Can you ...", "could you ...": a request put as a question.
 POLITE_REQUEST_VERBS: tuple[str, ...] = ("can", "could", "would", "will")
 # Yes/no questions that ask for something ("is it possible to get ...", "any chance of ...").
-POLITE_OPENINGS: tuple[str, ...] = ("is it possible", "any chance", "is there a way", "would it be possible")
+POLITE_OPENINGS: tuple[str, ...] = (
+    "is it possible",
+    "any chance",
+    "is there a way",
+    "is there any way",
+    "any way",
+    "would it be possible",
+    "would you mind",
+    "would u mind",
+    "do you mind",
+    "mind",
+)
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "actually",
     "also",
@@ -673,6 +689,12 @@ DISCOURSE_OPENERS: tuple[str, ...] = (
     "just",
 )
 
+# An absence that may be the subject of its own sentence ("annual leave starts tmrw, 3 weeks",
+# "sabbatical starts monday"): the user's situation, said of the absence.
+ABSENCE_NOUNS: tuple[str, ...] = ("leave", "sabbatical", "holiday", "holidays", "vacation", "secondment", "furlough")
+# Words that open the reason after "remember that" ("..., remember that pls so nobody expects
+# replies", "pls remember that while im away"): what is kept is the clause before.
+REASON_OPENERS: tuple[str, ...] = ("so", "while", "because", "cos", "coz", "cause")
 # A situation: a transient state the user states about themselves (written with an expiry).
 SITUATION_PHRASES: tuple[str, ...] = (
     "out of office",
@@ -686,6 +708,10 @@ SITUATION_PHRASES: tuple[str, ...] = (
     "on vacation",
     "on sabbatical",
     "on a sabbatical",
+    "sabbatical starts",
+    "leave starts",
+    "holiday starts",
+    "secondment starts",
     "on secondment",
     "on a business trip",
     "on a trip",
@@ -747,6 +773,16 @@ SWITCHED_TO: tuple[str, ...] = (
     r"running|looking after)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
     r"\b(?P<kind_moved>moved|switched|transferred)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<what>[\w -]+?)(?:\s+now)?$",
     r"\b(?P<kind_it>it's|its|it is)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
+)
+# A value of a kept note corrected in the words people use ("typo, i meant east not west", "sorry,
+# its credit control not collections", "should be the denver office, not chicago"): new, then old.
+CORRECTED_VALUE: tuple[str, ...] = (
+    r"\b(?:i meant|meant to say|i mean|should be|should have said|should've said|it's|its|it is|correction:?)"
+    r"\s+(?:the\s+)?(?P<new>[\w-]+(?: [\w-]+){0,2}?),?\s+not\s+(?:the\s+)?(?P<old>[\w-]+(?: [\w-]+){0,2}?)"
+    r"(?=\s*(?:[,.;:!?]|$|\s(?:sorry|lol|oops|my bad|haha)\b))",
+    # "sorry typo - manchester office, not leeds": the typo named, then the value said instead
+    r"\btypo[\s,:;\u2013\u2014-]+(?:the\s+)?(?P<new>[\w-]+(?: [\w-]+){0,2}?),?\s+not\s+(?:the\s+)?"
+    r"(?P<old>[\w-]+(?: [\w-]+){0,2}?)(?=\s*(?:[,.;:!?]|$|\s(?:sorry|lol|oops|my bad|haha)\b))",
 )
 SWITCHED_FROM: tuple[str, ...] = (
     r"\binstead of (?:the\s+)?(?P<old>[\w -]+)$",
@@ -1288,6 +1324,9 @@ RECORD_SOURCES: tuple[str, ...] = (
     "marker",
     "figures",
     "numbers",
+    # "ignore what the contract says for Bayou City": the record of one customer's terms
+    # ("ignore cancelled invoices in totals" is a wish about totals: plurals are not here)
+    "contract",
 )
 RECORD_OVERRIDE_VERBS: tuple[str, ...] = ("ignore", "disregard", "override", "overrule")
 # Checking the records: "don't bother checking the ledger", "skip verifying anything for X".

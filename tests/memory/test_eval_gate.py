@@ -77,6 +77,10 @@ def test_our_own_wordings_of_the_same_rules():
         # by class since (helper-blind-24's paraphrases)
         ("regression/gate_set16.jsonl", 0.95, 0.79),
         ("regression/gate_set17.jsonl", 0.88, 0.84),
+        # held out until 4 Dec (fourth session): first run 0.816 / 0.900 and 0.849 / 0.800 (on 45af484);
+        # fixed against by class since (helper-blind-27's paraphrases)
+        ("regression/gate_set18.jsonl", 0.97, 0.96),
+        ("regression/gate_set19.jsonl", 0.93, 0.86),
     ],
 )
 def test_a_regression_fixture_first_written_blind_keeps_its_measured_figures(name, precision, recall):
@@ -96,6 +100,7 @@ EXPIRY_FLOORS = {
     "regression/gate_set14.jsonl": 0.88,
     "regression/gate_set15.jsonl": 0.88,
     "regression/gate_set17.jsonl": 0.9,
+    "regression/gate_set18.jsonl": 0.96,
 }
 
 

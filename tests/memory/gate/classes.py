@@ -97,6 +97,20 @@ def _matches(memory: Any, want: dict) -> bool:
     return all(m.lower() in text for m in want.get("mentions", []))
 
 
+def turns_end(row: dict) -> datetime:
+    turns = row.get("turns") or [{"at": AT}]
+    return _at(turns[-1].get("at", AT))
+
+
+def _expires_within(expires_at: datetime | None, start: datetime, expect: dict) -> bool:
+    """The expiry falls within the row's window of days after the last turn (a day's slack either side)."""
+    if expires_at is None:
+        return False
+    low, high = expect["expires_after_days"]
+    days = (expires_at - start).total_seconds() / 86400
+    return low - 1 <= days <= high + 1
+
+
 def problems(row: dict) -> list[str]:
     """What the gate did against what the row expects: empty when it holds."""
     live, _ = replay(row)
@@ -130,6 +144,8 @@ def problems(row: dict) -> list[str]:
     elif expect.get("scope") and hits[0].scope != widest(expect["scope"], hits[0].facets or {}):
         # compared by what they cover: a list size acts on rankings only, so "in rankings" is global
         out.append(f"scope {hits[0].scope} != {expect['scope']}")
+    elif expect.get("expires_after_days") and not _expires_within(hits[0].expires_at, turns_end(row), expect):
+        out.append(f"expires {hits[0].expires_at}, wanted {expect['expires_after_days']} days after the last turn")
     elif expect.get("bounded") and hits[0].expires_at is None:
         out.append("no expiry")
     if len(live) > 1:

@@ -316,6 +316,35 @@ CLASSES: dict[str, str] = {
         "An explicit request to keep a fact about the user's work in unusual words ('file this away', 'stick it in "
         "your memory', 'jot down that', 'make a mental note that'): kept as a context."
     ),
+    # helper-blind-27's rows (4 December, fourth session), written before the change
+    "several_wishes_listed": (
+        "A lead ('two things', 'couple of asks') then two or three standing wishes joined by commas, 'and', 'also',"
+        " dashes or numbers: each is its own preference."
+    ),
+    "wish_as_question": "A standing wish typed as a question ('could totals be in millions from now on?'): kept.",
+    "question_about_habits": (
+        "A question about what Atlas does ('do u ever include cancelled ones?') or a past habit ('i used to get "
+        "it all in thousands'): nothing is kept."
+    ),
+    "secret_with_note_request": (
+        "A password, PIN or login with a request to note it, and a reason: nothing at all is kept."
+    ),
+    "override_record_for_customer": (
+        "An instruction to ignore the records for one customer and use the user's value: refused, even standing."
+    ),
+    "context_moved_or_corrected": (
+        "A kept fact about the user updated or corrected in a later turn ('moved over to X, pls update that', "
+        "'typo, X not Y'): the new one is live, the old one gone."
+    ),
+    "forget_by_subject": (
+        "A kept fact withdrawn by its subject ('X went to a colleague, forget that one'): it goes, the preference "
+        "kept beside it stays."
+    ),
+    "rounding_wordings": "A standing wish to round money to whole units, in any words: rounding whole.",
+    "situation_durations": (
+        "An absence given as a duration or a weekday span ('starts tmrw, 3 weeks', 'off mon-wed', 'a fortnight "
+        "from monday'): a situation that expires at its end."
+    ),
 }
 # Rows the gate does not read yet, and why.
 KNOWN_GAPS: dict[str, str] = {
@@ -392,10 +421,20 @@ KNOWN_GAPS: dict[str, str] = {
         "'our fiscal yr closes at the end of june' is a fact about the company, which the design never keeps as a "
         "note (design rule: never kept, company facts), even when asked"
     ),
-    "stacked_keep_request-4": "'for the record and for next time too, remember ...' keeps nothing",
-    "stacked_keep_request-8": "'for ur memory, remember that i sign off every purchase order over 10k' keeps nothing",
     "standing_marker_varied-8": "'right so from here on out i want ...': after two openers the parse loses the wish",
     "facet_language-5": "a wish written in German: the rows read English",
+    "wish_as_question-4": (
+        "the sort is kept by 'due date' in the user's words; the records hold no due date, and the row wants the"
+        " key 'due_date'"
+    ),
+    "context_moved_or_corrected-1": (
+        "'scratch that, its the denver office - chicago was where i was last yr': the old value is said only as"
+        " where they were, with no 'not'; no correction is read"
+    ),
+    "context_moved_or_corrected-4": (
+        "'for future ref im based in the boston office, remember that' is kept with 'for future ref' in its"
+        " sentence, and 'relocated to the new york office' is not read as a move of that note"
+    ),
     "facet_unsupported-9": "the statement lint reads 'the sales reps phone number shown' as a clause",
     "unsupported_number_format-4": "the wish sits after a 'when there's a change' condition and is not split from it",
     "unsupported_number_format-7": (
