@@ -229,6 +229,10 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"\b(?:hell|shell)(?= (?:take|be|have|do|cover|handle|look|send|get|need|want|see|call|run|pick)\b)": "he'll",
     r"\bid(?= (?:rather|prefer|like|love|appreciate|want)\b)": "I'd",
     r"(?<=\bwhenever )n(?= wherever\b)": "and",
+    # "switching gears": a change of subject, never a switch of a setting
+    r"\bswitch(?:ing|ed)? gears\b": "new topic",
+    # "the no. of orders", "no of customers": the number of
+    r"\bno\.?(?= of (?:orders|customers|custs|accounts|accts|contracts|clients|deals|invoices)\b)": "number",
 }
 
 GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -375,8 +375,10 @@ def _contracts(plan: QueryPlan, *, today: date) -> Result:
     if filters.customers:
         contracts = contracts.filter(customer_id__in=[c.id for c in filters.customers])
     contracts = contracts.filter(**_place_lookups(filters, "customer__"))
+    signed = plan.field == "signed_on"  # "contracts signed in 2025": the period is the signing's
     if filters.period is not None:
-        contracts = contracts.filter(renewal_date__range=(filters.period.start, filters.period.end))
+        dated = "signed_on__range" if signed else "renewal_date__range"
+        contracts = contracts.filter(**{dated: (filters.period.start, filters.period.end)})
     # An amount said of contracts bounds their credit limit ("contracts with a limit over 400k").
     if filters.min_amount is not None:
         contracts = contracts.filter(credit_limit__gt=filters.min_amount)
@@ -388,14 +390,18 @@ def _contracts(plan: QueryPlan, *, today: date) -> Result:
         agg = contracts.aggregate(n=Count("id"), total=Sum("credit_limit"), mean=Avg("credit_limit"))
         value = agg["mean"] if plan.kind == "average" else agg["total"]
         return Figure(plan, plan.kind, (value or Decimal(0)).quantize(Decimal("0.01")), orders=agg["n"])
+    ordering = ("signed_on" if signed else "renewal_date", "customer__name")
+    if plan.kind == "rank" and plan.field == "credit_limit":
+        # "the highest credit limit of those renewing in March": the contracts by their limit
+        ordering = ("-credit_limit" if plan.order == "desc" else "credit_limit", "customer__name")
     rows = tuple(
-        (c.customer.name, c.renewal_date, c.payment_terms, c.credit_limit)
-        for c in contracts.order_by("renewal_date", "customer__name")[:MAX_ROWS]
+        (c.customer.name, c.signed_on if signed else c.renewal_date, c.payment_terms, c.credit_limit)
+        for c in contracts.order_by(*ordering)[: plan.limit or MAX_ROWS]
     )
     return RecordList(
         plan,
         "contract",
-        ("Customer", "Renews", "Payment terms", "Credit limit"),
+        ("Customer", "Signed" if signed else "Renews", "Payment terms", "Credit limit"),
         ("text", "date", "text", "money"),
         rows,
         contracts.count(),

@@ -256,6 +256,9 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
         for t in doc
         if t.lower_ in vocab.BACK_REFERENCES
         or (t.lower_ in vocab.POINTING_PRONOUNS and t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"))
+        or (t.lower_ in vocab.POINTING_PRONOUNS and t.dep_ == "det" and t.head.lemma_ in vocab.ANSWER_NOUNS)
+        # "how many orders is that": a pointer ending the question, however the parser tags it
+        or (t.lower_ in vocab.POINTING_PRONOUNS and all(n.is_punct for n in doc[t.i + 1 :]) and t.i > 1)
     }
     signals.agents = {t.i for t in doc if t.dep_ == "agent"}
     signals.fmt = next((vocab.FORMAT_WORDS[w] for w in words if w in vocab.FORMAT_WORDS), "")
@@ -647,6 +650,9 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         if subject and not (word == "business" and signals.segment):
             signals.subjects.append(subject)
             continue
+        pointed_at = lemma in vocab.ANSWER_NOUNS and any(c.lower_ in vocab.POINTING_PRONOUNS for c in token.children)
+        if pointed_at:
+            continue  # "the top spender in that group", "in that bunch": the set the last answer showed
         if token.pos_ in ("NOUN", "PROPN") and not _known_noun(word, lemma, corpus_words):
             signals.unknown.append(word)
         elif token.pos_ not in vocab.CHECKED_POS and _unreadable(token, corpus_words):
@@ -690,6 +696,14 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         opens = opens or priced  # "the most expensive order": the size of one order
         if ranked or opens or word in vocab.FILLER_ADVERBS or word in vocab.WHOLE_SCOPE_WORDS or _on_the_asking(token):
             continue
+        if _said_of_the_answer(token):
+            continue
+        if lemma in vocab.SPLITTING_VERBS and _grouped_after(signals.words, token.i):
+            continue  # "split that by status", "revenue in q3, split by month": the grouping says it
+        if lemma in vocab.SIGNING_VERBS or (word == "new" and _signing_in(doc)):
+            continue  # "who inked a deal", "new contracts signed last month": the signing, read by the plan
+        if lemma in vocab.EDIT_VERBS and (signals.limit is not None or _points_in(doc)):
+            continue  # "cut it to top 3", "flip it", "redo that for central": the last answer, changed
         if word in vocab.HEDGE_ACCEPTED and token.i > 1 and signals.words[token.i - 1] in ("is", "'s"):
             if signals.words[token.i - 2] in vocab.PRECISION_HEDGES:
                 continue  # "ballpark is fine"
@@ -704,6 +718,34 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
                 signals.lemmas[token.i] = meant
                 continue
             signals.unread.append(word)
+
+
+def _grouped_after(words: list[str], i: int) -> bool:
+    """A grouping follows ("... by status", "... out by region", "... per month")."""
+    return any(
+        w in vocab.GROUPING_LEADS and (vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s")))
+        for w, nxt in pairwise(words[i + 1 :])
+    )
+
+
+def _signing_in(doc: Doc) -> bool:
+    """The question speaks of signing ("signed", "inked")."""
+    return any(t.lemma_.lower() in vocab.SIGNING_VERBS or t.lower_ in vocab.SIGNING_VERBS for t in doc)
+
+
+def _points_in(doc: Doc) -> bool:
+    """The question points at the last answer ("it", "that", "this") somewhere."""
+    return any(t.lower_ in vocab.POINTING_PRONOUNS for t in doc)
+
+
+def _said_of_the_answer(token: Token) -> bool:
+    """A verb whose subject is the answer just shown ("how many orders does that cover", "was that
+    spread over"): it says what the answer holds, and asks nothing of the records. A status or an
+    event of an order ("that was cancelled") still counts."""
+    lemma = token.lemma_.lower()
+    if token.pos_ != "VERB" or vocab.STATUS_WORDS.get(token.lower_) or vocab.STATUS_WORDS.get(lemma):
+        return False
+    return any(c.dep_ == "nsubj" and c.lower_ in vocab.POINTING_PRONOUNS for c in token.children)
 
 
 def _describes_orders(token: Token, words: list[str]) -> bool:
@@ -926,6 +968,7 @@ class Context:
     last_plan: QueryPlan | None = None
     carried: dict[str, str] = field(default_factory=dict)
     unknown_names: tuple[str, ...] = ()  # names that look like a customer but match none
+    unknown_codes: tuple[str, ...] = ()  # account codes the question gives that no customer has
     last_order: str = ""  # the one order the previous answer showed: what "it" and "its" refer to
 
 
@@ -963,6 +1006,9 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     planned = _plan_question(text, context, today=today)
     if not isinstance(planned.result, Abstention):
         return planned
+    led = _after_the_lead(text, context, today=today)
+    if led is not None:
+        return led
     split = _REMARK_BREAK.search(text.rstrip(" ?!."))
     if split is None:
         return planned
@@ -973,6 +1019,35 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     if isinstance(asked.result, QueryPlan) and _adds_nothing(remark, head, asked.result, today=today):
         return asked
     return planned
+
+
+# The first break after a lead ("quick one before my call - ...", "ok diff question, ...",
+# "sorry to bug you again but ...", "new q: ...").
+_LEAD_BREAK = re.compile(r"(?:[,;:]|\s[-\u2013\u2014]|\bbut\b)\s+")
+MAX_LEAD_WORDS = 8
+
+
+def _after_the_lead(text: str, context: Context, *, today: date) -> Planned | None:
+    """The question after a lead that asks nothing of the records (no name, filter, period,
+    measure, number or subject of its own), when the whole turn found no plan. A lead that changes
+    the subject ("diff question", "unrelated", "switching gears") leaves the last question behind."""
+    split = _LEAD_BREAK.search(text)
+    if split is None:
+        return None
+    lead, rest = text[: split.start()], text[split.end() :]
+    if not 0 < len(_words(lead)) <= MAX_LEAD_WORDS or len(_words(rest)) < 2:
+        return None
+    said = read_question(lead, name_words=set(), today=today)
+    if said.has_slot() or said.subjects or said.order_number or _measure(said) or said.limit is not None:
+        return None
+    if said.min_amount is not None or said.max_amount is not None or said.out_of_scope:
+        return None
+    if {w for w in _words(lead)} & {w for ref in context.named for w in _words(ref.name)}:
+        return None  # the lead names a customer: it is part of the question
+    if set(said.words) & vocab.TOPIC_CHANGE_WORDS:
+        context = Context(named=context.named, unknown_names=context.unknown_names)
+    asked = _plan_question(rest, context, today=today)
+    return asked if not isinstance(asked.result, Abstention) else None
 
 
 # The last break before a remark ("..., net what", "...? just checking", "... - roughly is fine").
@@ -1012,6 +1087,9 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
     name_words = {w for ref in context.named for w in _words(ref.name)}
     name_words |= {w for name in context.unknown_names for w in _words(name)}
     name_words |= {w + "s" for w in name_words if w.isalpha()}  # "Lakeshore Printings credit limit"
+    if context.named:
+        # "who's ACCT-53554": an account code names its customer as the name does (chat.tools)
+        name_words |= {m.group().lower() for m in vocab.ACCOUNT_CODE_IN_TEXT.finditer(text)}
     text, plain = _in_plain_words(text)
     signals = read_question(text, name_words=name_words, today=today)
     signals.readings[:0] = plain
@@ -1072,6 +1150,12 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
             return Planned(listed, stated, fmt=fmt)
         signals.region, signals.city, signals.segment = listed.region, listed.city, listed.segment
         signals.or_cities = list(listed.or_cities)
+        if {"which", "who"} & set(signals.words):
+            # "which one spent more last month": of the customers listed, the one at the top
+            # ("which of them spent more than 10k" keeps its bound)
+            if "than" not in signals.words:
+                signals.words = [vocab.SUPERLATIVE_OF.get(w, w) for w in signals.words]
+                signals.lemmas = [vocab.SUPERLATIVE_OF.get(w, w) for w in signals.lemmas]
         ranks = _measure(signals) == "rank" or (_measure(signals) == "average" and _ranks_the_average(signals))
         signals.each_listed = _each_of_them(signals.words) or ranks
         context = replace(context, refers_back=False, focus=None)
@@ -1118,8 +1202,10 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     one = "one" in signals.words and "which" in signals.words  # "which one ...": one of those just listed
     if not (signals.pointers or one) or context.named or _reshaped(last, signals) is not None:
         return None  # "how many is that": the customers listed are counted, by the follow-up
-    if signals.region or signals.city or signals.segment or "customers" in signals.subjects:
+    if signals.region or signals.city or signals.segment:
         return None
+    if "customers" in signals.subjects and not set(signals.words) & vocab.BACK_REFERENCES:
+        return None  # "which customers spent most" asks afresh; "of those, who's the top spender" picks
     about_orders = "orders" in signals.subjects or bool(set(signals.lemmas) & (vocab.MONEY_WORDS | vocab.REVENUE_WORDS))
     if not (about_orders or _measure(signals) in ("count", "sum", "average", "rank")):
         return None  # "what are their payment terms": no figure of their orders asked
@@ -1283,9 +1369,6 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         # "What does X owe us?": open, shipped and overdue orders are all unpaid; which of them
         # counts as owed the question must say ("past due", "overdue").
         return Abstention(vocab.NO_PLAN_REASON, "owe")
-    if renewals and signals.period and "sign" in lemmas and not lemmas & vocab.RENEWAL_WORDS:
-        # "contracts signed in 2025": a contract's period is when it renews, not when it was signed
-        return Abstention(vocab.NO_PLAN_REASON, "signed")
     if signals.second_status:
         return Abstention(vocab.UNREAD_WORD_REASON, signals.second_status)
     if _average_of_counts(signals) and not documents:
@@ -1301,6 +1384,8 @@ def _abstention(signals: Signals, context: Context) -> Abstention | None:
         return Abstention(vocab.NO_PLAN_REASON, unsupported[0])
     if context.unknown_names and not context.named:
         return Abstention(vocab.UNKNOWN_CUSTOMER_REASON, context.unknown_names[0])
+    if context.unknown_codes:
+        return Abstention(vocab.UNKNOWN_CODE_REASON, context.unknown_codes[0])
     unknown = [w for w in signals.unknown if w not in ("else", "other", "others")]
     if unknown and not documents:
         return Abstention(vocab.NO_PLAN_REASON, unknown[0])
@@ -1353,6 +1438,8 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
     # terms), though "net" also names a contract's field ("Kestrel Foods on net 30?" asks it).
     swaps_terms = bool(payment_terms(signals)) and not context.named
     last = context.last_plan
+    if last is not None and not context.named and _edits_ranking(signals, last):
+        return True  # "cut it to top 3 and just the south", "flip it": the ranking just shown, edited
     if last is not None and not context.named and _narrows(signals):
         return True  # "just the open ones", "enterprise only": the set just shown, narrowed
     if last is not None and last.kind == "rank" and last.group_by and _reranked(signals) is not None:
@@ -1362,6 +1449,8 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         return lead and not context.named and not grouped
     if last is not None and not context.named and _reshaped(last, signals) is not None:
         return True  # "how much is that in total", "list them", "which one was lowest", "by region?"
+    if last is not None and _contract_picked(signals, last) and not context.named:
+        return True  # "highest credit limit out of those" after renewals listed
     if last is not None and _picks_from_the_set(signals, last) and not context.named:
         return True  # "biggest single order in there", "which of those was the smallest order"
     if signals.subjects or (_field(signals, context) and not swaps_terms):
@@ -1398,6 +1487,85 @@ def _picks_from_the_set(signals: Signals, last: QueryPlan) -> bool:
         return False
     sized = bool(set(words) & vocab.SIZE_WORDS)
     return sized and set(signals.subjects) <= {"orders"} and _measure(signals) == "rank"
+
+
+def _edits_ranking(signals: Signals, last: QueryPlan) -> bool:
+    """ "cut it to top 3 and just the south", "flip it - who are the bottom 5", "now only
+    enterprise, and just the top 4", "widen that to top 5": the ranking just shown, with a new
+    size, direction, filter or period, and nothing else asked (no customer, subject or measure of
+    its own)."""
+    if last.kind != "rank" or not last.group_by or signals.order_number:
+        return False
+    words, lemmas = set(signals.words), set(signals.lemmas)
+    sized = vocab.TOP_WORDS | vocab.BOTTOM_WORDS | vocab.SIZE_WORDS
+    # "and the smallest?", "and the bottom 5?", "what about the lowest one": the ranking turned round, nothing else said
+    pointed_group = {  # "in that segment", "in the same region": the set shown, not a new grouping
+        nxt for w, nxt in pairwise(signals.words) if w in ("that", "this", "same") and _group_word(nxt)
+    }
+    bare = bool(words & sized) and all(
+        w in sized
+        or w in vocab.BARE_FOLLOW_UP_WORDS
+        or w in pointed_group
+        or w.isdigit()
+        or w in vocab.NUMBER_WORDS
+        or not w.isalnum()
+        for w in signals.words
+    )
+    edited = lemmas & vocab.EDIT_VERBS or words & vocab.EDIT_MARKERS or bare
+    if not edited or _measure(signals) not in ("", "rank") or set(_own_subjects(signals)) - {"customers"}:
+        return False
+    if (not bare and _group_by(signals) not in ("", last.group_by)) or _reranked(signals) is not None:
+        return False
+    turned = bool(lemmas & vocab.FLIP_VERBS or words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS))
+    return signals.limit is not None or turned or bool(_stated_filters(signals))
+
+
+def _edited_ranking(last: QueryPlan, signals: Signals) -> QueryPlan:
+    """The last ranking with what the edit states: its size, its direction (reversed by "flip",
+    "bottom" or "top" said outright), its filters (each stated one replacing the last's)."""
+    words, lemmas = set(signals.words), set(signals.lemmas)
+    order = last.order
+    if words & vocab.BOTTOM_WORDS:
+        order = "asc"
+    elif words & vocab.TOP_WORDS:
+        order = "desc"
+    elif lemmas & vocab.FLIP_VERBS:
+        order = "asc" if last.order == "desc" else "desc"
+    slots = {**last.filters.slots(), **_stated_filters(signals)}
+    filters = Filters.from_slots(slots, last.filters.customers)
+    return replace(last, filters=filters, order=order, limit=signals.limit or last.limit)
+
+
+def _group_word(word: str) -> bool:
+    """A word naming a grouping ("segment", "regions", "customer")."""
+    return bool(vocab.GROUP_WORDS.get(word) or vocab.GROUP_WORDS.get(word.rstrip("s")))
+
+
+def _top_customer_there(signals: Signals, last: QueryPlan) -> bool:
+    """ "which customer up there was the biggest", "who was the top customer there", "and the
+    smallest?" after a region's total or count: a customer of the orders the last figure covered,
+    ranked, with nothing of its own (no place, customer, status or period)."""
+    if last.subject != "orders" or last.kind not in ("sum", "count", "average") or last.group_by:
+        return False
+    if last.filters.customers or signals.has_slot() or signals.order_number:
+        return False
+    words, lemmas = set(signals.words), set(signals.lemmas)
+    # "which of them spent the least": a customer, by what each spent
+    spent = "which" in words and bool(lemmas & (vocab.TOTAL_VERBS | {"spend", "order"}))
+    asks_customer = "customers" in _own_subjects(signals) or bool(words & {"who", "whos", "whom"}) or spent
+    pointed = bool(words & vocab.PLACE_POINTERS) or bool(signals.pointers) or bool(words & vocab.BACK_REFERENCES)
+    return asks_customer and pointed and _measure(signals) == "rank"
+
+
+def _contract_picked(signals: Signals, last: QueryPlan) -> bool:
+    """ "highest credit limit out of those", "out of that lot who has the biggest credit line":
+    the one contract of those just listed with the largest (or smallest) credit limit."""
+    if last.subject != "contracts" or last.kind != "list" or last.field or signals.has_slot():
+        return False
+    words = set(signals.words)
+    pointed = bool(signals.pointers) or bool(words & vocab.BACK_REFERENCES) or "lot" in words
+    sized = bool(words & (vocab.SIZE_WORDS | vocab.TOP_WORDS | vocab.BOTTOM_WORDS))
+    return pointed and sized and _contract_fields(signals) == ["credit_limit"]
 
 
 def _narrows(signals: Signals) -> bool:
@@ -1443,15 +1611,33 @@ def _reshaped(last: QueryPlan, signals: Signals) -> QueryPlan | None:
     top or bottom one ("which one was lowest"), grouped ("break it down by region") or sorted
     ("sort those by amount"). Every filter of the last plan holds: "that" is what was shown,
     whatever has decayed from the session's slots."""
+    if _contract_picked(signals, last):  # "biggest credit line out of that lot": one of those contracts
+        order = "asc" if set(signals.words) & vocab.BOTTOM_WORDS else "desc"
+        return QueryPlan("rank", "contracts", last.filters, field="credit_limit", order=order, limit=1)
     if _picks_from_the_set(signals, last):  # "the biggest single order in there": one of those orders
         order = "asc" if set(signals.words) & vocab.BOTTOM_WORDS else "desc"
         return QueryPlan("rank", "orders", last.filters, order=order, limit=1)
-    if _own_subjects(signals) or signals.has_slot() or signals.limit is not None:
-        return None
-    words, lemmas = set(signals.words), set(signals.lemmas)
+    own = set(_own_subjects(signals))
     measure = _measure(signals)
     pointed = bool(signals.pointers)
     orders = last.subject == "orders"
+    if _top_customer_there(signals, last):
+        # "which customer up there was the biggest" after the North's total: its customers ranked
+        order = "asc" if set(signals.words) & vocab.BOTTOM_WORDS else "desc"
+        return QueryPlan("rank", "orders", last.filters, group_by="customer", order=order, limit=signals.limit or 1)
+    there = bool(set(signals.words) & vocab.PLACE_POINTERS)  # "how many orders are we talking there"
+    if orders and (pointed or there) and measure == "count" and own == {"orders"} and last.kind in ("sum", "average"):
+        # "and how many orders is that" after a total: the orders behind it, counted as it summed
+        # them (cancelled ones left out when the total left them out)
+        if last.group_by or signals.has_slot() or signals.limit is not None:
+            return None
+        summed = last.filters
+        if not (summed.status or summed.exclude_status or last.include_cancelled):
+            summed = replace(summed, exclude_status="cancelled")
+        return replace(last, kind="count", filters=summed, limit=None, order="desc")
+    if own or signals.has_slot() or signals.limit is not None:
+        return None
+    words, lemmas = set(signals.words), set(signals.lemmas)
     group = _group_by(signals)
     if group and not last.group_by and last.kind in (*_SWAPPABLE_MEASURES, "list") and not measure:
         if not orders and group not in ("region", "segment", "city"):
@@ -1509,6 +1695,8 @@ def _refers_to_last(signals: Signals) -> bool:
 def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Abstention:
     """The previous plan with the slots the follow-up states swapped in; filters the follow-up
     does not restate carry only while they are alive (two turns, design rule: bounded state)."""
+    if _edits_ranking(signals, last) and not context.named:
+        return _edited_ranking(last, signals)
     slots = {k: v for k, v in context.carried.items() if k in last.filters.slots()}
     if _narrows(signals) and not context.named:
         slots = dict(last.filters.slots())  # the set just shown, every filter of it
@@ -1635,8 +1823,17 @@ def _summed_by_verb(signals: Signals) -> bool:
     pairs = list(zip(signals.lemmas[:-1], signals.words[1:], strict=True))
     if any(pair in vocab.SUM_VERB_PHRASES for pair in pairs):
         return True
-    what = signals.words[:1] == ["what"] and "orders" not in signals.subjects
-    return what and any(pair in vocab.ORDERING_PHRASES for pair in pairs)
+    words = signals.words
+    # "what" opening the question or a clause of it ("all customers combined, what did we book")
+    opens = [i for i, w in enumerate(words) if w == "what" and (i == 0 or words[i - 1] in (",", ";", ":", "-"))]
+    if not opens or "orders" in signals.subjects:
+        return False
+    if any(pair in vocab.ORDERING_PHRASES for pair in pairs):
+        return True
+    # "what did we book", "what have they bought": the ordering verb with "what" for its object
+    # asks for the value ordered ("what customers did we book" asks who)
+    asked = words[opens[0] + 1 : opens[0] + 2] in (["did"], ["do"], ["does"], ["have"], ["has"], ["had"])
+    return asked and bool(set(signals.lemmas[opens[0] :]) & (vocab.TOTAL_VERBS | {"spend", "order"}))
 
 
 def _total_for(signals: Signals) -> bool:
@@ -1658,12 +1855,30 @@ def _total_for(signals: Signals) -> bool:
     return False
 
 
+def _total_booked(signals: Signals) -> bool:
+    """ "total we booked across all custs": the total of what was booked (a verb of ordering with
+    the total), unless the total is of the customers themselves ("total customers who booked")."""
+    words = signals.words
+    if not set(signals.lemmas) & vocab.TOTAL_VERBS:
+        return False
+    lemmas = signals.lemmas
+    counted = any(
+        w in vocab.SUM_WORDS
+        and "customers" in (vocab.SUBJECT_WORDS.get(words[i + 1]), vocab.SUBJECT_WORDS.get(lemmas[i + 1]))
+        for i, w in enumerate(words[:-1])
+    )
+    return not counted and bool(set(words) & vocab.SUM_WORDS)
+
+
 def _billed(signals: Signals) -> bool:
     """ "What was X charged in May?", "the amount billed to the North": what was billed is the
     orders' amounts, so the question asks for their total. "Which customers did we bill" asks
     who, and "show me the invoices" lists."""
-    if {"which", "who", "whom"} & set(signals.words):
+    words = signals.words
+    if {"which", "who", "whom", "whose"} & set(words):
         return False
+    if any(w == "what" and vocab.SUBJECT_WORDS.get(nxt.rstrip("s")) == "customers" for w, nxt in pairwise(words)):
+        return False  # "an invoice with ACCT-13352 on it, what customer is that": who, not how much
     return any(
         lemma in vocab.BILLING_VERBS and word != lemma + "s" and not word.endswith("ces")
         for word, lemma in zip(signals.words, signals.lemmas, strict=True)
@@ -1779,7 +1994,10 @@ def _group_by(signals: Signals) -> str:
         return "month"
     if signals.each_listed:
         return "customer"
+    whole = bool(set(words) & vocab.WHOLE_SCOPE_WORDS) or bool(set(signals.lemmas) & vocab.COMBINING_WORDS)
     for i, word in enumerate(words[:-1]):
+        if word == "every" and (whole or (i and words[i - 1] in vocab.ACROSS_WORDS)):
+            continue  # "the grand total across every customer": one figure over all of them
         if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
             nxt = words[i + 1]
             if i in signals.agents and nxt != nxt.rstrip("s") and vocab.GROUP_WORDS.get(nxt.rstrip("s")) == "customer":
@@ -1827,6 +2045,18 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
     if field_asked is not None and field_asked[0] == "contracts" and customers and (measure in ("", "sum") or days):
         # a named customer's contract field, even in words a policy document also uses
         return QueryPlan("lookup", "contracts", filters, field=field_asked[1])
+    if len(customers) == 1 and not measure and field_asked is None and _asks_which_customer(signals):
+        # "an invoice with ACCT-13352 on it, what customer is that", "whose account is ACCT-...":
+        # the customer the code (or name) points to, whatever record it was written on
+        if not (filters.status or filters.exclude_status or filters.period):
+            return QueryPlan("lookup", "customers", filters)
+    signing = set(signals.lemmas) & vocab.SIGNING_VERBS and not set(signals.lemmas) & vocab.RENEWAL_WORDS
+    if signing and filters.period is not None and not customers and measure in ("", "count"):
+        # "which custs signed their contract this yr", "who signed w us since june": the customers
+        # whose latest contract was signed in the period
+        plain = not (filters.status or filters.exclude_status or filters.min_amount or filters.max_amount)
+        if plain:
+            return QueryPlan("count" if measure == "count" else "list", "contracts", filters, field="signed_on")
     if "documents" in subjects and (not measure or _asks_permission(signals)):
         return QueryPlan("list", "documents", filters, query=text)
     others = words & {"else", "other", "others"} or ("customers" in subjects and words & {"share", "shares", "sharing"})
@@ -1863,7 +2093,7 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
         return _measured_plan(measure, signals, filters)
     group = _group_by(signals)
     listed = set(subjects) <= {"customers"} and not (words | set(signals.lemmas)) & vocab.MONEY_WORDS
-    if group and (subjects or words & vocab.MONEY_WORDS) and not listed:
+    if group and (subjects or (words | set(signals.lemmas)) & vocab.MONEY_WORDS) and not listed:
         # "every account in the North", "customers by region": customers listed, not order totals
         return QueryPlan("sum", "orders", filters, group_by=group)
     if field_asked is not None and (customers or field_asked[0] == "contracts" and "contracts" not in subjects):
@@ -1881,6 +2111,17 @@ def _fresh_plan(text: str, signals: Signals, context: Context) -> QueryPlan | Ab
 CENT = Decimal("0.01")
 
 _TERMS = re.compile(r"\bnet[- ]?(\d{1,3})\b")
+
+
+def _asks_which_customer(signals: Signals) -> bool:
+    """ "what customer is that", "which client is it", "whose account is this": who it is."""
+    words = signals.words
+    if "whose" in words:
+        return True
+    return any(
+        w in ("what", "which") and vocab.SUBJECT_WORDS.get(nxt.rstrip("s")) == "customers" and nxt == nxt.rstrip("s")
+        for w, nxt in pairwise(words)
+    )
 
 
 def payment_terms(signals: Signals) -> str:
@@ -1970,7 +2211,7 @@ def _revenue_from_customers(signals: Signals) -> bool:
     if {"which", "who", "list", "show", "name"} & set(words):
         return False
     return any(
-        lemma in vocab.REVENUE_WORDS and nxt in ("from", "of", "by")
+        lemma in vocab.REVENUE_WORDS and nxt in ("from", "of", "by", "to")
         for lemma, nxt in zip(signals.lemmas, [*words[1:], ""], strict=True)
     )
 
@@ -1991,7 +2232,7 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     group = _group_by(signals)
     how_much = "how much" in " ".join(signals.words)  # money, never a head count
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
-        money_asked = _billed(signals) or _summed_by_verb(signals) or _total_for(signals)
+        money_asked = _billed(signals) or _summed_by_verb(signals) or _total_for(signals) or _total_booked(signals)
         if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not money_asked:
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":

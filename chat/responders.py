@@ -44,12 +44,18 @@ ABSTENTIONS = {
     vocab.NO_PLAN_REASON: "I can't answer that from the records.",
     vocab.OPINION_REASON: "I can't answer that: it asks for an opinion, and I only report what the records hold.",
     vocab.UNKNOWN_CUSTOMER_REASON: "I can't answer that: no customer called \u201c{topic}\u201d is on record.",
+    vocab.UNKNOWN_CODE_REASON: "I can't answer that: no customer has account code {topic}.",
     vocab.NEEDS_CUSTOMER_REASON: "I can't look up a {topic} without a customer: which customer do you mean?",
     vocab.UNREAD_WORD_REASON: (
         "I can't answer that: I don't know how to read \u201c{topic}\u201d in this question, and an answer "
         "that ignored it would answer a different question."
     ),
 }
+
+
+def _article(word: str) -> str:
+    """ "an" before a vowel ("an enterprise customer"), "a" otherwise."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 class ResponderError(RuntimeError):
@@ -216,7 +222,8 @@ def _figure_sentence(result: Figure, style: Style) -> str:
             text = f"{value:,} customer{'s' if value != 1 else ''} {having}{scope}."
             return text.replace("  ", " ").replace(" .", ".")
         if plan.subject == "contracts":
-            return f"{value:,} contract{'s' if value != 1 else ''} renew {scope}."
+            verb = "signed" if plan.field == "signed_on" else "renew"
+            return f"{value:,} contract{'s' if value != 1 else ''} {verb} {scope}."
         return f"{value:,} {_orders_noun(plan, value)} {scope}."
     money = fmt_money(result.value, style)
     if plan.subject == "contracts":
@@ -515,12 +522,25 @@ def _list_blocks(result: RecordList, style: Style) -> list[B.Block]:
         head = f"{result.total:,} current contract{plural} with a credit limit {bound}{' ' + scope if scope else ''}:"
         items = [f"{r[0]}: {fmt_money(r[3], style)} ({r[2]}, renews {fmt_date(r[1], style)})" for r in result.rows]
         inline = [f"{r[0]} ({fmt_money(r[3], style)})" for r in result.rows]
+    elif result.noun == "contract" and plan.kind == "rank" and result.rows:
+        # one contract picked by its credit limit from those renewing in the period
+        scope = scope_phrase(plan.filters, style).replace("across all dates", "on record")
+        top = result.rows[0]
+        most = "highest" if plan.order == "desc" else "lowest"
+        sentence = (
+            f"{top[0]} has the {most} credit limit of the {result.total:,} contract"
+            f"{'s' if result.total != 1 else ''} renewing {scope}: {fmt_money(top[3], style)} "
+            f"(renews {fmt_date(top[1], style)}, {top[2]})."
+        )
+        return [B.summary(sentence)]
     elif result.noun == "contract":
         scope = scope_phrase(plan.filters, style).replace("across all dates", "on record")
+        verb = "signed" if plan.field == "signed_on" else "renew"  # the latest contract's signing, or renewal
         if not result.rows:
-            return [B.summary(f"No contracts renew {scope}.")]
-        head = f"{result.total:,} contract{'s' if result.total != 1 else ''} renew {scope}:"
-        items = [f"{r[0]}: renews {fmt_date(r[1], style)} ({r[2]})" for r in result.rows]
+            return [B.summary(f"No contracts {verb} {scope}.")]
+        head = f"{result.total:,} contract{'s' if result.total != 1 else ''} {verb} {scope}:"
+        verb = "signed" if plan.field == "signed_on" else "renews"
+        items = [f"{r[0]}: {verb} {fmt_date(r[1], style)} ({r[2]})" for r in result.rows]
         inline = [f"{r[0]} ({fmt_date(r[1], style)})" for r in result.rows]
     else:
         return _order_list_blocks(result, style)
@@ -623,7 +643,8 @@ def _record_blocks(result: Record, style: Style) -> list[B.Block]:
         )
     else:
         sentence = (
-            f"{result.title} is a {values['Segment']} customer in {values['City']} ({values['Region']} region), "
+            f"{result.title} is {_article(values['Segment'])} {values['Segment']} customer in {values['City']} "
+            f"({values['Region']} region), "
             f"account {values['Account code']}."
         )
     if result.plan.order_number and result.noun != "order":  # asked of the order its customer placed

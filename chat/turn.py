@@ -433,7 +433,10 @@ def _plan(
 
 
 def _context(state: state_module.SessionState, resolution: state_module.Resolution, asked: str) -> Context:
-    groups = _group_mentions(tools.find_customer_mentions(asked))
+    mentions = tools.find_customer_mentions(asked)
+    groups = _group_mentions(mentions)
+    known = {m.account_code.upper() for m in mentions}
+    codes = [f"ACCT-{digits}" for digits in vocab.ACCOUNT_CODE_IN_TEXT.findall(asked)]
     focus = state.focus
     named: list[CustomerRef] = []
     for group in groups:
@@ -449,6 +452,7 @@ def _context(state: state_module.SessionState, resolution: state_module.Resoluti
         last_plan=last,
         carried=state_module.carried_filters(state),
         last_order=state.last_order,
+        unknown_codes=tuple(dict.fromkeys(c for c in codes if c not in known)),
     )
 
 

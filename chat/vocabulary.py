@@ -10,6 +10,7 @@ changes (the customer names themselves live in :func:`chat.tools.customer_index`
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 
@@ -264,9 +265,15 @@ ORDER_FIELD_WORDS: dict[str, str] = {
 # average of their own they ask it of the same orders ("What's their total value?").
 BACK_REFERENCES = frozenset({"their", "they", "them", "those", "these"})
 
+# Words that point at the place the last answer covered ("which customer up there", "the top one there").
+PLACE_POINTERS = frozenset({"there"})
 # Pronouns that point at the set the last answer showed when they stand alone ("how much is
 # that in total", "how many is that"), not before a noun ("that order") or opening a clause.
 POINTING_PRONOUNS = frozenset({"that", "this", "it"})
+# What an answer shows, pointed at as a whole: "that number", "this total", "that list".
+ANSWER_NOUNS = frozenset(
+    {"number", "total", "figure", "amount", "sum", "list", "lot", "answer", "result", "group", "bunch", "set"}
+)
 # Pronouns that point at who did something to the record shown ("whoever placed it"): its customer, not it.
 AGENT_PRONOUNS = frozenset({"whoever"})
 # Verbs that put the records just shown in another order ("sort those by amount").
@@ -304,6 +311,33 @@ PERIOD_SIDES = frozenset({"before", "after"})  # and "prior to"
 TERMS_PREPOSITIONS = frozenset({"on", "in", "within", "by", "late", "early"})
 # Words of a remark after a question that add nothing to it ("just checking", "roughly is fine",
 # "calendar 2025 i mean", "like jan thru march"): with them the remark is set aside.
+# Verbs and words that edit the ranking just shown ("cut it to top 3", "flip it", "widen that to
+# top 5", "now only enterprise", "same but bottom 5"); "flip" and its kin turn it around.
+EDIT_VERBS = frozenset(
+    {"cut", "trim", "flip", "reverse", "widen", "expand", "extend", "narrow", "redo", "shorten", "bump", "change"}
+)
+EDIT_MARKERS = frozenset({"now", "same", "instead", "only", "just", "actually"})
+FLIP_VERBS = frozenset({"flip", "reverse", "invert"})
+# The words a bare follow-up may hold beside a size word ("and the smallest?", "what about the lowest one").
+BARE_FOLLOW_UP_WORDS = frozenset(
+    {"and", "the", "what", "about", "how", "one", "ones", "then", "now", "ok", "okay", "so", "very", "in", "same"}
+    | {"that", "this", "there", "those"}
+)
+# A comparative asked of a set to pick one from ("which one spent more"): the set's top (or bottom).
+SUPERLATIVE_OF = {
+    "more": "most", "less": "least", "fewer": "fewest", "bigger": "biggest", "larger": "largest",
+    "smaller": "smallest", "higher": "highest", "lower": "lowest",
+}  # fmt: skip
+# Verbs that ask for a figure split into groups, read only with the grouping after them ("split
+# that by status", "break it out by region").
+SPLITTING_VERBS = frozenset({"split", "divide", "separate"})
+# Verbs of signing a contract ("signed w us", "inked their deal").
+SIGNING_VERBS = frozenset({"sign", "ink"})
+# Words of a lead that changes the subject ("ok diff question", "unrelated but", "switching
+# gears", "new q", "another thing"): the question after it does not lean on the last one.
+TOPIC_CHANGE_WORDS = frozenset(
+    {"diff", "different", "unrelated", "switching", "switch", "new", "another", "separate", "other", "change"}
+)
 REMARK_WORDS = frozenset(
     {"just", "checking", "check", "roughly", "rough", "approx", "approximately", "ish", "ballpark", "is", "fine",
      "ok", "okay", "thanks", "thank", "thx", "ta", "cheers", "please", "pls", "what", "so", "again", "calendar",
@@ -539,6 +573,7 @@ HARMLESS_ADVERBS = frozenset(
 # ("Honestly, how many ...", "could you kindly list ...", "which orders are actually overdue?").
 FILLER_ADVERBS = frozenset(
     {"honestly", "actually", "basically", "kindly", "frankly", "perhaps", "maybe", "possibly", "really", "anyway"}
+    | {"very", "wise"}  # "and the very least?": an intensifier; "$ wise", "revenue wise": in terms of
 )
 # Words that take the turn when they open it ("ok and the quarter after?"); anywhere else they
 # judge something ("is it ok to ...") and stay unread.
@@ -548,6 +583,10 @@ TURN_LEADS = frozenset({"ok", "okay", "alright", "right"})
 # Verbs of a period beginning, after "since" and the period ("since Q4 started", "since the year began"):
 # they say where the period starts, as "since" does.
 PERIOD_BEGIN_VERBS = frozenset({"started", "start", "starts", "began", "begun", "begin", "kicked", "opened"})
+# "combined", "put together", "all in": the figures of everyone asked for, added into one.
+COMBINING_WORDS = frozenset({"combine", "combined", "together", "altogether"})
+# "across every customer", "over every account": the whole set, not one figure each.
+ACROSS_WORDS = frozenset({"across", "over", "throughout"})
 WHOLE_SCOPE_WORDS = frozenset(
     {"wide", "companywide", "nationwide", "worldwide", "everywhere", "overall", "grand", "entire", "whole"}
 )
@@ -566,6 +605,9 @@ NO_FIELD_REASON = "no-field"
 OPINION_REASON = "opinion"
 NO_PLAN_REASON = "no-plan"
 UNKNOWN_CUSTOMER_REASON = "unknown-customer"
+UNKNOWN_CODE_REASON = "unknown-account-code"  # "whose is ACCT-00000": no customer has that code
+# An account code written within a question ("who is ACCT-53554", "acct-53554"): its digits.
+ACCOUNT_CODE_IN_TEXT = re.compile(r"\bacct-?(\d{3,})\b", re.IGNORECASE)
 NEEDS_CUSTOMER_REASON = "needs-customer"
 UNREAD_WORD_REASON = "unread-word"  # a content word no slot reads and the vocabulary does not know
 # Abstentions that say no plan fits the question (a close policy passage may still answer it).

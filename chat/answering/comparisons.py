@@ -21,8 +21,13 @@ from chat.models import Region
 if TYPE_CHECKING:
     from chat.planner import Context, Filters, QueryPlan, Signals
 
+# Verbs of doing more than the other side ("did the north outsell the west", "who outspent whom").
+OUTDOING_VERBS = frozenset(
+    {"beat", "beats", "outdid", "outdo", "outdoes", "outsold", "outsell", "outsells", "outspent", "outspend"}
+    | {"outspends", "outperform", "outperformed", "outperforms", "outearned", "outearn", "outearns"}
+)
 # Words that set two sides against each other whatever else the question says.
-STRONG_CUES = frozenset({*vocab.COMPARE_WORDS, "than", "v", "vs.", "stack", "beat", "beats", "outdid", "outsold"})
+STRONG_CUES = frozenset({*vocab.COMPARE_WORDS, "than", "v", "vs.", "stack", *OUTDOING_VERBS})
 # Words of growth: with "since <a period>" they set now against that period ("has X grown since
 # last quarter": this quarter against last quarter).
 GROWTH_WORDS = frozenset({"grow", "grew", "grown", "growing", "growth", "increase", "increased", "improve", "improved"})
@@ -33,7 +38,7 @@ SHRINK_WORDS = frozenset(
 CHOICE_CUES = frozenset({"or"})
 MORE_WORDS = frozenset(
     {"more", "bigger", "better", "higher", "stronger", "larger", "greater", "most", "ahead", "up", "best"}
-    | {"beat", "beats", "outdid", "outsold"}
+    | OUTDOING_VERBS
     | GROWTH_WORDS
 )
 LESS_WORDS = frozenset(

@@ -80,6 +80,8 @@ def ties_to_orders(token: Token) -> bool:
         return False  # someone orders: "split this year's dollars out" asks Atlas to do something
     if any(_order_noun(c) for c in subjects):
         return False  # "orders grew": something the orders do, not the ordering
+    if any(c.lower_ in vocab.POINTING_PRONOUNS for c in subjects):
+        return False  # "how many orders does that cover": what the answer shown holds, not an ordering
     doc = token.doc
     text = " ".join(t.lower_ for t in doc)
     money = any(t.lower_ == "$" or t.lemma_.lower() in vocab.MONEY_WORDS for t in doc)

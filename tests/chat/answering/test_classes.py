@@ -74,9 +74,41 @@ CLASSES: dict[str, str] = {
     "renewal_bare_month": "renewals in a month named without a year that has passed this year: the next one",
     "jargon_measures": "a measure or field in jargon (ticket size, credit line, book of business, billing terms, "
     "what they owe)",
+    # helper-blind-28's rows (4 December, fourth session), written before the change
+    "topic_change_leadins": "a question opened by a lead-in ('quick one before my 2pm -') or a change of subject "
+    "('ok diff question,', 'switching gears -'): the question after it is answered and nothing carries",
+    "how_many_is_that": "after a total, 'how many orders is that' counts the same orders (same customer or "
+    "region, same period, cancelled left out)",
+    "edit_previous_ranking": "a ranking, then an edit of it ('cut it to top 3 and just the south', 'flip it', "
+    "'same thing but mid-market only'): the edited ranking, period carried",
+    "pick_from_previous_set": "customers or contracts listed, then 'which of those spent the most in nov' or "
+    "'highest credit limit out of those': the one of that set",
+    "region_vs_region": "two regions or two segments compared over a period, in any wording ('outsell', "
+    "'stack up against', 'x vs y')",
+    "account_code_lookup": "the customer an account code belongs to, or that no customer has it",
+    "total_across_everyone": "the total over all customers in a period ('company wide', 'all accounts put "
+    "together', 'across the whole book of business')",
+    "contracts_signed_in_period": "the customers whose contract was signed in a period",
+    "monthly_split": "a total or count split by month over a period ('broken out by month', 'each month')",
+    # helper-blind-29's rows (4 December, fourth session), written after the change by a helper who
+    # never read the planner
+    "top_customer_there": "a region's, city's or segment's total, then 'which customer up there was the biggest'"
+    ", 'who was the top spender in that group': the customer of those orders, period carried",
+    "ranking_turned_round": "a ranking, then 'and the bottom 5?', 'and the very least?': the ranking turned round",
+    "split_by_group": "a total or count, then 'split that by region', 'break it out by segment'",
+    "how_many_behind_total": "a total, then 'how many orders is that made of': the orders counted as summed",
 }
 
+# A count of orders counts every order placed, cancelled ones included (only money leaves them out).
+COUNTED_WITH_CANCELLED = (
+    "known disagreement: a count of orders counts every order placed, cancelled ones included; the truth counts"
+    " non-cancelled orders only"
+)
 GAPS: dict[str, str] = {
+    "no. of orders per month for the north region in q3": (COUNTED_WITH_CANCELLED),
+    "how many orders did we get last month": (COUNTED_WITH_CANCELLED),
+    "no. of orders from the west since august": (COUNTED_WITH_CANCELLED),
+    "how many orders per region did we book last yr": (COUNTED_WITH_CANCELLED),
     "show me open orders for osprey clinical labs": (
         "known gap: 'the oldest one' (an order picked by its date) has no plan, and Atlas abstains; the truth"
         " ('with the earliest order date') is not read either"

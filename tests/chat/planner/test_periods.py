@@ -160,14 +160,28 @@ def test_a_quarters_year_and_a_day_of_a_month(corpus, question, label, start, en
         "What's the second biggest order?",
         "Which customer had the third highest revenue?",
         "Orders from 31 February",
-        # A contract's period is its renewal: "12 contracts renew in 2025" answered "signed in 2025".
-        "How many contracts were signed in 2025?",
-        "Which customers signed contracts this year?",
     ],
 )
 def test_a_place_in_a_ranking_or_a_day_that_does_not_exist_abstains(corpus, question):
     # The top one was given for "the second biggest"; every order for "31 February".
     assert shape(plan(question).result) == ("abstain", vocab.NO_PLAN_REASON)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "kind", "start", "end"),
+    [
+        # The period of a signing is when the contract was signed, never when it renews ("12
+        # contracts renew in 2025" was once the answer to "signed in 2025").
+        ("How many contracts were signed in 2025?", "count", date(2025, 1, 1), date(2025, 12, 31)),
+        ("Which customers signed contracts in 2026?", "list", date(2026, 1, 1), date(2026, 12, 31)),
+        ("which accounts inked their deal in h2 2025", "list", date(2025, 7, 1), date(2025, 12, 31)),
+    ],
+)
+def test_contracts_signed_in_a_period_are_dated_by_their_signing(corpus, question, kind, start, end):
+    planned = plan(question).result
+    assert (planned.kind, planned.subject, planned.field) == (kind, "contracts", "signed_on")
+    assert (planned.filters.period.start, planned.filters.period.end) == (start, end)
 
 
 @pytest.mark.django_db
