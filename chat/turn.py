@@ -302,7 +302,9 @@ def _answer(
     plan, abstention, narrowed = _narrowed(planned, used, asked)
     if plan is not None and plan.subject == "documents":
         plan = replace(plan, query=retrieval)  # the text recall embedded: one vector per turn
-    if shown is not None and abstention is not None and abstention.reason in vocab.NO_PLAN_REASONS:
+    # a remark beside the wish ("... the slashes get misread in our emails") is no question of a field
+    beside = abstention is not None and abstention.reason == vocab.NO_FIELD_REASON and "?" not in asked
+    if shown is not None and abstention is not None and (abstention.reason in vocab.NO_PLAN_REASONS or beside):
         # "From now on, amounts in euros" asks nothing of the records: the acknowledgement is the answer.
         _answer_with_gate_sentence(turn, state, shown.message)
         return

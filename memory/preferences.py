@@ -1136,6 +1136,8 @@ _WANTING = re.compile(
     r"|^\W*(?:is|are|r) (?:never|not|hardly|rarely|no) (?:readable|useful|helpful|any good|easy)\b"
     r"|^\W*(?:don't|do not|never) work\b"
     r"|^\W*(?:which |that )?(?:is|are|r) (?:useless|unreadable|hard to read|a pain|annoying|confusing|pointless)\b"
+    # "month-first confuses everyone here", "the slashes keep tripping people up"
+    r"|^\W*(?:\w+\W+)?(?:always |keeps? |just |really )?(?:confus|annoy|irritat|frustrat|trip|mislead|misread)\w*\b"
 )
 
 
@@ -1144,6 +1146,17 @@ def _found_wanting(hit: _Hit, low: str) -> bool:
     complains of just before ("ugh so many tables", "sick of bullet points")."""
     after = _WANTING.match(low[hit.end : hit.end + 30])
     return bool(after or _WANTING_BEFORE.search(low[max(0, hit.start - 25) : hit.start]))
+
+
+def found_wanting(text: str) -> dict[str, set[Any]]:
+    """The values the text finds wanting, by facet ("thousands still too long", "sick of bullet
+    points"): a value said after it for the same facet replaces a kept one."""
+    low = text.lower()
+    out: dict[str, set[Any]] = {}
+    for hit in _hits(low):
+        if _found_wanting(hit, low) and isinstance(hit.value, str | int):
+            out.setdefault(hit.facet, set()).add(hit.value)
+    return out
 
 
 _WANTING_BEFORE = re.compile(

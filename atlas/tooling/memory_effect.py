@@ -18,7 +18,8 @@ from chat.models import Contract, Customer, Region
 # Money as Atlas or anyone writes it: "$1,234.56", "USD 1,234", "$102.0k", "8.94m", "€5".
 MONEY = re.compile(r"(?P<cur>\$|USD\s|EUR\s|GBP\s|€|£)\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?P<scale>[kKmM]\b)?")
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_SHORT_MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
+# "May" is written out in both forms: only a month written shorter than its name is short.
+_SHORT_MONTHS = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
 DATE_FORMS = {
     "iso": re.compile(r"\b\d{4}-\d{2}-\d{2}\b"),
     "slash": re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"),

@@ -24,7 +24,7 @@ from memory.embeddings import cosine, embed
 from memory.events import TurnEvent
 from memory.gate import reasons as r
 from memory.gate import statements
-from memory.gate.analysis import Finding, analyse_turn, dump_findings, load_findings
+from memory.gate.analysis import Finding, analyse_turn, dates_only_shown, dump_findings, load_findings
 from memory.gate.forget import match_for_forget, match_preference, match_situation
 from memory.gate.secrets import secret_kind
 from memory.gate.vocabulary import CONTEXT_SUBJECT_KIN, CONTEXT_SUBJECTS, SINGLE_VALUED_CONTEXT
@@ -557,8 +557,10 @@ def _findings(event: TurnEvent) -> list[Finding]:
         at=event.at,
         feedback_kind=event.feedback_kind,
         feedback_comment=event.feedback_comment,
-        # a turn that resolved filters asked about the records, whatever else it said
-        opens_session=event.opens_session and not event.filters,
+        # a turn that resolved filters asked about the records, whatever else it said, unless the
+        # only one is a period read from a date shown as a format ("e.g. November 30, 2026")
+        opens_session=event.opens_session
+        and (not event.filters or (set(event.filters) <= {"period"} and dates_only_shown(event.text))),
     )
     findings.extend(filter_findings(event.filters, event.text))
     return findings

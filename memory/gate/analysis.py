@@ -263,7 +263,7 @@ def _analyse_turn(
         found = _opening_request(doc, hits, found)
     found = _called_off(text, found)
     found = _context_switch(text, found)
-    findings.extend(_pointed_forgets(text, [_legible(_with_facets(f)) for f in found]))
+    findings.extend(_pointed_forgets(text, _without_wanting([_legible(_with_facets(f)) for f in found], text)))
     return [replace(f, read_as=read.changes) for f in findings]
 
 
@@ -300,6 +300,25 @@ _EXAMPLE_FIGURE = re.compile(
     r"(?:\blike|\be\.?g\.?|\bsuch as|\bsay)\s+[^\s,;]*\d[^\s,;]*"
     r"|[$\u20ac\u00a3]?\d[\d,]*\.\d+[km]?\b|[$\u20ac\u00a3]?\d[\d,.]*[km]\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\b"
 )
+
+
+def _without_shown_values(text: str) -> str:
+    """The text, lower-cased, with the values of the preference table it names and the figures it
+    shows as examples blanked out (both found in the text as written, so one never cuts the other:
+    "$250.4k style" is an example whole, not "$25" left beside a scale)."""
+    low = text.lower()
+    spans = [*preferences.value_spans(text), *((m.start(), m.end()) for m in _EXAMPLE_FIGURE.finditer(low))]
+    for start, end in spans:
+        low = low[:start] + " " * (end - start) + low[end:]
+    return low
+
+
+def dates_only_shown(text: str) -> bool:
+    """Every figure of the text is a format's value or an example of one ("spell the month out e.g.
+    November 30, 2026", "dates like 2026-11-30"): a date in it shows a format, it asks for no period."""
+    return bool(re.search(r"\d", text)) and not re.search(r"\d", _without_shown_values(text))
+
+
 # Findings a bare request may stand beside: a remark read as a fact, a format request counted once.
 _BESIDE_A_REQUEST = frozenset({r.CORPUS_FACT, r.SINGLE_OCCURRENCE, r.INFERENCE})
 _TIME_WORDS = re.compile(
@@ -326,7 +345,6 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
     ):
         return found
     text = doc.text
-    low = text.lower()
     if "?" in text or questions_in(text) or any(_on_screen(t) for t in doc):
         return found  # "make those a table": about something on screen, whatever the session shows
     if any(_tells(t) for t in doc) or any(t.lemma_.lower() in vocab.SYSTEM_NOUNS + vocab.DATA_NOUNS for t in doc):
@@ -337,12 +355,9 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
     reading = preferences.read_facets(text)
     if not reading.facets or reading.negative:
         return found
-    rest = low
-    for start, end in sorted(preferences.value_spans(text), reverse=True):
-        rest = rest[:start] + " " + rest[end:]
     # A figure shown as an example of the format ("like $45.3k", "EUR 9,876.50", "e.g. 03/12/2026") is
     # no figure of its own; any other ("convert 100 dollars to euros") makes it a question about it.
-    rest = _EXAMPLE_FIGURE.sub(" ", rest)
+    rest = _without_shown_values(text)
     if re.search(r"\d", rest):
         return found
     from atlas.lexicon import domain_names
@@ -579,6 +594,30 @@ def _pointed_withdrawal(text: str, found: list[Finding]) -> list[Finding]:
     return [*kept, Finding("forget", "forget", r.FORGET_REQUEST, statement=target, quote=text)]
 
 
+def _without_wanting(found: list[Finding], text: str) -> list[Finding]:
+    """ "meh thousands still too long. millions pls": the value found wanting is no wish when the
+    turn names another for the same facet; only the other is kept."""
+    wanting = preferences.found_wanting(text)
+    if not wanting:
+        return found
+
+    def other_said(f: Finding, facet: str) -> bool:
+        return any(
+            g is not f and g.action == "write" and (g.facets or {}).get(facet) not in (None, *wanting[facet])
+            for g in found
+        )
+
+    return [
+        f
+        for f in found
+        if not (
+            f.action == "write"
+            and f.kind == "preference"
+            and any((f.facets or {}).get(k) in v and other_said(f, k) for k, v in wanting.items())
+        )
+    ]
+
+
 # What a forget's target may only point with ("forget that one", "i don't look after them any more").
 _POINTING_TARGET = frozenset({"one", "them", "it", "that", "this", "those", "these", "they", "him", "her"})
 
@@ -700,6 +739,7 @@ def _with_facets(finding: Finding) -> Finding:
 # --- standing wishes: a standing phrase or habit and the facets of the preference table -------
 
 _STANDING_MARKS = frozenset({"standing", "habit", "prefer", "switch", "implicit_habit"})
+_LASTING_REASON = re.compile("|".join(vocab.LASTING_REASONS))
 # Signals of a habit that yield to a situation or a circumstance said beside them.
 _IMPLICIT_MARKS = frozenset({"implicit_habit"})
 _OF_THE_MOMENT = frozenset({"situation", "temporary", "circumstance"})
@@ -984,9 +1024,13 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     previous_text = ""
     turn_marks = {name for c in parts for name in c.hits}
     leading: set[str] = set()  # "default timezone: CET": a mark that ends on a colon holds for what follows
+    # "... our whole finance team sorts by the date column", "everyone in our office reads day-first":
+    # a reason that lasts makes a format asked for in the same turn a habit (it yields to a
+    # situation or a circumstance said beside it, as any implicit habit does)
+    lasting = {"implicit_habit"} if _LASTING_REASON.search(doc.text.lower()) else set()
     for sent in doc.sents:
         inside = [c for c in parts if sent.start <= c.span.start < sent.end]
-        marks = {name for c in inside for name in c.hits} | leading
+        marks = {name for c in inside for name in c.hits} | leading | lasting
         leading = marks & _STANDING_MARKS if sent.text.rstrip().endswith(":") else set()
         wishes = [span for c in inside if (span := _wish_span(c)) is not None]
         text, previous_text = previous_text, sent.text
@@ -1006,7 +1050,15 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         if not marks & _STANDING_MARKS:
             # "do thousands instead": a new value for a kept note ("sort that by region instead", with
             # no sort kept, is about the answer on screen and keeps nothing)
-            updates = "update" in marks or preferences.is_switch(sent.text) or _INSTEAD.search(sent.text.lower())
+            switched = "update" in marks or preferences.is_switch(sent.text) or bool(_INSTEAD.search(sent.text.lower()))
+            # "meh thousands still too long. millions pls": the value found wanting is the kept one
+            wanting = preferences.found_wanting(doc.text)
+            updates = switched or any(
+                value not in wanting.get(facet, {value})
+                for _, reading in _readings(wishes)
+                for facet, value in reading.facets.items()
+                if isinstance(value, str | int)
+            )
             if updates and (changed := _newest_said(wishes)):
                 # "reverse it, smallest first now", "turn that top 5 thing into a top 8": a new value
                 # for a standing preference the user has; kept only where one is live to replace.
@@ -1568,16 +1620,17 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
     text = span.text
     # "..., so my deputy covers": a clause with its own subject after "so" or "but" is not
     # part of the situation (it goes); "travelling so back on Monday" loses only the "so".
+    opening = content_tokens(span)
+    begin = opening[0].i if opening else span.start  # "heads up, I'm in Dubai ...": the opener goes
+    # ("ok so I'm doing the roadshow ..., so expect me on mobile": the opener's "so" cuts nothing)
     cut = next(
-        (t.i for t in span if t.lower_ in ("so", "but") and t.i > span.start and _opens_clause(span, t.i + 1)),
+        (t.i for t in span if t.lower_ in ("so", "but") and t.i > begin and _opens_clause(span, t.i + 1)),
         span.end,
     )
     when = timex.parse_expiry(text, at)
     if "situation" not in hits and not when.stated:
         return None  # "I'm in Sales Ops" names a place-like thing with no end: not a situation
     start = text.find(when.phrase) if when.phrase else -1
-    opening = content_tokens(span)
-    begin = opening[0].i if opening else span.start  # "heads up, I'm in Dubai ...": the opener goes
     kept = [
         t
         for t in span

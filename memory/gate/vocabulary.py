@@ -147,6 +147,10 @@ STANDING_HABITS: tuple[str, ...] = (
     "everything in",
     "everywhere",
     "anywhere",
+    # a reason that lasts: the wish is for every answer ("month-first confuses everyone here")
+    "everyone here",
+    "everybody here",
+    "the whole team",
     "every answer",
     "every reply",
     "every response",
@@ -695,6 +699,13 @@ ABSENCE_NOUNS: tuple[str, ...] = ("leave", "sabbatical", "holiday", "holidays", 
 # Words that open the reason after "remember that" ("..., remember that pls so nobody expects
 # replies", "pls remember that while im away"): what is kept is the clause before.
 REASON_OPENERS: tuple[str, ...] = ("so", "while", "because", "cos", "coz", "cause")
+# A reason that lasts, said beside a format asked for: the people the answers are for (patterns over
+# the lower-cased turn). "my team copy-pastes these into excel". How often something happens is no
+# such reason ("I call him every week", "I run the quarterly reviews" ask for no format).
+LASTING_REASONS: tuple[str, ...] = (
+    r"\b(?:my|our) (?:whole |entire )?(?:\w+ )?(?:team|office|crew|board|department|dept|people|folks|staff)\b",
+    r"\b(?:everyone|everybody)\b",
+)
 # A situation: a transient state the user states about themselves (written with an expiry).
 SITUATION_PHRASES: tuple[str, ...] = (
     "out of office",

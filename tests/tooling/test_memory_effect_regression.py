@@ -13,7 +13,7 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8))
+SET4, SET6, SET7, SET8, SET9 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9))
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -45,6 +45,10 @@ FLOORS = [
     # were read: a field shown outside its scope (a scope named by a contract's field, "someones credit limit";
     # "a list of customers" as a scope of its own): 0.882 / 0.789, harmed 0.
     (SET8, 30, 0.88, 0.78, 5),
+    # memory_effect_set9: first run (4 December, fourth session, 9e0b938) 0.857 / 0.667, harmed 0, 7 not
+    # stored; read and fixed by class (a date shown as a format's example is no period, a lasting reason makes
+    # a format standing, a value found wanting then replaced, "May" is a long date): 0.875 / 0.778.
+    (SET9, 30, 0.87, 0.77, 4),
 ]
 
 

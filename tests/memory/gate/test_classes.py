@@ -341,6 +341,20 @@ CLASSES: dict[str, str] = {
         "kept beside it stays."
     ),
     "rounding_wordings": "A standing wish to round money to whole units, in any words: rounding whole.",
+    # helper-blind-30's rows (4 December, fourth session), written after the change by a helper who
+    # never read the gate
+    "format_with_example": (
+        "A session's first message asks for a format and shows an example value ('like March 3, 2026', "
+        "'$48.2k style'): the example is no figure or period of its own, the wish is kept."
+    ),
+    "lasting_reason": (
+        "A format request mid-conversation with a lasting reason about the user's office or team ('everyone "
+        "here reads day-first'): standing; a value the reason speaks against is never the wish."
+    ),
+    "wanting_then_new_value": (
+        "A kept value found wanting then replaced ('meh thousands still too long, millions pls'): the new "
+        "value is live, the old one gone."
+    ),
     "situation_durations": (
         "An absence given as a duration or a weekday span ('starts tmrw, 3 weeks', 'off mon-wed', 'a fortnight "
         "from monday'): a situation that expires at its end."
@@ -423,6 +437,14 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "standing_marker_varied-8": "'right so from here on out i want ...': after two openers the parse loses the wish",
     "facet_language-5": "a wish written in German: the rows read English",
+    "format_with_example-4": (
+        "'the 11/23 order makes me do maths': the disliked format shown as a bare figure (no 'like' or 'e.g.')"
+        " reads as a figure of the turn's own, so the opening request is not kept"
+    ),
+    "format_with_example-5": (
+        "'..., i mix those up constantly': 'those' reads as pointing at an answer on screen and 'I mix' as a"
+        " statement, so the opening request is not kept (nothing is on screen in a session's first turn)"
+    ),
     "wish_as_question-4": (
         "the sort is kept by 'due date' in the user's words; the records hold no due date, and the row wants the"
         " key 'due_date'"
