@@ -38,6 +38,8 @@ class Figure:
     orders: int = 0  # how many orders the sum or average is over
     currency: str = CURRENCY
     cancelled_excluded: bool = False
+    # a count of orders of every status: how many of them were cancelled (counted, and said)
+    cancelled: int | None = None
 
 
 @dataclass(frozen=True)
@@ -166,9 +168,13 @@ def _revenue(plan: QueryPlan, orders: QuerySet[Order]) -> tuple[QuerySet[Order],
 
 def _figure(plan: QueryPlan) -> Figure:
     orders, excluded = _revenue(plan, orders_for(plan.filters))
-    agg = orders.aggregate(n=Count("id"), total=Sum("amount"), mean=Avg("amount"))
     if plan.kind == "count":
-        return Figure(plan, "count", agg["n"])
+        # every order placed counts, cancelled ones too; how many were cancelled is said beside it
+        if plan.filters.status or plan.filters.exclude_status:
+            return Figure(plan, "count", orders.count())
+        agg = orders.aggregate(n=Count("id"), cancelled=Count("id", filter=Q(status=OrderStatus.CANCELLED)))
+        return Figure(plan, "count", agg["n"], cancelled=agg["cancelled"])
+    agg = orders.aggregate(n=Count("id"), total=Sum("amount"), mean=Avg("amount"))
     if plan.kind == "average":
         mean = (agg["mean"] or Decimal(0)).quantize(Decimal("0.01"))
         return Figure(plan, "average", mean, orders=agg["n"], cancelled_excluded=excluded)
@@ -492,6 +498,7 @@ def result_data(result: Result) -> dict[str, Any]:
             "orders": result.orders,
             "currency": result.currency,
             "cancelled_excluded": result.cancelled_excluded,
+            **({"of_them_cancelled": result.cancelled} if result.cancelled else {}),
         }
     if isinstance(result, Ranking):
         rows = [{"group": r.label, "value": _plain(r.value), "orders": r.orders} for r in result.rows]

@@ -224,6 +224,10 @@ def _figure_sentence(result: Figure, style: Style) -> str:
         if plan.subject == "contracts":
             verb = "signed" if plan.field == "signed_on" else "renew"
             return f"{value:,} contract{'s' if value != 1 else ''} {verb} {scope}."
+        if result.cancelled:
+            # "34 orders ...; 32 of them not cancelled": both readings of "how many orders" said
+            kept = value - result.cancelled
+            return f"{value:,} {_orders_noun(plan, value)} {scope}; {kept:,} of them not cancelled."
         return f"{value:,} {_orders_noun(plan, value)} {scope}."
     money = fmt_money(result.value, style)
     if plan.subject == "contracts":

@@ -96,6 +96,14 @@ def test_a_count_states_every_filter_it_was_computed_under():
     )
 
 
+def test_a_count_of_orders_of_every_status_says_how_many_were_not_cancelled():
+    # "how many orders did we get last month": every order placed, and those not cancelled beside it
+    plan = QueryPlan("count", "orders", Filters(period=QUARTER))
+    text = answer(Figure(plan, "count", 196, cancelled=1)).text
+    assert text.endswith("; 195 of them not cancelled.") and text.startswith("196 orders ")
+    assert "not cancelled" not in answer(Figure(plan, "count", 12, cancelled=0)).text
+
+
 def test_a_breakdown_by_city_shows_every_city():
     cities = tuple(RankRow(f"City {n:02}", Decimal(40 - n), 40 - n) for n in range(14))
     breakdown = Ranking(QueryPlan("count", "orders", Filters(period=QUARTER), group_by="city"), "count", cities)
