@@ -1075,6 +1075,10 @@ def _hits(low: str) -> list[_Hit]:
                     zone = _zone(match.group(1))
                     if zone:
                         hits.append(_Hit(match.start(1), match.end(), facet.name, zone))
+                elif facet.name == "layout" and _INSIDE_THE_LAYOUT.search(
+                    low[max(0, match.start() - 50) : match.start()]
+                ):
+                    continue  # "never use red/green to flag stuff in tables": done in tables, no layout wished
                 else:
                     hits.append(_Hit(match.start(), match.end(), facet.name, value.value))
     # A match inside a longer match of another facet is part of it: "whole dollars" is rounding.
@@ -1092,6 +1096,15 @@ def _hits(low: str) -> list[_Hit]:
         )
     ]
     return sorted(kept, key=lambda h: (h.start, -h.end))
+
+
+# Something done to what a layout holds ("flag stuff in tables", "bold the totals in the table"): the
+# layout is where it is done, not a wish for it.
+_INSIDE_THE_LAYOUT = re.compile(
+    r"\b(?:flag|bold|mark|colou?r|highlight|shade|underline|red|green)\w*\b[^.,;]{0,30}\bin (?:the |your |my |a )?$"
+    # a condition the wish holds in ("whenever theres a table can u put a flag next to ...")
+    r"|\b(?:whenever|when|if) there(?:'s| is| are|s)? (?:a |any )?$"
+)
 
 
 # A value inside a longer match of another facet that is said too: "6 bullets max" is a list

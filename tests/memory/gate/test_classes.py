@@ -355,6 +355,10 @@ CLASSES: dict[str, str] = {
         "A kept value found wanting then replaced ('meh thousands still too long, millions pls'): the new "
         "value is live, the old one gone."
     ),
+    "layout_named_as_place": (
+        "Tables, bullets or charts named only as where something else is done ('flag stuff in tables'): no "
+        "layout is kept from them (helper-blind-31's rows, written after the change)."
+    ),
     "situation_durations": (
         "An absence given as a duration or a weekday span ('starts tmrw, 3 weeks', 'off mon-wed', 'a fortnight "
         "from monday'): a situation that expires at its end."
@@ -444,6 +448,24 @@ KNOWN_GAPS: dict[str, str] = {
     "format_with_example-5": (
         "'..., i mix those up constantly': 'those' reads as pointing at an answer on screen and 'I mix' as a"
         " statement, so the opening request is not kept (nothing is on screen in a session's first turn)"
+    ),
+    "layout_named_as_place-0": (
+        "known disagreement: a standing wish about how answers look is kept in the user's words (chapter"
+        " 93), with no facet; the row expects nothing kept"
+    ),
+    "layout_named_as_place-2": (
+        "'in bullet lists dont use emojis as the bullet markers': a condition named first reads as the bullets layout"
+    ),
+    "layout_named_as_place-3": (
+        "known disagreement: a standing wish about how answers look is kept in the user's words (chapter"
+        " 93), with no facet; the row expects nothing kept"
+    ),
+    "layout_named_as_place-4": (
+        "'charts: never do that 3d effect again': a heading naming charts reads as a wish for a chart"
+    ),
+    "layout_named_as_place-5": (
+        "known disagreement: a standing wish about how answers look is kept in the user's words (chapter"
+        " 93), with no facet; the row expects nothing kept"
     ),
     "wish_as_question-4": (
         "the sort is kept by 'due date' in the user's words; the records hold no due date, and the row wants the"
