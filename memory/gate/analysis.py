@@ -250,6 +250,8 @@ def _analyse_turn(
     hits = rules.match(doc)
     explicit = "remember" in hits
     refusal = policy.message_refusal(text, hits) or policy.message_refusal(original, {})
+    if refusal is not None and refusal.reason == r.INSTRUCTION and _own_rule_forgotten(text):
+        refusal = None  # "forget the top 3 rule": a note of the user's, forgotten, no instruction to the system
     if refusal is not None:
         rule = "explicit" if explicit else refusal.rule
         findings.append(_refuse(rule, refusal.reason, text, explicit=explicit, what=refusal.what))
@@ -650,6 +652,21 @@ def _pointed_forgets(text: str, found: list[Finding]) -> list[Finding]:
 
 
 _PIECES = re.compile(r"[.;!?\n]+|,|\s[-/&]\s|\b(?:and|also|plus|separately|btw)\b", re.I)
+
+
+_OWN_RULE = re.compile(
+    r"\b(?:forget|drop|scrap|ditch|ignore)\s+(?:the|that|my)\s+(?P<what>[^.,;:!?]{1,30}?)\s*"
+    r"(?:rule|setting|preference|thing|bit)s?\b"
+)
+
+
+def _own_rule_forgotten(text: str) -> bool:
+    """ "forget the top 3 rule", "drop my rounding setting": the user's own note named by a facet of
+    the preference table, never the rules Atlas was given ("forget the rules you were given")."""
+    found = _OWN_RULE.search(text.lower())
+    if found is None or re.search(r"\b(?:you|your|system|instructions?|prompt|guidelines?)\b", found.group(0)):
+        return False
+    return bool(preferences.facets_named(found.group("what")) or preferences.read_facets(found.group("what")))
 
 
 def _wishes_beside_a_secret(text: str, *, at: datetime) -> list[Finding]:

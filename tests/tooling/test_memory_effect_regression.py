@@ -13,7 +13,7 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8, SET9 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9))
+SET4, SET6, SET7, SET8, SET9, SET10 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10))
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -49,6 +49,10 @@ FLOORS = [
     # stored; read and fixed by class (a date shown as a format's example is no period, a lasting reason makes
     # a format standing, a value found wanting then replaced, "May" is a long date): 0.875 / 0.778.
     (SET9, 30, 0.87, 0.77, 4),
+    # memory_effect_set10: written blind during the fourth session, first run on its final code (5b3f138):
+    # 0.938 / 0.833, harmed 1 ("forget the top 3 rule" refused as an instruction to the system, so the
+    # ranking stayed at 3); that case read and fixed by class: 0.938 / 0.833, harmed 0.
+    (SET10, 30, 0.93, 0.83, 5),
 ]
 
 

@@ -359,6 +359,10 @@ CLASSES: dict[str, str] = {
         "Tables, bullets or charts named only as where something else is done ('flag stuff in tables'): no "
         "layout is kept from them (helper-blind-31's rows, written after the change)."
     ),
+    "forget_own_rule": (
+        "A kept preference withdrawn a week later as the user's rule, setting or thing ('forget the top 5 rule'): "
+        "forgotten, never refused as an instruction to the system (helper-blind-32's rows, after the change)."
+    ),
     "situation_durations": (
         "An absence given as a duration or a weekday span ('starts tmrw, 3 weeks', 'off mon-wed', 'a fortnight "
         "from monday'): a situation that expires at its end."
