@@ -1499,7 +1499,7 @@ def _edits_ranking(signals: Signals, last: QueryPlan) -> bool:
     words, lemmas = set(signals.words), set(signals.lemmas)
     sized = vocab.TOP_WORDS | vocab.BOTTOM_WORDS | vocab.SIZE_WORDS
     # "and the smallest?", "and the bottom 5?", "what about the lowest one": the ranking turned round, nothing else said
-    pointed_group = {  # "in that segment", "in the same region": the set shown, not a new grouping
+    pointed_group = {  # "that segment", "the same region": the set shown, not a new grouping
         nxt for w, nxt in pairwise(signals.words) if w in ("that", "this", "same") and _group_word(nxt)
     }
     bare = bool(words & sized) and all(

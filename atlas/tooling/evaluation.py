@@ -447,7 +447,7 @@ def _record_expected(kind: str, spec: Any, today: date) -> Expected:
         contract = _latest_contracts()[Customer.objects.get(name=spec["customer"]).pk]
         first, second = (_value_expected(getattr(contract, f)) for f in spec["fields"])
         return both(first, second)
-    if kind == "contract_top":  # among the latest contracts renewing in the period, the one with the largest field
+    if kind == "contract_top":  # of the latest contracts that renew within the period, the one with the largest field
         start, end = period_bounds(spec["period"], today)
         renewing = [c for c in _latest_contracts().values() if start <= c.renewal_date <= end and _in_places(c, spec)]
         if not renewing:  # no contract renews then: the answer says so

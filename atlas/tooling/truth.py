@@ -46,8 +46,8 @@ between ..."; "...; yes if it lies between today and 31 March 2027, otherwise no
 measure "by customers with segment A and by customers with segment B"; and "the five orders with the largest
 amounts ...", their numbers in order.
 
-And: a contract's field "of X" ("the credit limit of Pinecrest Medical Group"); "top 3 customers [in the West
-region] by sum of ..." and "customers ranked from the lowest by ..."; "compare sum of ... for A and B ..." (or "for A
+And: a contract's field "of X" ("the credit limit of X"); "top N customers [in region R] by sum of ..." and
+"customers ranked from the lowest by ..."; "compare sum of ... for A and B ..." (or "for A
 with that for B, both ordered ...; yes if the A total is larger", the yes read from the two figures), "two sums of
 ...: A and B" and "two counts of ...: ordered P1, and P2" as comparisons; "of the customers in X, the one with ..."
 and "among North-region customers, the one with ..."; "(a customer with no such orders counts as zero)", read only
@@ -537,7 +537,7 @@ QUESTION_NOTE = re.compile(
     r"|\s*\(\s*(['\"])[^'\"()]+\1 is [^()]+\)",  # "('philly' is Philadelphia)": how a word of the question is read
     re.IGNORECASE,
 )
-# "for customers in the East region and for customers in the West region, compared"
+# "for customers in region A and for customers in region B, compared"
 COMPARED = re.compile(r"^(sums|counts|means|averages) of\b", re.IGNORECASE)
 # "sum of ... for A and for B, each ordered ..., and which is larger": one measure said of two subjects or
 # periods is a comparison too; which side is larger is read from the two figures, so the words are dropped.
@@ -748,7 +748,9 @@ NO_CUSTOMER = re.compile(
     re.IGNORECASE,
 )
 # "the customer with account code ACCT-53554": that customer's name.
-NAME_BY_CODE = re.compile(r"^(?:the )?(?:name of (?:the )?)?customer with (?:the )?account code (ACCT-\d+)$", re.I)
+NAME_BY_CODE = re.compile(
+    r"^(?:the )?(?:name of (?:this |that |the )?)?customer with (?:the )?account code (ACCT-\d+)$", re.I
+)
 # Forms the evaluation has no check for: read as unread, with the reason.
 NO_CHECK_FOR = (
     (
@@ -768,8 +770,8 @@ EACH_MONTH = re.compile(
     rf"(?:,? up to (?P<day>\d{{1,2}}) (?P<day_month>{_MONTHS}) (?P<day_year>\d{{4}}))?$",
     re.IGNORECASE,
 )
-# "three sums of ... for X: ordered in July, August and September 2026 (1-31 July, 1-31 August, 1-30 September
-# 2026)": one figure for each month listed, the restatement (if any) naming each whole month again, in order.
+# "three sums of ... for X: ordered in <month>, <month> and <month> <year> (with each month's days in brackets)":
+# one figure for each month listed, the restatement (if any) naming each whole month again, in order.
 MONTHS_LISTED = re.compile(
     r"^(?P<n>\d+|" + "|".join(NUMBER_WORDS) + r") (?P<measure>sums|counts|means|averages) of (?P<what>[^:]+): "
     rf"(?:ordered|placed) in (?P<months>(?:(?:{_MONTHS}), )*(?:{_MONTHS}),? and (?:{_MONTHS})) (?P<year>\d{{4}})"
