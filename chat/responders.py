@@ -180,12 +180,13 @@ def _orders_noun(plan: QueryPlan, count: int | None = None) -> str:
 # --- rendering results --------------------------------------------------------------------------
 
 
-def render_abstention(abstention: Abstention) -> list[B.Block]:
+def render_abstention(abstention: Abstention, *, brief: bool = False) -> list[B.Block]:
+    """The refusal and what Atlas can answer instead; ``brief`` (short answers preferred): the refusal alone."""
     sentence = ABSTENTIONS.get(abstention.reason, ABSTENTIONS[vocab.NO_PLAN_REASON])
     topic = abstention.topic or "that"
     if abstention.reason == vocab.NO_FIELD_REASON:
         topic = _plural(topic)
-    return [B.summary(sentence.format(topic=topic) + " " + CAN_ANSWER)]
+    return [B.summary(sentence.format(topic=topic) + ("" if brief else " " + CAN_ANSWER))]
 
 
 def _plural(word: str) -> str:
@@ -902,7 +903,7 @@ def compose(prompt: Prompt, results: tuple[Any, ...], abstention: Abstention | N
     style = style_for(prompt.preferences, prompt.format)
     blocks: list[B.Block] = []
     if abstention is not None:
-        blocks = render_abstention(abstention)
+        blocks = render_abstention(abstention, brief=style.format == "short")
     for result in results:
         rendered = render_result(result, style)
         said = verdict(result)

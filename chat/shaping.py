@@ -22,7 +22,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from chat.models import Turn
-from memory.preferences import FACETS_BY_NAME, Held, decline_for, effective, is_applied, statement_for
+from memory.preferences import FACETS_BY_NAME, GLOBAL, Held, decline_for, effective, is_applied, statement_for
+
+# What a refusal can follow: its length (nothing else of it is a table, a figure or a date).
+ABSTENTION_FACETS = frozenset({"length"})
 
 if TYPE_CHECKING:
     from chat.planner import QueryPlan
@@ -92,9 +95,10 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = ()) -> set[
 
 
 def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) -> dict[str, Held]:
-    """The facets that hold for the answer to ``plan`` (none for an abstention)."""
+    """The facets that hold for the answer to ``plan``; for an abstention only its length (a user who
+    wants short answers gets the refusal without the list of what Atlas can answer)."""
     if plan is None:
-        return {}
+        return {k: v for k, v in effective(notes, {GLOBAL}).items() if k in ABSTENTION_FACETS}
     scopes = answer_scopes(plan, _customer_regions(plan))
     held = effective(notes, scopes)
     if plan.filters.customers and "customers" not in scopes:

@@ -151,6 +151,13 @@ def test_short_answers_stay_within_the_word_bound():
     assert result.influences[1].how == "Kept the answer short"
 
 
+def test_a_refusal_for_a_user_who_wants_short_answers_is_the_refusal_alone():
+    # "keep answers under 30 words": the list of what Atlas can answer goes; a table or a currency note does nothing
+    short = answer(None, [note({"length": "short", "max_words": 30}), note({"layout": "table"}, memory_id=2)])
+    assert short.text == "I can't answer that from the records."
+    assert answer(None, [note({"layout": "table"})]).text.startswith("I can't answer that from the records. I can")
+
+
 def test_a_bound_in_lines_keeps_the_answer_to_about_that_many_lines():
     many = replace(ORDERS, rows=ORDERS.rows * 10, total=30)
     result = answer(many, [note({"length": "short", "max_lines": 2})])
