@@ -47,8 +47,9 @@ FLOORS = [
     (SET8, 30, 0.88, 0.78, 5),
     # memory_effect_set9: first run (4 December, fourth session, 9e0b938) 0.857 / 0.667, harmed 0, 7 not
     # stored; read and fixed by class (a date shown as a format's example is no period, a lasting reason makes
-    # a format standing, a value found wanting then replaced, "May" is a long date): 0.875 / 0.778.
-    (SET9, 30, 0.87, 0.77, 4),
+    # a format standing, a value found wanting then replaced, "May" is a long date, a refusal kept short for a
+    # user who wants short answers): 0.938 / 0.833.
+    (SET9, 30, 0.93, 0.83, 4),
     # memory_effect_set10: written blind during the fourth session, first run on its final code (5b3f138):
     # 0.938 / 0.833, harmed 1 ("forget the top 3 rule" refused as an instruction to the system, so the
     # ranking stayed at 3); that case read and fixed by class: 0.938 / 0.833, harmed 0.
