@@ -1790,7 +1790,10 @@ def _measure(signals: Signals) -> str:
         lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] != "to")
         for i, lemma in enumerate(signals.lemmas)
     )  # "count of open orders", not "to count in Q4"
-    ranked = signals.limit is not None or bool(words & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS))
+    sizing = set()
+    if re.search(r"\bhow (?:big|large)\b", text):
+        sizing = {"big", "large"}  # "how big is X's book of business": the size asked, no ranking
+    ranked = signals.limit is not None or bool((words - sizing) & (vocab.TOP_WORDS | vocab.BOTTOM_WORDS))
     ranked = ranked or bool(lemmas & vocab.RANK_WORDS)
     # "rank the regions by how many orders they placed" is a ranking, not a count
     if ("how many" not in text or "by how many" in text) and ranked and _ranked_by_count(signals):

@@ -354,6 +354,9 @@ JARGON: dict[str, str] = {
     "basket size": "order value",
     "order size": "order value",
     "book of business": "total order value",
+    # what customers owe: which unpaid orders count the question must say ("overdue"), as for "owe"
+    "accounts receivable": "amount owed",
+    "receivables": "amount owed",
 }
 UNPLANNED_PHRASES: tuple[str, ...] = (
     "on time", "in time", "on schedule", "ahead of schedule", "behind schedule",
