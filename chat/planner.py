@@ -1021,7 +1021,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     return planned
 
 
-# The first break after a lead ("quick one before my call - ...", "ok diff question, ...",
+# The first break after a lead ("a quick q before a meeting - ...", "ok diff question, ...",
 # "sorry to bug you again but ...", "new q: ...").
 _LEAD_BREAK = re.compile(r"(?:[,;:]|\s[-\u2013\u2014]|\bbut\b)\s+")
 MAX_LEAD_WORDS = 8

@@ -313,7 +313,7 @@ def _admit(run: _Run, finding: Finding) -> None:
         # "typo, i meant east not west": the note it corrects, with the value said instead
         old_value, new_value = finding.extra["substitute"]
         statement = re.sub(rf"\b{re.escape(old_value)}\b", new_value, conflicts[0].statement, flags=re.IGNORECASE)
-        # "manchester office, not leeds" in "Is in the Leeds office.": the office is said once
+        # "york office, not bath" in "Works from the Bath office.": the office is said once
         statement = re.sub(r"\b(\w+) \1\b", r"\1", statement, flags=re.IGNORECASE)
         finding = replace(finding, statement=statement, value=new_value)
         vector = embed([statement])[0]

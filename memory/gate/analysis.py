@@ -316,7 +316,7 @@ def _without_shown_values(text: str) -> str:
 
 
 def dates_only_shown(text: str) -> bool:
-    """Every figure of the text is a format's value or an example of one ("spell the month out e.g.
+    """Every figure of the text is a format's value or an example of one ("write months as words e.g.
     November 30, 2026", "dates like 2026-11-30"): a date in it shows a format, it asks for no period."""
     return bool(re.search(r"\d", text)) and not re.search(r"\d", _without_shown_values(text))
 
@@ -1545,7 +1545,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     if preference is not None:
         return replace(preference, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True)
     if who != "user" and not _first_person(content):
-        # "on a training course in chicago, back in 10 days, pls keep that in mind": the user's
+        # "at a workshop in denver, back in a week, remember it pls": the user's
         # state with its end, said without "I"
         state = _temporary_state(replace(clause, span=content), at=at)
         if state is not None:
