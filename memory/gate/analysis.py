@@ -1045,6 +1045,8 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     # a reason that lasts makes a format asked for in the same turn a habit (it yields to a
     # situation or a circumstance said beside it, as any implicit habit does)
     lasting = {"implicit_habit"} if _LASTING_REASON.search(doc.text.lower()) else set()
+    # "meh thousands still too long. millions pls": the values the turn finds wanting (read once)
+    wanting = preferences.found_wanting(doc.text)
     for sent in doc.sents:
         inside = [c for c in parts if sent.start <= c.span.start < sent.end]
         marks = {name for c in inside for name in c.hits} | leading | lasting
@@ -1068,8 +1070,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
             # "do thousands instead": a new value for a kept note ("sort that by region instead", with
             # no sort kept, is about the answer on screen and keeps nothing)
             switched = "update" in marks or preferences.is_switch(sent.text) or bool(_INSTEAD.search(sent.text.lower()))
-            # "meh thousands still too long. millions pls": the value found wanting is the kept one
-            wanting = preferences.found_wanting(doc.text)
+            # a value said after one found wanting for its facet replaces the kept one
             updates = switched or any(
                 value not in wanting.get(facet, {value})
                 for _, reading in _readings(wishes)
