@@ -114,6 +114,8 @@ SHORTHAND: dict[str, str] = {
     "b4": "before",
     "w/": "with",
     "w/o": "without",
+    "wd": "would",
+    "excl": "excluding",
     "acct": "account",
     "accts": "accounts",
     "cust": "customer",
@@ -233,6 +235,8 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"\bswitch(?:ing|ed)? gears\b": "new topic",
     # "the no. of orders", "no of customers": the number of
     r"\bno\.?(?= of (?:orders|customers|custs|accounts|accts|contracts|clients|deals|invoices)\b)": "number",
+    # a month's possessive typed without its apostrophe ("octobers bookings"): the month, not a plural
+    **{rf"\b{month.lower()}s\b": f"{month.lower()}'s" for month in calendar.month_name[1:] if month != "May"},
 }
 
 GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {

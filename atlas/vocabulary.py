@@ -51,3 +51,13 @@ CORRECTION_LEADS: tuple[str, ...] = tuple(
         if not (lead and frame == "{}")
     )
 )
+
+# Greetings, thanks and other small talk: the gate keeps nothing of a turn made only of them, and a
+# lead made only of them before a question ("morning all. need ...") asks nothing of the records.
+SMALL_TALK_WORDS: tuple[str, ...] = (
+    "thanks", "thank", "you", "thx", "ty", "cheers", "great", "perfect", "awesome", "nice", "cool", "ok",
+    "okay", "sure", "got", "it", "hi", "hello", "hey", "there", "good", "morning", "afternoon", "evening",
+    "bye", "goodbye", "see", "lol", "haha", "wow", "yes", "yep", "that", "that's", "'s", "is", "helpful",
+    "fine", "all", "much", "appreciated", "a", "lot", "so", "brilliant", "excellent", "amazing", "fantastic",
+    "works", "helps", "job", "well", "done", "one", "how", "are", "atlas", "hiya", "howdy", "folks", "yo",
+)  # fmt: skip

@@ -25,6 +25,7 @@ from typing import Any
 
 from spacy.tokens import Doc, Token
 
+from atlas import vocabulary as shared_vocab
 from atlas.dates import MONTHS_NOT_MAY as _MONTHS
 from atlas.dates import QUARTER, YEAR, month_end
 from atlas.dates import number as _number
@@ -366,7 +367,7 @@ def _paying(token: Token) -> str:
 def _read_status(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     """The status a question asks for (or leaves out). An order has one status, so a status named
     beside "not <another>" is the whole condition ("shipped but not paid yet" is shipped)."""
-    text = " ".join(signals.words)
+    text = " ".join(signals.words).replace(" - ", " ")  # "past-due" as "past due"
     for phrase, phrase_status in vocab.STATUS_PHRASES.items():
         if re.search(rf"\b{re.escape(phrase)}\b", text):
             signals.phrase_words |= set(phrase.split())
@@ -416,6 +417,9 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
         status = vocab.STATUS_WORDS.get(head.lower_) or vocab.STATUS_WORDS.get(head.lemma_.lower())
         if status and (status == signals.exclude_status or signals.status):
             continue  # the status left out, or one the status named already leaves out ("shipped, not paid")
+        if signals.exclude_status and head.lemma_.lower() in vocab.COUNTING_VERBS:
+            signals.phrase_words.add(head.lower_)
+            continue  # "not counting cancelled", "not including cancelled": the status left out, read above
         if head.lemma_ == "be" and any(vocab.STATUS_WORDS.get(c.lower_) for c in head.children):
             continue
         if head.lemma_.lower() in vocab.ASKING_VERBS and any(c.lower_ in ("i", "you") for c in head.children):
@@ -433,7 +437,10 @@ def _read_negation(doc: Doc, signals: Signals) -> None:
         # a customer or a segment out (an excluded status is read above: "excluding paid").
         if word in vocab.EXCLUDING_WORDS or " ".join(words[i : i + 2]) in vocab.EXCLUDING_PHRASES:
             after = words[i + 1 : i + 4]
-            if signals.exclude_status and any(vocab.STATUS_WORDS.get(w) == signals.exclude_status for w in after):
+            if signals.exclude_status and any(
+                vocab.STATUS_WORDS.get(w, vocab.STATUS_WORDS.get(w.removesuffix("s"))) == signals.exclude_status
+                for w in after
+            ):
                 continue
             signals.negated = signals.negated or " ".join(words[i : i + 3])
 
@@ -1004,26 +1011,30 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     question that adds nothing to it ("..., net what", "..., just checking", "..., calendar 2025 i
     mean") is set aside rather than left to make the whole question unreadable."""
     planned = _plan_question(text, context, today=today)
+    aside = _before_an_aside(text, context, today=today)
+    if aside is not None:
+        return aside
     if not isinstance(planned.result, Abstention):
         return planned
     led = _after_the_lead(text, context, today=today)
     if led is not None:
         return led
-    split = _REMARK_BREAK.search(text.rstrip(" ?!."))
-    if split is None:
-        return planned
-    head, remark = text[: split.start()], text[split.end() :]
-    if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= MAX_REMARK_WORDS:
-        return planned
-    asked = _plan_question(head, context, today=today)
-    if isinstance(asked.result, QueryPlan) and _adds_nothing(remark, head, asked.result, today=today):
-        return asked
+    for head, remark in _remark_splits(text):
+        if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= MAX_REMARK_WORDS:
+            continue
+        asked = _plan_question(head, context, today=today)
+        if not isinstance(asked.result, QueryPlan):
+            continue
+        if _adds_nothing(remark, head, asked.result, today=today) or not _asks_of_the_records(
+            remark, context, today=today
+        ):
+            return asked
     return planned
 
 
 # The first break after a lead ("a quick q before a meeting - ...", "ok diff question, ...",
 # "sorry to bug you again but ...", "new q: ...").
-_LEAD_BREAK = re.compile(r"(?:[,;:]|\s[-\u2013\u2014]|\bbut\b)\s+")
+_LEAD_BREAK = re.compile(r"(?:[,;:!]|\.(?=\s)|\s[-\u2013\u2014]|\bbut\b|\s:-?\))\s+")
 MAX_LEAD_WORDS = 8
 
 
@@ -1037,22 +1048,82 @@ def _after_the_lead(text: str, context: Context, *, today: date) -> Planned | No
     lead, rest = text[: split.start()], text[split.end() :]
     if not 0 < len(_words(lead)) <= MAX_LEAD_WORDS or len(_words(rest)) < 2:
         return None
-    said = read_question(lead, name_words=set(), today=today)
-    if said.has_slot() or said.subjects or said.order_number or _measure(said) or said.limit is not None:
+    greeting = _words(lead) <= set(shared_vocab.SMALL_TALK_WORDS)  # "good morning all": no opinion asked
+    if not greeting and _asks_of_the_records(lead, context, today=today):
         return None
-    if said.min_amount is not None or said.max_amount is not None or said.out_of_scope:
-        return None
-    if {w for w in _words(lead)} & {w for ref in context.named for w in _words(ref.name)}:
-        return None  # the lead names a customer: it is part of the question
-    if set(said.words) & vocab.TOPIC_CHANGE_WORDS:
+    if set(_words(lead)) & vocab.TOPIC_CHANGE_WORDS:
         context = Context(named=context.named, unknown_names=context.unknown_names)
     asked = _plan_question(rest, context, today=today)
     return asked if not isinstance(asked.result, Abstention) else None
 
 
-# The last break before a remark ("..., net what", "...? just checking", "... - roughly is fine").
-_REMARK_BREAK = re.compile(r"(?:[,;?]|\s[-\u2013\u2014])\s+(?!.*(?:[,;?]|\s[-\u2013\u2014])\s)")
-MAX_REMARK_WORDS = 6
+def _asks_of_the_records(said_text: str, context: Context, *, today: date) -> bool:
+    """Whether a lead or a remark beside the question asks anything of the records: a name, a
+    filter, a period, a measure, a number, a subject, a negation or a format of its own. "quick one
+    before my 2pm", "need it for the deck", "boss is asking" ask nothing."""
+    said = read_question(said_text, name_words=set(), today=today)
+    if said.has_slot() or said.subjects or said.order_number or _measure(said) or said.limit is not None:
+        return True
+    if said.min_amount is not None or said.max_amount is not None or said.out_of_scope:
+        return True
+    if set(said.words) & (set(vocab.FORMAT_WORDS) | vocab.COMPARE_WORDS):
+        return True
+    return bool(_words(said_text) & {w for ref in context.named for w in _words(ref.name)})
+
+
+# Breaks before a remark, last first ("..., net what", "...? just checking", "... - roughly is fine",
+# "... . sorting out territories").
+_REMARK_BREAK = re.compile(r"(?:[,;?!]|\.(?=\s)|\s[-\u2013\u2014])\s+")
+MAX_REMARK_WORDS = 8
+
+
+def _remark_splits(text: str) -> list[tuple[str, str]]:
+    """The question cut at each break before a remark, the last break first."""
+    text = text.rstrip(" ?!.")
+    return [(text[: m.start()], text[m.end() :]) for m in reversed(list(_REMARK_BREAK.finditer(text)))]
+
+
+def _before_an_aside(text: str, context: Context, *, today: date) -> Planned | None:
+    """The question before an aside: a statement after it about why it is asked or who wants it
+    ("- they want to place a big order", ". sorting out territories for next yr", "? boss wants to
+    know"). The aside's own words ("big order", "next yr") are no part of the question, even where
+    they would read as a measure or a period. An aside sets no filter, name or limit, and is no
+    question, clarification ("i mean ...") or instruction ("just the top 3")."""
+    for head, remark in _remark_splits(text):
+        if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= MAX_REMARK_WORDS:
+            continue
+        if not _is_aside(remark, context, today=today):
+            continue
+        asked = _plan_question(head, context, today=today)
+        if isinstance(asked.result, QueryPlan):
+            return asked
+    return None
+
+
+def _is_aside(remark: str, context: Context, *, today: date) -> bool:
+    doc = parse(remark)
+    words = [t.lower_ for t in doc if not t.is_punct]
+    if not words or words[0] in vocab.QUESTION_OPENERS:
+        return False
+    said = read_question(remark, name_words=set(), today=today)
+    slots = (said.status, said.exclude_status, said.region, said.city, said.segment, said.order_number)
+    if any(slots) or said.limit is not None or said.min_amount is not None or said.max_amount is not None:
+        return False
+    if set(words) & (set(vocab.FORMAT_WORDS) | vocab.COMPARE_WORDS):
+        return False
+    if _words(remark) & {w for ref in context.named for w in _words(ref.name)}:
+        return False
+    first = next(t for t in doc if not t.is_punct)
+    if first.tag_ == "VBG":  # "trying to see ...", "sorting out territories", not "excluding ..." or "sorted by"
+        return first.lemma_.lower() not in vocab.RESHAPING_VERBS or any(c.dep_ == "prt" for c in first.children)
+    for token in doc:
+        if token.dep_ not in ("nsubj", "nsubjpass") or token.head.pos_ not in ("VERB", "AUX"):
+            continue
+        subject, verb = token.lower_, token.head.lemma_.lower()
+        if subject in ("you", "u"):
+            return False  # "can you also ...": a request
+        return not (subject == "i" and verb in vocab.CLARIFYING_VERBS)  # "i mean ...", "i only want ..."
+    return False
 
 
 def _adds_nothing(remark: str, head: str, plan: QueryPlan, *, today: date) -> bool:
@@ -1787,9 +1858,9 @@ def _measure(signals: Signals) -> str:
     if words & vocab.COMPARE_WORDS:
         return "compare"
     counted = any(
-        lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] != "to")
+        lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] not in ("to", "not", "without"))
         for i, lemma in enumerate(signals.lemmas)
-    )  # "count of open orders", not "to count in Q4"
+    )  # "count of open orders", not "to count in Q4" or "not counting cancelled ones"
     sizing = set()
     if re.search(r"\bhow (?:big|large)\b", text):
         sizing = {"big", "large"}  # "how big is X's book of business": the size asked, no ranking
@@ -2152,10 +2223,10 @@ def _total_threshold(signals: Signals, filters: Filters, measure: str) -> QueryP
 def _listing_plan(signals: Signals, filters: Filters, context: Context) -> QueryPlan | Abstention:
     subjects = signals.subjects
     lemmas = set(signals.lemmas)
-    # "Sales for Kestrel Foods in 2025", "revenue from paid orders": a figure, not a list of
-    # orders ("sales orders" are orders, and "the orders in my sales region" too).
+    # "Sales for Kestrel Foods in 2025", "revenue from paid orders", "q3 bookings": a figure, not a
+    # list of orders ("sales orders" are orders, and "the orders in my sales region" too).
     revenue = (
-        bool(lemmas & vocab.REVENUE_WORDS)
+        bool((lemmas | set(signals.words)) & vocab.REVENUE_WORDS)
         and "order" not in lemmas
         or any(
             lemma in vocab.REVENUE_WORDS
@@ -2163,7 +2234,7 @@ def _listing_plan(signals: Signals, filters: Filters, context: Context) -> Query
             for lemma, nxt in zip(signals.lemmas, [*signals.words[1:], ""], strict=True)
         )
     )
-    if revenue and ("customers" not in subjects or _revenue_from_customers(signals)):
+    if revenue and ("customers" not in subjects or _revenue_from_customers(signals) or _over_everyone(signals)):
         return QueryPlan("sum", "orders", filters)
     if signals.min_orders is not None:
         return QueryPlan("list", "customers", filters, min_orders=signals.min_orders)
@@ -2216,6 +2287,16 @@ def _revenue_from_customers(signals: Signals) -> bool:
     return any(
         lemma in vocab.REVENUE_WORDS and nxt in ("from", "of", "by", "to")
         for lemma, nxt in zip(signals.lemmas, [*words[1:], ""], strict=True)
+    )
+
+
+def _over_everyone(signals: Signals) -> bool:
+    """ "bookings across all customers", "sales over every account": the customers are where one
+    total is taken, not whom to list."""
+    words = signals.words
+    return any(
+        vocab.SUBJECT_WORDS.get(lemma) == "customers" and set(words[max(i - 2, 0) : i]) & vocab.ACROSS_WORDS
+        for i, lemma in enumerate(signals.lemmas)
     )
 
 

@@ -50,6 +50,11 @@ STATUS_WORDS: dict[str, str] = {
 # Two-word spellings, matched on the lowered text before single words.
 STATUS_PHRASES: dict[str, str] = {
     "past due": OrderStatus.OVERDUE,
+    "behind on payment": OrderStatus.OVERDUE,
+    "behind on payments": OrderStatus.OVERDUE,
+    "behind on paying": OrderStatus.OVERDUE,
+    "late payer": OrderStatus.OVERDUE,
+    "late payers": OrderStatus.OVERDUE,
     "late paying": OrderStatus.OVERDUE,
     "paying late": OrderStatus.OVERDUE,
     "not paid": OrderStatus.OVERDUE,
@@ -90,6 +95,7 @@ SUBJECT_WORDS: dict[str, str] = {
     "booking": "orders",
     "deal": "orders",
     "invoice": "orders",
+    "bill": "orders",
     "spend": "orders",
     "spender": "customers",
     "business": "orders",
@@ -100,6 +106,7 @@ SUBJECT_WORDS: dict[str, str] = {
     "firm": "customers",
     "account": "customers",
     "contract": "contracts",
+    "agreement": "contracts",
     "renewal": "contracts",
     "renew": "contracts",
     "document": "documents",
@@ -116,10 +123,14 @@ SUBJECT_WORDS: dict[str, str] = {
     "allow": "documents",
 }
 # Nouns that name money coming in: on their own they ask for a total.
-REVENUE_WORDS = frozenset({"revenue", "sale", "sales", "spend", "spending", "turnover", "income", "takings"})
+REVENUE_WORDS = frozenset(
+    {"revenue", "sale", "sales", "spend", "spending", "turnover", "income", "takings", "bookings", "billings"}
+)
 
 # Words for a total of many orders ("revenue", "sales"): an average of them is an average of totals.
-TOTAL_NOUNS = frozenset({"revenue", "revenues", "sales", "spend", "spending", "turnover", "income", "takings"})
+TOTAL_NOUNS = frozenset(
+    {"revenue", "revenues", "sales", "spend", "spending", "turnover", "income", "takings", "bookings", "billings"}
+)
 # Each of them names the orders, as "revenue" and "sales" above do ("turnover for the north in q2").
 SUBJECT_WORDS |= {word: "orders" for word in REVENUE_WORDS | TOTAL_NOUNS if word not in SUBJECT_WORDS}
 
@@ -335,6 +346,18 @@ SPLITTING_VERBS = frozenset({"split", "divide", "separate"})
 SIGNING_VERBS = frozenset({"sign", "ink"})
 # Words of a lead that changes the subject ("ok diff question", "unrelated but", "switching
 # gears", "new q", "another thing"): the question after it does not lean on the last one.
+# Words that open a question or a follow-up, never an aside after a question ("..., and last yr?").
+QUESTION_OPENERS = frozenset(
+    {"what", "whats", "which", "who", "whos", "whose", "how", "when", "where", "why", "and", "or", "but", "also",
+     "plus", "just", "only", "same", "can", "could", "would", "will", "is", "are", "do", "does", "did", "any"}
+)  # fmt: skip
+# Verbs that reshape the question they follow ("..., excluding cancelled", "..., comparing to 2025").
+RESHAPING_VERBS = frozenset(
+    {"exclude", "include", "count", "compare", "group", "split", "break", "sort", "rank", "order", "ignore",
+     "leave", "drop", "skip", "filter", "show", "list", "give", "use", "round"}
+)  # fmt: skip
+# Verbs with "i" that clarify the question before them ("..., i mean last yr", "..., i only need the top 3").
+CLARIFYING_VERBS = frozenset({"mean", "want", "need", "prefer", "care", "ask", "like", "wonder", "meant"})
 TOPIC_CHANGE_WORDS = frozenset(
     {"diff", "different", "unrelated", "switching", "switch", "new", "another", "separate", "other", "change"}
 )
@@ -364,9 +387,9 @@ UNPLANNED_PHRASES: tuple[str, ...] = (
     "due this", "due next", "due by", "due before", "due within", "due today", "due tomorrow",
 )  # fmt: skip
 # Words of an event still to come: with them a month named without a year that has passed is the next one.
-AHEAD_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "lapse"})
+AHEAD_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "lapse", "roll"})
 # Words that put a contract's period on its renewal date (the date the plans filter contracts by).
-RENEWAL_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "end", "due", "lapse"})
+RENEWAL_WORDS = frozenset({"renew", "renewal", "expire", "expiry", "end", "due", "lapse", "roll"})
 # Verbs before an ordinal that make it a place in a ranking ("came in second", "was third").
 PLACE_VERBS = frozenset({"in", "was", "is", "were", "are", "came", "finished", "ranked", "placed"})
 
@@ -517,10 +540,19 @@ CHECKED_POS = frozenset({"VERB", "ADJ", "ADV"})
 # and the verbs of ordering, paying, renewing and being located that the subjects already imply.
 # Words before a status that exclude it: "not cancelled", "excluding paid", "exclude cancelled ones".
 # Words before a status that exclude it ("not cancelled", "excluding paid"): the status slot reads them.
-STATUS_EXCLUDERS = frozenset({"not", "non", "excluding", "except", "without", "exclude", "minus"})
+STATUS_EXCLUDERS = frozenset({"not", "non", "excluding", "except", "without", "exclude", "minus"}) | (
+    LEAVING_OUT_VERBS := frozenset(
+        {"ignore", "ignoring", "leave", "leaving", "drop", "dropping", "skip", "skipping", "omit", "omitting",
+         "disregard", "disregarding"}
+    )
+)  # fmt: skip
+# Verbs a "not" before a status turns into leaving it out ("not counting cancelled", "not incl cancelled").
+COUNTING_VERBS = frozenset({"count", "include", "incl"})
 # Words that leave something out: after a status they exclude it ("excluding paid"); before
 # anything else ("excluding the east", "other than Acme") no plan can, so the planner abstains.
-EXCLUDING_WORDS = frozenset({"excluding", "except", "without", "exclude", "minus", "outside", "besides"})
+EXCLUDING_WORDS = (
+    frozenset({"excluding", "except", "without", "exclude", "minus", "outside", "besides"}) | LEAVING_OUT_VERBS
+)
 EXCLUDING_PHRASES = frozenset(
     {"other than", "apart from", "aside from", "all but", "everything but", "anything but", "all except"}
 )
@@ -529,7 +561,8 @@ HARMLESS_VERBS = frozenset(
         "be", "have", "do", "show", "list", "give", "tell", "need", "want", "see", "find", "get", "know",
         "like", "display", "name", "look", "pull", "bring", "come", "go", "let", "help", "mean",
         "order", "buy", "purchase", "book", "spend", "owe", "pay", "bill", "invoice", "place", "make", "generate",
-        "renew", "expire", "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
+        "renew", "expire", "lapse", "roll", "land",
+        "sign", "cancel", "ship", "deliver", "settle", "base", "locate", "sit", "belong",
         "extend", "tie", "hold", "count", "sum", "total", "add", "amount", "combine", "rank", "break",
         "share", "put", "rake", "earn", "gross",
         "contract", "account",

@@ -56,9 +56,7 @@ def test_a_region_note_narrows_open_questions_and_says_so_first(corpus, covers_t
     assert len(narrowed) >= 4, narrowed
 
 
-# Two of the helper's eleven still abstain honestly: "not just my patch" and "dont filter
-# anything" hold words no slot reads.
-STILL_ABSTAINS = ("not just my patch", "dont filter anything")
+# "..., not just my patch" and "..., dont filter anything" are remarks after the question, set aside.
 
 
 @pytest.mark.django_db
@@ -69,8 +67,5 @@ def test_a_question_that_asks_for_the_whole_company_is_answered_for_the_whole_co
     """Class: words that ask for everything ("company-wide", "nationwide", "everywhere", "the grand
     total", "the entire company") are read as no filter, never as an unread word or a region."""
     answer = ask(make_user(), session=None, question=row["question"]).answer
-    if any(words in row["question"] for words in STILL_ABSTAINS):
-        assert answer.startswith("I can't answer that") and "$" not in answer
-        return
     assert not answer.startswith(("I can't", "There is no")), answer
     assert not any(f"{r} region" in answer for r in ("West", "East", "North", "South", "Central")), answer

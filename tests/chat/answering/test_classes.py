@@ -99,6 +99,20 @@ CLASSES: dict[str, str] = {
     "how_many_behind_total": "a total, then 'how many orders is that made of': the orders counted as summed",
     # helper-blind-33's rows, written after the change by a helper who never read the planner
     "how_big_is_measure": "'how big was X's spend', 'how large is our q3 revenue': one total, no ranking",
+    # helper-80's rows, written blind before the change (5 December session)
+    "trailing_remark": (
+        "a remark or reason after the question ('..., need it for the deck', '- they want to place a big order',"
+        " '. sorting out territories for next yr') is set aside, even where its words would read as a measure or"
+        " a period"
+    ),
+    "count_excluding_cancelled": (
+        "'not counting cancelled', 'excl cancelled', 'leave out cancellations', 'ignoring cancelled': a count of"
+        " the orders that were not cancelled"
+    ),
+    "overdue_synonym": "'late invoices', 'past-due', 'behind on payment', 'late payers', 'overdue bills' are overdue",
+    "renewal_verbs": "'renewals landing in', 'roll over in', 'expires in the next 90 days': contracts renewing then",
+    "bookings_noun": "'q3 bookings', 'billings from X', 'octobers bookings across all customers': one total",
+    "greeting_lead": "'morning! need ...', 'hey hope ur well - looking for ...': the greeting asks nothing",
 }
 
 # A count of orders counts every order placed, cancelled ones included (only money leaves them out).
@@ -107,6 +121,20 @@ COUNTED_WITH_CANCELLED = (
     " non-cancelled orders only"
 )
 GAPS: dict[str, str] = {
+    "anything coming up for renewal before feb": (
+        "known gap: 'before feb' with no start is read as no window (renewals from today to the month's start)"
+    ),
+    "any agreements up for re-signing in what's left of dec": "known gap: 're-signing' is not read as renewing",
+    "list the accts whose terms lapse between march and may 2027": (
+        "known gap: 'terms lapse' is read as asking for payment terms, so Atlas asks which customer"
+    ),
+    "afternoon :) could use the acct code for rittenhouse bakery": "known gap: 'could use' is not read as asking",
+    "hiya, wd be great to get a list of small business custmers in the central region": (
+        "known gap: 'would be great to get' is not read as asking ('great' is unread)"
+    ),
+    "good morning all. need the renewal date on menomonee cold storage's contract when u get a sec": (
+        "known gap: a remark with no break before it ('when u get a sec') is not set aside"
+    ),
     "no. of orders per month for the north region in q3": (COUNTED_WITH_CANCELLED),
     "how many orders did we get last month": (COUNTED_WITH_CANCELLED),
     "no. of orders from the west since august": (COUNTED_WITH_CANCELLED),
