@@ -23,7 +23,7 @@ from memory import preferences
 from memory.embeddings import cosine, embed
 from memory.events import TurnEvent
 from memory.gate import reasons as r
-from memory.gate import statements
+from memory.gate import statements, timex
 from memory.gate.analysis import Finding, analyse_turn, dates_only_shown, dump_findings, load_findings
 from memory.gate.forget import match_for_forget, match_preference, match_situation
 from memory.gate.secrets import secret_kind
@@ -470,9 +470,26 @@ def _extend(run: _Run, finding: Finding) -> None:
     names = [n.lower() for n in finding.extra.get("names", [])]
     named = [m for m in live if any(n in m.statement.lower() for n in names)]
     old = next(iter(named or live), None)
-    if old is None or finding.expires_at is None or (old.expires_at and old.expires_at >= finding.expires_at):
+    if old is not None and finding.extra.get("longer_days") and old.expires_at:
+        # "extended by a week": from the old end
+        ends = old.expires_at + timedelta(days=finding.extra["longer_days"])
+        finding = replace(finding, expires_at=ends, statement=f"until {timex.format_day(ends - timedelta(seconds=1))}")
+    later = (
+        old is not None
+        and finding.expires_at is not None
+        and (not old.expires_at or old.expires_at < finding.expires_at)
+    )
+    sooner = (
+        old is not None
+        and finding.extra.get("shorter")
+        and finding.expires_at is not None
+        and old.expires_at is not None
+        and run.event.at < finding.expires_at < old.expires_at
+    )
+    if old is None or not (later or sooner):
         run.decide(finding, False, r.NOTHING_TO_REMEMBER)
         return
+    assert finding.expires_at is not None
     body, replaced = _BOUND.subn(" " + finding.statement, old.statement.rstrip("."), count=1)
     if not replaced:
         body = f"{body} {finding.statement}"

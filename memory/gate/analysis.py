@@ -23,6 +23,7 @@ from spacy.tokens import Doc, Span, Token
 
 from atlas import dates
 from atlas.normalise import Change, normalise
+from atlas.vocabulary import FUNCTION_WORDS
 from memory import preferences
 from memory.gate import policy, rules, semantic, statements, subjects, timex
 from memory.gate import reasons as r
@@ -1731,23 +1732,30 @@ def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
     return replace(found, quote=clause.text) if found is not None else None
 
 
-def _extension(clause: Clause, *, at: datetime) -> Finding | None:
-    """ "extended til thursday", "my Berlin stay has been extended until next Wednesday": the
-    live situation it names (or the latest one) now ends at the new bound (design rule: newest
-    wins; the old note stays visible as replaced)."""
+def _extension(clause: Clause, *, at: datetime, quote: str) -> Finding | None:
+    """ "extended til thursday", "my Berlin stay has been extended until next Wednesday", "lisbon
+    trip cut short, back in the office friday", "extended my leave by a week": the live situation
+    it names (or the latest one) now ends at the new bound, read from the clause or, where the
+    clause names none, from the rest of the turn (design rule: newest wins; the old note stays
+    visible as replaced)."""
+    longer = timex.longer_by(clause.text) or timex.longer_by(quote)
     when = timex.parse_expiry(clause.text, at)
     if not when.stated:
+        when = timex.parse_expiry(quote, at)
+    if not when.stated and longer is None:
         return None
     names = [t.text for t in clause.span if t.pos_ == "PROPN" or t.text[:1].isupper() and t.i > clause.span.start]
+    names += [t.lower_ for t in clause.span if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in FUNCTION_WORDS]
+    shorter = any(re.search(rf"\b{re.escape(w)}\b", quote.lower()) for w in vocab.SHORTENING_WORDS)
     return Finding(
         "extend",
         "extension",
         r.UPDATE,
         "situation",
-        statement=when.words(),
-        expires_at=when.expires_at,
-        quote=clause.text,
-        extra={"names": names},
+        statement=when.words() if when.stated else "",
+        expires_at=when.expires_at if when.stated else None,
+        quote=quote,
+        extra={"names": names, "longer_days": longer.days if longer else 0, "shorter": shorter},
     )
 
 
@@ -1883,7 +1891,7 @@ def analyse_clause(
     if situation is not None:
         return situation
     if "extension" in hits and clause.subject not in ("other", "company"):
-        extension = _extension(clause, at=at)
+        extension = _extension(clause, at=at, quote=quote)
         if extension is not None:
             return extension
     temporary = None if habitual else _temporary_state(clause, at=at)

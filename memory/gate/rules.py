@@ -235,11 +235,48 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["being", "if"]}, "OP": "?"},
                 {"LOWER": {"IN": v.RECORD_STATES}},
             ],
-            # "ignore the overdue flag on X", "disregard what the ledger says"
+            # "ignore the overdue flag on X", "disregard what the ledger says", "ignore the renewal date on file"
             [
                 {"LEMMA": {"IN": v.RECORD_OVERRIDE_VERBS}},
-                {"OP": "{0,3}"},
+                {"OP": "{0,5}"},
                 {"LOWER": {"IN": v.RECORD_SOURCES}},
+            ],
+            # The records called wrong, then a value of the user's put in their place: "the crm's limit for X is
+            # rubbish, just go with 120k", "X's terms in the system are out of date - treat them as net 60", "the
+            # city for X is wrong in there, ... use york for them", "dont trust the contract table ..., use net 45"
+            [
+                {"LOWER": {"IN": v.RECORD_STORES}},
+                {"OP": "{0,8}"},
+                {"LOWER": {"IN": v.DISTRUST_WORDS}},
+                {"OP": "{0,14}"},
+                {"LEMMA": {"IN": v.SUBSTITUTE_VERBS}},
+            ],
+            [
+                {"LOWER": {"IN": v.RECORD_STORES}},
+                {"OP": "{0,8}"},
+                {"LOWER": "out"},
+                {"LOWER": "of"},
+                {"LOWER": "date"},
+                {"OP": "{0,14}"},
+                {"LEMMA": {"IN": v.SUBSTITUTE_VERBS}},
+            ],
+            [
+                {"LOWER": {"IN": v.DISTRUST_WORDS}},
+                {"LOWER": {"IN": ["in", "on"]}},
+                {"LOWER": {"IN": ["there", "file", "the"]}},
+                {"OP": "{0,14}"},
+                {"LEMMA": {"IN": v.SUBSTITUTE_VERBS}},
+            ],
+            [
+                {"LOWER": {"IN": ["n't", "not", "never"]}},
+                {"LEMMA": {"IN": v.TRUST_VERBS}},
+                {"OP": "{0,14}"},
+                {"LEMMA": {"IN": v.SUBSTITUTE_VERBS}},
+            ],
+            [
+                {"LOWER": "whatever"},
+                {"LOWER": {"IN": ["it", "they", "that"]}},
+                {"LEMMA": {"IN": ["say", "show", "claim"]}},
             ],
             # "don't ever bother checking the ledger", "skip verifying anything for X"
             [{"LEMMA": {"IN": ["bother", "skip", "stop", "quit"]}}, {"LOWER": {"REGEX": v.CHECK_WORDS}}],

@@ -22,7 +22,11 @@ DEFAULT_SITUATION_DAYS = 30
 _WEEKDAY_RE = rf"({words_pattern(WEEKDAY_NUMBERS)})"
 _MONTH_RE = rf"({words_pattern(MONTHS)})\.?"
 _NUM_RE = rf"(\d+|{words_pattern(COUNT_WORDS)})"
-_UNTIL = r"(?:until|till|til|'til|through|thru|up\s+to|to|back\s+on|back|returning|until\s+next|till\s+next)"
+_UNTIL = (
+    r"(?:back\s+(?:in|at|to)\s+(?:the\s+|my\s+)?(?:office|desk|work|base)(?:\s+on)?|"
+    r"(?:flying\s+|heading\s+|getting\s+)?home(?:\s+on)?|"
+    r"until|till|til|'til|through|thru|up\s+to|to|back\s+on|back|returning|until\s+next|till\s+next)"
+)
 # The days one unit of a duration lasts ("a fortnight" is two weeks).
 UNIT_DAYS = {"day": 1, "week": 7, "wk": 7, "fortnight": 14, "month": 30}
 # "3 weeks", "a fortnight", "ten days": never a rate ("3 days a week") nor a time past ("3 weeks ago").
@@ -198,6 +202,16 @@ def _weekly(name: str, match: re.Match, text: str) -> bool:
     if name == "until_weekday" and re.match(r"(?:to|through|thru)\b", match.group(0), re.I):
         return bool(_WEEKLY.search(text[: match.start()]))
     return False
+
+
+_LONGER_BY = re.compile(rf"\bby\s+(?:another\s+|an\s+extra\s+)?{_DURATION_RE}", re.I)
+
+
+def longer_by(text: str) -> timedelta | None:
+    """How much longer a situation now lasts, where only that is said ("extended my leave by a
+    week"): counted from its old end, not from now."""
+    match = _LONGER_BY.search(text)
+    return timedelta(days=_duration_days(match.group("count"), match.group("unit"))) if match else None
 
 
 def parse_expiry(text: str, at: datetime) -> TimeSpan:

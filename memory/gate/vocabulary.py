@@ -11,6 +11,7 @@ entry.
 from __future__ import annotations
 
 from atlas.vocabulary import CORRECTION_LEADS
+from atlas.vocabulary import SMALL_TALK_WORDS as SHARED_SMALL_TALK_WORDS
 
 # --- how a request says it lasts ------------------------------------------------------------
 
@@ -354,9 +355,11 @@ UNION_ROLES: tuple[str, ...] = (
 # A wish about what Atlas does with its data, not about how it answers: trust the user's
 # figures over the records, skip the checks, use what the user types instead. An instruction,
 # refused whatever standing phrase or politeness surrounds it.
-TRUST_VERBS: tuple[str, ...] = ("trust", "believe", "accept")
-# "use my numbers instead", "take my figures over the records": a substitution needs its contrast.
-SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go")
+# A "not" before them is distrust of the records ("dont trust the contract table").
+TRUST_VERBS: tuple[str, ...] = ("trust", "believe", "accept", "rely")
+# "use my numbers instead", "take my figures over the records": a substitution needs its contrast
+# (or the records called wrong: "just go with 120k", "treat them as net 60").
+SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go", "assume", "stick")
 SUBSTITUTE_CONTRASTS: tuple[str, ...] = ("instead", "over", "rather", "not")
 CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check", "reconcile")
 DATA_SOURCES: tuple[str, ...] = (
@@ -894,7 +897,15 @@ TEMPORARY_CUES: tuple[str, ...] = (
     "hot-desking",
 )
 # A situation said to go on longer ("extended til thursday", "my Berlin stay has been extended").
-EXTENSION_WORDS: tuple[str, ...] = ("extended", "extend", "extending", "prolonged", "staying on", "pushed back")
+# A situation said to end sooner ("trip cut short, back friday", "wraps up early", "home sat instead").
+SHORTENING_WORDS: tuple[str, ...] = (
+    "cut short", "wraps up early", "wrapping up early", "wrapped up early", "ending early", "ends early", "back early",
+    "home early", "coming back early", "instead", "change of plan", "change of plans", "now",
+)  # fmt: skip
+EXTENSION_WORDS: tuple[str, ...] = (
+    "extended", "extend", "extending", "prolonged", "staying on", "pushed back", "extra", "now runs",
+    *(w for w in SHORTENING_WORDS if w != "now"),
+)  # fmt: skip
 
 # --- explicit requests -----------------------------------------------------------------------
 
@@ -1338,8 +1349,17 @@ RECORD_SOURCES: tuple[str, ...] = (
     # "ignore what the contract says for Bayou City": the record of one customer's terms
     # ("ignore cancelled invoices in totals" is a wish about totals: plurals are not here)
     "contract",
+    "file",  # "the renewal date on file"
 )
 RECORD_OVERRIDE_VERBS: tuple[str, ...] = ("ignore", "disregard", "override", "overrule")
+# The stores of record by name (not the figures or numbers a user may call wrong in passing).
+RECORD_STORES: tuple[str, ...] = ("system", "records", "record", "ledger", "database", "db", "crm", "contract", "file")
+# Words that call what the records hold wrong ("the crm's limit is rubbish", "out of date in the system").
+DISTRUST_WORDS: tuple[str, ...] = (
+    "wrong", "rubbish", "outdated", "stale", "incorrect", "junk", "garbage", "bogus", "unreliable", "useless",
+    "broken", "nonsense",
+)  # fmt: skip
+
 # Checking the records: "don't bother checking the ledger", "skip verifying anything for X".
 CHECK_WORDS = r"^(?:check|verif|validat|cross-check|double-check|reconcil)"  # and their -ing forms
 # What a figure Atlas answers with is called, where a user asks for something to be added to it.
@@ -1695,65 +1715,7 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
 
 # --- small talk and inference bait -----------------------------------------------------------
 
-SMALL_TALK_WORDS: tuple[str, ...] = (
-    "thanks",
-    "thank",
-    "you",
-    "thx",
-    "ty",
-    "cheers",
-    "great",
-    "perfect",
-    "awesome",
-    "nice",
-    "cool",
-    "ok",
-    "okay",
-    "sure",
-    "got",
-    "it",
-    "hi",
-    "hello",
-    "hey",
-    "there",
-    "good",
-    "morning",
-    "afternoon",
-    "evening",
-    "bye",
-    "goodbye",
-    "see",
-    "lol",
-    "haha",
-    "wow",
-    "yes",
-    "yep",
-    "that",
-    "that's",
-    "'s",
-    "is",
-    "helpful",
-    "fine",
-    "all",
-    "much",
-    "appreciated",
-    "a",
-    "lot",
-    "so",
-    "brilliant",
-    "excellent",
-    "amazing",
-    "fantastic",
-    "works",
-    "helps",
-    "job",
-    "well",
-    "done",
-    "one",
-    "how",
-    "are",
-    "atlas",
-)
+SMALL_TALK_WORDS = SHARED_SMALL_TALK_WORDS  # greetings and thanks: the shared vocabulary's
 # Mood, skill, seniority or trust: only an inference could turn these into a record.
 MOOD_WORDS: tuple[str, ...] = (
     "exhausted",

@@ -81,6 +81,10 @@ def test_our_own_wordings_of_the_same_rules():
         # fixed against by class since (helper-blind-27's paraphrases)
         ("regression/gate_set18.jsonl", 0.97, 0.96),
         ("regression/gate_set19.jsonl", 0.93, 0.86),
+        # held out until 4 Dec (fifth session): first run 0.909 / 0.889 and 0.912 / 0.926 (on 9e0b938), 0.935 /
+        # 0.852 and 0.912 / 0.926 on 01af3fd; fixed against by class since (helper-81's paraphrases)
+        ("regression/gate_set20.jsonl", 0.93, 0.85),
+        ("regression/gate_set21.jsonl", 0.93, 0.92),
     ],
 )
 def test_a_regression_fixture_first_written_blind_keeps_its_measured_figures(name, precision, recall):
@@ -101,6 +105,7 @@ EXPIRY_FLOORS = {
     "regression/gate_set15.jsonl": 0.88,
     "regression/gate_set17.jsonl": 0.9,
     "regression/gate_set18.jsonl": 0.96,
+    "regression/gate_set21.jsonl": 0.96,
 }
 
 

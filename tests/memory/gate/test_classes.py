@@ -367,9 +367,42 @@ CLASSES: dict[str, str] = {
         "An absence given as a duration or a weekday span ('starts tmrw, 3 weeks', 'off mon-wed', 'a fortnight "
         "from monday'): a situation that expires at its end."
     ),
+    # helper-81's rows, written blind before the change (5 December session)
+    "format_pattern_question": (
+        "A standing date format asked as a question and written as a pattern ('can we keep dates as dd-mmm-yyyy"
+        " everywhere?'): kept with the pattern."
+    ),
+    "conditional_layout": "A standing layout under a condition ('whenever theres more than 3 numbers, table them').",
+    "several_fields": "One standing wish for two fields ('include the status and the city'): both kept.",
+    "special_category_reason": (
+        "A special-category detail given as the reason for a schedule, with no wish ('as an orthodox jew i dont"
+        " work saturdays, just so u know'): nothing kept."
+    ),
+    "distrust_records": (
+        "The records called wrong and a value of the user's put in their place ('the crm's limit for X is rubbish,"
+        " just go with 120k'; 'dont trust the contract table for X, always use net 45'): an instruction, refused."
+    ),
+    "ordinal_end_date": "A situation's end as an ordinal day and month ('back on 12th aug', 'til the 3rd of july').",
+    "trip_end_changed": (
+        "A live situation's end changed in a later session, later or sooner ('trip cut short, back in the office"
+        " friday', 'extended my leave by a week', 'flying home monday instead'): the note ends at the new end."
+    ),
 }
 # Rows the gate does not read yet, and why.
 KNOWN_GAPS: dict[str, str] = {
+    "format_pattern_question-1": "'yyyy/mm/dd' is read as the US format (its slashes), not kept as the pattern",
+    "format_pattern_question-4": "'d mmmm yyyy' after 'wud it be ok to always' is not kept",
+    "format_pattern_question-5": "'stick to YYYY.MM.DD ... permanently??' is not kept",
+    "conditional_layout-1": "'if theres more than 4 things in a list can u bullet them': the condition hides the wish",
+    "conditional_layout-3": "'when the answer's only a couple lines just write it as normal sentences' is not kept",
+    "conditional_layout-4": "'if its over 5 customers pls always put it in a table' is not kept",
+    "several_fields-1": "a note holds one field: only the first of 'account code + renewal date' is kept",
+    "several_fields-3": "a note holds one field: only the order count of 'the order count and their city' is kept",
+    "several_fields-4": "a note holds one field: only the order number of 'the order number and status' is kept",
+    "several_fields-5": "a note holds one field: only the renewal date of 'renewal date n payment terms' is kept",
+    "ordinal_end_date-0": "covering a named colleague 'til he's back' is read as about the colleague: nothing kept",
+    "ordinal_end_date-4": "'jury duty from monday, back at my desk on the 2nd dec' is not kept",
+    "ordinal_end_date-5": "'over xmas, until the 4th jan' ends on the 17th: 'xmas' is read as a later span",
     "disliked_value_not_a_wish-0": (
         "the wished value is kept (dd/mm/yyyy, not the US order spoken against), but its note says 'dd/mm/yyyy "
         "(UK style)' and not the row's word 'day'"
