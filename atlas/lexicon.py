@@ -114,6 +114,7 @@ SHORTHAND: dict[str, str] = {
     "b4": "before",
     "w/": "with",
     "w/o": "without",
+    "hav": "have",
     "wd": "would",
     "excl": "excluding",
     "acct": "account",
@@ -235,6 +236,8 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"\bswitch(?:ing|ed)? gears\b": "new topic",
     # "the no. of orders", "no of customers": the number of
     r"\bno\.?(?= of (?:orders|customers|custs|accounts|accts|contracts|clients|deals|invoices)\b)": "number",
+    # "k and overdue?", "kk, what about q3": "ok" opening a turn (never "k" after a number, thousands)
+    r"^\s*k{1,2}(?=[\s,.!]+(?:and|so|what|how|now|then|thanks|thx|cool|next|same)\b)": "ok",
     # a month's possessive typed without its apostrophe ("octobers bookings"): the month, not a plural
     **{rf"\b{month.lower()}s\b": f"{month.lower()}'s" for month in calendar.month_name[1:] if month != "May"},
 }

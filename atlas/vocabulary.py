@@ -61,3 +61,10 @@ SMALL_TALK_WORDS: tuple[str, ...] = (
     "fine", "all", "much", "appreciated", "a", "lot", "so", "brilliant", "excellent", "amazing", "fantastic",
     "works", "helps", "job", "well", "done", "one", "how", "are", "atlas", "hiya", "howdy", "folks", "yo",
 )  # fmt: skip
+# The small talk that only thanks, greets or praises: a turn of small talk holding one of them
+# ("ok thanks", "k cool", "great, cheers") asks nothing, not even the last question again.
+PLEASANTRIES = frozenset(
+    {"thanks", "thank", "thx", "ty", "cheers", "great", "perfect", "awesome", "nice", "cool", "brilliant",
+     "excellent", "amazing", "fantastic", "appreciated", "helpful", "lol", "haha", "wow", "bye", "goodbye",
+     "hi", "hello", "hey", "hiya", "howdy"}
+)  # fmt: skip

@@ -1010,6 +1010,9 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     """The plan for ``text`` in this session, or the reason no plan covers it. A remark after the
     question that adds nothing to it ("..., net what", "..., just checking", "..., calendar 2025 i
     mean") is set aside rather than left to make the whole question unreadable."""
+    said = _words(text)
+    if said & shared_vocab.PLEASANTRIES and said <= set(shared_vocab.SMALL_TALK_WORDS):
+        return Planned(Abstention(vocab.NO_PLAN_REASON, ""), {})  # "ok thanks": acknowledged, nothing re-asked
     planned = _plan_question(text, context, today=today)
     aside = _before_an_aside(text, context, today=today)
     if aside is not None:

@@ -216,7 +216,10 @@ LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller", "sub", "<"}
 PERMISSION_WORDS = frozenset({"allow", "allowed", "permit", "permitted"})
 CURRENCY_WORDS = shared_vocab.CURRENCY_WORDS  # "500 bucks": an amount's unit, no noun to read
 # The words between two cities that ask for customers in either one ("Omaha or Tulsa", "Omaha or in Tulsa").
-CITY_ALTERNATIVE_JOINS = frozenset({("or",), ("or", "in"), ("or", "from"), ("and/or",)})
+# "and" too: no customer is in two cities, so "customers in denver and kansas city" are those in either.
+CITY_ALTERNATIVE_JOINS = frozenset(
+    {("or",), ("or", "in"), ("or", "from"), ("and/or",), ("and",), ("and", "in"), ("and", "from"), ("&",)}
+)
 # A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
 AMOUNT_SCALES = {"k": 1000, "thousand": 1000, "m": 1_000_000, "million": 1_000_000}
 

@@ -902,6 +902,8 @@ _CONDITION = re.compile(
     rf"|anything (?:about|to do with|related to|involving) (?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+))"
     r"|\bin\s+(?P<where>(?:\w+\s+)?(?:lists|rankings|answers about [^,.;:]+))"
     r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries|stuff|things)\b"
+    # "bullet points for orders", "tables for contracts": the records named are the scope
+    r"|\bfor\s+(?:the\s+|my\s+|all\s+|any\s+)?(?P<records>orders|invoices|contracts|renewals)\b(?!\s+(?:of|from|in|with|over|under|above|below)\b)"
     r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b",
 )
 _REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: region)?")

@@ -1367,8 +1367,10 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         previous = (clause, len(out))
         if found is not None:
             out.append(replace(found, extra={**found.extra, "clause": clause.span.start}))
-    if explicit_next and previous is not None:
-        # "..., just so you know": a trailing trigger makes the clause before it explicit.
+    corrected = previous is not None and any(f.kind == "correction" and f.action == "write" for f in out[previous[1] :])
+    if explicit_next and previous is not None and not corrected:
+        # "..., just so you know": a trailing trigger makes the clause before it explicit (a correction
+        # asked to be remembered, "that's old, X moved to Y. pls remember that", stays a correction).
         clause, before = previous
         del out[before:]
         found = analyse_explicit(clause.span, clause, at=at, quote=quote)

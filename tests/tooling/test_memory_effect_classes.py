@@ -21,9 +21,26 @@ CLASSES = {
     "forget_facet": "a facet withdrawn in a later session: it no longer shapes the answer",
     "bare_request_as_whole_turn": "a bare format request as a session's only turn: kept, and it shapes the next chat",
     "scoped_by_question_kind": "a preference for one kind of question: applied there, not elsewhere",
+    # helper-82's rows, written after the change by a helper who never read the code (5 December)
+    "layout_for_records": (
+        "a newer layout for a kind of records named with 'for' ('bullet points for orders') replaces an older one"
+        " for the same lists ('order lists as a table')"
+    ),
+    "correction_remembered": (
+        "a correction of a customer's field asked to be remembered ('thats old, X moved to Y. pls remember that')"
+        " stays a correction, and the records still win"
+    ),
 }
 
 GAPS = {
+    "mc82-06": (
+        "known gap: the verdict inside the sentence ('the city you have for X is out of date, they moved to reno')"
+        " is not read as a correction; with 'pls remember that' it is refused as a fact about the company"
+    ),
+    "mc82-08": (
+        "known gap: 'the credit limit for X is old, its 25k now. pls remember that': the verdict inside the"
+        " sentence is not read as a correction; refused as a fact about the company"
+    ),
     "mec-scoped_by_question_kind-1": (
         "known gap: a scope by status ('when i ask about overdue orders') is kept as all order lists, so the note "
         "does not say 'overdue'; and 'what's overdue for customers in the south' lists customers, not orders"

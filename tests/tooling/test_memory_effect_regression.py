@@ -13,7 +13,9 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8, SET9, SET10 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10))
+SET4, SET6, SET7, SET8, SET9, SET10, SET11 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11)
+)
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -54,6 +56,12 @@ FLOORS = [
     # 0.938 / 0.833, harmed 1 ("forget the top 3 rule" refused as an instruction to the system, so the
     # ranking stayed at 3); that case read and fixed by class: 0.938 / 0.833, harmed 0.
     (SET10, 30, 0.93, 0.83, 5),
+    # memory_effect_set11 (helper-79): written blind at the start of the fifth session, first run on 01af3fd
+    # before any change: 0.947 / 0.900, harmed 1, 2 not stored. Read and fixed by class: a layout for "orders"
+    # named with "for" is scoped as "order lists" is (the harmed case: a newer "bullet points for orders" lost to
+    # an older "order lists as a table"); a correction asked to be remembered stays a correction; "customers in
+    # denver and kansas city" lists both cities: 1.000 / 1.000, harmed 0.
+    (SET11, 30, 1.0, 1.0, 1),
 ]
 
 

@@ -348,7 +348,6 @@ def test_the_first_words_of_a_longer_name_are_a_short_form_of_it(corpus):
             ("list", "contracts", "", "", None, (), "", "", "", "", "the next 30 days"),
         ),
         # Two cities or regions: one was answered, the other dropped.
-        ("Who are the customers in Portland and Seattle?", ("abstain", vocab.NO_PLAN_REASON)),
         ("Revenue in the north and south", ("abstain", vocab.NO_PLAN_REASON)),
         # The size word is on "order": the largest single order, not the customer with the most revenue.
         (
@@ -368,6 +367,15 @@ def test_the_first_words_of_a_longer_name_are_a_short_form_of_it(corpus):
 )
 def test_questions_that_once_got_a_different_question_answered(corpus, question, expected):
     assert shape(plan(question).result) == expected
+
+
+@pytest.mark.django_db
+def test_two_cities_joined_by_and_are_both_read(corpus):
+    """No customer is in two cities: "the customers in Portland and Seattle" are those of either city (once one
+    city was answered and the other dropped; then the question abstained)."""
+    result = plan("Who are the customers in Portland and Seattle?").result
+    assert (result.kind, result.subject) == ("list", "customers")
+    assert {result.filters.city, *result.filters.or_cities} == {"Portland", "Seattle"}
 
 
 @pytest.mark.django_db
