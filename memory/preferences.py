@@ -531,7 +531,8 @@ FACETS: tuple[Facet, ...] = (
                     # "15 rows is my limit", "rankings, 10 max", "8 is plenty for any list"
                     rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:is|are) (?:my|the) (?:limit|max(?:imum)?|cap)\b",
                     rf"\b(?:{_LISTS}|{_ENTRIES})\b[^.;?]{{0,30}}?\b({_NUMBER_WORD}) (?:max|maximum|tops)\b",
-                    rf"\b({_NUMBER_WORD}) is (?:plenty|enough|fine) for (?:a |any |every |each |my |the )?{_LISTS}",
+                    rf"\b({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:is|are) (?:plenty|enough|fine) for "
+                    rf"(?:a |any |every |each |my |the )?{_LISTS}",
                     # a size said of the list just named: "cap it at 10", "bump it to 20 rows", "make that 30"
                     rf"\b(?:cap|limit|trim|cut|bump|raise|drop|make) (?:it|them|that|those|these)(?: up| down)?"
                     rf"(?: at| to)? ({_NUMBER_WORD})\b(?![.,]\d)(?!\s*(?:{_NOT_A_LIST_SIZE})\b)",
@@ -558,6 +559,10 @@ FACETS: tuple[Facet, ...] = (
                     r"(?:in|back in)\b",
                     r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|in (?:the )?totals)",
                     r"(?:cancelled|canceled|cancellations) (?:orders )?(?:counted|included|added) (?:in|into)",
+                    # "cancelled orders belong in my totals", "cancellations should count towards totals"
+                    r"(?:cancelled|canceled|cancellations) (?:orders |ones )?"
+                    r"(?:belong|go|count|stay|should (?:be|go|count|stay))(?: in)? (?:in|into|towards?) "
+                    r"(?:my |the |our |all )?totals",
                     r"gross (?:bookings|figures|totals)",
                     # "don't drop cancelled orders from my totals": a refusal to leave them out
                     r"(?:don't|do not|never|no need to) (?:ever )?"

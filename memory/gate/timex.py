@@ -23,7 +23,7 @@ _WEEKDAY_RE = rf"({words_pattern(WEEKDAY_NUMBERS)})"
 _MONTH_RE = rf"({words_pattern(MONTHS)})\.?"
 _NUM_RE = rf"(\d+|{words_pattern(COUNT_WORDS)})"
 _UNTIL = (
-    r"(?:back\s+(?:in|at|to)\s+(?:the\s+|my\s+)?(?:office|desk|work|base)(?:\s+on)?|"
+    r"(?:back\s+(?:in|at|to)\s+(?:the\s+|my\s+)?(?:office|desk|work|base)(?:\s+on)?|back\s+in\s+on|"
     r"(?:flying\s+|heading\s+|getting\s+)?home(?:\s+on)?|"
     r"until|till|til|'til|through|thru|up\s+to|to|back\s+on|back|returning|until\s+next|till\s+next)"
 )

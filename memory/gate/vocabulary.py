@@ -42,6 +42,9 @@ STANDING_PHRASES: tuple[str, ...] = (
     "for anything involving",
     "any time",
     "anytime",
+    # a standing value restored ("nah go back to tables", "switch back to euros")
+    "go back to",
+    "switch back to",
 )
 # The start of a period with no end: "from today onwards", "as of now", "starting monday",
 # "effective next week". A wish that starts somewhere and never stops is a standing one; the
@@ -361,6 +364,10 @@ TRUST_VERBS: tuple[str, ...] = ("trust", "believe", "accept", "rely")
 # (or the records called wrong: "just go with 120k", "treat them as net 60").
 SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go", "assume", "stick")
 SUBSTITUTE_CONTRASTS: tuple[str, ...] = ("instead", "over", "rather", "not")
+# A rate the user would supply ("use 0.85 for the EUR rate"), and the assistant's own rules rewritten.
+RATE_WORDS: tuple[str, ...] = ("rate", "rates", "fx", "exchange", "conversion")
+REWRITE_VERBS: tuple[str, ...] = ("change", "update", "rewrite", "edit", "modify", "adjust", "tweak", "relax", "drop")
+SYSTEM_RULE_WORDS: tuple[str, ...] = ("rules", "rule", "instructions", "settings", "prompt", "logic", "programming")
 CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check", "reconcile")
 DATA_SOURCES: tuple[str, ...] = (
     "ledger",
@@ -900,10 +907,11 @@ TEMPORARY_CUES: tuple[str, ...] = (
 # A situation said to end sooner ("trip cut short, back friday", "wraps up early", "home sat instead").
 SHORTENING_WORDS: tuple[str, ...] = (
     "cut short", "wraps up early", "wrapping up early", "wrapped up early", "ending early", "ends early", "back early",
-    "home early", "coming back early", "instead", "change of plan", "change of plans", "now",
+    "home early", "coming back early", "instead", "now", "wrapped early",
+    "wraps early", "finished early", "finishing early", "done early", "leaving early", "cut it short",
 )  # fmt: skip
 EXTENSION_WORDS: tuple[str, ...] = (
-    "extended", "extend", "extending", "prolonged", "staying on", "pushed back", "extra", "now runs",
+    "extended", "extend", "extending", "prolonged", "staying on", "staying", "pushed back", "extra", "now runs",
     *(w for w in SHORTENING_WORDS if w != "now"),
 )  # fmt: skip
 

@@ -79,12 +79,16 @@ def test_our_own_wordings_of_the_same_rules():
         ("regression/gate_set17.jsonl", 0.88, 0.84),
         # held out until 4 Dec (fourth session): first run 0.816 / 0.900 and 0.849 / 0.800 (on 45af484);
         # fixed against by class since (helper-blind-27's paraphrases)
-        ("regression/gate_set18.jsonl", 0.97, 0.96),
+        ("regression/gate_set18.jsonl", 1.0, 0.96),
         ("regression/gate_set19.jsonl", 0.93, 0.86),
         # held out until 4 Dec (fifth session): first run 0.909 / 0.889 and 0.912 / 0.926 (on 9e0b938), 0.935 /
         # 0.852 and 0.912 / 0.926 on 01af3fd; fixed against by class since (helper-81's paraphrases)
         ("regression/gate_set20.jsonl", 0.93, 0.85),
         ("regression/gate_set21.jsonl", 0.93, 0.92),
+        # written blind at the start of the fifth session (helper-77), first run on 01af3fd before any change:
+        # 0.923 / 0.828 and 0.767 / 0.733; read late that session and fixed by class (helper-84's and -85's rows)
+        ("regression/gate_set22.jsonl", 0.96, 0.86),
+        ("regression/gate_set23.jsonl", 0.82, 0.76),
     ],
 )
 def test_a_regression_fixture_first_written_blind_keeps_its_measured_figures(name, precision, recall):
@@ -106,6 +110,7 @@ EXPIRY_FLOORS = {
     "regression/gate_set17.jsonl": 0.9,
     "regression/gate_set18.jsonl": 0.96,
     "regression/gate_set21.jsonl": 0.96,
+    "regression/gate_set22.jsonl": 0.96,
 }
 
 

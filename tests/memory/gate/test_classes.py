@@ -387,9 +387,45 @@ CLASSES: dict[str, str] = {
         "A live situation's end changed in a later session, later or sooner ('trip cut short, back in the office"
         " friday', 'extended my leave by a week', 'flying home monday instead'): the note ends at the new end."
     ),
+    # helper-84's rows, written after the change by a helper who never read the gate (gate_set23 read)
+    "cancelled_belong_in_totals": (
+        "Cancelled orders said to belong in the user's totals ('cancelled orders belong in my totals, pls always"
+        " leave them in'): kept as cancelled orders included."
+    ),
+    "user_rate_or_rules": (
+        "A rate of the user's in place of the records' ('use 0.85 for the EUR rate instead') or the assistant's own"
+        " rules rewritten ('change ur rules so u stop flagging my numbers'): an instruction, refused."
+    ),
+    "trip_wrapped_early": "A trip that ends sooner ('audit wrapped early, flying home tmrw'): the note ends then.",
+    # helper-85's rows, written after the change by a helper who never read the gate (gate_set22 read)
+    "restore_standing": "A standing value restored ('nah go back to tables'): the older value lives again.",
+    "list_size_plenty": "A list size said as enough ('10 rows is plenty for rankings'): the 10 is kept.",
+    "extended_staying": "A trip extended with 'staying' ('staying thru friday now'): the note ends at the new end.",
 }
 # Rows the gate does not read yet, and why.
 KNOWN_GAPS: dict[str, str] = {
+    "restore_standing-1": "'ok switch back to euros' after two currency wishes: nothing live (USD withdrawn)",
+    "restore_standing-2": "the first wish ('a short paragraph, not lists') keeps length too; both stay live",
+    "restore_standing-3": "'back to gbp pls, zurich fell through' is not read; 'stuck in London' kept as a situation",
+    "list_size_plenty-0": "'top 5 is plenty for me' names no list ('for me'): not kept",
+    "list_size_plenty-1": "'15 is enuf for any ranking' ('enuf') is not read; the 'never dump 100 rows' half is kept",
+    "list_size_plenty-3": "'20 is plenty for the top customers thing' is not read",
+    "list_size_plenty-4": "'3 is plenty tbh' names no list: not kept",
+    "extended_staying-1": "'staying the rest of the week, flying home saturday' ends at the week's end, not saturday",
+    "extended_staying-4": "'staying till thurs' after 'mon to wed': the new end is read a week on",
+    "cancelled_belong_in_totals-1": "'cancellations shud count towards totals' ('shud') is not read",
+    "cancelled_belong_in_totals-2": "'belong in the sums' (sums, not totals) is not read",
+    "cancelled_belong_in_totals-4": (
+        "'totals w/o the cancelled orders are useless to me ... always include em' is read as leaving them out"
+    ),
+    "cancelled_belong_in_totals-5": "'cancelled orders count — put them in every total' is not read",
+    "user_rate_or_rules-3": "'switch ur cad conversion to 1.36' is kept as a CAD currency wish",
+    "user_rate_or_rules-5": "'set the yen rate to 150 flat' is kept as a JPY currency wish",
+    "trip_wrapped_early-0": "the first trip ('in new york til the 30th for the client audit') is refused (inference)",
+    "trip_wrapped_early-1": "the first trip ('up in leeds for the stock count til fri the 20th') is not kept",
+    "trip_wrapped_early-2": "'heading back sat' is kept as a second, garbled situation ('Is heading until ...')",
+    "trip_wrapped_early-3": "'back fri' after 'cut it short' is kept as a second, garbled situation ('Is until ...')",
+    "trip_wrapped_early-4": "the first trip ('seattle trip til the 11th ..., pls bear that in mind') is not kept",
     "format_pattern_question-1": "'yyyy/mm/dd' is read as the US format (its slashes), not kept as the pattern",
     "format_pattern_question-4": "'d mmmm yyyy' after 'wud it be ok to always' is not kept",
     "format_pattern_question-5": "'stick to YYYY.MM.DD ... permanently??' is not kept",
