@@ -115,8 +115,6 @@ CLASSES: dict[str, str] = {
     "greeting_lead": "'morning! need ...', 'hey hope ur well - looking for ...': the greeting asks nothing",
     # helper-82's rows, written after the change by a helper who never read the planner
     "two_cities_and": "'customers in denver and kansas city': the customers (or orders) of either city",
-    # helper-83's rows, written after the change by a helper who never read the planner
-    "pleasantry_after_answer": "'ok thanks', 'k cool', 'great, cheers' after an answer: acknowledged, never re-asked",
 }
 
 # A count of orders counts every order placed, cancelled ones included (only money leaves them out).

@@ -51,8 +51,7 @@ def test_the_helpers_money_verb_paraphrases(corpus, user, case):
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=True, reason="known gap: 'which customers did we bill' abstains instead of listing them")
-def test_which_customers_were_billed_lists_the_customers_with_orders_then(corpus, user):
+def test_which_customers_were_billed_names_the_customers_with_orders_then(corpus, user):
     answer = ask(user, session=None, question="which customers in seattle did we bill in october").answer
     billed = Order.objects.filter(customer__city="Seattle", ordered_on__range=named_span("october"))
     names = set(billed.values_list("customer__name", flat=True))

@@ -1,9 +1,10 @@
 """Two cities joined by "or" (class two_cities_or): "customers in Seattle or Portland", "total
 revenue from Chicago or Milwaukee customers", "any overdue orders for our Boston or Hartford
 accounts?" filter by either city, and say both ("in Seattle or Portland"). "or" there is no choice
-between two sides, so it neither makes a comparison nor stops a yes/no; two cities joined by
-"and" still abstain (no customer is in both). Figures from the ORM; the helper's paraphrases
-(helper-blind-7, written before the change) judged by the evaluation's reader."""
+between two sides, so it neither makes a comparison nor stops a yes/no. Two cities joined by "and"
+are read the same way since 5 December (no customer is in both, so both cities are meant). Figures
+from the ORM; the helper's paraphrases (helper-blind-7, written before the change) judged by the
+evaluation's reader."""
 
 import pytest
 from django.db.models import Sum
@@ -51,6 +52,8 @@ def test_which_did_better_between_two_cities_is_still_a_comparison(corpus, user)
 
 
 @pytest.mark.django_db
-def test_two_cities_joined_by_and_are_not_guessed(corpus, user):
+def test_two_cities_joined_by_and_are_both_listed(corpus, user):
     answer = ask(user, session=None, question="customers in denver and boston").answer
-    assert answer.startswith("I can't answer"), answer
+    names = Customer.objects.filter(city__in=["Denver", "Boston"]).values_list("name", flat=True)
+    assert answer.startswith(f"{len(names)} customers in Denver or Boston"), answer
+    assert all(name in answer for name in names), answer
