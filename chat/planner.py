@@ -1091,7 +1091,7 @@ def _before_an_aside(text: str, context: Context, *, today: date) -> Planned | N
     ("- they want to place a big order", ". sorting out territories for next yr", "? boss wants to
     know"). The aside's own words ("big order", "next yr") are no part of the question, even where
     they would read as a measure or a period. An aside sets no filter, name or limit, and is no
-    question, clarification ("i mean ...") or instruction ("just the top 3")."""
+    question, clarification ("i mean ...") or instruction ("only the first five")."""
     for head, remark in _remark_splits(text):
         if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= MAX_REMARK_WORDS:
             continue

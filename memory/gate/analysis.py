@@ -1369,7 +1369,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             out.append(replace(found, extra={**found.extra, "clause": clause.span.start}))
     corrected = previous is not None and any(f.kind == "correction" and f.action == "write" for f in out[previous[1] :])
     if explicit_next and previous is not None and not corrected:
-        # "..., just so you know": a trailing trigger makes the clause before it explicit (a correction
+        # a trailing request to keep ("..., note that down") makes the clause before it explicit (a correction
         # asked to be remembered, "that's old, X moved to Y. pls remember that", stays a correction).
         clause, before = previous
         del out[before:]

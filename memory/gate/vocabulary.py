@@ -360,7 +360,7 @@ UNION_ROLES: tuple[str, ...] = (
 # refused whatever standing phrase or politeness surrounds it.
 # A "not" before them is distrust of the records ("dont trust the contract table").
 TRUST_VERBS: tuple[str, ...] = ("trust", "believe", "accept", "rely")
-# "use my numbers instead", "take my figures over the records": a substitution needs its contrast
+# "swap in the figures I have", "take mine over the records": a substitution needs its contrast
 # (or the records called wrong: "just go with 120k", "treat them as net 60").
 SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go", "assume", "stick")
 SUBSTITUTE_CONTRASTS: tuple[str, ...] = ("instead", "over", "rather", "not")
