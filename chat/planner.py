@@ -1062,7 +1062,7 @@ def _after_the_lead(text: str, context: Context, *, today: date) -> Planned | No
 
 def _asks_of_the_records(said_text: str, context: Context, *, today: date) -> bool:
     """Whether a lead or a remark beside the question asks anything of the records: a name, a
-    filter, a period, a measure, a number, a subject, a negation or a format of its own. "quick one
+    filter, a period, a measure, a number, a subject, a format or a comparison of its own. "quick one
     before my 2pm", "need it for the deck", "boss is asking" ask nothing."""
     said = read_question(said_text, name_words=set(), today=today)
     if said.has_slot() or said.subjects or said.order_number or _measure(said) or said.limit is not None:
