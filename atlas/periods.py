@@ -76,6 +76,10 @@ def read_period(words: list[str], *, today: date, ahead: bool = False) -> tuple[
     before = _before_a_month(words, today)
     if before is not None:
         return before, False
+    if ahead:
+        coming = _until_a_month(words, today)
+        if coming is not None:
+            return coming, False
     period = _named_period(words, today)
     anchored = _anchor_in_year(words, period, today)
     period = anchored or period or _range_period(words, today) or _calendar_period(words, today)
@@ -84,7 +88,8 @@ def read_period(words: list[str], *, today: date, ahead: bool = False) -> tuple[
     to_an_end = re.search(TO_AN_END, text)
     tail = text[to_an_end.end() :].split() if to_an_end else words
     if to_an_end:  # the period is the one after "end of" ("from today until end of jan" is not "today")
-        period = _named_period(tail, today) or _calendar_period(tail, today) or period
+        named = _named_period(tail, today)  # "end of sept next yr": September of next year, not the year
+        period = _anchor_in_year(tail, named, today) or named or _calendar_period(tail, today) or period
     bare = period is not None and not any(YEAR.fullmatch(w) for w in words) and _named_period(words, today) is None
     if (
         ahead
@@ -150,6 +155,24 @@ def _before_a_month(words: list[str], today: date) -> Period | None:
             year = today.year if side == "this" else today.year - 1
             end = date(year, month, 1) - timedelta(days=1)
             return Period(f"{year} before {calendar.month_name[month]}", date(year, 1, 1), end)
+    return None
+
+
+def _until_a_month(words: list[str], today: date) -> Period | None:
+    """ "renewing before April", "expiring before june 2027": something still to come, from today
+    to the day before the month begins (the next such month when no year is said)."""
+    for i, word in enumerate(words):
+        if not i or words[i - 1] != "before" or not (word in MONTHS_NOT_MAY or word == "may"):
+            continue
+        month = _calendar_period(words[i : i + 2], today)
+        if month is None:
+            continue
+        if month.start <= today and not any(YEAR.fullmatch(w) for w in words[i + 1 : i + 2]):
+            month = _calendar_period(words[i : i + 1], today, year=today.year + 1) or month
+        if month.start <= today:
+            return None
+        end = month.start - timedelta(days=1)
+        return Period(f"from today until the end of {calendar.month_name[end.month]} {end.year}", today, end)
     return None
 
 

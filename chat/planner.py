@@ -246,7 +246,8 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_places(words, signals, name_words)
     signals.period, signals.future = read_period(words, today=today, ahead=_asks_ahead(doc))
     _read_period_beginning(words, signals)
-    signals.unplanned = signals.unplanned or _unread_period(words) or _unplanned_phrase(words)
+    unread = "" if signals.period is not None and signals.period.label.startswith("from today") else _unread_period(words)
+    signals.unplanned = signals.unplanned or unread or _unplanned_phrase(words)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
     _read_other_words(doc, signals, name_words)
@@ -893,6 +894,8 @@ def _known_word(word: str, lemma: str, place_words: set[str]) -> bool:
     where it named the filter ("New York", not "new customers")."""
     if word in _KNOWN_OTHER_WORDS or lemma in _KNOWN_OTHER_WORDS:
         return True
+    if lemma in vocab.STATUS_LABEL_VERBS and word != lemma:
+        return True  # "orders marked paid": the status is read by its own slot
     if ORDER_NUMBER.fullmatch(word) or QUARTER.fullmatch(word) or _TERMS.fullmatch(word):
         return True  # an order number, a quarter, payment terms ("net-30")
     return word.replace(".", "") in place_words
@@ -991,11 +994,14 @@ class Planned:
 _JARGON = re.compile(
     r"\b(" + "|".join(re.escape(p) for p in sorted(vocab.JARGON, key=len, reverse=True)) + r")\b", re.I
 )
+_YARDSTICK = "(?:" + "|".join(re.escape(w) for w in vocab.MONEY_YARDSTICK_WORDS) + ")"
+_MONEY_YARDSTICK = re.compile(rf"(?<!\w)(in\s+{_YARDSTICK}\s+terms|{_YARDSTICK}\s*-?\s*wise)(?!\w)", re.I)
 
 
 def _in_plain_words(text: str) -> tuple[str, list[tuple[str, str]]]:
     """The question with jargon for a measure in the plain words the planner reads ("avg ticket
-    size" -> "average order value"), and each phrase read so, for the answer to say."""
+    size" -> "average order value", "dollar-wise" -> "in total value"), and each phrase read so,
+    for the answer to say."""
     read: list[tuple[str, str]] = []
 
     def plain(match: re.Match[str]) -> str:
@@ -1003,7 +1009,11 @@ def _in_plain_words(text: str) -> tuple[str, list[tuple[str, str]]]:
         read.append((match.group(1), meant))
         return meant
 
-    return _JARGON.sub(plain, text), read
+    def yardstick(match: re.Match[str]) -> str:
+        read.append((match.group(1), vocab.MONEY_YARDSTICK_READING))
+        return vocab.MONEY_YARDSTICK_READING
+
+    return _MONEY_YARDSTICK.sub(yardstick, _JARGON.sub(plain, text)), read
 
 
 def plan_question(text: str, context: Context, *, today: date) -> Planned:
@@ -1273,7 +1283,7 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
         return None
     if last.kind not in ("list", "count") or last.group_by:
         return None  # the customers shown, or counted ("how many ... are there", then "which of them")
-    one = "one" in signals.words and "which" in signals.words  # "which one ...": one of those just listed
+    one = bool({"one", "ones"} & set(signals.words)) and "which" in signals.words  # "which one(s) ...": of those just listed
     if not (signals.pointers or one) or context.named or _reshaped(last, signals) is not None:
         return None  # "how many is that": the customers listed are counted, by the follow-up
     if signals.region or signals.city or signals.segment:
@@ -1281,7 +1291,7 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     if "customers" in signals.subjects and not set(signals.words) & vocab.BACK_REFERENCES:
         return None  # "which customers spent most" asks afresh; "of those, who's the top spender" picks
     about_orders = "orders" in signals.subjects or bool(set(signals.lemmas) & (vocab.MONEY_WORDS | vocab.REVENUE_WORDS))
-    if not (about_orders or _measure(signals) in ("count", "sum", "average", "rank")):
+    if not (about_orders or _measure(signals) in ("count", "sum", "average", "rank") or _picks_by_contract(signals)):
         return None  # "what are their payment terms": no figure of their orders asked
     f = last.filters
     conditions = (
@@ -1299,6 +1309,14 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
     if any(conditions) or not (f.region or f.city or f.segment):
         return Abstention(vocab.NO_PLAN_REASON, "them")
     return Filters(region=f.region, city=f.city, segment=f.segment, or_cities=f.or_cities)
+
+
+def _picks_by_contract(signals: Signals) -> bool:
+    """ "which of them are on net 45", "any of those renewing before april", "which ones have a
+    credit limit over 50k": some of the customers listed, picked by their contract."""
+    words = set(signals.words)
+    picks = bool(words & {"which", "who", "any"}) or "one" in words or "ones" in words
+    return picks and bool(_contract_fields(signals) or set(signals.lemmas) & vocab.RENEWAL_WORDS)
 
 
 def _field_of_its_customer(signals: Signals) -> tuple[str, str] | None:
@@ -2418,9 +2436,9 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
         return QueryPlan("count", "customers", filters, group_by=group, order=order)
     if not group and not (subjects & {"orders"}):
         return Abstention(vocab.NO_PLAN_REASON, "rank")
-    nouns = {"customer": ("customer", "client", "account"), "region": ("region",), "segment": ("segment",)}
-    nouns |= {"city": ("city",)}
-    named = nouns.get(group, ("month",) if group == "month" else ("order", "sale"))
+    # the nouns of the grouping ("customer", "client", "spender"): one of them in the singular asks for one
+    nouns = tuple(w for w, g in vocab.GROUP_WORDS.items() if g == group != "status" and not w.endswith("ies"))
+    named = nouns or ("order", "sale")
     plural = any(_plural(w) in signals.words for w in named)  # "who were our top customers": several
     limit: int | None = signals.limit or (
         1 if _singular(signals, named) or ("who" in words and not plural) else DEFAULT_TOP

@@ -352,7 +352,7 @@ def _answer(
     if uses_tools:
         results = answer.results
         plan = results[-1].plan if results else None
-    _after_plan(state, plan, planned)
+    _after_plan(state, plan, planned, results)
     if results or plan is not None:
         state.last_order = _one_order(results)  # an abstention leaves "it" pointing where it was
     answer_blocks = list(answer.blocks)
@@ -458,9 +458,20 @@ def _context(state: state_module.SessionState, resolution: state_module.Resoluti
     )
 
 
-def _after_plan(state: state_module.SessionState, plan: QueryPlan | None, planned: Planned) -> None:
-    """Tool results set focus confidently (design rule: bounded state): one customer in the plan is the focus."""
+def _after_plan(
+    state: state_module.SessionState,
+    plan: QueryPlan | None,
+    planned: Planned,
+    results: tuple[executors.Result, ...] = (),
+) -> None:
+    """Tool results set focus confidently (design rule: bounded state): one customer in the plan is
+    the focus, and so is the one customer a ranking answered with ("who was our top customer", then
+    "what terms are they on")."""
     state.last_plan = plan.to_dict() if plan is not None else None
+    top = _one_ranked_customer(results)
+    if top is not None:
+        state.focus = state_module.Focus(type="customer", id=str(top.pk), label=top.name, confident=True)
+        return
     if plan is not None and plan.order_number:
         # "Who was that for?", "what terms are they on?": the order's customer is the focus.
         from chat.models import Customer
@@ -472,6 +483,18 @@ def _after_plan(state: state_module.SessionState, plan: QueryPlan | None, planne
     if plan is not None and len(plan.filters.customers) == 1:
         ref = plan.filters.customers[0]
         state.focus = state_module.Focus(type="customer", id=str(ref.id), label=ref.name, confident=True)
+
+
+def _one_ranked_customer(results: tuple[executors.Result, ...]) -> Any:
+    """The customer a ranking of customers named alone (its top one), or None."""
+    if len(results) != 1 or not isinstance(results[0], executors.Ranking):
+        return None
+    ranking = results[0]
+    if ranking.plan.group_by != "customer" or len(ranking.rows) != 1:
+        return None
+    from chat.models import Customer
+
+    return Customer.objects.filter(name=ranking.rows[0].label).first()
 
 
 def _one_order(results: tuple[executors.Result, ...]) -> str:

@@ -384,6 +384,10 @@ JARGON: dict[str, str] = {
     "accounts receivable": "amount owed",
     "receivables": "amount owed",
 }
+# Money named as the yardstick ("$ wise", "money-wise", "in dollar terms"): the question asks for
+# the orders' total value, and is read so in the answer's words ("Read '$ wise' as 'in total value'.").
+MONEY_YARDSTICK_WORDS: tuple[str, ...] = ("$", "dollar", "dollars", "money", "cash", "value", "usd")
+MONEY_YARDSTICK_READING = "in total value"
 UNPLANNED_PHRASES: tuple[str, ...] = (
     "on time", "in time", "on schedule", "ahead of schedule", "behind schedule",
     # An order has no due date, only the day it was placed ("due this week" is not "placed this week").
@@ -573,6 +577,10 @@ HARMLESS_VERBS = frozenset(
         "set", "specify", "grant", "agree", "allow",
     }
 )  # fmt: skip
+# Verbs of labelling a record, said of orders with a status ("marked paid", "flagged as overdue",
+# "tagged as shipped"): inflected, they only say the orders have that status; the imperative ("mark
+# it paid") asks for an edit Atlas does not make, so it stays unread.
+STATUS_LABEL_VERBS = frozenset({"mark", "flag", "tag", "label", "classify", "categorise", "categorize"})
 # Grades of customers the records do not define ("our big customers", "key accounts").
 VAGUE_GRADES = frozenset({"big", "large", "major", "key", "important", "main"})
 # Verbs of asking and showing: negated by the asker ("I don't need the list", "you needn't
@@ -605,7 +613,7 @@ HARMLESS_ADVERBS = frozenset(
         "at", "in", "on", "up", "down", "out", "before", "else", "already", "also", "too", "just", "only",
         "again", "then", "please", "altogether", "together", "overall", "exactly", "roughly", "approximately",
         "about", "around", "once", "back", "first", "last", "next", "today", "yet", "as", "all", "instead",
-        "yesterday", "onwards", "onward",
+        "yesterday", "onwards", "onward", "originally", "initially",
     }
 )  # fmt: skip
 # Politeness and filler: they colour how a question is put, never what it asks, wherever they stand

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import replace
 from datetime import date
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from atlas.dates import YEAR
@@ -275,4 +276,29 @@ def plan_comparison(signals: Signals, context: Context, *, today: date) -> Query
     if periods is not None:
         sides = tuple(f"{p.label}|{p.start.isoformat()}|{p.end.isoformat()}" for p in periods)
         return plan(replace(base, period=None), Dimension.PERIOD, sides)
+    return _against_the_last(signals, context, named, regions, plan)
+
+
+def _against_the_last(
+    signals: Signals,
+    context: Context,
+    named: tuple,
+    regions: tuple[str, ...],
+    plan: Callable[..., QueryPlan],
+) -> QueryPlan | None:
+    """ "how does that stack up against the south", "and how does X compare, same timeframe" after
+    one region's or one customer's figure: the last figure's side against the one named now, over
+    the last figure's period unless the question names its own, measured as the last figure was."""
+    last = context.last_plan
+    if last is None or last.subject != "orders" or last.kind not in ("sum", "count", "average") or last.group_by:
+        return None
+    filters = last.filters
+    period = signals.period or filters.period
+    measure = {"count": "count", "average": "average"}.get(last.kind, "")
+    if len(regions) == 1 and filters.region and not filters.customers and regions[0] != filters.region:
+        sides = (filters.region, regions[0])
+        return replace(plan(replace(filters, region="", period=period), Dimension.REGION, sides), measure=measure)
+    if len(named) == 1 and len(filters.customers) == 1 and named[0] != filters.customers[0]:
+        both = (filters.customers[0], named[0])
+        return replace(plan(replace(filters, customers=both, period=period), Dimension.CUSTOMER), measure=measure)
     return None

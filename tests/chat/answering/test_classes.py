@@ -115,6 +115,38 @@ CLASSES: dict[str, str] = {
     "greeting_lead": "'morning! need ...', 'hey hope ur well - looking for ...': the greeting asks nothing",
     # helper-82's rows, written after the change by a helper who never read the planner
     "two_cities_and": "'customers in denver and kansas city': the customers (or orders) of either city",
+    # helper-89's rows, written blind before the change (sixth session); helper-91, who never read the
+    # planner, rewrote their truths in the reader's grammar, and three ranked-customer rows carry a
+    # check written out from a SQL ranking (the truth reader reads no field of a ranked customer)
+    "phonetic_shorthand": (
+        '"wat", "wot", "wen", "whn", "r" (are), "lmt", "trms": question words and field words typed as they '
+        "sound are read as the words they stand for."
+    ),
+    "incidental_adverb": (
+        '"originally", "initially", "actually", "currently", "ever", "right now" leave a lookup or total as asked.'
+    ),
+    "money_wise_measure": (
+        '"$ wise", "money-wise", "dollar-wise", "value-wise", "in dollar terms", "in $ terms" ask for the total '
+        "value of the orders (never a list of them, never payment terms), and the answer says how it read them."
+    ),
+    "marked_status": (
+        '"marked paid", "flagged as overdue", "showing as shipped", "listed as overdue", "with a status of '
+        'cancelled": the status filter; the labelling verb asks nothing more.'
+    ),
+    "compare_follow_up": (
+        "after one region's or one customer's figure, 'how does that stack up against the south for the same "
+        "period', 'vs X for the same period?', 'compare w west over the same months': both figures over the "
+        "first one's period, with a verdict."
+    ),
+    "carried_referent_chain": (
+        "the customer a ranking answered with alone ('who was our top customer', 'top spender in the west') or "
+        "an order's customer is what 'their' and 'its' mean in the next turns, turn after turn."
+    ),
+    "narrow_list_by_contract": (
+        "after customers are listed, 'which of them are on net 45', 'which ones have a credit limit over 50k', "
+        "'which of those renew before april 2027' pick from that list by the contract ('before <month>' said "
+        "of a renewal runs from today)."
+    ),
 }
 
 # A count of orders counts every order placed, cancelled ones included (only money leaves them out).
@@ -123,8 +155,9 @@ COUNTED_WITH_CANCELLED = (
     " non-cancelled orders only"
 )
 GAPS: dict[str, str] = {
-    "anything coming up for renewal before feb": (
-        "known gap: 'before feb' with no start is read as no window (renewals from today to the month's start)"
+    "central region customer list pls": (
+        "known gap: two contract conditions at once ('net 30 with a credit limit over 100k') have no plan, and"
+        " Atlas abstains"
     ),
     "any agreements up for re-signing in what's left of dec": "known gap: 're-signing' is not read as renewing",
     "list the accts whose terms lapse between march and may 2027": (
