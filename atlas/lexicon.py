@@ -417,6 +417,8 @@ def words(text: str) -> list[str]:
 # as written ("Kestrel Foods", "Kansas City"), so a name typed in lower case is read as a name.
 Provider = Callable[[], tuple[object, Iterable[str]]]
 _providers: dict[str, tuple[Provider, bool]] = {}
+# The source the customers' names are registered under (by the app that holds them).
+CUSTOMER_NAMES = "customers"
 _lock = threading.Lock()
 
 
@@ -426,7 +428,7 @@ def register(name: str, provider: Provider, *, names: bool = False) -> None:
         _providers[name] = (provider, names)
 
 
-_collected: dict[str, tuple[tuple[object, ...], frozenset[str], tuple[str, ...]]] = {}
+_collected: dict[str, tuple[tuple[object, ...], frozenset[str], tuple[str, ...], dict[str, tuple[str, ...]]]] = {}
 
 
 def _answer(provider: Provider) -> tuple[object, Iterable[str]]:
@@ -440,8 +442,9 @@ def _answer(provider: Provider) -> tuple[object, Iterable[str]]:
         return ("unavailable", ())
 
 
-def _collect() -> tuple[tuple[object, ...], frozenset[str], tuple[str, ...]]:
-    """Every provider's words, rebuilt only when a provider's signature changed."""
+def _collect() -> tuple[tuple[object, ...], frozenset[str], tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """Every provider's words, rebuilt only when a provider's signature changed: (signature, every
+    word, every name, each provider's names)."""
     with _lock:
         providers = dict(_providers)
     answers = {key: (_answer(provider), are_names) for key, (provider, are_names) in providers.items()}
@@ -451,13 +454,16 @@ def _collect() -> tuple[tuple[object, ...], frozenset[str], tuple[str, ...]]:
         return cached
     found: set[str] = set()
     named: list[str] = []
+    by_source: dict[str, tuple[str, ...]] = {}
     for key in sorted(answers):
         (_, items), are_names = answers[key]
+        items = [str(item) for item in items]
         for item in items:
-            found.update(words(str(item)))
-            if are_names:
-                named.append(str(item))
-    result = (signature, frozenset(found), tuple(named))
+            found.update(words(item))
+        if are_names:
+            named.extend(items)
+            by_source[key] = tuple(items)
+    result = (signature, frozenset(found), tuple(named), by_source)
     _collected["last"] = result
     return result
 
@@ -465,13 +471,19 @@ def _collect() -> tuple[tuple[object, ...], frozenset[str], tuple[str, ...]]:
 def domain_snapshot() -> tuple[tuple[object, ...], frozenset[str]]:
     """(signature, every domain word) from every provider, in lower case. Phrases are split
     into their words: "payment terms" gives "payment" and "terms"."""
-    signature, found, _ = _collect()
+    signature, found, _, _ = _collect()
     return signature, found
 
 
 def domain_names() -> tuple[str, ...]:
     """The names the business data holds, as written (customers, cities, segments)."""
     return _collect()[2]
+
+
+def names_from(source: str) -> tuple[str, ...]:
+    """The names one provider registered (``register(source, ..., names=True)``): the customers
+    alone, say, where a customer is meant and a city or segment is not."""
+    return _collect()[3].get(source, ())
 
 
 def constant(items: Iterable[str]) -> Provider:

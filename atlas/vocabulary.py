@@ -68,3 +68,30 @@ PLEASANTRIES = frozenset(
      "excellent", "amazing", "fantastic", "appreciated", "helpful", "lol", "haha", "wow", "bye", "goodbye",
      "hi", "hello", "hey", "hiya", "howdy"}
 )  # fmt: skip
+
+
+# Fields a single record has, by the words that name them: what a question asks for (the
+# planner) and what a correction is about (the gate: a newer correction of the same customer's
+# same field replaces the older one).
+CUSTOMER_FIELDS: dict[str, str] = {
+    "segment": "segment",
+    "city": "city",
+    "based": "city",
+    "located": "city",
+    "where": "city",
+    "region": "region",
+    "territory": "region",
+    "code": "account_code",
+}
+CONTRACT_FIELDS: dict[str, str] = {
+    "term": "payment_terms",
+    "terms": "payment_terms",
+    "net": "payment_terms",
+    "credit": "credit_limit",
+    "limit": "credit_limit",
+    "renew": "renewal_date",
+    "renewal": "renewal_date",
+    "sign": "signed_on",
+    "signed": "signed_on",
+    "signing": "signed_on",
+}

@@ -246,7 +246,9 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_places(words, signals, name_words)
     signals.period, signals.future = read_period(words, today=today, ahead=_asks_ahead(doc))
     _read_period_beginning(words, signals)
-    unread = "" if signals.period is not None and signals.period.label.startswith("from today") else _unread_period(words)
+    unread = (
+        "" if signals.period is not None and signals.period.label.startswith("from today") else _unread_period(words)
+    )
     signals.unplanned = signals.unplanned or unread or _unplanned_phrase(words)
     _read_numbers(doc, signals)
     _read_nouns(doc, signals, name_words)
@@ -1283,7 +1285,9 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
         return None
     if last.kind not in ("list", "count") or last.group_by:
         return None  # the customers shown, or counted ("how many ... are there", then "which of them")
-    one = bool({"one", "ones"} & set(signals.words)) and "which" in signals.words  # "which one(s) ...": of those just listed
+    one = (
+        bool({"one", "ones"} & set(signals.words)) and "which" in signals.words
+    )  # "which one(s) ...": of those just listed
     if not (signals.pointers or one) or context.named or _reshaped(last, signals) is not None:
         return None  # "how many is that": the customers listed are counted, by the follow-up
     if signals.region or signals.city or signals.segment:

@@ -326,13 +326,18 @@ def find_customer_mentions(text: str) -> list[CustomerMention]:
 
 def corpus_names() -> tuple[object, list[str]]:
     """The business data's names as written, for the shared normaliser (atlas.lexicon): every
-    customer name, city and segment on record (rebuilt when the customer table changes)."""
+    city and segment on record (rebuilt when the customer table changes)."""
     from chat.vocabulary import corpus_vocabulary
 
     index = customer_index()
     corpus = corpus_vocabulary()
-    names = [e.name for e in index.entries] + sorted({e.city for e in index.entries})
-    return index.signature, names + sorted(set(corpus.segments.values()))
+    return index.signature, sorted({e.city for e in index.entries}) + sorted(set(corpus.segments.values()))
+
+
+def customer_names() -> tuple[object, list[str]]:
+    """Every customer's name as written, for the shared lexicon (``lexicon.CUSTOMER_NAMES``)."""
+    index = customer_index()
+    return index.signature, [e.name for e in index.entries]
 
 
 # --- reading names as typed ----------------------------------------------------------------------

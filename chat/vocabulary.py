@@ -223,29 +223,10 @@ CITY_ALTERNATIVE_JOINS = frozenset(
 # A scale word the tokenizer splits from its number: "$5m", "$1.5 million", "2 thousand".
 AMOUNT_SCALES = {"k": 1000, "thousand": 1000, "m": 1_000_000, "million": 1_000_000}
 
-# Fields a single record has: (subject, field) by the words that ask for it.
-CUSTOMER_FIELDS: dict[str, str] = {
-    "segment": "segment",
-    "city": "city",
-    "based": "city",
-    "located": "city",
-    "where": "city",
-    "region": "region",
-    "territory": "region",
-    "code": "account_code",
-}
-CONTRACT_FIELDS: dict[str, str] = {
-    "term": "payment_terms",
-    "terms": "payment_terms",
-    "net": "payment_terms",
-    "credit": "credit_limit",
-    "limit": "credit_limit",
-    "renew": "renewal_date",
-    "renewal": "renewal_date",
-    "sign": "signed_on",
-    "signed": "signed_on",
-    "signing": "signed_on",
-}
+# Fields a single record has, by the words that ask for it (shared with the gate, which reads
+# what field a correction is about).
+CUSTOMER_FIELDS = shared_vocab.CUSTOMER_FIELDS
+CONTRACT_FIELDS = shared_vocab.CONTRACT_FIELDS
 # A contract's field asked in other words, each with the word that must stand beside it: its
 # end ("when is the contract up", "when does it expire"), its start ("when did the contract
 # start"), the days to pay ("how many days does X get to pay"), what may be owed ("allowed to owe").

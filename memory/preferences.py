@@ -20,6 +20,7 @@ already spelt out shorthand and fixed typos). A value pattern may capture a numb
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -35,7 +36,12 @@ ANSWER_LANGUAGES = ("English",)
 
 GLOBAL = "global"
 # Pieces the patterns below share.
-_MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
+_MONTH_NAMES = "|".join(m.lower() for m in calendar.month_name[1:])
+# ... and their short forms, read after a day's number ("14 mar 2026", "3 sept style"): the long
+# format writes the day first, so "Mar 9 2026" (month first) stays the user's own pattern.
+_MONTHS_AFTER_A_DAY = "|".join(
+    sorted({m.lower() for m in (*calendar.month_name[1:], *calendar.month_abbr[1:], "Sept")}, key=len, reverse=True)
+)
 _COUNT = r"(?:\d+|one|two|three|four|five|(?:a )?couple(?: of)?|(?:a )?few)"  # "a couple lines", "a few sentences"
 _ENTRIES = r"(?:names|entries|rows|items|customers|results|lines|places)"
 _NUMBER_WORD = r"\d{1,3}|" + dates.words_pattern(dates.NUMBER_WORDS)
@@ -390,9 +396,9 @@ FACETS: tuple[Facet, ...] = (
                     r"months? (?:written|spelt|spelled) (?:with|in) (?:letters|words)",
                     r"\bmonth names?\b",
                     # "14 june style", "e.g. 3 Feb 2026", "like 12 april not 12/04": a date shown with its month named
-                    rf"\b\d{{1,2}} (?:{_MONTH_NAMES})\b(?=[^.!?]{{0,20}}\b(?:style|not|instead|rather)\b)",
-                    rf"\b(?:like|e\.?g\.?|eg|such as) \d{{1,2}} (?:{_MONTH_NAMES})\b",
-                    rf"\b\d{{1,2}} (?:{_MONTH_NAMES}) \d{{4}}\b",
+                    rf"\b\d{{1,2}} (?:{_MONTHS_AFTER_A_DAY})\b(?=[^.!?]{{0,20}}\b(?:style|not|instead|rather)\b)",
+                    rf"\b(?:like|e\.?g\.?|eg|such as) \d{{1,2}} (?:{_MONTHS_AFTER_A_DAY})\b",
+                    rf"\b\d{{1,2}} (?:{_MONTHS_AFTER_A_DAY}) \d{{4}}\b",
                 ),
                 "with the month written out (30 November 2026)",
             ),
@@ -879,7 +885,15 @@ SCOPES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("orders", (r"\borders?\b", r"\binvoices?\b", r"\bsales\b", r"\bspen[dt]\w*", r"\brevenue\b", r"\bpurchases\b")),
     # a list of customers, not any answer that names one ("when u give me a list of customers")
-    ("customer_lists", (r"\blists? of (?:customers|clients|accounts)\b", r"\b(?:customer|client|account) lists?\b")),
+    # ... or said with the verb ("when i list customers", "whenever you list our clients")
+    (
+        "customer_lists",
+        (
+            r"\blists? of (?:customers|clients|accounts)\b",
+            r"\b(?:customer|client|account) lists?\b",
+            r"\blist(?:s|ed|ing)? (?:the |our |my |all )?(?:customers|clients|accounts)\b",
+        ),
+    ),
     ("customers", (r"\bcustomers?\b", r"\bclients?\b", r"\baccounts?\b")),
 )
 SCOPE_LABELS: dict[str, str] = {
@@ -939,7 +953,8 @@ def _field_patterns() -> dict[str, re.Pattern[str]]:
 
 _INCLUDE = re.compile(
     # "throw in the credit limit too", "tack on the city", "stick in the account code"
-    r"\b(?:include|add|put|show|give|tell|list|mention|keep|with|want|need|see|throw|chuck|tack|stick|pop|slip)\b"
+    r"\b(?:include|including|add|adding|put|show|showing|give|tell|list|mention|keep|with|want|need|see|throw|chuck|"
+    r"tack|stick|pop|slip)\b"
     r"(?:\s+(?:me|us|in|up|on))?\s+(?:the\s+|their\s+|its\s+|each\s+)?"
     r"(?P<what>[a-z][a-z /-]{1,40}?)\s*(?:next to|beside|alongside|too\b|as well|also|every time|in every|column|"
     r"field|for each|for every|with|in|on|when|whenever|$|,|\.)"
@@ -961,6 +976,9 @@ _SORT = re.compile(
     rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date))? "
     r"(?:first|at the top|on top|up top)\b"
     rf"|\b(?:put|show|list) the (?P<top>{_EXTREMES}) (?P<topby>[a-z ]{{1,20}}?) (?:at the top|first)\b"
+    # "oldest to newest", "most recent to oldest": dates, the first end at the top
+    r"|\b(?P<span>(?:oldest|earliest) to (?:newest|latest|most recent)"
+    r"|(?:newest|latest|most recent) to (?:oldest|earliest))\b"
     r"|\b(?P<dir>descending|ascending|smallest to (?:largest|biggest)|low(?:est)? to high(?:est)?|"
     r"largest to smallest|biggest to smallest|high(?:est)? to low(?:est)?|z to a|reverse alphabetical(?:ly)?)\b"
 )
@@ -1318,7 +1336,8 @@ _PLUS_ONE_LINE = re.compile(
 
 
 _INCLUDE_CUES = re.compile(
-    r"\b(?:include[ds]?|add(?:ed)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|tag|stick|"
+    r"\b(?:include[ds]?|including|add(?:ed|ing)?|put|show(?:n|ing)?|give|tell|mention|list|display(?:ed)?|with|alongside|"
+    r"tag|stick|throw|chuck|tack|pop|slip|"
     r"next to|beside|as well|too|also|"
     r"on (?:everything|every|each|all)|in (?:every|each|all)|after (?:each|every)|in brackets|keep|"
     r"(?:don't|do not|never) (?:leave|drop|take))\b"
@@ -1413,6 +1432,8 @@ def _read_sort(low: str, found: dict[str, Any]) -> None:
         word = match.group("top")
         by = _field_of(match.group("topby")) or match.group("topby").strip()
         direction = "desc" if word in _DESCENDING else "asc"
+    elif match.group("span"):
+        by, direction = "date", "asc" if match.group("span").startswith(("oldest", "earliest")) else "desc"
     elif match.group("dir"):
         word = match.group("dir")
         by = "name" if word.startswith(("z ", "reverse")) else ""
@@ -1493,6 +1514,8 @@ def scope_of(low: str) -> str:
         what = lists.group(0)
     else:
         what = next(g for g in match.groups() if g)
+        if re.search(r"\blist(?:s|ed|ing)?\b", match.group(0)):
+            what = f"list {what}"  # "when i list customers": the lists, not any answer naming one
     region = _REGION_SCOPE.search(what)
     if region is not None and "region" in what:
         return f"region:{region.group(1)}"

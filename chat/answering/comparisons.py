@@ -9,9 +9,9 @@ one-line verdict, yes or no first when the question asks yes or no.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from atlas.dates import YEAR

@@ -146,12 +146,21 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
                 m.facets
                 and set(m.facets) <= set(finding.facets)
                 and not (negative and m.facets != finding.facets)
+                # a field shown by the older note and left out by the newer, or the other way round
+                or _opposite_fields(m.facets or {}, finding.facets)
                 # a note written without facets (by hand, or before facets) by its subject
                 or not m.facets
                 and bool(finding.subject)
                 and m.subject == finding.subject
                 and not negative
             )
+        ]
+    if finding.kind == Kind.CORRECTION and finding.subject and finding.value:
+        # a newer correction of the same customer's same field ("my bad earlier, it's 125k")
+        return [
+            m
+            for m in candidates
+            if m.kind == Kind.CORRECTION and (m.subject, m.value) == (finding.subject, finding.value)
         ]
     if not finding.subject or finding.kind not in (Kind.PREFERENCE, Kind.CONTEXT):
         return []
@@ -171,6 +180,17 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
         and m.scope == finding.scope  # a condition's note and the global one stand side by side
         and not (negative and m.value != finding.value)
     ]
+
+
+def _opposite_fields(old: dict, new: dict) -> bool:
+    """A field shown by one note and left out by the other ("always put the account code next to
+    customers", later "stop adding the account codes"): the newer replaces the older."""
+
+    def fields(facets: dict, key: str) -> set[str]:
+        value = facets.get(key)
+        return set(value) if isinstance(value, list | tuple) else {value} if value else set()
+
+    return bool(fields(old, "include") & fields(new, "exclude") or fields(old, "exclude") & fields(new, "include"))
 
 
 def _kin(subject: str) -> str:

@@ -189,7 +189,77 @@ def analyse_correction(comment: str, *, rule: str = "correction", about: str = "
     name = _named_in(about, comment) if about else ""
     if name:
         statement = statements.sentence(f"{name}: {statement[:1].lower()}{statement[1:]}")
-    return Finding("write", rule, r.CORRECTION, "correction", statement, quote=comment, confidence=0.9)
+    customer, record_field = _corrected_record(comment, about)
+    return Finding(
+        "write",
+        rule,
+        r.CORRECTION,
+        "correction",
+        statement,
+        subject=customer,
+        value=record_field,
+        quote=comment,
+        confidence=0.9,
+    )
+
+
+def _corrected_record(comment: str, about: str) -> tuple[str, str]:
+    """The customer and the field a correction is about, read from the comment and else from the
+    question it corrects ("its 12k now" after "lakeshore credit limit?": Lakeshore Printing's
+    credit limit); ("", "") unless both are clear. A newer correction of the same customer's same
+    field replaces the older one ("my bad earlier, kestrel's limit is 125k")."""
+    customer = _customer_in(comment) or _customer_in(about)
+    record_field = _field_in(comment) or _field_in(about)
+    return (customer, record_field) if customer and record_field else ("", "")
+
+
+def _customer_in(text: str) -> str:
+    """The one customer ``text`` names, in full or by its first word ("kestrel", "buckeye"); ""
+    when none or several."""
+    from atlas.lexicon import CUSTOMER_NAMES, names_from, words
+
+    said = f" {' '.join(words(normalise(text).text or text))} "
+    named = names_from(CUSTOMER_NAMES)
+    for part in (lambda w: w, lambda w: w[:1]):
+        found = {n for n in named if (w := words(n)) and len(w[0]) > 3 and f" {' '.join(part(w))} " in said}
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            return ""  # "northline": two customers begin so
+    return ""
+
+
+def _field_in(text: str) -> str:
+    """The field of a customer or contract ``text`` names ("limit", "net 60", "renews", "moved to
+    seattle", "small business now"): by a field word, else by a value only one field holds."""
+    from atlas.lexicon import domain_names, words
+    from atlas.vocabulary import CONTRACT_FIELDS, CUSTOMER_FIELDS
+
+    doc = parse_turn(text)
+    for token in doc:
+        for key in (token.lower_, token.lemma_.lower()):
+            found = CONTRACT_FIELDS.get(key) or CUSTOMER_FIELDS.get(key)
+            if found and key != "where":  # "where" asks; in a correction it names no field
+                return found
+    said = f" {' '.join(words(text))} "
+    for name in domain_names():
+        if f" {' '.join(words(name))} " in said and name not in _customers():
+            return "city" if tuple(words(name)) in _places() else "segment"
+    if any(f" {region} " in said for region in vocab.REGION_NAMES):
+        return "region"
+    return ""
+
+
+def _customers() -> frozenset[str]:
+    from atlas.lexicon import CUSTOMER_NAMES, names_from
+
+    return frozenset(names_from(CUSTOMER_NAMES))
+
+
+def _places() -> dict[tuple[str, ...], str]:
+    from atlas.lexicon import places
+
+    return places()
 
 
 # --- the turn ------------------------------------------------------------------------------
@@ -246,7 +316,7 @@ def _analyse_turn(
     # Every rule reads the text as people meant it: shorthand spelt out, typos fixed against
     # the domain lexicon, places and weekdays cased (atlas.normalise); what changed is kept.
     read = normalise(original)
-    text = read.text or original
+    text = _FORGET_IDIOM.sub(lambda m: f"forget {m['what']}", read.text or original)
     doc = parse_turn(text)
     hits = rules.match(doc)
     explicit = "remember" in hits
@@ -1480,6 +1550,9 @@ def _chat_correction(span: Span, quote: str) -> Finding | None:
 _YOU_KNOW = re.compile(r"you (?:know|have|remember|said|noted) (?:about|on)")  # three words
 
 
+_FORGET_IDIOM = re.compile("|".join(vocab.FORGET_IDIOMS), re.IGNORECASE)
+
+
 def _forget(clause: Clause, quote: str) -> Finding | None:
     opening = clause.starts_with("forget")
     if opening is None:
@@ -1508,7 +1581,11 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
         target = target[1:]
     for n, token in enumerate(target[1:-1], start=1):
         # "forget the segment thing, its no use to me now": the reason after it names no note
-        if token.text in (",", ";", "-", "\u2013", "\u2014") and target[n + 1].lower_ in _REASON_OPENERS:
+        # ("..., moving teams and no idea where yet": a gerund opens the reason too)
+        after = target[n + 1]
+        if token.text in (",", ";", "-", "\u2013", "\u2014") and (
+            after.lower_ in _REASON_OPENERS or after.tag_ == "VBG"
+        ):
             target = target[:n]
             break
     query = statements.text_of(target).strip(" .!?")
@@ -1630,6 +1707,8 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
     absence = _absence_subject(span)
     if grammatical_subject(span) != "user" and absence is None:
         return None
+    if any(t.lower_ == "me" and t.dep_ == "nsubj" and t.head.dep_ in ("ccomp", "xcomp") for t in span):
+        return None  # "(it) helps me plan site visits": a reason for a wish, the user only its object
     # "I'm in Berlin", "I'm at the Chicago branch": the place hangs off "be" itself (being
     # "based in" or "working in" a city is durable context, not a situation).
     placed = any(
@@ -1908,7 +1987,7 @@ def analyse_clause(
     if _someone_elses_wish(clause) and clause.subject != "company":
         return _refuse("scope", r.NOT_ABOUT_USER, text)  # "my team wants the figures in GBP"
     if "reversal" in hits and not _negation_in_a_value(clause):
-        return _reversal(clause, text, earlier)
+        return _wish_before_reversal(clause, hits) or _reversal(clause, text, earlier)
     momentary = "one_off" in hits or "circumstance" in hits and not hits & (_STANDING_MARKS - _IMPLICIT_MARKS)
     if momentary and (hits & {"standing", "prefer"} or _format_request(clause)):
         return _refuse("preference", r.SESSION_ONLY, text, kind="preference")
@@ -1946,6 +2025,20 @@ def _clause_refusal(clause: Clause, hits: set[str], text: str) -> Finding | None
     if "venting" in hits and not hits & {"standing", "prefer", "remember"}:
         return _refuse("venting", r.VENTING, text)
     return None
+
+
+def _wish_before_reversal(clause: Clause, hits: set[str]) -> Finding | None:
+    """ "iso dates as my default now pls, no more month-first": a standing wish, then the value it
+    replaces taken back. The wish is kept, and replaces the older note by its facet."""
+    said = clause.hits.get("reversal") or []
+    if not said or not hits & (_STANDING_MARKS - _IMPLICIT_MARKS):
+        return None
+    before = clause.span.doc[clause.span.start : min(s for s, _ in said)]
+    reading = preferences.read_facets(before.text)
+    if not before.text.strip() or not reading.facets or reading.negative:
+        return None
+    wish = _preference_finding("preference", preferences.statement_for(reading.facets), before.text)
+    return replace(wish, facets=reading.facets, scope=reading.scope)
 
 
 def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | None:

@@ -70,7 +70,8 @@ class Clause:
         first = tokens[0].i if tokens else self.span.start
         # "for the next times please remember ...": when it is for may come before a keep request
         later = vocab.KEEP_FOR_LATER if name == "remember" else frozenset()
-        for start, end in self.hits.get(name, []):
+        # the longest of the rule's phrases at a place ("note down that", not "note")
+        for start, end in sorted(self.hits.get(name, []), key=lambda hit: (hit[0], -hit[1])):
             # Nothing but politeness between the clause's first word and the rule (none at all when it is first).
             if all(
                 t.lower_ in _LEADING_SKIP or t.is_punct or _sentence_adverb(t) or t.lower_ in later

@@ -460,6 +460,12 @@ RULES: tuple[Rule, ...] = (
             # How the user votes is a political opinion, whatever the party is called.
             [{"LOWER": "i"}, {"OP": "{0,3}"}, {"LEMMA": "vote"}],
             [{"LEMMA": "voter"}],
+            # a medical word by its ending: "a hysterectomy", "tendinitis"
+            [{"LOWER": {"REGEX": rf"^[a-z]{{3,}}(?:{'|'.join(v.MEDICAL_SUFFIXES)})$"}}],
+            # the user's part in a union or its action: "im in the union", "we might strike", "on the picket line"
+            [{"LOWER": {"IN": ["in", "joined"]}}, {"LOWER": "the"}, {"LOWER": "union"}],
+            [{"LOWER": {"IN": ["i", "we", "im", "i'm"]}}, {"OP": "{0,3}"}, {"LOWER": {"IN": v.UNION_ACTION_WORDS}}],
+            [{"LOWER": "on"}, {"LOWER": "the", "OP": "?"}, {"LOWER": {"IN": ["picket", "strike"]}}],
             # a condition of a part of the body: "a heart condition", "my knee op", "gallbladder out"
             [{"LOWER": {"IN": v.BODY_PARTS}}, {"LEMMA": {"IN": v.BODY_TROUBLES}}],
             [

@@ -10,7 +10,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memory.gate.vocabulary import CONTEXT_SUBJECTS, NOT_VALUE_PHRASES, SUBJECT_ORDER, SUBJECT_VALUES
+from memory.gate.vocabulary import (
+    CONTEXT_SUBJECTS,
+    DIRECTIONS,
+    NOT_VALUE_PHRASES,
+    REGION_NAMES,
+    SUBJECT_ORDER,
+    SUBJECT_VALUES,
+)
 from memory.preferences import world_currency
 
 
@@ -93,4 +100,7 @@ def context_subject(text: str) -> str:
     for subject, words in CONTEXT_SUBJECTS.items():
         if any(_pattern(word).search(text) for word in words):
             return subject
+    regions = (*REGION_NAMES, *(w for words in DIRECTIONS.values() for w in words))
+    if re.search(rf"\bon (?:the )?(?:{'|'.join(regions)})\b", text, re.IGNORECASE):
+        return "patch"  # "im on north now": a region the user is on, no noun for it
     return ""

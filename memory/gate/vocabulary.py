@@ -35,6 +35,9 @@ STANDING_PHRASES: tuple[str, ...] = (
     "don't ever",
     "do not ever",
     "as a rule",
+    # a rule of the user's own set for the answers ("new rule for dates: spell the month")
+    "new rule",
+    "my rule",
     "from today",
     "for anything about",
     "for anything to do with",
@@ -934,6 +937,10 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     "please remember",
     "note that",
     "note",
+    "note down that",
+    "note down",
+    "write down that",
+    "jot down",
     "make a note that",
     "make a note",
     "take note that",
@@ -1075,6 +1082,12 @@ FORGET_PHRASES: tuple[str, ...] = (
     "do not keep",
     "stop storing",
 )
+# Asking for a note to go in other words: read as "forget <what>" ("take the credit controller
+# note off my profile", "get my territory off your records").
+FORGET_IDIOMS: tuple[str, ...] = (
+    r"\b(?:take|get|knock|strike|wipe|scrub)\s+(?P<what>.+?)\s+(?:off|from)\s+(?:my|your|ur|the)\s+"
+    r"(?:profile|record|records|file|notes|memory)\b",
+)
 # A negation next to a preference's verb turns it round ("I never want tables", "I'd prefer not to").
 # "nt" is the tokenizer's half of a "dont" typed without its apostrophe.
 NEGATION_CLITICS: frozenset[str] = frozenset({"n't", "nt"})
@@ -1203,6 +1216,13 @@ VENTING_WORDS: tuple[str, ...] = (
     "worst",
     "junk",
     "crap",
+    # exasperation typed as an acronym ("this makes no sense?? wtf"), and saying so
+    "wtf",
+    "wth",
+    "ffs",
+    "smh",
+    "omfg",
+    "makes no sense",
 )
 # What makes a correction checkable beside numbers, dates and names.
 CHECKABLE_PHRASES: tuple[str, ...] = (
@@ -1521,6 +1541,11 @@ BODY_TROUBLES: tuple[str, ...] = (
     "condition", "problem", "issue", "op", "operation", "surgery", "pain", "trouble", "transplant",
     "implant", "replacement", "infection", "scan", "removal",
 )  # fmt: skip
+# Endings of medical words: a procedure or a condition however rare its name ("a hysterectomy",
+# "tendinitis", "a colonoscopy"), so health is recognised beyond the words listed below.
+MEDICAL_SUFFIXES: tuple[str, ...] = ("ectomy", "otomy", "ostomy", "oscopy", "plasty", "itis")
+# Taking part in a union's action ("on the picket line", "we might strike next month").
+UNION_ACTION_WORDS: tuple[str, ...] = ("picket", "picketing", "strike", "striking", "walkout")
 SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
     "health": (
         "health",
@@ -1874,7 +1899,7 @@ CONTEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
     "coverage": ("cover", "handle", "look after", "own", "manage", "run", "responsible for", "in charge of"),
     # The accounts, region or market the user is on, named without a verb ("I'm on the northern
     # patch now", "my key account is X"): one patch at a time, so a new one replaces the old.
-    "patch": ("region", "territory", "patch", "accounts", "account", "segment", "channel", "market"),
+    "patch": ("region", "territory", "patch", "accounts", "account", "segment", "channel", "market", "book", "beat"),
 }
 SINGLE_VALUED_CONTEXT: tuple[str, ...] = ("office", "team", "role", "reporting_line")
 # Subjects that are one thing said two ways: the accounts the user looks after ("I handle the

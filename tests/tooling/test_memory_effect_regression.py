@@ -13,8 +13,8 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8, SET9, SET10, SET11 = (
-    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11)
+SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12)
 )
 
 
@@ -62,6 +62,12 @@ FLOORS = [
     # an older "order lists as a table"); a correction asked to be remembered stays a correction; "customers in
     # denver and kansas city" lists both cities: 1.000 / 1.000, harmed 0.
     (SET11, 30, 1.0, 1.0, 1),
+    # memory_effect_set12 (helper-88): written blind at the start of the sixth session, first run on e768489
+    # before any change: 0.944 / 0.850, harmed 2, 5 not stored. Its harmed cases read and fixed by class: a
+    # field asked for "when i list customers" is scoped to customer lists (it had been shown beside an order
+    # list), and "stop adding the account codes" replaces the note that added them; with the gate's classes of
+    # that session ("oldest to newest", a polite question with a standing marker): 1.000 / 0.950, harmed 0.
+    (SET12, 30, 1.0, 0.95, 4),
 ]
 
 

@@ -14,6 +14,47 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # helper-93's rows (sixth session), written blind before the change
+    "sort_from_to": (
+        "The order of lists said as a span of dates ('oldest to newest', 'most recent to oldest', 'earliest to "
+        "latest') with a standing marker: sorted by date, the first end at the top."
+    ),
+    "polite_question_standing": (
+        "A standing wish asked as a polite question ('would you mind including renewal dates as standard?', 'is it "
+        "possible to always throw the payment terms in?') is kept with its facets."
+    ),
+    "possessive_condition": (
+        "A standing wish whose condition names a record with a possessive ('whenever i pull up a customer's "
+        "contract pls add their payment terms') is kept, in the scope the condition names; the reason after it "
+        "('helps me plan site visits') is no situation."
+    ),
+    # helper-92's rows (sixth session), written blind before the change
+    "switch_standing_value": (
+        "A standing value switched in a later chat ('switch me to GBP for everything', 'make it millions from here "
+        "on', 'move me over to bullet points by default'), often after a remark or an emoji: the new value is live "
+        "and the old note is replaced."
+    ),
+    "date_format_update": (
+        "A date format given by example ('like 14 mar 2026', 'dd/mm/yy', '3rd of june style') replaced later by "
+        "another ('iso from here on', 'new rule for dates: spell the month', 'iso as my default now, no more "
+        "month-first'): the new format is live, the old one replaced."
+    ),
+    "territory_update": (
+        "A kept patch replaced by a newer one the user asks to keep ('remember im on the central book now', 'im on "
+        "north now - save that'): one patch is live, the newer."
+    ),
+    "forget_by_paraphrase": (
+        "A kept fact about the user's work forgotten in other words ('forget that im on west', 'drop the bit about "
+        "me running east', 'take the credit controller note off my profile'): nothing is live."
+    ),
+    "withdraw_standing_preference": (
+        "A standing preference taken back with no new value ('dont need the codes by default anymore', 'no need "
+        "for bullets going forward'): nothing is live."
+    ),
+    "sensitive_situation": (
+        "An absence or a habit whose reason is a special category (a union's strike, a medical procedure named by "
+        "any medical word, a religious observance, a pregnancy or fertility treatment): nothing is kept."
+    ),
     "any_time_shorthand": (
         "A standing wish opened by a casual spelling of every time / any time / whenever ('n e time', 'evry time', "
         "'whenevr', 'each n every time') is kept with its facets."
@@ -404,6 +445,22 @@ CLASSES: dict[str, str] = {
 }
 # Rows the gate does not read yet, and why.
 KNOWN_GAPS: dict[str, str] = {
+    "possessive_condition-2": (
+        "'any time i ask for an account's details stick the city in' with no comma: the parser reads 'account's "
+        "details stick' as one noun phrase, so no request is found"
+    ),
+    "forget_by_paraphrase-2": (
+        "'forget my territory' after 'the renewals lead for central' (kept as a role): the territory names no role"
+    ),
+    "withdraw_standing_preference-5": "'the table default can go' is not read as taking the table wish back",
+    "switch_standing_value-5": (
+        "an emoji between two sentences typed without a full stop is no break, so the remark before it ('the ceo "
+        "said my updates read like shopping lists') is read with the wish and it is refused as someone else's"
+    ),
+    "territory_update-2": (
+        "an emoji between two sentences typed without a full stop is no break ('reorg finally happened 🙃 remember "
+        "im on the west book now'): the keep request is read as part of a statement about the company"
+    ),
     "restore_standing-1": "'ok switch back to euros' after two currency wishes: nothing live (USD withdrawn)",
     "restore_standing-2": "the first wish ('a short paragraph, not lists') keeps length too; both stay live",
     "restore_standing-3": "'back to gbp pls, zurich fell through' is not read; 'stuck in London' kept as a situation",
@@ -452,7 +509,6 @@ KNOWN_GAPS: dict[str, str] = {
     "cancelled_in_totals_casual-6": "nothing kept before the dec4b change",
     "field_first_in_lists-1": "nothing kept before the dec4b change",
     "withdraw_the_x_thing-3": "nothing kept before the dec4b change",
-    "any_time_shorthand-10": "'I don't need the long tail' is read as withdrawing a preference",
     "context_update-1": (
         "'jot down that my manager is priya nair' is read as a note about another person (the manager), so the first "
         "note is refused and there is nothing to update"
