@@ -155,10 +155,22 @@ def _known(word: str, lex: _Lexicon) -> bool:
     # Nor is a compound of two known words ("onboarding", "timesheet", "backorders"), or an
     # e-word of a known one ("ecommerce", "einvoicing").
     english = lexicon.english()
-    if len(low) >= COMPOUND_LENGTH and low.startswith("e") and english.knows(low[1:]):
+    if len(low) < COMPOUND_LENGTH or _one_letter_from_a_name(low, lex):
+        return False  # "saltmarch" is Saltmarsh misspelt, not "salt" + "march"
+    if low.startswith("e") and english.knows(low[1:]):
         return True
-    return len(low) >= COMPOUND_LENGTH and any(
-        english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2)
+    return any(english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2))
+
+
+def _one_letter_from_a_name(low: str, lex: _Lexicon) -> bool:
+    """Whether ``low`` is one edit from a word of the business data's names ("copperlin", "saltmarch")."""
+    from rapidfuzz.distance import Levenshtein
+
+    return any(
+        Levenshtein.distance(low, word, score_cutoff=1) <= 1
+        for name in lex.names
+        for word in name
+        if len(word) >= COMPOUND_LENGTH and abs(len(word) - len(low)) <= 1
     )
 
 

@@ -356,7 +356,17 @@ def _negated(token: Token) -> bool:
         return True  # "not cancelled", and "orders that aren't overdue" (the "not" hangs off "are")
     before = [t.lower_ for t in token.doc[max(token.i - 3, 0) : token.i]]
     pairs = {" ".join(pair) for pair in pairwise(before)}
-    return any(w in vocab.STATUS_EXCLUDERS for w in before[-2:]) or bool(pairs & vocab.EXCLUDING_PHRASES)
+    if any(w in vocab.STATUS_EXCLUDERS for w in before[-2:]) or bool(pairs & vocab.EXCLUDING_PHRASES):
+        return True
+    # "leave out the cancelled ones", "drop all the cancelled": the verb before its particle and article
+    words = [t.lower_ for t in token.doc[max(token.i - 5, 0) : token.i]]
+    while words and words[-1] in ("the", "out", "off", "any", "all", "those", "these", "of"):
+        words.pop()
+    if words and words[-1] in vocab.LEAVING_OUT_VERBS:
+        return True
+    # "dont count the cancelled ones", "not including any cancelled"
+    counted = words and (words[-1] in vocab.COUNTING_VERBS or words[-1] in ("counting", "including"))
+    return bool(counted) and bool({*words[-3:-1]} & {"not", "dont", "don't", "do", "never", "n't"})
 
 
 def _paying(token: Token) -> str:
@@ -1883,7 +1893,9 @@ def _measure(signals: Signals) -> str:
     if words & vocab.COMPARE_WORDS:
         return "compare"
     counted = any(
-        lemma in vocab.COUNT_WORDS and (i == 0 or signals.words[i - 1] not in ("to", "not", "without"))
+        lemma in vocab.COUNT_WORDS
+        and (i == 0 or signals.words[i - 1] not in ("to", "not", "without"))
+        and not _values_shown(signals.words, i)
         for i, lemma in enumerate(signals.lemmas)
     )  # "count of open orders", not "to count in Q4" or "not counting cancelled ones"
     sizing = set()
@@ -1913,6 +1925,13 @@ def _measure(signals: Signals) -> str:
     if _billed(signals) or _worth_asked(signals):
         return "sum"
     return ""
+
+
+def _values_shown(words: list[str], i: int) -> bool:
+    """ "top 3 regions w/ numbers", "with the figures": the values shown beside a ranking, no count."""
+    shown = words[i] in ("numbers", "figures") and words[i + 1 : i + 2] != ["of"]
+    leads = {"with", "w", "w/", "incl", "including", "plus", "and", "show", "give", "actual"}
+    return shown and bool({*words[max(i - 3, 0) : i]} & leads)
 
 
 def _summed_by_verb(signals: Signals) -> bool:

@@ -580,7 +580,7 @@ HARMLESS_ADJECTIVES = frozenset(
     {
         "all", "whole", "entire", "full", "complete", "overall", "single", "individual", "exact", "due",
         "many", "much", "more", "most", "less", "least", "few", "other", "same", "else", "own", "net",
-        "mid", "market", "latest",
+        "mid", "market", "latest", "actual",
     }
 )  # fmt: skip
 # "ballpark is fine", "a rough number is ok": a remark on the answer's precision, not on the

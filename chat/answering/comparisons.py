@@ -192,12 +192,22 @@ def _shared_year(left: list[str], right: list[str]) -> tuple[list[str], list[str
 
     if not (calendar_anchor(left) and calendar_anchor(right)):
         return left, right
+    # the sides' period words alone: "h2 revenue for 2025" is H2 2025, the year is no longer apart
+    left, right = _period_words_of(left), _period_words_of(right)
     left_year, right_year = _year_of(left), _year_of(right)
     if right_year and not left_year:
         return [*left, *right_year], right
     if left_year and not right_year:
         return left, [*right, *left_year]
     return left, right
+
+
+def _period_words_of(words: list[str]) -> list[str]:
+    from atlas.periods import period_words
+
+    said = period_words(words, today=date.today())  # which words say a period; the day does not matter
+    kept = [w for w in words if w in said]
+    return kept or words
 
 
 def _unit_borrowed(left: list[str], right: list[str]) -> list[str]:

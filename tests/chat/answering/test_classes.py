@@ -142,6 +142,25 @@ CLASSES: dict[str, str] = {
         "the customer a ranking answered with alone ('who was our top customer', 'top spender in the west') or "
         "an order's customer is what 'their' and 'its' mean in the next turns, turn after turn."
     ),
+    # helper-94's rows (sixth session), written blind before the change
+    "with_numbers_ranking": (
+        "'top 3 regions by sales w/ numbers', 'show the actual numbers too': the values shown beside a ranking, "
+        "never a count of orders."
+    ),
+    "halves_of_a_year": (
+        "two halves or quarters of one named year compared ('compare h1 and h2 revenue for 2025'): both in that year."
+    ),
+    "compare_counts_without_cancelled": (
+        "counts compared with the cancelled ones left out in a trailing clause ('..., leave out the cancelled ones', "
+        "'dont count the cancelled ones'): both counts without them, never the cancelled orders alone."
+    ),
+    "misspelt_name_word_splits": (
+        "a customer's name word misspelt by one letter where the misspelling splits into two English words "
+        "('saltmarch', 'copperlin'): read as the name, and said."
+    ),
+    "follow_up_after_misspelt_name": (
+        "a period swapped ('what about q3?') after a total for a misspelt customer name: that customer's total."
+    ),
     "narrow_list_by_contract": (
         "after customers are listed, 'which of them are on net 45', 'which ones have a credit limit over 50k', "
         "'which of those renew before april 2027' pick from that list by the contract ('before <month>' said "
@@ -155,6 +174,18 @@ COUNTED_WITH_CANCELLED = (
     " non-cancelled orders only"
 )
 GAPS: dict[str, str] = {
+    "first half vs second half of 2025 for the west region, total sales": (
+        "known gap: halves said in words ('first half vs second half of 2025', 'split 2025 into its two halves') "
+        "have no comparison plan, and Atlas abstains"
+    ),
+    "split 2025 into its two halves and gimme revenue for each": (
+        "known gap: halves said in words ('first half vs second half of 2025', 'split 2025 into its two halves') "
+        "have no comparison plan, and Atlas abstains"
+    ),
+    "how many orders did north and south each place in 2025, leave out the cancelled ones": (
+        "known gap: 'north and south each' (two regions named with 'and ... each') has no comparison plan, and "
+        "Atlas abstains"
+    ),
     "central region customer list pls": (
         "known gap: two contract conditions at once ('net 30 with a credit limit over 100k') have no plan, and"
         " Atlas abstains"
