@@ -124,57 +124,23 @@ bench-seed: db
 
 # Measurements quoted in the README (each prints a table; --json adds one JSON line).
 SHARED ?= ../shared
+# The labelled sets: the shared dev sets, ours, then every regression fixture and every set still held
+# out, by kind (the folders say which is which).
 eval: db
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev.jsonl
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev2.jsonl
 	$(PY) manage.py eval_gate $(SHARED)/benchmarks/gate/dev3.jsonl
 	$(PY) manage.py eval_gate tests/fixtures/gate_own_cases.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set2.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set3.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set6.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set7.jsonl
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/recall/dev.jsonl --k 6
 	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev.jsonl
 	$(PY) manage.py eval_answers $(SHARED)/benchmarks/answers/dev2.jsonl
+	$(PY) manage.py eval_answers tests/fixtures/answer_own_cases.jsonl
 	$(PY) manage.py eval_memory_effect $(SHARED)/benchmarks/memory_effect/dev.jsonl
 	$(PY) manage.py eval_memory_effect tests/fixtures/memory_effect_own_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/answer_own_cases.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set1.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set2.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set3.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set4.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set5.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set6.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set7.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set10.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set11.jsonl
-	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set2.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set8.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set12.jsonl
-	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set3.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set9.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set13.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set10.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set11.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set14.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set15.jsonl
-	$(PY) manage.py eval_memory_effect tests/fixtures/heldout/memory_effect_set4.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set14.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set15.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set18.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set19.jsonl
-	$(PY) manage.py eval_memory_effect tests/fixtures/heldout/memory_effect_set6.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set12.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/regression/gate_set13.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set16.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/regression/answers_set17.jsonl
-	$(PY) manage.py eval_memory_effect tests/fixtures/regression/memory_effect_set5.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/heldout/gate_set16.jsonl
-	$(PY) manage.py eval_gate tests/fixtures/heldout/gate_set17.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set20.jsonl
-	$(PY) manage.py eval_answers tests/fixtures/heldout/answers_set21.jsonl
-	$(PY) manage.py eval_memory_effect tests/fixtures/heldout/memory_effect_set7.jsonl
+	for f in tests/fixtures/regression/gate_set*.jsonl $$(ls tests/fixtures/heldout/gate_set*.jsonl 2>/dev/null); do echo $$f; $(PY) manage.py eval_gate $$f | tail -1; done
+	for f in tests/fixtures/regression/answers_set*.jsonl $$(ls tests/fixtures/heldout/answers_set*.jsonl 2>/dev/null); do echo $$f; $(PY) manage.py eval_answers $$f | tail -1; done
+	for f in tests/fixtures/regression/memory_effect_set*.jsonl $$(ls tests/fixtures/heldout/memory_effect_set*.jsonl 2>/dev/null); do echo $$f; $(PY) manage.py eval_memory_effect $$f | tail -1; done
 
 eval-locomo: db
 	$(PY) manage.py eval_recall $(SHARED)/benchmarks/locomo/locomo10_recall.jsonl --k 6
