@@ -1326,7 +1326,7 @@ def _listed_customers(signals: Signals, context: Context) -> Filters | Abstentio
 
 
 def _picks_by_contract(signals: Signals) -> bool:
-    """ "which of them are on net 45", "any of those renewing before april", "which ones have a
+    """ "which ones pay on net 45", "any of those renewing before april", "which ones have a
     credit limit over 50k": some of the customers listed, picked by their contract."""
     words = set(signals.words)
     picks = bool(words & {"which", "who", "any"}) or "one" in words or "ones" in words

@@ -465,8 +465,8 @@ def _after_plan(
     results: tuple[executors.Result, ...] = (),
 ) -> None:
     """Tool results set focus confidently (design rule: bounded state): one customer in the plan is
-    the focus, and so is the one customer a ranking answered with ("who was our top customer", then
-    "what terms are they on")."""
+    the focus, and so is the one customer a ranking answered with (the top customer asked for, then
+    "their" payment terms asked next)."""
     state.last_plan = plan.to_dict() if plan is not None else None
     top = _one_ranked_customer(results)
     if top is not None:

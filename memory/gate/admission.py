@@ -146,7 +146,7 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
                 m.facets
                 and set(m.facets) <= set(finding.facets)
                 and not (negative and m.facets != finding.facets)
-                # a field shown by the older note and left out by the newer, or the other way round
+                # a field shown by the older note and left out by the newer, or shown by the newer
                 or _opposite_fields(m.facets or {}, finding.facets)
                 # a note written without facets (by hand, or before facets) by its subject
                 or not m.facets
@@ -183,8 +183,8 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
 
 
 def _opposite_fields(old: dict, new: dict) -> bool:
-    """A field shown by one note and left out by the other ("always put the account code next to
-    customers", later "stop adding the account codes"): the newer replaces the older."""
+    """A field shown by one note and left out by the other (codes asked for beside every customer, later
+    "stop adding the codes"): the newer replaces the older."""
 
     def fields(facets: dict, key: str) -> set[str]:
         value = facets.get(key)
