@@ -232,7 +232,7 @@ def _customer_in(text: str) -> str:
 def _field_in(text: str) -> str:
     """The field of a customer or contract ``text`` names ("limit", "net 60", "renews", "moved to
     seattle", "small business now"): by a field word, else by a value only one field holds."""
-    from atlas.lexicon import domain_names, words
+    from atlas.lexicon import CUSTOMER_NAMES, domain_names, names_from, places, words
     from atlas.vocabulary import CONTRACT_FIELDS, CUSTOMER_FIELDS
 
     doc = parse_turn(text)
@@ -242,24 +242,13 @@ def _field_in(text: str) -> str:
             if found and key != "where":  # "where" asks; in a correction it names no field
                 return found
     said = f" {' '.join(words(text))} "
+    customers = set(names_from(CUSTOMER_NAMES))
     for name in domain_names():
-        if f" {' '.join(words(name))} " in said and name not in _customers():
-            return "city" if tuple(words(name)) in _places() else "segment"
+        if name not in customers and f" {' '.join(words(name))} " in said:
+            return "city" if tuple(words(name)) in places() else "segment"
     if any(f" {region} " in said for region in vocab.REGION_NAMES):
         return "region"
     return ""
-
-
-def _customers() -> frozenset[str]:
-    from atlas.lexicon import CUSTOMER_NAMES, names_from
-
-    return frozenset(names_from(CUSTOMER_NAMES))
-
-
-def _places() -> dict[tuple[str, ...], str]:
-    from atlas.lexicon import places
-
-    return places()
 
 
 # --- the turn ------------------------------------------------------------------------------
