@@ -84,7 +84,7 @@ check: venv
 
 test: venv browser lint
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 --dist worksteal $(PYTEST_ARGS)
 
 # The suite in random order (pytest-randomly, off in `make test`); the seed is printed first,
 # and PYTEST_ARGS="--randomly-seed=N" repeats that order.
