@@ -470,7 +470,7 @@ def _after_plan(
     state.last_plan = plan.to_dict() if plan is not None else None
     top = _one_ranked_customer(results)
     if top is not None:
-        state.focus = state_module.Focus(type="customer", id=str(top.pk), label=top.name, confident=True)
+        _focus_on(state, top.pk, top.name)
         return
     if plan is not None and plan.order_number:
         # "Who was that for?", "what terms are they on?": the order's customer is the focus.
@@ -478,11 +478,15 @@ def _after_plan(
 
         customer = Customer.objects.filter(orders__number__iexact=plan.order_number).first()
         if customer is not None:
-            state.focus = state_module.Focus(type="customer", id=str(customer.pk), label=customer.name, confident=True)
+            _focus_on(state, customer.pk, customer.name)
             return
     if plan is not None and len(plan.filters.customers) == 1:
         ref = plan.filters.customers[0]
-        state.focus = state_module.Focus(type="customer", id=str(ref.id), label=ref.name, confident=True)
+        _focus_on(state, ref.id, ref.name)
+
+
+def _focus_on(state: state_module.SessionState, pk: int, name: str) -> None:
+    state.focus = state_module.Focus(type="customer", id=str(pk), label=name, confident=True)
 
 
 def _one_ranked_customer(results: tuple[executors.Result, ...]) -> Any:

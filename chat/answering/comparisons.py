@@ -154,7 +154,7 @@ def period_sides(words: list[str], cue: int, *, today: date) -> tuple[Period, Pe
         if "and" in right_words:
             at = right_words.index("and")
             left_words, right_words = right_words[:at], right_words[at + 1 :]
-    left_words, right_words = _shared_year(left_words, right_words)
+    left_words, right_words = _shared_year(left_words, right_words, today=today)
     left, _ = read_period(left_words, today=today)
     if left is None:
         return None
@@ -185,7 +185,7 @@ def _year_of(words: list[str]) -> list[str]:
     return []
 
 
-def _shared_year(left: list[str], right: list[str]) -> tuple[list[str], list[str]]:
+def _shared_year(left: list[str], right: list[str], *, today: date) -> tuple[list[str], list[str]]:
     """A year said once for two quarters, halves or months belongs to both: "was Q2 ahead of Q1
     for X last year", "H1 against H2 this year", "H1 vs H2 2025"."""
     from atlas.periods import calendar_anchor
@@ -193,7 +193,7 @@ def _shared_year(left: list[str], right: list[str]) -> tuple[list[str], list[str
     if not (calendar_anchor(left) and calendar_anchor(right)):
         return left, right
     # the sides' period words alone: "h2 revenue for 2025" is H2 2025, the year is no longer apart
-    left, right = _period_words_of(left), _period_words_of(right)
+    left, right = _period_words_of(left, today), _period_words_of(right, today)
     left_year, right_year = _year_of(left), _year_of(right)
     if right_year and not left_year:
         return [*left, *right_year], right
@@ -202,10 +202,11 @@ def _shared_year(left: list[str], right: list[str]) -> tuple[list[str], list[str
     return left, right
 
 
-def _period_words_of(words: list[str]) -> list[str]:
+def _period_words_of(words: list[str], today: date) -> list[str]:
+    """The words of ``words`` that say its period ("h2 revenue for 2025" -> "h2 2025"), or all of them."""
     from atlas.periods import period_words
 
-    said = period_words(words, today=date.today())  # which words say a period; the day does not matter
+    said = period_words(words, today=today)
     kept = [w for w in words if w in said]
     return kept or words
 
