@@ -111,6 +111,9 @@ SHORTHAND: dict[str, str] = {
     "nxt": "next",
     "em": "them",
     "hw": "how",
+    "nvm": "never mind",
+    "btwn": "between",
+    "betw": "between",
     # question words and verbs as they sound ("wat r the terms", "wen does X renew")
     "wat": "what",
     "wot": "what",
@@ -246,6 +249,13 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"(?<=\bwhenever )n(?= wherever\b)": "and",
     # "switching gears": a change of subject, never a switch of a setting
     r"\bswitch(?:ing|ed)? gears\b": "new topic",
+    # "b/w march and june": between ("w/" alone is "with")
+    r"\bb/w\b": "between",
+    # "the 2nd half of this yr", "1st half": the halves in words
+    r"\b1st(?= half\b)": "first",
+    r"\b2nd(?= half\b)": "second",
+    # "calendar 2025", "cal yr 2025": the year itself (the records keep no other kind of year)
+    r"\b(?:cal\.?|calendar) (?:yr |year )?(?=(?:19|20)\d\d\b)": "",
     # "the no. of orders", "no of customers": the number of
     r"\bno\.?(?= of (?:orders|customers|custs|accounts|accts|contracts|clients|deals|invoices)\b)": "number",
     # "k and overdue?", "kk, what about q3": "ok" opening a turn (never "k" after a number, thousands)
@@ -258,7 +268,7 @@ GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
     "sat": ("Saturday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),
     "sun": ("Sunday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),
     "mar": ("March", ("in", "of", "since", "until", "till", "til", "from", "by", "end")),
-    "q": ("question", ("dumb", "quick", "silly", "stupid", "one", "a", "another")),
+    "q": ("question", ("dumb", "quick", "silly", "stupid", "one", "a", "another", "the", "any", "each", "every", "my")),
     "mo": ("months", tuple(str(n) for n in range(1, 13))),
     # "what region r they in", "r there any", "how many custs r in": "are" after a question
     # word, the field asked, a subject, or opening the question ("" is the start of the text)

@@ -73,6 +73,9 @@ def read_period(words: list[str], *, today: date, ahead: bool = False) -> tuple[
     "March 2025"), years ("in 2025"), "year to date" and "until the end of the coming month".
     """
     text = " ".join(words)
+    months_of = _months_of_a_year(words, today)
+    if months_of is not None:
+        return months_of, months_of.start > today
     before = _before_a_month(words, today)
     if before is not None:
         return before, False
@@ -223,8 +226,9 @@ def _anchor_in_year(words: list[str], named: Period | None, today: date) -> Peri
     relatively is that quarter of that year, not the whole year nor this year's quarter."""
     if named is None or not re.fullmatch(r"(last|this|next) year", named.label) or not calendar_anchor(words):
         return None
-    if range_anchors(words):
-        return None
+    if range_anchors(words) or day_range_anchors(words):
+        # "between march and june this year", "from 15 march to 15 april last year": the range in that year
+        return _range_period(words, today, year=named.start.year)
     return _calendar_period(words, today, year=named.start.year)
 
 
@@ -303,7 +307,62 @@ def range_anchors(words: list[str]) -> list[int] | None:
     return anchors
 
 
-def _range_period(words: list[str], today: date) -> Period | None:
+def _months_of_a_year(words: list[str], today: date) -> Period | None:
+    """ "the first six months of this year", "last 3 months of 2025": that many months from the
+    start, or to the end, of the year named after "of"."""
+    for i in range(len(words) - 3):
+        edge, count, unit, of = words[i : i + 4]
+        months = number(count)
+        if edge not in ("first", "last", "final") or unit not in ("months", "mos") or of != "of" or not months:
+            continue
+        year = _named_period(words[i + 4 : i + 6], today) or _calendar_period(words[i + 4 : i + 5], today)
+        if year is None or (year.start.month, year.end.month) != (1, 12) or not 1 <= months <= 12:
+            return None
+        y = year.start.year
+        if edge == "first":
+            return Period(f"the first {months} months of {y}", date(y, 1, 1), month_end(y, months))
+        return Period(f"the last {months} months of {y}", date(y, 13 - months, 1), month_end(y, 12))
+    return None
+
+
+def day_range_anchors(words: list[str]) -> tuple[int, int] | None:
+    """Two days of months joined by range words ("15 march and 15 april", "feb 1 - apr 15 2026"): the
+    months' places, or None."""
+    months = [i for i, w in enumerate(words) if _range_month(words, i) or w == "may" and day_of_month(words, i)]
+    if len(months) != 2 or not all(day_of_month(words, i) for i in months):
+        return None
+    a, b = months
+    between = [
+        w for w in words[a + 1 : b] if not re.fullmatch(r"\d{1,4}(?:st|nd|rd|th)?", w) and w not in ("of", "the")
+    ]
+    return (a, b) if between and set(between) <= PERIOD_RANGE_JOINS else None
+
+
+def _day_range(words: list[str], today: date, year: int | None) -> Period | None:
+    anchors = day_range_anchors(words)
+    if anchors is None:
+        return None
+    (a, b), month = anchors, (lambda i: 5 if words[i] == "may" else _range_month(words, i))
+    last_year = _year_near(words, b) or year
+    try:
+        if last_year is None:  # the most recent such day that has come
+            last_year = today.year if date(today.year, month(b), day_of_month(words, b)) <= today else today.year - 1
+        end = date(last_year, month(b), day_of_month(words, b))
+        start = date(_year_near(words, a) if _year_near(words, a) and _year_near(words, a) != last_year else last_year,
+                     month(a), day_of_month(words, a))  # fmt: skip
+    except ValueError:
+        return None  # "31 june"
+    if start > end:
+        start = start.replace(year=start.year - 1)
+    return Period(f"{start.day} {start:%b} to {end.day} {end:%b} {end.year}", start, end)
+
+
+def _range_period(words: list[str], today: date, *, year: int | None = None) -> Period | None:
+    """Months or quarters joined by range words, or two days of months; ``year``: the year the last
+    one belongs to when the words state none ("between march and june this year")."""
+    days = _day_range(words, today, year)
+    if days is not None:
+        return days
     anchors = range_anchors(words)
     if anchors is None:
         return None
@@ -319,7 +378,7 @@ def _range_period(words: list[str], today: date) -> Period | None:
         return int(after) if YEAR.fullmatch(after) else None
 
     first_at, last_at = anchors[0], anchors[-1]
-    last_year = stated(last_at)
+    last_year = stated(last_at) or year
     if last_year is None:  # the most recent such month or quarter that has begun
         last_year = today.year if span(last_at, today.year)[0] <= today else today.year - 1
     last_start, last_end, last_label = span(last_at, last_year)

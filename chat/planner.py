@@ -34,6 +34,7 @@ from atlas.periods import (
     Period,
     dated_side,
     day_of_month,
+    day_range_anchors,
     period_before,
     period_words,
     range_anchors,
@@ -41,6 +42,7 @@ from atlas.periods import (
     same_period_in_year,
     shift_period,
 )
+from atlas.record_changes import change_request
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
@@ -51,7 +53,7 @@ MAX_LIMIT = 50
 DEFAULT_TOP = 5
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)
 CITY_SEPARATOR = "|"  # cities joined in one session slot: a follow-up that names a city replaces them all
-_FOLLOW_UP_LEADS = ("and", "what about", "how about", "same for", "same thing for", "now", "also", "ok", "okay")
+_FOLLOW_UP_LEADS = ("and", "what about", "how about", "same", "now", "also", "ok", "okay")
 
 
 @dataclass(frozen=True)
@@ -254,6 +256,7 @@ def read_question(text: str, *, name_words: set[str], today: date) -> Signals:
     _read_nouns(doc, signals, name_words)
     _read_other_words(doc, signals, name_words)
     _read_people_and_opinions(doc, signals)
+    _read_change_request(doc, signals, name_words)
     signals.counted = _counted_noun(doc, name_words)
     signals.pointers = {
         t.lower_
@@ -517,6 +520,9 @@ def _money(word: str) -> Decimal | None:
     return value * (1000 if scale == "k" else 1_000_000 if scale == "m" else 1)
 
 
+_DAY_MONTHS = frozenset({*_MONTHS, "may"})
+
+
 def _read_numbers(doc: Doc, signals: Signals) -> None:
     """Top-N limits, amount thresholds ("over $10,000") and order-count thresholds
     ("more than 3 overdue orders"). Years, quarter numbers and day counts belong to periods."""
@@ -528,6 +534,12 @@ def _read_numbers(doc: Doc, signals: Signals) -> None:
         if value is not None and (prev in ("top", "bottom") or (i + 1 < len(words) and _is_rank_word(words, i + 1))):
             signals.limit = max(1, min(value, MAX_LIMIT))
             continue
+        if (
+            value is not None
+            and 1 <= value <= 31
+            and ({prev, words[i + 1] if i + 1 < len(words) else ""} & _DAY_MONTHS)
+        ):
+            continue  # "between 1 february and 15 april": days of months, no amounts
         comparison = _comparison(prev, prev2, words[i - 3] if i > 2 else "") or _between(words, i)
         trailing = "" if comparison else _trailing_comparison(words, i)  # "3 or more", "$500 or less"
         comparison = comparison or trailing
@@ -821,6 +833,17 @@ def _read_people_and_opinions(doc: Doc, signals: Signals) -> None:
             return
 
 
+def _read_change_request(doc: Doc, signals: Signals, name_words: set[str]) -> None:
+    """A request to change the records (atlas.record_changes): said plainly that Atlas only reads
+    them, never answered with the value as it stands. A shape of answer ("change kestrel's orders
+    to a table") is no change to the records."""
+    if signals.out_of_scope or signals.fmt:
+        return
+    verb = change_request(doc.text, name_words=name_words)
+    if verb:
+        signals.out_of_scope = (vocab.CHANGE_REASON, verb)
+
+
 def _subjects_of(token: Token) -> set[str]:
     return {c.lower_ for c in token.children if c.dep_ in ("nsubj", "nsubjpass")}
 
@@ -940,10 +963,11 @@ def _unread_period(words: list[str]) -> str:
         for i, w in enumerate(words[:-1])
         if w in ("this", "last", "next", "previous") and words[i + 1] in vocab.PERIOD_UNITS
     ]
-    if len(anchors) == 1 and [words[i + 1] for i in relative] == ["year"] and not years:
-        relative = []  # "Q1 last year", "November this year": the year qualifies the quarter or month
+    ranged = bool(range_anchors(words) or day_range_anchors(words))
+    if (len(anchors) == 1 or ranged) and [words[i + 1] for i in relative] == ["year"] and not years:
+        relative = []  # "Q1 last year", "march to june this year": the year qualifies the quarter or months
     named = sorted([*anchors, *years, *relative])
-    if len(named) > 1 and not (range_anchors(words) and not relative):
+    if len(named) > 1 and not (ranged and not relative):
         first, last = (" ".join(words[i : i + 2]) if i in relative else words[i] for i in (named[0], named[-1]))
         return f"{first} to {last}"
     for i, word in enumerate(words[:-1]):
@@ -992,6 +1016,9 @@ class Context:
     unknown_names: tuple[str, ...] = ()  # names that look like a customer but match none
     unknown_codes: tuple[str, ...] = ()  # account codes the question gives that no customer has
     last_order: str = ""  # the one order the previous answer showed: what "it" and "its" refer to
+    # the day the customer asked about signed their current contract, when the question counts
+    # from it ("since they signed"): looked up by the turn, as the planner reads no records
+    signed_on: date | None = None
 
 
 @dataclass(frozen=True)
@@ -1036,7 +1063,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     if said & shared_vocab.PLEASANTRIES and said <= set(shared_vocab.SMALL_TALK_WORDS):
         return Planned(Abstention(vocab.NO_PLAN_REASON, ""), {})  # "ok thanks": acknowledged, nothing re-asked
     planned = _plan_question(text, context, today=today)
-    aside = _before_an_aside(text, context, today=today)
+    aside = _before_an_aside(text, context, today=today, lenient=isinstance(planned.result, Abstention))
     if aside is not None:
         return aside
     if not isinstance(planned.result, Abstention):
@@ -1074,12 +1101,29 @@ def _after_the_lead(text: str, context: Context, *, today: date) -> Planned | No
     if not 0 < len(_words(lead)) <= MAX_LEAD_WORDS or len(_words(rest)) < 2:
         return None
     greeting = _words(lead) <= set(shared_vocab.SMALL_TALK_WORDS)  # "good morning all": no opinion asked
-    if not greeting and _asks_of_the_records(lead, context, today=today):
+    asks = not greeting and _asks_of_the_records(lead, context, today=today)
+    if asks and not _only_places(lead, context, today=today):
         return None
     if set(_words(lead)) & vocab.TOPIC_CHANGE_WORDS:
         context = Context(named=context.named, unknown_names=context.unknown_names)
     asked = _plan_question(rest, context, today=today)
+    if asks and isinstance(asked.result, QueryPlan) and not asked.result.filters.customers:
+        return None  # "for the east region - what's the total": the lead's place narrows the question
     return asked if not isinstance(asked.result, Abstention) else None
+
+
+def _only_places(lead: str, context: Context, *, today: date) -> bool:
+    """A lead that names a place or the records only in passing ("doing a slide for the east team",
+    "quick one for the orders team"): no name, status, period, measure, number, format or comparison
+    of its own, so it cannot narrow a question about one customer."""
+    said = read_question(lead, name_words=set(), today=today)
+    if said.status or said.exclude_status or said.period or said.order_number or _measure(said):
+        return False
+    if said.limit is not None or said.min_amount is not None or said.max_amount is not None or said.out_of_scope:
+        return False
+    if set(said.words) & (set(vocab.FORMAT_WORDS) | vocab.COMPARE_WORDS):
+        return False
+    return not _words(lead) & {w for ref in context.named for w in _words(ref.name)}
 
 
 def _asks_of_the_records(said_text: str, context: Context, *, today: date) -> bool:
@@ -1100,38 +1144,58 @@ def _asks_of_the_records(said_text: str, context: Context, *, today: date) -> bo
 # "... . sorting out territories").
 _REMARK_BREAK = re.compile(r"(?:[,;?!]|\.(?=\s)|\s[-\u2013\u2014])\s+")
 MAX_REMARK_WORDS = 8
+MAX_LENIENT_REMARK_WORDS = 14
+MAX_BRACKETED_WORDS = 24
+_BRACKETED = re.compile(r"\(([^()]{1,120})\)")
 
 
 def _remark_splits(text: str) -> list[tuple[str, str]]:
     """The question cut at each break before a remark, the last break first."""
     text = text.rstrip(" ?!.")
-    return [(text[: m.start()], text[m.end() :]) for m in reversed(list(_REMARK_BREAK.finditer(text)))]
+    splits = [(text[: m.start()], text[m.end() :]) for m in reversed(list(_REMARK_BREAK.finditer(text)))]
+    # "... (avg is fine)", "(rough is ok) - south team wants it": a remark in brackets, and what is around it
+    bracketed = _BRACKETED.search(text)
+    if bracketed is not None:
+        around = f"{text[: bracketed.start()]} {text[bracketed.end() :]}".strip(" ,-")
+        splits.insert(0, (around, bracketed.group(1)))
+        splits[1:1] = [(h, r) for h, r in _remark_splits(around) if r != bracketed.group(1)]
+    return splits
 
 
-def _before_an_aside(text: str, context: Context, *, today: date) -> Planned | None:
+def _before_an_aside(text: str, context: Context, *, today: date, lenient: bool = False) -> Planned | None:
     """The question before an aside: a statement after it about why it is asked or who wants it
     ("- they want to place a big order", ". sorting out territories for next yr", "? boss wants to
     know"). The aside's own words ("big order", "next yr") are no part of the question, even where
     they would read as a measure or a period. An aside sets no filter, name or limit, and is no
     question, clarification ("i mean ...") or instruction ("only the first five")."""
     for head, remark in _remark_splits(text):
-        if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= MAX_REMARK_WORDS:
+        # a question no plan read whole may carry a longer remark; one in brackets is one by its marks
+        longest = MAX_BRACKETED_WORDS if f"({remark})" in text else MAX_LENIENT_REMARK_WORDS if lenient else 0
+        if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= max(longest, MAX_REMARK_WORDS):
             continue
-        if not _is_aside(remark, context, today=today):
-            continue
-        asked = _plan_question(head, context, today=today)
-        if isinstance(asked.result, QueryPlan):
-            return asked
+        if _is_aside(remark, context, today=today):
+            asked = _plan_question(head, context, today=today)
+            if isinstance(asked.result, QueryPlan):
+                return asked
+        elif lenient:
+            asked = _plan_question(head, context, today=today)
+            if isinstance(asked.result, QueryPlan) and _is_aside(remark, context, today=today, plan=asked.result):
+                return asked
     return None
 
 
-def _is_aside(remark: str, context: Context, *, today: date) -> bool:
+def _is_aside(remark: str, context: Context, *, today: date, plan: QueryPlan | None = None) -> bool:
+    """``plan``: the question's plan without the remark; a place the remark names cannot narrow a
+    question about named customers ("- south team wants it"), nor an order's status a lookup of a
+    contract or customer ("(sales were moaning about overdue orders but i just need the limit)")."""
     doc = parse(remark)
     words = [t.lower_ for t in doc if not t.is_punct]
     if not words or words[0] in vocab.QUESTION_OPENERS:
         return False
     said = read_question(remark, name_words=set(), today=today)
-    slots = (said.status, said.exclude_status, said.region, said.city, said.segment, said.order_number)
+    places = () if plan is not None and plan.filters.customers else (said.region, said.city, said.segment)
+    lookup = plan is not None and plan.subject in ("contracts", "customers")
+    slots = (*places, *(() if lookup else (said.status, said.exclude_status)), said.order_number)
     if any(slots) or said.limit is not None or said.min_amount is not None or said.max_amount is not None:
         return False
     if set(words) & (set(vocab.FORMAT_WORDS) | vocab.COMPARE_WORDS):
@@ -1139,6 +1203,8 @@ def _is_aside(remark: str, context: Context, *, today: date) -> bool:
     if _words(remark) & {w for ref in context.named for w in _words(ref.name)}:
         return False
     first = next(t for t in doc if not t.is_punct)
+    if plan is not None and first.lower_ in vocab.PURPOSE_LEADS:
+        return True  # "want to get ahead of them before the north review", "for the board pack"
     if first.tag_ == "VBG":  # "trying to see ...", "sorting out territories", not "excluding ..." or "sorted by"
         return first.lemma_.lower() not in vocab.RESHAPING_VERBS or any(c.dep_ == "prt" for c in first.children)
     for token in doc:
@@ -1187,7 +1253,13 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
         # "who's ACCT-53554": an account code names its customer as the name does (chat.tools)
         name_words |= {m.group().lower() for m in vocab.ACCOUNT_CODE_IN_TEXT.finditer(text)}
     text, plain = _in_plain_words(text)
+    since = vocab.SINCE_SIGNING.search(text) if context.signed_on is not None else None
+    if since is not None:
+        text = f"{text[: since.start()]} {text[since.end() :]}"  # a period, not the signing date asked
     signals = read_question(text, name_words=name_words, today=today)
+    if since is not None and context.signed_on is not None and signals.period is None:
+        signed = context.signed_on
+        signals.period = Period(f"since signing on {signed.day} {signed:%b %Y}", signed, today)
     signals.readings[:0] = plain
     same = _same_period_moved(signals, context)
     if same is not None:
@@ -1559,7 +1631,7 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         return True  # "highest credit limit out of those" after renewals listed
     if last is not None and _picks_from_the_set(signals, last) and not context.named:
         return True  # "biggest single order in there", "which of those was the smallest order"
-    if signals.subjects or (_field(signals, context) and not swaps_terms):
+    if _names_a_subject(signals, last, lead=lead) or (_field(signals, context) and not swaps_terms):
         return False
     measure = _measure(signals)
     if _picks_one(signals, measure) and last is not None and last.subject == "orders" and not last.group_by:
@@ -1579,6 +1651,24 @@ def _is_follow_up(text: str, signals: Signals, context: Context) -> bool:
         if w.isalnum() and w not in {"and", "what", "about", "how", "the", "in", "for", "same", "as", "a", "then"}
     ]
     return lead or signals.has_slot() or bool(context.named) or bool(signals.fmt) or not content
+
+
+def _names_a_subject(signals: Signals, last: QueryPlan | None, *, lead: bool) -> bool:
+    """Whether the question names records of its own. A word for money coming in ("revenue",
+    "spend") names the orders, but after a question about the orders it only says what to measure
+    ("and the revenue?", "same thing, revenue instead", "and what did they spend?"); so does the
+    orders' own noun in "the same" asked another way ("same but order count", "order count instead").
+    "Now list the cancelled orders in the east" names its own orders and starts afresh."""
+    if last is None or last.subject != "orders" or not signals.subjects:
+        return bool(signals.subjects)
+    measured = vocab.REVENUE_WORDS | vocab.TOTAL_NOUNS
+    named = {
+        subject
+        for w, lemma in zip(signals.words, signals.lemmas, strict=True)
+        if (subject := vocab.SUBJECT_WORDS.get(lemma) or vocab.SUBJECT_WORDS.get(w)) and not {w, lemma} & measured
+    }
+    same = bool(signals.words) and (signals.words[0] == "same" or "instead" in signals.words)
+    return bool(named - {"orders"}) or bool(named) and not (lead and same)
 
 
 def _picks_from_the_set(signals: Signals, last: QueryPlan) -> bool:
@@ -1784,11 +1874,23 @@ def _reranked(signals: Signals) -> str | None:
     for i, word in enumerate(words[:-1]):
         if word != "by":
             continue
-        nxt = set(words[i + 1 : i + 4]) | set(signals.lemmas[i + 1 : i + 4])
-        if nxt & (vocab.COUNT_WORDS | {"how"}):
-            return "count"
-        if nxt & (vocab.MONEY_WORDS | vocab.SUM_NOUNS | vocab.REVENUE_WORDS):
-            return ""
+        named = _measure_named(set(words[i + 1 : i + 4]) | set(signals.lemmas[i + 1 : i + 4]))
+        if named is not None:
+            return named
+    if words and (words[0] == "same" or "instead" in words):
+        return _measure_named(set(words) | set(signals.lemmas))  # "same for revenue", "order count instead"
+    return None
+
+
+def _measure_named(words: set[str]) -> str | None:
+    """The measure a few words name: "average" ("avg order value"), "count" ("number of orders"),
+    "" (money: "revenue", "value"), or None."""
+    if words & vocab.AVERAGE_WORDS:
+        return "average"
+    if words & (vocab.COUNT_WORDS | {"how"}):
+        return "count"
+    if words & (vocab.MONEY_WORDS | vocab.SUM_NOUNS | vocab.REVENUE_WORDS):
+        return ""
     return None
 
 
@@ -1842,7 +1944,9 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
         # The same ranking measured another way: every filter it had holds, with what is restated.
         kept = Filters.from_slots({**last.filters.slots(), **_stated_filters(signals)}, last.filters.customers)
         return replace(last, filters=kept, limit=limit, measure=reranked)
-    measure = _measure(signals)
+    # "and the revenue?", "what did they spend": a word for money coming in asks for the total
+    money_in = set(signals.words) | set(signals.lemmas)
+    measure = _measure(signals) or ("sum" if money_in & vocab.REVENUE_WORDS or _summed_by_verb(signals) else "")
     kind = measure if measure in _SWAPPABLE_MEASURES and last.kind in _SWAPPABLE_MEASURES else last.kind
     if measure in _SWAPPABLE_MEASURES and last.kind == "list":
         kind = measure

@@ -30,7 +30,8 @@ from chat.planner import CENT, Abstention, Filters, QueryPlan
 from chat.prompt import Prompt
 from chat.shaping import Holds, Influence, Style, Use, field_values, settle, style_for
 
-ROWS_SHOWN = {"": 10, "short": 0, "detailed": 25, "table": 25}
+# Rows of a list shown in full; a longer list shows this many and says how to see the rest.
+ROWS_SHOWN = {"": 50, "short": 0, "detailed": 50, "table": 50}
 
 CAN_ANSWER = (
     "I can answer questions about the company's customers (by region, city or segment), their orders "
@@ -43,6 +44,10 @@ ABSTENTIONS = {
     vocab.NO_FIELD_REASON: "I can't answer that: the records don't hold {topic}.",
     vocab.NO_PLAN_REASON: "I can't answer that from the records.",
     vocab.OPINION_REASON: "I can't answer that: it asks for an opinion, and I only report what the records hold.",
+    vocab.CHANGE_REASON: (
+        "I can't change the records: Atlas only reads them. Make the change where the records are kept, and ask me "
+        "again once it is there."
+    ),
     vocab.UNKNOWN_CUSTOMER_REASON: "I can't answer that: no customer called \u201c{topic}\u201d is on record.",
     vocab.UNKNOWN_CODE_REASON: "I can't answer that: no customer has account code {topic}.",
     vocab.NEEDS_CUSTOMER_REASON: "I can't look up a {topic} without a customer: which customer do you mean?",
@@ -446,7 +451,7 @@ def _shaped(
         out.append(B.bullets(items[:limit]))
     hidden = (total if total is not None else len(rows)) - min(limit, len(rows))
     if hidden > 0:
-        out.append(B.note(f"{hidden:,} more not shown."))
+        out.append(B.note(f"{hidden:,} more not shown: ask for a shorter period or a narrower filter to see them."))
     return out
 
 

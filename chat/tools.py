@@ -378,6 +378,14 @@ def _names_by_words(index: CustomerIndex) -> tuple[dict[tuple[str, ...], IndexEn
     return names, written
 
 
+def _one_word_slipped(typed: tuple[str, ...], key: tuple[str, ...]) -> bool:
+    """Every word of the name as on record but one, and that one a slip after its first letter into
+    another word ("hudson vail pharmacy", "granite peek builders"): a short word scores low on its
+    own, but the rest of the name leaves no doubt."""
+    differing = [(a, b) for a, b in zip(typed, key, strict=True) if a != b]
+    return len(differing) == 1 and len(key) >= 2 and differing[0][0][:1] == differing[0][1][:1]
+
+
 def read_names(text: str) -> NameReading:
     """The customer names ``text`` writes in other words, read as the names on record.
 
@@ -414,6 +422,17 @@ def read_names(text: str) -> NameReading:
                 covered.update(range(i, i + size))
                 break
     for key, entry in names.items():
+        # "copper line electrical", "pine crest medical group": one word of the name typed as two
+        size = len(key)
+        for i in range(len(tokens) - size):
+            if not covered.isdisjoint(range(i, i + size + 1)):
+                continue
+            span = tokens[i : i + size + 1]
+            if any((*span[:j], span[j] + span[j + 1], *span[j + 2 :]) == key for j in range(size)):
+                start, end = spans[i][0], spans[i + size][1]
+                replaced.append((start, end, text[start:end], entry.name))
+                covered.update(range(i, i + size + 1))
+    for key, entry in names.items():
         size = len(key)
         if size < 2:
             continue
@@ -436,7 +455,11 @@ def read_names(text: str) -> NameReading:
                 continue
             others = max((fuzz.ratio(typed_text, written[k]) for k in names if k != key and len(k) == size), default=0)
             start, end = spans[i][0], spans[i + size - 1][1]
-            if score >= SURE_RATIO and words >= SURE_WORD_RATIO and score - others >= RUNNER_UP_GAP:
+            if (
+                score >= SURE_RATIO
+                and score - others >= RUNNER_UP_GAP
+                and (words >= SURE_WORD_RATIO or _one_word_slipped(typed, key))
+            ):
                 replaced.append((start, end, text[start:end], entry.name))
                 covered.update(range(i, i + size))
             else:

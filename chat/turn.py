@@ -39,7 +39,7 @@ from chat.answering.values import MissingValue, missing_value
 from chat.corpus import search_documents
 from chat.executors import execute
 from chat.feedback import queue_gate, record_followup
-from chat.models import ChatSession, Region, Turn
+from chat.models import ChatSession, Contract, Region, Turn
 from chat.planner import Abstention, Context, CustomerRef, Planned, QueryPlan, plan_question
 from chat.responders import ResponderError, get_responder
 from chat.shaping import Use
@@ -308,7 +308,11 @@ def _answer(
         # "From now on, amounts in euros" asks nothing of the records: the acknowledgement is the answer.
         _answer_with_gate_sentence(turn, state, shown.message)
         return
-    if abstention is not None and asks_nothing(asked, names_customer=bool(tools.find_customer_mentions(asked))):
+    if (
+        abstention is not None
+        and abstention.reason != vocab.CHANGE_REASON
+        and asks_nothing(asked, names_customer=bool(tools.find_customer_mentions(asked)))
+    ):
         # "I'm in Denver till Friday": a statement, acknowledged, never "I can't answer that"
         # (design rule "statements acknowledged"); what the gate keeps it says itself.
         _acknowledge(turn, state, sentences.STATEMENT_ACKNOWLEDGED)
@@ -447,7 +451,16 @@ def _context(state: state_module.SessionState, resolution: state_module.Resoluti
         elif focus is not None and focus.id in {c.id for c in group}:
             named.append(CustomerRef(int(focus.id), focus.label))
     last = QueryPlan.from_dict(state.last_plan) if state.last_plan else None
+    about = named[0] if len(named) == 1 else focus if focus is not None and focus.type == "customer" else None
+    signed = None
+    if about is not None and vocab.SINCE_SIGNING.search(asked):
+        signed = (
+            Contract.objects.filter(customer_id=int(about.id))
+            .order_by("-signed_on")
+            .values_list("signed_on", flat=True)
+        ).first()
     return Context(
+        signed_on=signed,
         named=tuple(dict.fromkeys(named)),
         focus=CustomerRef(int(focus.id), focus.label) if focus is not None and focus.type == "customer" else None,
         refers_back=resolution.refers_back,

@@ -162,7 +162,7 @@ SUM_WORDS = frozenset({"total", "sum", "altogether", "combined", "owe", "owed", 
 OWING_WORDS = frozenset({"owe", "owed", "owing"})
 SUM_VERB_PHRASES = frozenset(
     {("add", "up"), ("come", "to"), ("amount", "to"), ("bring", "in"), ("bring", "us"), ("make", "us")}
-    | {("rake", "in"), ("pull", "in"), ("take", "in")}
+    | {("rake", "in"), ("pull", "in"), ("take", "in"), ("run", "to")}
 )  # (lemma, next word)
 # Ordering verbs with a particle ("put through", "put in"): "what did X put through" asks what
 # their orders came to, as "bring in" does; "which orders were put through" still lists.
@@ -637,6 +637,20 @@ UNKNOWN_CODE_REASON = "unknown-account-code"  # "whose is ACCT-00000": no custom
 # An account code written within a question ("who is ACCT-53554", "acct-53554"): its digits.
 ACCOUNT_CODE_IN_TEXT = re.compile(r"\bacct-?(\d{3,})\b", re.IGNORECASE)
 NEEDS_CUSTOMER_REASON = "needs-customer"
+# "since they signed", "since signing w/ us", "since the contract started", "since we onboarded
+# them": from the day the customer's current contract was signed (a period, never the signing date).
+SINCE_SIGNING = re.compile(
+    r"\bsince\s+(?:(?:they|we|he|she|the|their|its|it|our|was|were|contract|deal|agreement|them|w/|with|us)\s+){0,4}"
+    r"(?:sign(?:ed|ing)?|onboard(?:ed|ing)?|(?:started|began|kicked\s+off|started\s+up)(?=.*\b(?:contract|deal|agreement)\b)"
+    r"|(?<=contract\s)(?:started|began|kicked\s+off))"
+    r"(?:\s+(?:up|on|with|w/|us|them|the\s+contract|the\s+deal|was\s+signed))*\b",
+    re.IGNORECASE,
+)
+# The first word of a remark that says what the answer is for ("want to get ahead of them", "for
+# the board pack", "need it for the deck"): read as an aside beside a question that planned without it.
+PURPOSE_LEADS = frozenset({"want", "wanna", "need", "needed", "for", "trying", "prepping", "gotta", "so"})
+# "mark SO-86005 as paid": a change to the records (atlas.record_changes), which Atlas only reads.
+CHANGE_REASON = "change-records"
 UNREAD_WORD_REASON = "unread-word"  # a content word no slot reads and the vocabulary does not know
 # Abstentions that say no plan fits the question (a close policy passage may still answer it).
 NO_PLAN_REASONS = frozenset({NO_PLAN_REASON, UNREAD_WORD_REASON})

@@ -26,7 +26,7 @@ from chat.models import Contract, Customer, Order
 
 ABSTAINED = re.compile(
     r"\b(can't answer|cannot answer|can't forecast|cannot forecast|outside what Atlas answers|"
-    r"can't look up|don't hold|do not hold)\b",
+    r"can't look up|don't hold|do not hold|can't change the records)\b",
     re.IGNORECASE,
 )
 NONE_STATED = re.compile(r"\b(no|none|0)\b", re.IGNORECASE)

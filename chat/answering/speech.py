@@ -62,9 +62,13 @@ def asks_nothing(text: str, *, names_customer: bool = False) -> bool:
         return False  # "I need the invoice terms for ...": a request put as a statement
     if set(words) & WH_WORDS:
         return False  # "I don't need the list, just how many accounts do we have"
+    if any(t.tag_ == "VB" and t.lemma_.lower() in REQUEST_OPENERS and t.i and doc[t.i - 1].is_punct for t in doc):
+        return False  # "open orders count - south and east, give me each": a request after the fragment
     lemmas = {t.lemma_.lower() for t in doc}
     # a noun of the records in any form ("orders", "turnover", "clients") makes a fragment a request
     measured = (lemmas | set(words)) & (vocab.MONEY_WORDS | MEASURE_WORDS | vocab.REVENUE_WORDS | vocab.TOTAL_NOUNS)
+    # a field of a record ("credit limit for the vet one", "acct code for X") asks for it
+    measured |= (lemmas | set(words)) & {*vocab.CONTRACT_FIELDS, *vocab.CUSTOMER_FIELDS} - {"where", "based"}
     subjects = {vocab.SUBJECT_WORDS.get(w) for w in lemmas | set(words)} - {None}
     about_records = names_customer or bool(subjects or measured)
     first_person = bool(set(words) & FIRST_PERSON) or doc[0].lower_ in ("i", "im")

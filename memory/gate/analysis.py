@@ -606,7 +606,8 @@ _NOT_IN_A_POINTER = frozenset({"when", "if", "i", "you", "we", "it", "is", "are"
 # go": a thing named plainly and dropped, said to be over (no pointer noun, so a marker that it
 # is over is needed: "I don't need the total, just the count" withdraws nothing).
 _PLAIN_WITHDRAWAL = re.compile(
-    r"\b(?:no need for|(?:don't|dont|do not) need|lose|drop|ditch|bin|scrap|get rid of|leave out|remove"
+    r"\b(?:no need for|(?:don't|dont|do not) (?:need|bother with)|never mind (?:on|about|with)|lose|drop|ditch|bin"
+    r"|scrap|get rid of|leave out|remove"
     r"|stop (?:with|adding|showing|including|putting|giving me))\s+"
     r"(?:the |those |these |that |my |your |all the )?(?P<x>[\w/&'%+-]+(?: [\w/&'%+-]+){0,3}?)"
     r"(?=\s+(?:anymore|any more|now|from now|at the|in the|on the|mentioned|please|pls|thanks)\b|\s*[,.;!?]|\s*$)"
@@ -616,10 +617,16 @@ _NO_LONGER = re.compile(r"\b(?:anymore|any more|no longer|now|can go)\b")
 
 
 def _withdrawn_in(low: str, cue: re.Pattern[str], thing: re.Pattern[str]) -> tuple[str, re.Match[str]] | None:
-    """The first sentence with the cue of a withdrawal, and the thing it names there."""
-    for sentence in re.split(r"[.!?;\n]+", low):
-        if cue.search(sentence) and (named := thing.search(sentence)) is not None:
+    """The first sentence with the cue of a withdrawal, and the thing it names there, or in the
+    sentence just before ("the account code thing... nah, scrap that")."""
+    sentences = re.split(r"[.!?;\n]+", low)
+    for i, sentence in enumerate(sentences):
+        if not cue.search(sentence):
+            continue
+        if (named := thing.search(sentence)) is not None:
             return sentence, named
+        if i and (named := thing.search(sentences[i - 1])) is not None:
+            return sentences[i - 1], named
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from atlas.record_changes import change_request
 from memory.gate import reasons as r
 from memory.gate import rules
 from memory.gate.secrets import secret_kind
@@ -50,7 +51,22 @@ def message_refusal(text: str, hits: dict[str, list[tuple[int, int]]]) -> Refusa
     for name in rules.MESSAGE_REFUSALS:
         if name in hits:
             return Refusal(r.INSTRUCTION, name)
+    if change_request(text, name_words=_customer_words(text)):
+        return Refusal(r.INSTRUCTION, "change_records")  # "mark SO-86005 as paid": the records, not a note
     return None
+
+
+def _customer_words(text: str) -> set[str]:
+    """The words of the customers' names whose first word the text holds ("switch aire valley ...")."""
+    from atlas.lexicon import CUSTOMER_NAMES, names_from, words
+
+    said = set(words(text))
+    out: set[str] = set()
+    for name in names_from(CUSTOMER_NAMES):
+        parts = words(name)
+        if parts and parts[0] in said:
+            out.update(parts)
+    return out
 
 
 def refusal_for(text: str) -> Refusal | None:

@@ -87,11 +87,36 @@ def _named(text: str) -> str:
     """A secret's name followed, within a few words, by a value."""
     text = text.replace("’", "'")
     for found in _names().finditer(text.lower()):
-        after = _TOKEN.findall(text[found.end() :])[:7]
+        after = _TOKEN.findall(text[found.end() :])
         lead = text[found.end() : found.end() + 1] == ":"
-        if _has_value(after, lead=lead):
+        if (
+            _has_value(after[:7], lead=lead)
+            or any(_password_shaped(t) for t in after)
+            or _kept(text[: found.start()], found.group(1))
+        ):
             return SECRET_NOUNS[" ".join(found.group(1).split())]
     return ""
+
+
+# A request to keep what follows ("save my netsuite password", "pls hang onto my pin"): a secret
+# asked to be stored is refused whether or not its value is in the same message.
+_KEEP_REQUEST = re.compile(
+    r"\b(?:save|store|remember|keep|stash|note|jot|record|hang on ?to|hold on ?to|memori[sz]e)\b[^.!?]*$", re.I
+)
+
+
+def _kept(before: str, name: str) -> bool:
+    # "keep the account number in lists": in a business chat an account number is the customer's code
+    return " ".join(name.split()) != "account number" and bool(_KEEP_REQUEST.search(before))
+
+
+def _password_shaped(token: str) -> bool:
+    """A token mixing letters, digits and a symbol ("Harbor!2026x", "Tulip#2291"), anywhere after the
+    secret's name: its value, however far the sentence runs before giving it."""
+    token = token.strip(".,;:)(\"'")
+    return (
+        any(c.isalpha() for c in token) and any(c.isdigit() for c in token) and any(c in "!#$%&*@^~+=?" for c in token)
+    )
 
 
 def _has_value(after: list[str], *, lead: bool) -> bool:

@@ -517,6 +517,8 @@ POINTED_WITHDRAWALS: tuple[str, ...] = (
     "out of date",
     "no longer",
     "not needed",
+    "no need",
+    "undo",
     "don't need",
     "doesn't matter",
 )

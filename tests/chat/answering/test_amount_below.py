@@ -14,10 +14,7 @@ from tests.chat.answering.conftest import blind_cases, judged, named_span
 
 pytestmark = pytest.mark.turn
 
-LONG_LIST = "known gap: a list of more than ten orders shows the ten newest and the count; the truth wants every one"
 GAPS = {
-    "list aire valley brewing orders under 2k this yr": LONG_LIST,
-    "pinecrest medical group - which orders under 25k since june?": LONG_LIST,
     "the small stuff from boston customers this yr - how many orders sub 2k?": (
         "known gap: 'the small stuff' leaves 'stuff' unread"
     ),

@@ -166,6 +166,36 @@ CLASSES: dict[str, str] = {
         "'which of those renew before april 2027' pick from that list by the contract ('before <month>' said "
         "of a renewal runs from today)."
     ),
+    # helper-blind-98's and helper-blind-100's rows (seventh session), written blind before the change
+    "period_since_signing": (
+        "'since they signed', 'since signing w/ us', 'since the contract started', 'since we onboarded them': the "
+        "customer's figure from the day their current contract was signed to today, never the signing date."
+    ),
+    "halves_in_words": "'first half of 2025', 'second half of last year', 'the first six months of this year'.",
+    "each_of_two_regions": "one figure for each of two or three named regions ('north and south each').",
+    "two_contract_conditions": "customers whose contracts meet two conditions at once (terms and a credit limit).",
+    "change_a_record": (
+        "'mark SO-x as paid', 'set kestrel's credit limit to 50k', 'switch X to net 45': Atlas only reads the "
+        "records and says so, never answers with the value as it stands nor acknowledges it as a statement."
+    ),
+    "aside_clauses": (
+        "a lead-in, a trailing purpose or a remark in brackets ('doing a slide for the east team -', '(avg is fine)', "
+        "'- south team wants it for a pricing review') beside a question about one customer is set aside, even "
+        "when it names a place or a status."
+    ),
+    "between_and_halves_shorthand": (
+        "'b/w march and june this yr', 'btwn 1 feb and 15 apr 2026', '2nd half', 'calendar 2025', 'cal yr 2025'."
+    ),
+    "real_word_slip_in_name": (
+        "a name word slipped into another English word ('hudson vail', 'beacon hall') or split in two ('copper "
+        "line', 'pine crest'): read as the name, and said."
+    ),
+    "same_but_other_measure": (
+        "'same but by order count', 'ok and by avg order', 'same thing, revenue instead', 'and the revenue?' after a "
+        "ranking or total: the same set measured the other way."
+    ),
+    "lists_shown_whole": "a list of up to 50 orders or customers is shown whole, never cut at ten.",
+    "the_one_reference": "a customer of the last list picked by a word of its trade ('the vet one').",
 }
 
 # A count of orders counts every order placed, cancelled ones included (only money leaves them out).
@@ -173,7 +203,46 @@ COUNTED_WITH_CANCELLED = (
     "known disagreement: a count of orders counts every order placed, cancelled ones included; the truth counts"
     " non-cancelled orders only"
 )
+HALF_WORDS_GAP = (
+    "known gap: a half said as 'back half', 'latter half' or '1st half of this yr' with a count is not "
+    "read as that half"
+)
+EACH_REGION_GAP = (
+    "known gap: one figure for each of two or three named regions ('north and south each', 'central vs "
+    "south') has no plan, and Atlas abstains"
+)
+TWO_CONDITIONS_GAP = (
+    "known gap: two contract conditions at once (terms with a credit limit, or with a renewal window) "
+    "have no plan; two rows' truths are not read either"
+)
+RUN_TO_GAP = "known gap: 'what does a typical order run to' is not read as an average"
+BARE_DAYS_GAP = "known gap: days with no month ('from the 3rd to the 17th of last month') have no period"
+TRADE_WORD_GAP = (
+    "known gap: a customer of the last list picked by a word of its trade ('the vet one', 'the dental "
+    "place') is not resolved, and Atlas abstains"
+)
 GAPS: dict[str, str] = {
+    "north region revenue back half of 2025?": HALF_WORDS_GAP,
+    "mercer textile works total for the latter half of 2025": HALF_WORDS_GAP,
+    "revenue this year for north and south each": EACH_REGION_GAP,
+    "how many orders did east and west place last month, separately": EACH_REGION_GAP,
+    "overdue balance in the north, east and west - one number per region pls": EACH_REGION_GAP,
+    "q3 revenue by region for west and central only": EACH_REGION_GAP,
+    "open orders count - souht and east, give me each": EACH_REGION_GAP,
+    "what did the north and central regions each bring in over the last 90 days": EACH_REGION_GAP,
+    "which customers are on net 60 and have a credit limit over 400k": TWO_CONDITIONS_GAP,
+    "net 30 accts renewing in the next 30 days?": TWO_CONDITIONS_GAP,
+    "who's on net 15 with a credit limt under 20k": TWO_CONDITIONS_GAP,
+    "any net 30 customers with credit limits above 150k?": TWO_CONDITIONS_GAP,
+    "which contracts renew in the next 60 days and have a credit limit below 50k": TWO_CONDITIONS_GAP,
+    "what does a typical order from mercer textile run to this yr (avg is fine), for the board pack": RUN_TO_GAP,
+    "how much did we bill from the 3rd to the 17th of last month": BARE_DAYS_GAP,
+    "which customers are in boston": TRADE_WORD_GAP,
+    "list our north region customers": TRADE_WORD_GAP,
+    "small business custmers in central?": TRADE_WORD_GAP,
+    "who do we have in the north": TRADE_WORD_GAP,
+    "customers in philadelphia?": TRADE_WORD_GAP,
+    "show me the west accts": TRADE_WORD_GAP,
     "first half vs second half of 2025 for the west region, total sales": (
         "known gap: halves said in words ('first half vs second half of 2025', 'split 2025 into its two halves') "
         "have no comparison plan, and Atlas abstains"
@@ -214,7 +283,8 @@ GAPS: dict[str, str] = {
         "(second-largest) is not read either"
     ),
     "who are our houston customers": (
-        "known gap: ranking customers by what they owe ('owes us the most') has no plan, and Atlas abstains"
+        "known gap: ranking customers by what they owe ('owes us the most') has no plan, and Atlas abstains; nor is "
+        "'the energy one' resolved among the customers just listed"
     ),
     "largest order across all custmers last yr, which one was it n how much": (
         "known gap: a remark that asks again for what the answer shows ('which one was it n how much') is not set "
