@@ -65,9 +65,9 @@ class Normalised:
 
     @property
     def corrections(self) -> tuple[Change, ...]:
-        """The spelling corrections and nicknames read as names: what the answer tells the user it read
-        differently."""
-        return tuple(c for c in self.changes if c.reason in ("spelling", "nickname"))
+        """The spelling corrections, nicknames and customers picked from a list ("the vet one") read as
+        names: what the answer tells the user it read differently."""
+        return tuple(c for c in self.changes if c.reason in ("spelling", "nickname", "listed"))
 
     def as_dicts(self) -> list[dict[str, str]]:
         return [{"from": c.original, "to": c.replacement, "why": c.reason} for c in self.changes]

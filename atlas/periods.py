@@ -39,7 +39,7 @@ from atlas.vocabulary import CURRENCY_WORDS
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
 # Words that join two months or quarters into one span ("from June to August").
-PERIOD_RANGE_JOINS = frozenset({"and", "to", "through", "thru", "until", "till", "til", "-", "&", ","})
+PERIOD_RANGE_JOINS = frozenset({"and", "to", "through", "thru", "until", "till", "til", "-", "&", ",", "+"})
 
 
 @dataclass(frozen=True)

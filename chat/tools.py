@@ -469,3 +469,36 @@ def read_names(text: str) -> NameReading:
         out = out[:start] + name + out[end:]
     changes = tuple((typed, name) for _, _, typed, name in sorted(replaced))
     return NameReading(out, changes, tuple(unsure))
+
+
+# "the vet one", "the dental place", "the robotics co", "the coffee roaster": one of the customers
+# the last answer listed, picked by a word of its name (a word's first letters, at least three).
+_PICKED = re.compile(r"\bthe\s+([a-z]{3,})(?:\s+([a-z]{3,}))?(?:\s+(?:one|place|co|company|firm|shop|guys|lot))?\b")
+# Words after "the" that name no customer ("the north", "the credit limit").
+_NOT_PICKS = frozenset({"one", "ones", "same", "last", "first", "next", "other", "whole", "total", "top", "biggest"})
+
+
+def picked_from(text: str, listed: list[str], *, known: frozenset[str]) -> tuple[str, str] | None:
+    """(as typed, the name on record) when ``text`` picks exactly one of the ``listed`` names by a
+    word of its name; None when it picks none or several. ``known``: the planner's own words ("the
+    north", "the credit limit" pick nothing)."""
+    low = text.lower()
+    for match in _PICKED.finditer(low):
+        typed = [w for w in match.groups() if w and w not in _NOT_PICKS and w not in known]
+        if not typed or match.group(1) in known:
+            continue
+        hits = {
+            name
+            for name in listed
+            if any(_shares_a_stem(word, part) for word in typed for part in _tokens(name) if len(part) >= 3)
+        }
+        if len(hits) == 1:
+            return text[match.start() : match.end()], hits.pop()
+    return None
+
+
+def _shares_a_stem(typed: str, word: str) -> bool:
+    """ "vet" and "veterinary", "brewery" and "brewing", "roaster" and "roasters": the same first
+    letters, as many as the shorter word has and at most four."""
+    n = min(len(typed), len(word), 4)
+    return n >= 3 and typed[:n] == word[:n]

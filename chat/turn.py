@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import asdict, replace
+from functools import lru_cache
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +163,14 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         if names.changes:
             spelt = tuple(Change(typed, name, "spelling") for typed, name in names.changes)
             read = replace(read, text=names.text, changes=read.changes + spelt)
+        picked = None if names.changes else _picked_from_the_list(state, read.text)
+        if picked is not None:
+            # "credit limit for the vet one" after customers were listed: that customer, said
+            read = replace(
+                read,
+                text=read.text.replace(picked[0], picked[1], 1),
+                changes=(*read.changes, Change(*picked, "listed")),
+            )
         mentions = _group_mentions(tools.find_customer_mentions(read.text))
         # A "did you mean" option typed back is matched as offered, before the normaliser rewrites it.
         offered = bool(state.pending and state.pending.get("plans"))
@@ -436,6 +445,22 @@ def _plan(
     if planned.fmt and not state.format:
         state.format = planned.fmt
     return planned
+
+
+def _picked_from_the_list(state: state_module.SessionState, text: str) -> tuple[str, str] | None:
+    """One of the customers the last answer listed, picked by a word of its name ("the vet one")."""
+    last = QueryPlan.from_dict(state.last_plan) if state.last_plan else None
+    if last is None or last.subject != "customers" or last.kind != "list" or tools.find_customer_mentions(text):
+        return None
+    listed = list(executors.customers_for(last.filters).values_list("name", flat=True)[: executors.MAX_ROWS])
+    return tools.picked_from(text, listed, known=_planner_words())
+
+
+@lru_cache(maxsize=1)
+def _planner_words() -> frozenset[str]:
+    from atlas.lexicon import vocabulary_words
+
+    return frozenset(w.lower() for w in vocabulary_words(vocab))
 
 
 def _context(state: state_module.SessionState, resolution: state_module.Resolution, asked: str) -> Context:

@@ -923,7 +923,11 @@ _CONDITION = re.compile(
     r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries|stuff|things)\b"
     # "bullet points for orders", "tables for contracts": the records named are the scope
     r"|\bfor\s+(?:the\s+|my\s+|all\s+|any\s+)?(?P<records>orders|invoices|contracts|renewals)\b(?!\s+(?:of|from|in|with|over|under|above|below)\b)"
-    r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b",
+    r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b"
+    # "when the question is about a contract", "for any question on overdue orders", "questions about
+    # renewals:", "if my question's about a customer": the topic of the questions
+    r"|\b(?:questions?|queries|query)(?:['’]s|\s+(?:is|are))?\s+(?:about|on|re|regarding|to do with)\s+"
+    r"(?:a\s+|an\s+|the\s+|our\s+)?(?P<topic>[^,.;:]+)",
 )
 _REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: region)?")
 

@@ -1318,9 +1318,16 @@ def _kept_or_replaced(
     }
     wanted = set().union(*(reading.facets for _, reading in readings))
     if kept and set().union(*(k.facets for k in kept.values())) >= wanted:
-        # The clauses' own notes already say every facet the sentence names: they stay,
-        # each with its facets.
-        return [replace(f, facets=kept[id(f)].facets, scope=kept[id(f)].scope) if id(f) in kept else f for f in out]
+        # The clauses' own notes already say every facet the sentence names: they stay, each with
+        # its facets, and where a clause names no condition, the sentence's ("rule for contract
+        # questions: always show me the credit limit")
+        scopes = {reading.scope for _, reading in readings} - {preferences.GLOBAL}
+        around = next(iter(scopes)) if len(scopes) == 1 else preferences.GLOBAL
+
+        def scoped(k: preferences.Reading) -> str:
+            return k.scope if k.scope != preferences.GLOBAL else preferences.widest(around, k.facets)
+
+        return [replace(f, facets=kept[id(f)].facets, scope=scoped(kept[id(f)])) if id(f) in kept else f for f in out]
     out = [f for f in out if f not in said]
     found = [f for g, reading in readings if (f := _wish(g, reading, rule=rule)) is not None]
     if needs_existing:
@@ -1964,6 +1971,11 @@ def analyse_clause(
         return _refuse("preference", r.QUESTION, text, kind="preference") if "standing" in hits else None
     # "I'm normally offline Friday afternoons": a habit, not a state with an end
     habitual = any(t.lower_ in vocab.HABITUAL_ADVERBS for t in clause.span) or bool(_RECURRING_DAY.search(clause.lower))
+    # "standing ask, not just today": a one-off denied says it lasts; its "today" bounds nothing
+    doc = clause.span.doc
+    habitual = habitual or any(
+        doc[s].lower_ in ("not", "n't", "isnt", "never") for s, _ in clause.hits.get("standing", [])
+    )
     situation = None if habitual else _situation(clause.span, hits, at=at)
     if situation is not None:
         return situation

@@ -278,6 +278,11 @@ def speech_act(span: Span) -> str:
         return "request"  # "could we have those as a numbered list?"
     # "When I ask about sales, ..." opens a condition, not a question ("When do we ...?").
     condition = first.lower_ in _SUBORDINATORS and second in _PRONOUN_SUBJECTS
+    # "when the question is about a contract, ...", "if my question's about a customer, ...": a
+    # condition on a question, said with no question mark
+    condition = condition or (
+        first.lower_ in _SUBORDINATORS and second in ("the", "a", "an", "my", "any", "your") and not _asks(span)
+    )
     asks_of = ("you", "u", "we", "they", "i") if first.lower_ == "do" else _PRONOUN_SUBJECTS
     if first.lower_ in ("do", "does", "did") and second in asks_of:
         return "question"  # "do you normally count cancelled orders?" asks; "do it as a table" asks for it

@@ -517,6 +517,23 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["this", "that", "it"]}},
                 {"LOWER": {"IN": ["away", "down", "somewhere"]}},
             ],
+            # "hang onto this", "hold on to the fact that ...", "store somewhere that ...", "stash this for
+            # later", "worth filing somewhere": a keeping verb and what it keeps, pointed at
+            [
+                {"LEMMA": {"IN": ["hang", "hold"]}},
+                {"LOWER": {"IN": ["on", "onto"]}},
+                {"LOWER": "to", "OP": "?"},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+            ],
+            [
+                {"LEMMA": {"IN": ["hang", "hold", "store", "stash", "file", "keep"]}},
+                {"LOWER": {"IN": ["on", "onto"]}, "OP": "?"},
+                {"LOWER": "to", "OP": "?"},
+                {"LOWER": "the"},
+                {"LOWER": "fact"},
+            ],
+            [{"LEMMA": {"IN": ["store", "stash", "file"]}}, {"LOWER": {"IN": ["this", "that", "it", "somewhere"]}}],
+            [{"LOWER": "worth"}, {"LEMMA": {"IN": ["file", "filing", "store", "storing", "keep", "keeping"]}}],
             # "fyi for future chats - ...", "btw for next time: ..."
             [
                 {"LOWER": {"IN": ["fyi", "btw", "note", "noting"]}},
@@ -583,6 +600,30 @@ RULES: tuple[Rule, ...] = (
         extra_examples=("amounts in yen starting today", "as of now, bullets for every list"),
     ),
     Rule(
+        "standing_denied_one_off",
+        "write",
+        r.STANDING_PREFERENCE,
+        "Tables for anything with numbers, this isn't a one-off thing.",
+        kind="preference",
+        tokens=(
+            # "this isn't a one-off", "not a one time request", "not just today", "not only this once":
+            # the one-off denied, so the wish is standing
+            [
+                {"LOWER": {"IN": ["not", "n't", "isnt", "never"]}},
+                {"LOWER": {"IN": ["just", "only", "a", "an", "for", "merely"]}, "OP": "{0,2}"},
+                {"LOWER": {"IN": v.DENIED_ONE_OFFS}},
+                {"LOWER": {"IN": ["one", "off", "-", "time"]}, "OP": "{0,2}"},
+                {"LOWER": {"IN": v.ONE_OFF_NOUNS}, "OP": "?"},
+            ],
+            # "keep doing it", "keep doing that"
+            [{"LEMMA": "keep"}, {"LOWER": "doing"}, {"LOWER": {"IN": ["it", "that", "this"]}}],
+        ),
+        extra_examples=(
+            "millions please, and it's not a one time request",
+            "tables please, keep doing it",
+        ),
+    ),
+    Rule(
         "habit",
         "write",
         r.STANDING_PREFERENCE,
@@ -590,6 +631,22 @@ RULES: tuple[Rule, ...] = (
         kind="preference",
         phrases=v.STANDING_HABITS,
         tokens=(
+            # "for questions on late payers ...", "for any q on overdue orders: ...": a condition on the
+            # questions to come holds for each of them
+            [
+                {"LOWER": {"IN": ["for", "on", "in", "with"]}},
+                {"LOWER": {"IN": ["any", "all", "every", "my", "the", "each"]}, "OP": "?"},
+                {"LEMMA": {"IN": ["question", "query"]}},
+                {"LOWER": {"IN": ["about", "on", "re", "regarding"]}},
+            ],
+            # "every date you give me", "whatever totals u send", "any amount you show me": each one to come
+            [
+                {"LOWER": {"IN": ["every", "any", "all", "each", "whatever", "whichever"]}},
+                {"LOWER": {"IN": ["the", "of", "those"]}, "OP": "{0,2}"},
+                {"POS": {"IN": ["NOUN", "PROPN"]}, "OP": "{1,2}"},
+                {"LOWER": {"IN": ["you", "u"]}},
+                {"LEMMA": {"IN": ["give", "show", "send", "put", "hand", "write", "quote", "report"]}},
+            ],
             # "I like my replies brief", "I want my dates as dd/mm/yyyy": a habit of the user's.
             [{"LOWER": "i"}, {"LEMMA": {"IN": ["like", "love", "want", "need", "prefer"]}}, {"LOWER": "my"}],
             # "I'd like everything in millions", "id rather have answers in German".
@@ -852,6 +909,15 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     for match_id, token_ids in matchers.dep(doc):
         found.setdefault(vocab[match_id], []).append((min(token_ids), max(token_ids) + 1))
     found = {name: sorted(set(spans)) for name, spans in found.items()}  # a phrase row and a token row may agree
+    # A one-off denied ("this isn't a one-off", "not just today") is a standing mark, and no one-off.
+    denied = found.pop("standing_denied_one_off", [])
+    if denied:
+        found["standing"] = sorted({*found.get("standing", []), *denied})
+        kept = [(s, e) for s, e in found.get("one_off", []) if not any(a <= e and s <= b for a, b in denied)]
+        if "one_off" in found:
+            found["one_off"] = kept
+            if not kept:
+                del found["one_off"]
     # A one-off word inside a start with no end is where a standing wish starts ("from today
     # onwards", "as of now"); a bare "from today" may still be a period ("orders from today").
     # "sort that by region instead": a rework of the answer on screen ("do millions instead" still switches)

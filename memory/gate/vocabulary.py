@@ -18,6 +18,7 @@ from atlas.vocabulary import SMALL_TALK_WORDS as SHARED_SMALL_TALK_WORDS
 # A standing phrase: the request governs future answers (design rule: standing wish).
 STANDING_PHRASES: tuple[str, ...] = (
     "from now on",
+    "rule of thumb",
     "from now onwards",
     "going forward",
     "moving forward",
@@ -522,6 +523,10 @@ POINTED_WITHDRAWALS: tuple[str, ...] = (
     "don't need",
     "doesn't matter",
 )
+# A one-off said and denied ("not a one-off", "not just today", "not only this once"): the words after the denial.
+DENIED_ONE_OFFS: tuple[str, ...] = ("one-off", "one", "oneoff", "today", "once", "now", "this")
+# What the denied one-off was said of ("not merely for this answer", "not a one time request").
+ONE_OFF_NOUNS: tuple[str, ...] = ("answer", "time", "chat", "report", "request", "thing", "question", "reply", "ask")
 # Words before a one-off marker that deny it ("for all my questions, not just this one").
 ONE_OFF_DENIALS: tuple[str, ...] = ("not", "n't")
 # Verbs that say how an answer should be delivered ("give me", "show", "report ... in").

@@ -217,10 +217,6 @@ TWO_CONDITIONS_GAP = (
 )
 RUN_TO_GAP = "known gap: 'what does a typical order run to' is not read as an average"
 BARE_DAYS_GAP = "known gap: days with no month ('from the 3rd to the 17th of last month') have no period"
-TRADE_WORD_GAP = (
-    "known gap: a customer of the last list picked by a word of its trade ('the vet one', 'the dental "
-    "place') is not resolved, and Atlas abstains"
-)
 GAPS: dict[str, str] = {
     "north region revenue back half of 2025?": HALF_WORDS_GAP,
     "mercer textile works total for the latter half of 2025": HALF_WORDS_GAP,
@@ -237,12 +233,6 @@ GAPS: dict[str, str] = {
     "which contracts renew in the next 60 days and have a credit limit below 50k": TWO_CONDITIONS_GAP,
     "what does a typical order from mercer textile run to this yr (avg is fine), for the board pack": RUN_TO_GAP,
     "how much did we bill from the 3rd to the 17th of last month": BARE_DAYS_GAP,
-    "which customers are in boston": TRADE_WORD_GAP,
-    "list our north region customers": TRADE_WORD_GAP,
-    "small business custmers in central?": TRADE_WORD_GAP,
-    "who do we have in the north": TRADE_WORD_GAP,
-    "customers in philadelphia?": TRADE_WORD_GAP,
-    "show me the west accts": TRADE_WORD_GAP,
     "first half vs second half of 2025 for the west region, total sales": (
         "known gap: halves said in words ('first half vs second half of 2025', 'split 2025 into its two halves') "
         "have no comparison plan, and Atlas abstains"
@@ -282,9 +272,8 @@ GAPS: dict[str, str] = {
         "known gap: a place in a ranking ('the second one') has no plan, and Atlas abstains; the truth "
         "(second-largest) is not read either"
     ),
-    "who are our houston customers": (
-        "known gap: ranking customers by what they owe ('owes us the most') has no plan, and Atlas abstains; nor is "
-        "'the energy one' resolved among the customers just listed"
+    "who are our houston customers || which of them owes us the most rn": (
+        "known gap: ranking customers by what they owe ('owes us the most') has no plan, and Atlas abstains"
     ),
     "largest order across all custmers last yr, which one was it n how much": (
         "known gap: a remark that asks again for what the answer shows ('which one was it n how much') is not set "

@@ -14,6 +14,42 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # helper-blind-99's rows (seventh session), written blind before the change
+    "keep_request_hold_wordings": (
+        "An explicit request to keep a fact worded as hang onto / hold onto / store somewhere / stash / file "
+        "away ('pls hang onto this: i handle ...'): one context note."
+    ),
+    "several_requests_one_message": "Two standing preferences in one message ('2 things fwd: A, and B'): two notes.",
+    "credential_in_any_form": (
+        "A password, PIN, key or login given with a request to save it, its value however far along the sentence "
+        "('save my netsuite password so i dont have to dig for it: ...'): nothing stored."
+    ),
+    "standing_by_negated_one_off": (
+        "'not just today', 'this isnt a one-off thing', 'not a one time request, keep doing it': the wish is "
+        "standing, and 'today' bounds no situation."
+    ),
+    "switch_to_new_value": "A kept preference switched ('swap me to', 'switch me over to'): only the new one live.",
+    "field_in_by_default_question_or_have_it": (
+        "A field asked for by default as a polite question or as 'should have X in it': a preference naming the field."
+    ),
+    "sort_with_negated_alternative": (
+        "A sort default said with the order it rejects ('biggest first, never alphabetical'): the stated sort."
+    ),
+    "standing_by_dont_again": (
+        "A wish made standing by 'dont X again', 'never do that again', 'stop doing X': the preference."
+    ),
+    "breakdown_preference": "A standing wish to break answers down by an attribute ('break it down by segment').",
+    "every_x_you_give_me": (
+        "'every date you give me', 'any amount you show me', 'all numbers you send': the format, standing."
+    ),
+    "q_for_question_scope": (
+        "A condition on questions ('when the q is about a contract', 'rule for contract questions:', 'qs about "
+        "renewals:'): the preference holds in that scope only."
+    ),
+    "casual_withdrawal": (
+        "A kept preference withdrawn casually ('nvm on the portuguese', 'dont bother with euros anymore', 'undo "
+        "the date format request', 'the account code thing... nah, scrap that'): retired, nothing live."
+    ),
     # helper-93's rows (sixth session), written blind before the change
     "sort_from_to": (
         "The order of lists said as a span of dates ('oldest to newest', 'most recent to oldest', 'earliest to "
@@ -444,7 +480,50 @@ CLASSES: dict[str, str] = {
     "extended_staying": "A trip extended with 'staying' ('staying thru friday now'): the note ends at the new end.",
 }
 # Rows the gate does not read yet, and why.
+BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "breakdown_preference-1": BREAKDOWN_GAP,
+    "breakdown_preference-2": BREAKDOWN_GAP,
+    "breakdown_preference-3": BREAKDOWN_GAP,
+    "breakdown_preference-4": BREAKDOWN_GAP,
+    "breakdown_preference-5": BREAKDOWN_GAP,
+    "casual_withdrawal-1": (
+        "'u can let that one go' points back at 'tables' in the clause before it, which no withdrawal reads"
+    ),
+    "field_in_by_default_question_or_have_it-1": (
+        "'every contract summary should have the renewal date in it' is read as a fact about contracts"
+    ),
+    "field_in_by_default_question_or_have_it-4": (
+        "'is there a way to have order status show up by default' is read as about someone else"
+    ),
+    "keep_request_hold_wordings-4": (
+        "'the month end reporting' is read as a situation ending at the month's end, not a duty"
+    ),
+    "q_for_question_scope-1": "the scope is kept as order lists; its statement does not say 'overdue'",
+    "q_for_question_scope-3": "'any region q \u2192 give me the top 5 customers as well' has no facet",
+    "q_for_question_scope-4": "the scope is kept as contracts; its statement does not say 'renewals'",
+    "q_for_question_scope-5": "'for questions on late payers' is not read as a condition, and nothing is kept",
+    "several_requests_one_message-0": (
+        "'anything with more than 3 rows goes in a table' (a condition on row counts) has no facet, and the "
+        "euros beside it are lost"
+    ),
+    "several_requests_one_message-3": (
+        "'cancelled orders left IN the totals' with 'always' is read as a situation, not the cancelled facet"
+    ),
+    "sort_with_negated_alternative-0": (
+        "'alphabetical is useless to me' is read as venting and takes the ranking wish with it"
+    ),
+    "sort_with_negated_alternative-3": "'days overdue' has no sort field",
+    "sort_with_negated_alternative-4": "'order count descending ... not revenue' keeps the rejected revenue sort",
+    "standing_by_dont_again-0": (
+        "'stop excluding cancelled orders' (a double negative) is read as a withdrawal, not as including them"
+    ),
+    "standing_by_dont_again-1": "'i asked for euros. never do that again' keeps the dollars the complaint names",
+    "standing_by_dont_again-2": (
+        "'stop rounding to millions on me, give me thousands' keeps a 'does not want' instead of thousands"
+    ),
+    "standing_by_dont_again-4": "'stop abbreviating the customer names' has no facet for names written in full",
+    "switch_to_new_value-3": "kept as sorted by number of orders; the row's words ('order count') are not the note's",
     "possessive_condition-2": (
         "'any time i ask for an account's details stick the city in' with no comma: the parser reads 'account's "
         "details stick' as one noun phrase, so no request is found"
@@ -487,7 +566,6 @@ KNOWN_GAPS: dict[str, str] = {
     "format_pattern_question-4": "'d mmmm yyyy' after 'wud it be ok to always' is not kept",
     "format_pattern_question-5": "'stick to YYYY.MM.DD ... permanently??' is not kept",
     "conditional_layout-1": "'if theres more than 4 things in a list can u bullet them': the condition hides the wish",
-    "conditional_layout-3": "'when the answer's only a couple lines just write it as normal sentences' is not kept",
     "conditional_layout-4": "'if its over 5 customers pls always put it in a table' is not kept",
     "several_fields-1": "a note holds one field: only the first of 'account code + renewal date' is kept",
     "several_fields-3": "a note holds one field: only the order count of 'the order count and their city' is kept",
