@@ -249,6 +249,9 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"(?<=\bwhenever )n(?= wherever\b)": "and",
     # "switching gears": a change of subject, never a switch of a setting
     r"\bswitch(?:ing|ed)? gears\b": "new topic",
+    # "cn u do ...", "cld you": can and could typed short before their subject
+    r"\bcn(?= (?:u|you|we|i)\b)": "can",
+    r"\bcld(?= (?:u|you|we|i)\b)": "could",
     # "b/w march and june": between ("w/" alone is "with")
     r"\bb/w\b": "between",
     # "the 2nd half of this yr", "1st half": the halves in words

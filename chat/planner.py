@@ -1107,9 +1107,21 @@ def _after_the_lead(text: str, context: Context, *, today: date) -> Planned | No
     if set(_words(lead)) & vocab.TOPIC_CHANGE_WORDS:
         context = Context(named=context.named, unknown_names=context.unknown_names)
     asked = _plan_question(rest, context, today=today)
-    if asks and isinstance(asked.result, QueryPlan) and not asked.result.filters.customers:
+    if asks and isinstance(asked.result, QueryPlan) and not _places_agree(lead, asked.result, today=today):
         return None  # "for the east region - what's the total": the lead's place narrows the question
     return asked if not isinstance(asked.result, Abstention) else None
+
+
+def _places_agree(lead: str, plan: QueryPlan, *, today: date) -> bool:
+    """The question after the lead is about named customers, or names every place the lead names
+    ("doing a slide for the east team - whats the east regions total"): the lead narrows nothing."""
+    if plan.filters.customers:
+        return True
+    said = read_question(lead, name_words=set(), today=today)
+    return all(
+        not getattr(said, slot) or getattr(said, slot) == getattr(plan.filters, slot)
+        for slot in ("region", "city", "segment")
+    )
 
 
 def _only_places(lead: str, context: Context, *, today: date) -> bool:

@@ -125,6 +125,10 @@ def test_a_correction_corrected_again_replaces_the_first_and_venting_is_not_kept
         # 0.889 / 0.920 and 0.786 / 0.909; read that session and fixed by class (helper-92's and -93's rows)
         ("regression/gate_set24.jsonl", 0.96, 0.92),
         ("regression/gate_set25.jsonl", 0.91, 0.9),
+        # written blind at the start of the seventh session (helper-95), first run on d94c9ab before any change:
+        # 0.875 / 0.793 and 0.967 / 0.867; read that session and fixed by class (helper-blind-99's rows)
+        ("regression/gate_set26.jsonl", 0.93, 0.82),
+        ("regression/gate_set27.jsonl", 0.96, 0.9),
     ],
 )
 def test_a_regression_fixture_read_with_the_demo_data_keeps_its_measured_figures(name, precision, recall):
@@ -141,6 +145,7 @@ EXPIRY_FLOORS = {
     "regression/gate_set21.jsonl": 0.96,
     "regression/gate_set22.jsonl": 0.96,
     "regression/gate_set25.jsonl": 0.95,
+    "regression/gate_set26.jsonl": 0.96,
 }
 
 

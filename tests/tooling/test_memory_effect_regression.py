@@ -13,8 +13,8 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12 = (
-    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12)
+SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13)
 )
 
 
@@ -68,6 +68,11 @@ FLOORS = [
     # list), and "stop adding the account codes" replaces the note that added them; with the gate's classes of
     # that session ("oldest to newest", a polite question with a standing marker): 1.000 / 0.950, harmed 0.
     (SET12, 30, 1.0, 0.95, 4),
+    # memory_effect_set13 (helper-97): written blind at the start of the seventh session, first run on d94c9ab
+    # before any change: 0.944 / 0.850, harmed 2, 5 not stored. Its harmed cases read and fixed by class: a
+    # condition on questions ("rule for contract questions:") scopes the note, and "nvm on the portuguese,
+    # forget i asked" withdraws it: 1.000 / 0.950, harmed 0.
+    (SET13, 30, 1.0, 0.95, 3),
 ]
 
 
