@@ -267,6 +267,13 @@ SHORTHAND_PHRASES: dict[str, str] = {
     **{rf"\b{month.lower()}s\b": f"{month.lower()}'s" for month in calendar.month_name[1:] if month != "May"},
 }
 
+# Small words typed in capitals for emphasis ("left IN the totals", "SHOULD be in", "NOT the east"):
+# read as the words ("US" and "IT" are not among them: they name things).
+EMPHASIS_WORDS = frozenset(
+    {"in", "not", "should", "always", "never", "all", "every", "only", "dont", "don't", "must", "do", "no", "are",
+     "is", "the", "and", "or", "of", "to", "on", "at", "out", "want", "need", "please", "pls", "instead"}
+)  # fmt: skip
+
 GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
     "sat": ("Saturday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),
     "sun": ("Sunday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),

@@ -286,6 +286,8 @@ def normalise(text: str) -> Normalised:
         replacement = token
         if _in_code(clean, start, _end):
             pass  # "ACCT-10442", "PO-7781": a code is copied as typed
+        elif len(token) > 1 and token.isupper() and low in lexicon.EMPHASIS_WORDS and any(w.islower() for w in words):
+            replacement = low  # "left IN the totals": a word said loudly, not a state's code
         elif low in lexicon.SHORTHAND and not (low in ("mon", "wed") and token[:1].isupper() and not sentence_start):
             replacement = _cased_like(token, lexicon.SHORTHAND[low])
             changes.append(Change(token, replacement, "shorthand"))

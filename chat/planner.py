@@ -1159,12 +1159,17 @@ MAX_REMARK_WORDS = 8
 MAX_LENIENT_REMARK_WORDS = 14
 MAX_BRACKETED_WORDS = 24
 _BRACKETED = re.compile(r"\(([^()]{1,120})\)")
+_PURPOSE_TAIL = re.compile(r"\s+for\s+(?:a|an)\s+[a-z]+(?:\s+[a-z]+)?$", re.IGNORECASE)
 
 
 def _remark_splits(text: str) -> list[tuple[str, str]]:
     """The question cut at each break before a remark, the last break first."""
     text = text.rstrip(" ?!.")
     splits = [(text[: m.start()], text[m.end() :]) for m in reversed(list(_REMARK_BREAK.finditer(text)))]
+    # "the acct number for dearborn for an invoice": a purpose with "a" or "an" at the end
+    purpose = _PURPOSE_TAIL.search(text)
+    if purpose is not None:
+        splits.append((text[: purpose.start()], text[purpose.start() :].strip()))
     # "... (avg is fine)", "(rough is ok) - south team wants it": a remark in brackets, and what is around it
     bracketed = _BRACKETED.search(text)
     if bracketed is not None:
@@ -1188,6 +1193,11 @@ def _before_an_aside(text: str, context: Context, *, today: date, lenient: bool 
         if _is_aside(remark, context, today=today):
             asked = _plan_question(head, context, today=today)
             if isinstance(asked.result, QueryPlan):
+                return asked
+        elif _PURPOSE_TAIL.fullmatch(f" {remark}"):
+            # a purpose after a field looked up ("... for an invoice"): the field, never the orders it names
+            asked = _plan_question(head, context, today=today)
+            if isinstance(asked.result, QueryPlan) and asked.result.field and asked.result.filters.customers:
                 return asked
         elif lenient:
             asked = _plan_question(head, context, today=today)

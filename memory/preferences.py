@@ -563,7 +563,11 @@ FACETS: tuple[Facet, ...] = (
                     r"(?:cancelled|canceled|cancellations)",
                     r"(?:throw|fold|put|bring) (?:the )?(?:cancelled|canceled)(?: orders| ones| stuff)? "
                     r"(?:in|back in)\b",
-                    r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|in (?:the )?totals)",
+                    r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|"
+                    r"(?:left |kept |counted |staying )?in (?:the |my |all )?totals)",
+                    # "stop excluding cancelled orders": leaving them out, stopped
+                    r"(?:stop|quit) (?:excluding|dropping|removing|leaving out|ignoring|skipping|stripping out)"
+                    r"(?: the| any)? (?:cancelled|canceled|cancellations)",
                     r"(?:cancelled|canceled|cancellations) (?:orders )?(?:counted|included|added) (?:in|into)",
                     # "cancelled orders belong in my totals", "cancellations should count towards totals"
                     r"(?:cancelled|canceled|cancellations) (?:orders |ones )?"

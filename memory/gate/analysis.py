@@ -965,6 +965,8 @@ def _withdraws(clause: Clause) -> bool:
     # the verb opens a request ("cancel the tables thing"), not a word qualifying a noun ("cancelled stuff ...")
     verb = words[0].lemma_.lower() in vocab.WITHDRAW_VERBS and words[0].tag_ not in ("VBN", "VBD", "JJ")
     said = verb or opening.startswith(vocab.WITHDRAW_PHRASES)
+    if said and len(words) > 1 and words[1].tag_ == "VBG" and _negation_in_a_value(clause, at=words[0].i):
+        return False  # "stop excluding cancelled orders": the value the table reads asks for them in
     return said and bool(preferences.facets_named(clause.text))
 
 
@@ -2080,13 +2082,15 @@ def _reversal(clause: Clause, text: str, earlier: list[Finding]) -> Finding | No
     )
 
 
-def _negation_in_a_value(clause: Clause) -> bool:
-    """The negation is part of a value the preference table reads ("don't drop cancelled orders
-    from my totals" asks for them included): a wish, not a reversal."""
+def _negation_in_a_value(clause: Clause, *, at: int | None = None) -> bool:
+    """The negation (the reversal's words, or the token at ``at``) is part of a value the preference
+    table reads ("don't drop cancelled orders from my totals" asks for them included): a wish, not a
+    reversal."""
     doc = clause.span.doc
     base = clause.span.start_char
     values = preferences.value_spans(clause.span.text)
-    return any(any(a <= doc[s].idx - base < b for a, b in values) for s, _ in clause.hits.get("reversal", []))
+    starts = [at] if at is not None else [s for s, _ in clause.hits.get("reversal", [])]
+    return any(any(a <= doc[s].idx - base < b for a, b in values) for s in starts)
 
 
 def _negative_preference(clause: Clause, text: str) -> Finding | None:

@@ -507,9 +507,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'anything with more than 3 rows goes in a table' (a condition on row counts) has no facet, and the "
         "euros beside it are lost"
     ),
-    "several_requests_one_message-3": (
-        "'cancelled orders left IN the totals' with 'always' is read as a situation, not the cancelled facet"
-    ),
     "sort_with_negated_alternative-0": (
         "'alphabetical is useless to me' is read as venting and takes the ranking wish with it"
     ),
