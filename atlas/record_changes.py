@@ -24,7 +24,11 @@ REQUEST_LEADS = frozenset(
 # An order's states, and the word for them: what "mark ... as" or "change ... to" sets.
 ORDER_STATES = frozenset({"status", "paid", "unpaid", "shipped", "cancelled", "canceled", "overdue", "open", "closed"})
 # After the verb, a word that makes it no change of a record: "switch to kestrel", "change over to bullets".
-_NOT_AN_OBJECT = frozenset({"to", "over", "back", "up", "it", "that", "this", "them", "those", "the format"})
+# ("update for your records: kestrel is on net 30 now" is news of a change, told, not asked for)
+_NOT_AN_OBJECT = frozenset(
+    {"to", "over", "back", "up", "it", "that", "this", "them", "those", "for", "on", "about", "re", "from", "of", "in",
+     "with", "regarding", "ur", "your", "my"}
+)  # fmt: skip
 _ORDER_NUMBER = re.compile(r"\bso[-\s]?\d{4,}\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?")
 

@@ -981,14 +981,15 @@ _SORT = re.compile(
     r"(?=\s*(?:,|\.|$|desc|asc|biggest|largest|smallest|newest|oldest|highest|lowest|first|then|as|every|"
     r"by default|please|from))"
     r"|\b(?P<alpha>alphabetical(?:ly)?|a[- ]to[- ]z|a-z)\b"
-    rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date))? "
+    rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date|\$|dollars?|values?|deals?))? "
     r"(?:first|at the top|on top|up top)\b"
     rf"|\b(?:put|show|list) the (?P<top>{_EXTREMES}) (?P<topby>[a-z ]{{1,20}}?) (?:at the top|first)\b"
     # "oldest to newest", "most recent to oldest": dates, the first end at the top
     r"|\b(?P<span>(?:oldest|earliest) to (?:newest|latest|most recent)"
     r"|(?:newest|latest|most recent) to (?:oldest|earliest))\b"
-    r"|\b(?P<dir>descending|ascending|smallest to (?:largest|biggest)|low(?:est)? to high(?:est)?|"
-    r"largest to smallest|biggest to smallest|high(?:est)? to low(?:est)?|z to a|reverse alphabetical(?:ly)?)\b"
+    r"|\b(?P<dir>descending|ascending|(?:smallest|lowest)(?: amounts?| values?)? to (?:largest|biggest|highest)|"
+    r"low(?:est)? to high(?:est)?|(?:largest|biggest|highest)(?: amounts?| values?)? to (?:smallest|lowest)|"
+    r"high(?:est)? to low(?:est)?|z to a|reverse alphabetical(?:ly)?)\b"
 )
 _DESCENDING = {"biggest", "largest", "highest", "newest", "latest", "most recent", "descending"}
 _ASCENDING = {"smallest", "lowest", "oldest", "earliest", "ascending"}

@@ -19,6 +19,9 @@ from atlas.vocabulary import SMALL_TALK_WORDS as SHARED_SMALL_TALK_WORDS
 STANDING_PHRASES: tuple[str, ...] = (
     "from now on",
     "rule of thumb",
+    "make this stick",
+    "make that stick",
+    "make it stick",
     "from now onwards",
     "going forward",
     "moving forward",
@@ -494,6 +497,7 @@ RETRACTION_ENDS: tuple[str, ...] = ("alone", "as is", "how it is", "as it is", "
 # renewal date thing", "the enterprise-only note"): with a withdrawal it names what goes.
 POINTER_NOUNS: tuple[str, ...] = (
     "note",
+    "habit",
     "thing",
     "bit",
     "stuff",

@@ -13,8 +13,8 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13 = (
-    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13)
+SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 )
 
 
@@ -73,6 +73,11 @@ FLOORS = [
     # condition on questions ("rule for contract questions:") scopes the note, and "nvm on the portuguese,
     # forget i asked" withdraws it: 1.000 / 0.950, harmed 0.
     (SET13, 30, 1.0, 0.95, 3),
+    # memory_effect_set14 (helper-103): written blind mid-session, first run on 2779915 (the session's code
+    # then): 0.923 / 0.706, harmed 2, 5 not stored. Its harmed cases read and fixed by class: "drop the
+    # account-code habit" withdraws the note it points at, and "smallest amount to biggest" is a sort (it had
+    # kept no facet, so the older "newest first" still sorted the list): 0.929 / 0.765, harmed 0.
+    (SET14, 24, 0.92, 0.76, 4),
 ]
 
 

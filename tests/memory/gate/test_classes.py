@@ -14,6 +14,15 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # helper-blind-104's rows (seventh session), written after the change by a helper who never read the gate
+    "withdraw_the_x_habit": (
+        "A kept preference withdrawn by pointing at it as 'the X habit', 'the X setting', 'that X request', "
+        "often with 'stop adding them' and a reason: retired, nothing live."
+    ),
+    "sort_said_as_a_span_or_symbol": (
+        "A sort said as 'smallest amount to biggest', 'lowest value to highest', 'biggest $ first': by amount, "
+        "and the dollar sign names no currency."
+    ),
     # helper-blind-99's rows (seventh session), written blind before the change
     "keep_request_hold_wordings": (
         "An explicit request to keep a fact worded as hang onto / hold onto / store somewhere / stash / file "
@@ -482,6 +491,8 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "withdraw_the_x_habit-5": "'turn it off' after 'that gbp thing u do for me' is not read as a withdrawal",
+    "sort_said_as_a_span_or_symbol-2": "'amt low → high' (an arrow between the ends) is not read as a sort",
     "breakdown_preference-1": BREAKDOWN_GAP,
     "breakdown_preference-2": BREAKDOWN_GAP,
     "breakdown_preference-3": BREAKDOWN_GAP,
