@@ -339,17 +339,21 @@ def day_range_anchors(words: list[str]) -> tuple[int, int] | None:
 
 
 def _day_range(words: list[str], today: date, year: int | None) -> Period | None:
+    """ "between 1 february and 15 april 2026", "b/w 15 march and 15 april this yr": from the first
+    day to the second; with no year said, the latest such span that has begun."""
     anchors = day_range_anchors(words)
     if anchors is None:
         return None
-    (a, b), month = anchors, (lambda i: 5 if words[i] == "may" else _range_month(words, i))
-    last_year = _year_near(words, b) or year
+    (a, b) = anchors
+    first_month, last_month = (5 if words[i] == "may" else _range_month(words, i) or 0 for i in (a, b))
+    first_day, last_day = day_of_month(words, a), day_of_month(words, b)
+    stated_first = _year_near(words, a)
     try:
+        last_year = _year_near(words, b) or year
         if last_year is None:  # the most recent such day that has come
-            last_year = today.year if date(today.year, month(b), day_of_month(words, b)) <= today else today.year - 1
-        end = date(last_year, month(b), day_of_month(words, b))
-        start = date(_year_near(words, a) if _year_near(words, a) and _year_near(words, a) != last_year else last_year,
-                     month(a), day_of_month(words, a))  # fmt: skip
+            last_year = today.year if date(today.year, last_month, last_day) <= today else today.year - 1
+        end = date(last_year, last_month, last_day)
+        start = date(stated_first if stated_first and stated_first != last_year else last_year, first_month, first_day)
     except ValueError:
         return None  # "31 june"
     if start > end:
