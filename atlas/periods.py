@@ -309,7 +309,7 @@ def range_anchors(words: list[str]) -> list[int] | None:
 
 def _months_of_a_year(words: list[str], today: date) -> Period | None:
     """ "the first six months of this year", "last 3 months of 2025": that many months from the
-    start, or to the end, of the year named after "of"."""
+    start of the year named after "of", or up to its close."""
     for i in range(len(words) - 3):
         edge, count, unit, of = words[i : i + 4]
         months = number(count)

@@ -1,5 +1,5 @@
-"""A request to change the records ("mark SO-86005 as paid", "can u set kestrel's credit limit to
-50k", "switch aire valley brewing to net 45"): Atlas only reads the records. The planner says so
+"""A request to change the records ("mark SO-12345 as paid", "can u set acme's credit limit to
+50k", "switch acme widgets to net 45"): Atlas only reads the records. The planner says so
 instead of answering with the value as it stands, and the gate keeps no note of it (a wish about
 a customer's record is no preference about answers). One reader for both."""
 
@@ -23,8 +23,8 @@ REQUEST_LEADS = frozenset(
 )  # fmt: skip
 # An order's states, and the word for them: what "mark ... as" or "change ... to" sets.
 ORDER_STATES = frozenset({"status", "paid", "unpaid", "shipped", "cancelled", "canceled", "overdue", "open", "closed"})
-# After the verb, a word that makes it no change of a record: "switch to kestrel", "change over to bullets".
-# ("update for your records: kestrel is on net 30 now" is news of a change, told, not asked for)
+# After the verb, a word that makes it no change of a record: "switch to acme", "change over to bullets".
+# ("update for your records: acme is on net 30 now" is news of a change, told, not asked for)
 _NOT_AN_OBJECT = frozenset(
     {"to", "over", "back", "up", "it", "that", "this", "them", "those", "for", "on", "about", "re", "from", "of", "in",
      "with", "regarding", "ur", "your", "my"}
@@ -44,7 +44,7 @@ def change_request(text: str, *, name_words: Iterable[str]) -> str:
     if lead >= len(words) - 1 or words[lead] not in CHANGE_VERBS or words[lead + 1] in _NOT_AN_OBJECT:
         return ""
     if re.search(rf"\b{words[lead]}\s*[:\u2013\u2014-]\s", text.lower()):
-        return ""  # "update: kestrel is on net 60 now": news of a change, told, not asked for
+        return ""  # "update: acme is on net 60 now": news of a change, told, not asked for
     rest = {w.split("'")[0].split("\u2019")[0] for w in words[lead + 1 :]}
     fields = {*CONTRACT_FIELDS, *CUSTOMER_FIELDS, *ORDER_STATES}
     named = rest & {w.lower() for w in name_words}

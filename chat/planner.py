@@ -835,7 +835,7 @@ def _read_people_and_opinions(doc: Doc, signals: Signals) -> None:
 
 def _read_change_request(doc: Doc, signals: Signals, name_words: set[str]) -> None:
     """A request to change the records (atlas.record_changes): said plainly that Atlas only reads
-    them, never answered with the value as it stands. A shape of answer ("change kestrel's orders
+    them, never answered with the value as it stands. A shape of answer ("change acme's orders
     to a table") is no change to the records."""
     if signals.out_of_scope or signals.fmt:
         return
@@ -1114,7 +1114,7 @@ def _after_the_lead(text: str, context: Context, *, today: date) -> Planned | No
 
 def _places_agree(lead: str, plan: QueryPlan, *, today: date) -> bool:
     """The question after the lead is about named customers, or names every place the lead names
-    ("doing a slide for the east team - whats the east regions total"): the lead narrows nothing."""
+    ("prepping a deck for the west crew - what's the west's revenue"): the lead narrows nothing."""
     if plan.filters.customers:
         return True
     said = read_question(lead, name_words=set(), today=today)
@@ -1125,7 +1125,7 @@ def _places_agree(lead: str, plan: QueryPlan, *, today: date) -> bool:
 
 
 def _only_places(lead: str, context: Context, *, today: date) -> bool:
-    """A lead that names a place or the records only in passing ("doing a slide for the east team",
+    """A lead that names a place or the records only in passing ("prepping a deck for the north crew",
     "quick one for the orders team"): no name, status, period, measure, number, format or comparison
     of its own, so it cannot narrow a question about one customer."""
     said = read_question(lead, name_words=set(), today=today)
@@ -1166,7 +1166,7 @@ def _remark_splits(text: str) -> list[tuple[str, str]]:
     """The question cut at each break before a remark, the last break first."""
     text = text.rstrip(" ?!.")
     splits = [(text[: m.start()], text[m.end() :]) for m in reversed(list(_REMARK_BREAK.finditer(text)))]
-    # "the acct number for dearborn for an invoice": a purpose with "a" or "an" at the end
+    # "the acct number for acme for a quote": a purpose with "a" or "an" at the end
     purpose = _PURPOSE_TAIL.search(text)
     if purpose is not None:
         splits.append((text[: purpose.start()], text[purpose.start() :].strip()))
@@ -1680,7 +1680,7 @@ def _names_a_subject(signals: Signals, last: QueryPlan | None, *, lead: bool) ->
     "spend") names the orders, but after a question about the orders it only says what to measure
     ("and the revenue?", "same thing, revenue instead", "and what did they spend?"); so does the
     orders' own noun in "the same" asked another way ("same but order count", "order count instead").
-    "Now list the cancelled orders in the east" names its own orders and starts afresh."""
+    "now show the overdue orders for the south" names its own orders and starts afresh."""
     if last is None or last.subject != "orders" or not signals.subjects:
         return bool(signals.subjects)
     measured = vocab.REVENUE_WORDS | vocab.TOTAL_NOUNS

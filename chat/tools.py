@@ -380,7 +380,7 @@ def _names_by_words(index: CustomerIndex) -> tuple[dict[tuple[str, ...], IndexEn
 
 def _one_word_slipped(typed: tuple[str, ...], key: tuple[str, ...]) -> bool:
     """Every word of the name as on record but one, and that one a slip after its first letter into
-    another word ("hudson vail pharmacy", "granite peek builders"): a short word scores low on its
+    another word ("a vale typed as vail", "a peak as peek"): a short word scores low on its
     own, but the rest of the name leaves no doubt."""
     differing = [(a, b) for a, b in zip(typed, key, strict=True) if a != b]
     return len(differing) == 1 and len(key) >= 2 and differing[0][0][:1] == differing[0][1][:1]

@@ -649,7 +649,7 @@ SINCE_SIGNING = re.compile(
 # The first word of a remark that says what the answer is for ("want to get ahead of them", "for
 # the board pack", "need it for the deck"): read as an aside beside a question that planned without it.
 PURPOSE_LEADS = frozenset({"want", "wanna", "need", "needed", "for", "trying", "prepping", "gotta", "so"})
-# "mark SO-86005 as paid": a change to the records (atlas.record_changes), which Atlas only reads.
+# "mark SO-12345 as paid": a change to the records (atlas.record_changes), which Atlas only reads.
 CHANGE_REASON = "change-records"
 UNREAD_WORD_REASON = "unread-word"  # a content word no slot reads and the vocabulary does not know
 # Abstentions that say no plan fits the question (a close policy passage may still answer it).

@@ -52,12 +52,12 @@ def message_refusal(text: str, hits: dict[str, list[tuple[int, int]]]) -> Refusa
         if name in hits:
             return Refusal(r.INSTRUCTION, name)
     if change_request(text, name_words=_customer_words(text)):
-        return Refusal(r.INSTRUCTION, "change_records")  # "mark SO-86005 as paid": the records, not a note
+        return Refusal(r.INSTRUCTION, "change_records")  # "mark SO-12345 as paid": the records, not a note
     return None
 
 
 def _customer_words(text: str) -> set[str]:
-    """The words of the customers' names whose first word the text holds ("switch aire valley ...")."""
+    """The words of the customers' names whose first word the text holds ("switch acme widgets to ...")."""
     from atlas.lexicon import CUSTOMER_NAMES, names_from, words
 
     said = set(words(text))

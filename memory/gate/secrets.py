@@ -98,7 +98,7 @@ def _named(text: str) -> str:
     return ""
 
 
-# A request to keep what follows ("save my netsuite password", "pls hang onto my pin"): a secret
+# A request to keep what follows ("save my erp password", "pls hang onto my pin"): a secret
 # asked to be stored is refused whether or not its value is in the same message.
 _KEEP_REQUEST = re.compile(
     r"\b(?:save|store|remember|keep|stash|note|jot|record|hang on ?to|hold on ?to|memori[sz]e)\b[^.!?]*$", re.I
