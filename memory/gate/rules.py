@@ -588,6 +588,8 @@ RULES: tuple[Rule, ...] = (
         kind="preference",
         phrases=v.STANDING_PHRASES,
         tokens=(
+            # "make this stick": a token row, so "make" and "it" stay ordinary words elsewhere
+            [{"LOWER": "make"}, {"LOWER": {"IN": ["this", "that", "it"]}}, {"LOWER": "stick"}],
             # "from today onwards", "starting monday", "as of now", "effective next week"
             [
                 {"LOWER": {"IN": [*v.PERIOD_STARTS, "as"]}},

@@ -19,9 +19,6 @@ from atlas.vocabulary import SMALL_TALK_WORDS as SHARED_SMALL_TALK_WORDS
 STANDING_PHRASES: tuple[str, ...] = (
     "from now on",
     "rule of thumb",
-    "make this stick",
-    "make that stick",
-    "make it stick",
     "from now onwards",
     "going forward",
     "moving forward",
