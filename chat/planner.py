@@ -1185,7 +1185,11 @@ def _before_an_aside(text: str, context: Context, *, today: date, lenient: bool 
     know"). The aside's own words ("big order", "next yr") are no part of the question, even where
     they would read as a measure or a period. An aside sets no filter, name or limit, and is no
     question, clarification ("i mean ...") or instruction ("only the first five")."""
+    # a name's own full stop ("Sierra Outdoor Co. looking for ...") is no break before a remark
+    dotted = {w.lower() for ref in context.named for w in ref.name.split() if w.endswith(".")}
     for head, remark in _remark_splits(text):
+        if head.split() and f"{head.split()[-1].lower()}." in dotted:
+            continue
         # a question no plan read whole may carry a longer remark; one in brackets is one by its marks
         longest = MAX_BRACKETED_WORDS if f"({remark})" in text else MAX_LENIENT_REMARK_WORDS if lenient else 0
         if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= max(longest, MAX_REMARK_WORDS):

@@ -196,6 +196,12 @@ CLASSES: dict[str, str] = {
     ),
     "lists_shown_whole": "a list of up to 50 orders or customers is shown whole, never cut at ten.",
     "the_one_reference": "a customer of the last list picked by a word of its trade ('the vet one').",
+    # helper-blind-105's and -106's rows (seventh session), written blind while the change was made
+    "how_is_x_doing_on_a_measure": "'hows X looking on revenue', 'how did they go on sales': that measure for X.",
+    "name_with_its_own_full_stop": (
+        "a customer whose name ends in 'Co.' with more of the question after it: the name's full stop ends no "
+        "sentence, so what follows is never set aside as a remark."
+    ),
 }
 
 # A count of orders counts every order placed, cancelled ones included (only money leaves them out).
@@ -218,6 +224,12 @@ TWO_CONDITIONS_GAP = (
 RUN_TO_GAP = "known gap: 'what does a typical order run to' is not read as an average"
 BARE_DAYS_GAP = "known gap: days with no month ('from the 3rd to the 17th of last month') have no period"
 GAPS: dict[str, str] = {
+    "hw's pinecrest tracking on revenue ytd": "known gap: 'tracking on revenue' leaves 'tracking' unread",
+    "how is enterprise shaping up on avg order in q3 this yr": "known gap: 'shaping up' is not read as asking",
+    "how much has sierra outdoor co. spent with us this yr": (
+        "known disagreement: the truth sums every order, cancelled ones included (the reader had no wording for"
+        " leaving them out); money totals leave them out"
+    ),
     "north region revenue back half of 2025?": HALF_WORDS_GAP,
     "mercer textile works total for the latter half of 2025": HALF_WORDS_GAP,
     "revenue this year for north and south each": EACH_REGION_GAP,
