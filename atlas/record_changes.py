@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from atlas.vocabulary import CONTRACT_FIELDS, CUSTOMER_FIELDS
+from atlas.vocabulary import CONTRACT_FIELDS, CUSTOMER_FIELDS, ORDER_NUMBER
 
 # Verbs that change a record when they open a request.
 CHANGE_VERBS = frozenset(
@@ -29,25 +29,31 @@ _NOT_AN_OBJECT = frozenset(
     {"to", "over", "back", "up", "it", "that", "this", "them", "those", "for", "on", "about", "re", "from", "of", "in",
      "with", "regarding", "ur", "your", "my"}
 )  # fmt: skip
-_ORDER_NUMBER = re.compile(r"\bso[-\s]?\d{4,}\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?")
 
 
-def change_request(text: str, *, name_words: Iterable[str]) -> str:
-    """The verb of a request to change the records, or "": a verb of changing first (after "pls",
-    "can you"), then an order, or a customer (``name_words``: the words of the names the text holds)
-    and one of its fields or an order state."""
+def change_verb(text: str) -> tuple[str, list[str]]:
+    """The verb that opens a request to change something (after "pls", "can you") and the words after
+    it, or ("", []): cheap, with no names read."""
     words = _WORD.findall(text.lower())
     lead = 0
     while lead < len(words) - 1 and words[lead] in REQUEST_LEADS:
         lead += 1
     if lead >= len(words) - 1 or words[lead] not in CHANGE_VERBS or words[lead + 1] in _NOT_AN_OBJECT:
-        return ""
+        return "", []
     if re.search(rf"\b{words[lead]}\s*[:\u2013\u2014-]\s", text.lower()):
-        return ""  # "update: acme is on net 60 now": news of a change, told, not asked for
-    rest = {w.split("'")[0].split("\u2019")[0] for w in words[lead + 1 :]}
+        return "", []  # "update: acme is on net 60 now": news of a change, told, not asked for
+    return words[lead], words[lead + 1 :]
+
+
+def change_request(text: str, *, name_words: Iterable[str]) -> str:
+    """The verb of a request to change the records, or "": a verb of changing first, then an order,
+    or a customer (``name_words``: the words of the names the text holds) and one of its fields or an
+    order state."""
+    verb, after = change_verb(text)
+    if not verb:
+        return ""
+    rest = {w.split("'")[0].split("\u2019")[0] for w in after}
     fields = {*CONTRACT_FIELDS, *CUSTOMER_FIELDS, *ORDER_STATES}
     named = rest & {w.lower() for w in name_words}
-    if _ORDER_NUMBER.search(text) or (named and rest & fields):
-        return words[lead]
-    return ""
+    return verb if ORDER_NUMBER.search(text) or (named and rest & fields) else ""

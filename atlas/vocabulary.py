@@ -7,6 +7,8 @@ and periods are atlas/dates.py's).
 
 from __future__ import annotations
 
+import re
+
 # English function words: what carries no content when two texts are compared word by word.
 # Each reader adds its own (session state the rest of its list, the gate's forget the words of
 # forgetting).
@@ -95,3 +97,7 @@ CONTRACT_FIELDS: dict[str, str] = {
     "signed": "signed_on",
     "signing": "signed_on",
 }
+
+# An order number as people type it: "SO-12345", "SO12345", "so 12345" (the space form only with
+# five digits or more, so "so 12 orders" is no order), possessive too ("so-87888s customer").
+ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))(?:'?s)?\b", re.IGNORECASE)

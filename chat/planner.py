@@ -46,9 +46,7 @@ from atlas.record_changes import change_request
 from chat import vocabulary as vocab
 from chat.answering.meaning import read_as_ordering
 
-# An order number as people type it: "SO-12345", "SO12345", "so 12345" (the space form only with
-# five digits or more, so "so 12 orders" is no order), possessive too ("so-87888s customer").
-ORDER_NUMBER = re.compile(r"\bSO(?:-?(\d{4,})|\s(\d{5,}))(?:'?s)?\b", re.IGNORECASE)
+ORDER_NUMBER = shared_vocab.ORDER_NUMBER
 MAX_LIMIT = 50
 DEFAULT_TOP = 5
 _MONEY = re.compile(r"^\$?(\d[\d,]*(?:\.\d+)?)(k|m)?$", re.IGNORECASE)

@@ -478,6 +478,11 @@ _PICKED = re.compile(r"\bthe\s+([a-z]{3,})(?:\s+([a-z]{3,}))?(?:\s+(?:one|place|
 _NOT_PICKS = frozenset({"one", "ones", "same", "last", "first", "next", "other", "whole", "total", "top", "biggest"})
 
 
+def may_pick(text: str) -> bool:
+    """Whether ``text`` has the shape of a pick ("the <word>"), before any list is read for it."""
+    return _PICKED.search(text.lower()) is not None
+
+
 def picked_from(text: str, listed: list[str], *, known: frozenset[str]) -> tuple[str, str] | None:
     """(as typed, the name on record) when ``text`` picks exactly one of the ``listed`` names by a
     word of its name; None when it picks none or several. ``known``: the planner's own words ("the

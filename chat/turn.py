@@ -163,7 +163,8 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
         if names.changes:
             spelt = tuple(Change(typed, name, "spelling") for typed, name in names.changes)
             read = replace(read, text=names.text, changes=read.changes + spelt)
-        picked = None if names.changes else _picked_from_the_list(state, read.text)
+        found = tools.find_customer_mentions(read.text)
+        picked = None if names.changes or found else _picked_from_the_list(state, read.text)
         if picked is not None:
             # "credit limit for the vet one" after customers were listed: that customer, said
             read = replace(
@@ -171,7 +172,8 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
                 text=read.text.replace(picked[0], picked[1], 1),
                 changes=(*read.changes, Change(*picked, "listed")),
             )
-        mentions = _group_mentions(tools.find_customer_mentions(read.text))
+            found = tools.find_customer_mentions(read.text)
+        mentions = _group_mentions(found)
         # A "did you mean" option typed back is matched as offered, before the normaliser rewrites it.
         offered = bool(state.pending and state.pending.get("plans"))
         typed = question if offered else read.text
@@ -450,7 +452,7 @@ def _plan(
 def _picked_from_the_list(state: state_module.SessionState, text: str) -> tuple[str, str] | None:
     """One of the customers the last answer listed, picked by a word of its name ("the vet one")."""
     last = QueryPlan.from_dict(state.last_plan) if state.last_plan else None
-    if last is None or last.subject != "customers" or last.kind != "list" or tools.find_customer_mentions(text):
+    if last is None or last.subject != "customers" or last.kind != "list" or not tools.may_pick(text):
         return None
     listed = list(executors.customers_for(last.filters).values_list("name", flat=True)[: executors.MAX_ROWS])
     return tools.picked_from(text, listed, known=_planner_words())

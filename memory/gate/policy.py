@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from atlas.record_changes import change_request
+from atlas.record_changes import change_request, change_verb
 from memory.gate import reasons as r
 from memory.gate import rules
 from memory.gate.secrets import secret_kind
@@ -51,7 +51,7 @@ def message_refusal(text: str, hits: dict[str, list[tuple[int, int]]]) -> Refusa
     for name in rules.MESSAGE_REFUSALS:
         if name in hits:
             return Refusal(r.INSTRUCTION, name)
-    if change_request(text, name_words=_customer_words(text)):
+    if change_verb(text)[0] and change_request(text, name_words=_customer_words(text)):
         return Refusal(r.INSTRUCTION, "change_records")  # "mark SO-12345 as paid": the records, not a note
     return None
 
