@@ -30,8 +30,8 @@ from chat.planner import CENT, Abstention, Filters, QueryPlan
 from chat.prompt import Prompt
 from chat.shaping import Holds, Influence, Style, Use, field_values, settle, style_for
 
-# Rows of a list shown in full; a longer list shows this many and says how to see the rest.
-ROWS_SHOWN = {"": 50, "short": 0, "detailed": 50, "table": 50}
+# Rows of a list shown in full, in any layout; a longer list shows this many and says how to see the rest.
+LIST_ROWS = 50
 
 CAN_ANSWER = (
     "I can answer questions about the company's customers (by region, city or segment), their orders "
@@ -439,7 +439,7 @@ def _shaped(
         more = f" and {len(inline) - len(shown)} more" if len(inline) > len(shown) else ""
         listed = f"{', '.join(shown)}{more}".rstrip(".")
         return [B.summary(f"{head.rstrip(':')}: {listed}." if shown else head)]
-    limit = 200 if every else ROWS_SHOWN.get(style.format or style.layout, 10)
+    limit = 200 if every else LIST_ROWS
     out = [B.summary(head)]
     if len(rows) > 1:
         style.shown.add("list")
