@@ -71,6 +71,10 @@ SHORTHAND: dict[str, str] = {
     # chat shorthand
     "u": "you",
     "ur": "your",
+    "mkt": "market",
+    "mkts": "markets",
+    "convo": "conversation",
+    "convos": "conversations",
     "pls": "please",
     "plz": "please",
     "plse": "please",
@@ -84,7 +88,6 @@ SHORTHAND: dict[str, str] = {
     "rn": "right now",
     "atm": "at the moment",
     "til": "until",
-    "till": "until",
     "untill": "until",
     "thru": "through",
     "tmrw": "tomorrow",
@@ -252,6 +255,14 @@ SHORTHAND_PHRASES: dict[str, str] = {
     # "cn u do ...", "cld you": can and could typed short before their subject
     r"\bcn(?= (?:u|you|we|i)\b)": "can",
     r"\bcld(?= (?:u|you|we|i)\b)": "could",
+    # "just so ur aware", "ur right": "ur" before what someone is, "you're" (before a noun, "your")
+    r"\bur(?= (?:aware|right|welcome|sure|able|free|busy|going|not|the best|a star|a legend)\b)": "you're",
+    # "till" is "until", but "at the till" is where a shop takes the money
+    r"(?<!\bthe )(?<!\ba )\btill\b": "until",
+    # "spend w us", "what's going on w them": "w" before whom it is with
+    r"\bw(?= (?:us|them|me|you|u|him|her|our|my|their|the)\b)": "with",
+    # "A n B", "salt n pepper": "n" between two words is "and"
+    r"(?<=[a-z] )n(?= [a-z])": "and",
     # "b/w march and june": between ("w/" alone is "with")
     r"\bb/w\b": "between",
     # "the 2nd half of this yr", "1st half": the halves in words
@@ -439,6 +450,8 @@ Provider = Callable[[], tuple[object, Iterable[str]]]
 _providers: dict[str, tuple[Provider, bool]] = {}
 # The source the customers' names are registered under (by the app that holds them).
 CUSTOMER_NAMES = "customers"
+# ... and the cities those customers are in
+CITY_NAMES = "cities"
 _lock = threading.Lock()
 
 

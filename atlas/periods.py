@@ -87,7 +87,7 @@ def read_period(words: list[str], *, today: date, ahead: bool = False) -> tuple[
     anchored = _anchor_in_year(words, period, today)
     period = anchored or period or _range_period(words, today) or _calendar_period(words, today)
     if period is None and ("ytd" in words or "year to date" in text):
-        period = Period("this year", date(today.year, 1, 1), month_end(today.year, 12))
+        period = Period("this year to date", date(today.year, 1, 1), today)
     to_an_end = re.search(TO_AN_END, text)
     tail = text[to_an_end.end() :].split() if to_an_end else words
     if to_an_end:  # the period is the one after "end of" ("from today until end of jan" is not "today")

@@ -43,6 +43,13 @@ VERDICTS: tuple[str, ...] = (
     "the wrong one",
     "not anymore",
     "not any more",
+    "the old one",
+    # the value named as wrong: "wrong date, it was signed ...", "that's the wrong figure"
+    *(
+        f"{lead}wrong {what}"
+        for lead in ("", "the ")
+        for what in ("date", "figure", "number", "amount", "limit", "city", "terms", "region", "year", "value", "total")
+    ),
 )
 CORRECTION_LEADS: tuple[str, ...] = tuple(
     dict.fromkeys(

@@ -11,8 +11,9 @@ class ChatConfig(AppConfig):
             signals,  # noqa: F401  (connects chat's part of delete-everything)
             vocabulary,
         )
-        from chat.tools import corpus_names, customer_names
+        from chat.tools import city_names, corpus_names, customer_names
 
         lexicon.register("chat.vocabulary", lexicon.constant(lexicon.vocabulary_words(vocabulary)))
         lexicon.register("chat.corpus", corpus_names, names=True)
         lexicon.register(lexicon.CUSTOMER_NAMES, customer_names, names=True)
+        lexicon.register(lexicon.CITY_NAMES, city_names, names=True)

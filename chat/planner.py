@@ -728,6 +728,10 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue
         if _said_of_the_answer(token):
             continue
+        if token.tag_ == "VBZ" and lemma in _KNOWN_NOUNS and token.i and doc[token.i - 1].pos_ in ("NOUN", "PROPN"):
+            continue  # "renewal dates for ...": a plural noun after a noun, tagged as a verb
+        if word in vocab.NEARNESS_WORDS and any(t.lemma_.lower() in vocab.RENEWAL_LEMMAS for t in doc):
+            continue  # "renewing anytime soon?": the renewal date says how soon
         if lemma in vocab.SPLITTING_VERBS and _grouped_after(signals.words, token.i):
             continue  # "split that by status", "revenue in q3, split by month": the grouping says it
         if lemma in vocab.SIGNING_VERBS or (word == "new" and _signing_in(doc)):
@@ -1069,6 +1073,28 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
     led = _after_the_lead(text, context, today=today)
     if led is not None:
         return led
+    return _before_a_remark(text, context, today=today) or planned
+
+
+_REJECTED = re.compile(
+    r"(?:\s*,)?\s+(?:and\s+)?not\s+(?:the\s+|a\s+|an\s+)?(?P<what>[a-z$]+(?:\s+[a-z$]+){0,2}?)(?=\s*(?:[,.;!?-]|pls\b|please\b|$))",
+    re.IGNORECASE,
+)
+
+
+def _without_rejected_measure(text: str) -> str:
+    """The question without a measure named only to be turned down ("mean not median", "the count not
+    the dollar value", ", not revenue"), when another measure is asked for beside it."""
+    for match in _REJECTED.finditer(text):
+        rejected = match.group("what").lower().split()
+        rest = text[: match.start()] + text[match.end() :]
+        if set(rejected) <= vocab.REJECTED_MEASURE_WORDS and set(_words(rest)) & vocab.REJECTED_MEASURE_WORDS:
+            return _without_rejected_measure(rest)
+    return text
+
+
+def _before_a_remark(text: str, context: Context, *, today: date) -> Planned | None:
+    """The question before a short remark that adds nothing to it or asks nothing of the records."""
     for head, remark in _remark_splits(text):
         if len(_words(head)) < 3 or not 0 < len(_words(remark)) <= MAX_REMARK_WORDS:
             continue
@@ -1079,7 +1105,7 @@ def plan_question(text: str, context: Context, *, today: date) -> Planned:
             remark, context, today=today
         ):
             return asked
-    return planned
+    return None
 
 
 # The first break after a lead ("a quick q before a meeting - ...", "ok diff question, ...",
@@ -1105,6 +1131,10 @@ def _after_the_lead(text: str, context: Context, *, today: date) -> Planned | No
     if set(_words(lead)) & vocab.TOPIC_CHANGE_WORDS:
         context = Context(named=context.named, unknown_names=context.unknown_names)
     asked = _plan_question(rest, context, today=today)
+    if isinstance(asked.result, Abstention):
+        # the rest may end in an aside of its own ("hey atlas, what did X spend? pulling numbers for a qbr")
+        aside = _before_an_aside(rest, context, today=today, lenient=True)
+        asked = aside or _before_a_remark(rest, context, today=today) or asked
     if asks and isinstance(asked.result, QueryPlan) and not _places_agree(lead, asked.result, today=today):
         return None  # "for the east region - what's the total": the lead's place narrows the question
     return asked if not isinstance(asked.result, Abstention) else None
@@ -1145,6 +1175,8 @@ def _asks_of_the_records(said_text: str, context: Context, *, today: date) -> bo
         return True
     if said.min_amount is not None or said.max_amount is not None or said.out_of_scope:
         return True
+    if _asks_for_unknown(said.words, said.unknown):
+        return True  # "need the approver": a thing asked for, which no record holds
     if set(said.words) & (set(vocab.FORMAT_WORDS) | vocab.COMPARE_WORDS):
         return True
     return bool(_words(said_text) & {w for ref in context.named for w in _words(ref.name)})
@@ -1194,7 +1226,7 @@ def _before_an_aside(text: str, context: Context, *, today: date, lenient: bool 
             continue
         if _is_aside(remark, context, today=today):
             asked = _plan_question(head, context, today=today)
-            if isinstance(asked.result, QueryPlan):
+            if isinstance(asked.result, QueryPlan) and not _asks_another_field(remark, asked.result):
                 return asked
         elif _PURPOSE_TAIL.fullmatch(f" {remark}"):
             # a purpose after a field looked up ("... for an invoice"): the field, never the orders it names
@@ -1208,6 +1240,22 @@ def _before_an_aside(text: str, context: Context, *, today: date, lenient: bool 
     return None
 
 
+def _asks_another_field(remark: str, plan: QueryPlan) -> bool:
+    """ "buckeye office supply - renewal coming up?": the part after the break names a field of the
+    contract the part before does not ask, so it is the question, not an aside."""
+    fields = {vocab.CONTRACT_FIELDS.get(w) for w in _words(remark)} - {None}
+    return bool(fields) and plan.field not in fields
+
+
+def _asks_for_unknown(words: list[str], unknown: list[str]) -> bool:
+    """ "need the approver", "want their fax number": an asking verb and, right after it, a thing
+    no record holds (what "need it for the deck" never says)."""
+    return any(
+        w in vocab.ASKING_VERBS and any(u in unknown for u in words[i + 1 : i + 3] if u not in ("the", "their", "its"))
+        for i, w in enumerate(words)
+    )
+
+
 def _is_aside(remark: str, context: Context, *, today: date, plan: QueryPlan | None = None) -> bool:
     """``plan``: the question's plan without the remark; a place the remark names cannot narrow a
     question about named customers ("- south team wants it"), nor an order's status a lookup of a
@@ -1217,6 +1265,8 @@ def _is_aside(remark: str, context: Context, *, today: date, plan: QueryPlan | N
     if not words or words[0] in vocab.QUESTION_OPENERS:
         return False
     said = read_question(remark, name_words=set(), today=today)
+    if said.out_of_scope or _asks_for_unknown(words, said.unknown):
+        return False  # "need the delivery address", "need the approver": what is asked, which the records lack
     places = () if plan is not None and plan.filters.customers else (said.region, said.city, said.segment)
     lookup = plan is not None and plan.subject in ("contracts", "customers")
     slots = (*places, *(() if lookup else (said.status, said.exclude_status)), said.order_number)
@@ -1277,6 +1327,7 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
         # "who's ACCT-53554": an account code names its customer as the name does (chat.tools)
         name_words |= {m.group().lower() for m in vocab.ACCOUNT_CODE_IN_TEXT.finditer(text)}
     text, plain = _in_plain_words(text)
+    text = _without_rejected_measure(text)
     since = vocab.SINCE_SIGNING.search(text) if context.signed_on is not None else None
     if since is not None:
         text = f"{text[: since.start()]} {text[since.end() :]}"  # a period, not the signing date asked
@@ -1321,6 +1372,8 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
             abstain = replace(abstain, figure=True)
         return Planned(abstain, stated, fmt=fmt)
     if signals.order_number:
+        if _unknown_beside_order_number(text, signals):
+            return Planned(Abstention(vocab.NO_PLAN_REASON, signals.unknown[0]), {}, fmt=fmt)
         order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
         return Planned(order, {}, fmt=fmt)
     if context.last_order and _about_that_order(signals, context):
@@ -1372,7 +1425,12 @@ _CLAUSE_BREAK = re.compile(r"[,;!?]+|(?<!\bno)(?<!\bnr)\.(?:\s|$)|\s[-\u2013\u20
 
 
 def _unknown_beside_order_number(text: str, signals: Signals) -> bool:
-    """An unknown noun in the clause that holds the order number."""
+    """An unknown noun in the clause that holds the order number, or one asked for in another
+    ("... ? need the approver")."""
+    for clause in _CLAUSE_BREAK.split(text):
+        said = {w.lower() for w in re.findall(r"[\w'-]+", clause)}
+        if said & vocab.ASKING_VERBS and said & set(signals.unknown):
+            return True
     for clause in _CLAUSE_BREAK.split(text):
         if _order_number(clause):
             rest = BARE_ORDER_NUMBER.sub(" ", ORDER_NUMBER.sub(" ", clause))  # "order no. 86804" is no noun
@@ -1812,7 +1870,12 @@ def _picks_one(signals: Signals, measure: str) -> bool:
     """ "the biggest one", "which ones the biggest": one of the orders (or groups) just shown, by size."""
     words = set(signals.words)
     one = bool(words & {"one", "ones"})
-    return measure == "rank" and one and bool(words & vocab.SIZE_WORDS) and not context_free(signals)
+    # "and the smallest?", "what about the lowest?", "cheapest?": the size word is all it says
+    bare = words - vocab.SIZE_WORDS <= _BARE_FOLLOW_UP_WORDS
+    return measure == "rank" and (one or bare) and bool(words & vocab.SIZE_WORDS) and not context_free(signals)
+
+
+_BARE_FOLLOW_UP_WORDS = frozenset({"and", "what", "about", "the", "how", "n", "then", "so", "ok", "now", "?"})
 
 
 def _own_subjects(signals: Signals) -> list[str]:
@@ -2199,6 +2262,8 @@ def _contract_fields(signals: Signals) -> list[str]:
             continue
         if name == "credit_limit" and "limit" not in words and "credit" not in words:
             continue
+        if name == "signed_on" and words[i + 1 : i + 2] == ["off"]:
+            continue  # "who signed off on SO-...": who approved it, no contract signed
         if name and name not in asked:
             asked.append(name)
     for needs, cues, name in vocab.CONTRACT_FIELD_PHRASES:
@@ -2245,15 +2310,31 @@ def _group_by(signals: Signals) -> str:
         if word == "every" and (whole or (i and words[i - 1] in vocab.ACROSS_WORDS)):
             continue  # "the grand total across every customer": one figure over all of them
         if word in vocab.GROUPING_LEADS and words[i + 1] not in signals.name_words:
-            nxt = words[i + 1]
+            nxt = words[i + 2] if words[i + 1] == "-" and i + 2 < len(words) else words[i + 1]  # "per-customer"
             if i in signals.agents and nxt != nxt.rstrip("s") and vocab.GROUP_WORDS.get(nxt.rstrip("s")) == "customer":
                 continue  # "invoices raised by accounts up north": who ordered, not one figure per account
             key = vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s"))
             if key and not (key == "customer" and words[i + 2 : i + 3] == ["value"]):
                 return key
-    if _which_customers_how_much(words):
+    if _which_customers_how_much(words) or _each_customers_own(signals):
         return "customer"
     return ""
+
+
+def _each_customers_own(signals: Signals) -> bool:
+    """ "how much did each denver cust spend", "west customers and what they each ordered", "smb accts
+    w their totals": a figure for each customer, not one over them all."""
+    words = signals.words
+    customer = [i for i, w in enumerate(words) if vocab.GROUP_WORDS.get(w.rstrip("s")) == "customer"]
+    for i in customer:
+        before = [w for w in words[max(0, i - 4) : i] if w not in signals.place_words and w not in ("the", "our", "of")]
+        per = "per" in words[max(0, i - 2) : i]
+        if before and before[-1] == "each" or per:
+            return True  # "each denver cust", "per-customer totals" ("every customer" may be all of them at once)
+        after = words[i + 1 : i + 7]
+        if any(a in vocab.DISTRIBUTIVE_WORDS and b in vocab.DISTRIBUTED_MEASURES for a, b in pairwise(after)):
+            return True  # "... and what they each ordered", "... w their totals", "... n their total"
+    return False
 
 
 def _which_customers_how_much(words: list[str]) -> bool:
@@ -2485,10 +2566,12 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     subjects = set(signals.subjects)
     words, lemmas = set(signals.words), set(signals.lemmas)
     money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals) or _billed(signals) or _total_for(signals)
+    money = money or _each_customers_own(signals)  # "smb accts w their totals": each one's order value
     group = _group_by(signals)
     how_much = "how much" in " ".join(signals.words)  # money, never a head count
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
         money_asked = _billed(signals) or _summed_by_verb(signals) or _total_for(signals) or _total_booked(signals)
+        money_asked = money_asked or _each_customers_own(signals)
         if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not money_asked:
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":
@@ -2560,7 +2643,9 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     stated = {"region": bool(filters.region), "segment": bool(filters.segment), "city": bool(filters.city)}
     # "the largest order from a west coast customer" ranks single orders: the size word is on
     # "order" itself ("the most orders" still counts them per customer).
-    sized = any(w in vocab.SIZE_WORDS and nxt in ("order", "orders") for w, nxt in pairwise(signals.words))
+    # ("the biggest single order a houston customer placed": one order still)
+    plain = [w for w in signals.words if w not in ("single", "individual")]
+    sized = any(w in vocab.SIZE_WORDS and nxt in ("order", "orders") for w, nxt in pairwise(plain))
     sized = sized or any(
         a in ("most", "least") and b in vocab.AMOUNT_ADJECTIVES and c in ("order", "orders")
         for a, b, c in zip(signals.words, signals.words[1:], signals.words[2:], strict=False)

@@ -91,6 +91,9 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = ()) -> set[
     if plan.kind == "compare" and plan.group_by == "region":
         regions = (*regions, *plan.sides)
     scopes |= {f"region:{r.lower()}" for r in regions if r}
+    if plan.filters.status:
+        scopes.add(f"status:{plan.filters.status}")  # "when I ask about overdue orders"
+    scopes |= {f"city:{c.lower()}" for c in (*plan.filters.cities, *_customers_field(plan, "city"))}
     return scopes
 
 
@@ -99,7 +102,7 @@ def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) 
     wants short answers gets the refusal without the list of what Atlas can answer)."""
     if plan is None:
         return {k: v for k, v in effective(notes, {GLOBAL}).items() if k in ABSTENTION_FACETS}
-    scopes = answer_scopes(plan, _customer_regions(plan))
+    scopes = answer_scopes(plan, _customers_field(plan, "region"))
     held = effective(notes, scopes)
     if plan.filters.customers and "customers" not in scopes:
         # A field asked for beside a customer ("whenever a client comes up, give their payment
@@ -111,13 +114,14 @@ def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) 
     return held
 
 
-def _customer_regions(plan: QueryPlan) -> tuple[str, ...]:
+def _customers_field(plan: QueryPlan, name: str) -> tuple[str, ...]:
+    """The regions or cities of the customers the plan names."""
     if not plan.filters.customers:
         return ()
     from chat.models import Customer
 
     ids = [c.id for c in plan.filters.customers]
-    return tuple(sorted(set(Customer.objects.filter(pk__in=ids).values_list("region", flat=True))))
+    return tuple(sorted(set(Customer.objects.filter(pk__in=ids).values_list(name, flat=True))))
 
 
 # --- the plan -------------------------------------------------------------------------------------

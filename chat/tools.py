@@ -334,6 +334,12 @@ def corpus_names() -> tuple[object, list[str]]:
     return index.signature, sorted({e.city for e in index.entries}) + sorted(set(corpus.segments.values()))
 
 
+def city_names() -> tuple[object, list[str]]:
+    """Every city a customer is in, as written (``lexicon.CITY_NAMES``)."""
+    index = customer_index()
+    return index.signature, sorted({e.city for e in index.entries})
+
+
 def customer_names() -> tuple[object, list[str]]:
     """Every customer's name as written, for the shared lexicon (``lexicon.CUSTOMER_NAMES``)."""
     index = customer_index()

@@ -173,16 +173,55 @@ REVENUE_VERBS = frozenset({"generate", "earn", "gross"})
 # "what was X charged in May" asks for their total ("which customers did we bill" still lists).
 BILLING_VERBS = frozenset({"invoice", "bill", "charge"})
 AVERAGE_WORDS = frozenset({"average", "mean", "avg", "typical"})
+# How near a date is ("renewing anytime soon?", "up for renewal shortly"): asked of a renewal, the
+# renewal date answers it (and the answer says how far off it is).
+NEARNESS_WORDS = frozenset({"soon", "shortly", "anytime", "imminently", "imminent", "upcoming"})
+RENEWAL_LEMMAS = frozenset({"renew", "renewal", "renewing", "expire", "expiry", "expiring", "lapse"})
+# The words of a measure named only to be turned down ("mean not median", "the count not the dollar
+# value", "total, not the average"): the measure wanted is the other one.
+REJECTED_MEASURE_WORDS = (
+    AVERAGE_WORDS | TOTAL_NOUNS | REVENUE_WORDS | MONEY_WORDS | COUNT_WORDS
+    | {"median", "value", "dollar", "dollars", "amount", "sum", "of", "orders", "order", "figure"}
+)  # fmt: skip
 TOP_WORDS = frozenset(
-    {"top", "biggest", "largest", "highest", "most", "best", "strongest", "big", "large", "high", "leading", "busiest"}
+    {
+        "top",
+        "biggest",
+        "largest",
+        "highest",
+        "most",
+        "best",
+        "strongest",
+        "big",
+        "large",
+        "high",
+        "leading",
+        "busiest",
+        "priciest",
+    }
 )
 # Ranking words that rank by how many orders, not by their value ("our busiest customers").
 BUSY_WORDS = frozenset({"busiest"})
 BOTTOM_WORDS = frozenset(
-    {"bottom", "smallest", "lowest", "least", "fewest", "worst", "weakest", "small", "low", "tiniest", "littlest"}
+    {
+        "bottom",
+        "smallest",
+        "lowest",
+        "least",
+        "fewest",
+        "worst",
+        "weakest",
+        "small",
+        "low",
+        "tiniest",
+        "littlest",
+        "cheapest",
+    }
 )
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
-SIZE_WORDS = frozenset({"biggest", "largest", "highest", "smallest", "lowest", "tiniest", "littlest"})
+SIZE_WORDS = frozenset(
+    {"biggest", "largest", "highest", "smallest", "lowest", "tiniest", "littlest", "cheapest", "priciest"}
+)
 # Adjectives of an order's price: after "most" or "least" they size orders by amount, as "biggest"
 # and "smallest" do ("the least costly order this month"); anywhere else they stay unread.
 AMOUNT_ADJECTIVES = frozenset({"expensive", "costly", "pricey", "valuable", "cheap"})
@@ -209,6 +248,11 @@ GROUP_WORDS: dict[str, str] = {
 # Words that put a grouping noun after them ("by region", "per month", "for each segment"):
 # never a value themselves.
 GROUPING_LEADS = frozenset({"by", "per", "each", "every"})
+# "what they each ordered", "their totals", "each one spent": a figure said of each one
+DISTRIBUTIVE_WORDS = frozenset({"each", "their", "individual"})
+DISTRIBUTED_MEASURES = frozenset(
+    {"ordered", "spent", "spend", "total", "totals", "revenue", "sales", "order", "bought", "billed"}
+)
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger", ">"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller", "sub", "<"})
 # "Are we allowed to charge late fees?": asking leave to do something asks for a rule (a policy document),
@@ -668,6 +712,23 @@ class CorpusVocabulary:
     words: frozenset[str] = frozenset()  # every word of every city and segment
 
 
+# How people shorten a segment's name ("smb customers", "the ent accounts", "mm deals"): the
+# shorthand and the words it stands for, read only for a segment the records hold.
+SEGMENT_SHORTHAND: dict[str, str] = {
+    "smb": "small business", "sme": "small business", "ent": "enterprise",
+}  # fmt: skip
+
+
+def _segment_keys(key: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The ways a segment's name is typed: as written, run together ("midmarket"), with "tier"
+    after it ("enterprise-tier"), and its shorthand."""
+    keys = [key, (*key, "tier")]
+    if len(key) > 1:
+        keys.append(("".join(key),))
+    keys += [(short,) for short, meant in SEGMENT_SHORTHAND.items() if meant == " ".join(key)]
+    return keys
+
+
 _lock = threading.Lock()
 _vocabulary: CorpusVocabulary | None = None
 
@@ -684,7 +745,7 @@ def corpus_vocabulary() -> CorpusVocabulary:
     with _lock:
         rows = list(Customer.objects.values_list("city", "segment").distinct())
         cities = {tuple(c.lower().replace(".", "").split()): c for c, _ in rows}
-        segments = {tuple(s.lower().replace("-", " ").split()): s for _, s in rows}
+        segments = {alias: s for _, s in rows for alias in _segment_keys(tuple(s.lower().replace("-", " ").split()))}
         longest = max((len(k) for k in (*cities, *segments)), default=1)
         words = frozenset(w for key in (*cities, *segments) for w in key)
         _vocabulary = CorpusVocabulary(signature, cities, segments, longest, words)

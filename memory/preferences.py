@@ -926,12 +926,19 @@ _CONDITION = re.compile(
     r"|\bin\s+(?P<where>(?:\w+\s+)?(?:lists|rankings|answers about [^,.;:]+))"
     r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries|stuff|things)\b"
     # "bullet points for orders", "tables for contracts": the records named are the scope
-    r"|\bfor\s+(?:the\s+|my\s+|all\s+|any\s+)?(?P<records>orders|invoices|contracts|renewals)\b(?!\s+(?:of|from|in|with|over|under|above|below)\b)"
+    r"|\bfor\s+(?:the\s+|my\s+|all\s+|any\s+)?(?P<records>(?:(?:overdue|open|late|unpaid|paid|shipped)\s+)?"
+    r"(?:orders|invoices|contracts|renewals))\b(?!\s+(?:of|from|in|with|over|under|above|below)\b)"
     r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b"
     # "when the question is about a contract", "for any question on overdue orders", "questions about
     # renewals:", "if my question's about a customer": the topic of the questions
     r"|\b(?:questions?|queries|query)(?:['’]s|\s+(?:is|are))?\s+(?:about|on|re|regarding|to do with)\s+"
-    r"(?:a\s+|an\s+|the\s+|our\s+)?(?P<topic>[^,.;:]+)",
+    r"(?:a\s+|an\s+|the\s+|our\s+)?(?P<topic>[^,.;:]+)"
+    # "anything contract-related,", "renewal-related stuff:", "on the order side,": a kind of records
+    r"|\b(?:anything|everything|stuff|things)\s+(?P<related>[a-z]+)[- ]related\b"
+    r"|\b(?P<related_kind>[a-z]+)[- ]related\s+(?:stuff|things|questions|qs|queries|answers)\b"
+    r"|\bon the (?P<side>[a-z]+) side\b"
+    # "for ranking questions only:", "contract qs only:", "rankings only:": a label, "only" and a colon
+    r"|(?:^|[.;!?]\s*)(?:for\s+|re:?\s+)?(?P<only>[a-z']+(?:\s+[a-z']+)?)\s+only\s*:",
 )
 _REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: region)?")
 
@@ -970,7 +977,8 @@ _INCLUDE = re.compile(
 _EXCLUDE = re.compile(
     r"(?<!don't )(?<!do not )(?<!never )\b(?:leave|take|keep)\s+(?:the\s+)?"
     r"(?!(?:it|them|that|this|those|these)\s)(?P<what>[a-z][a-z /-]{1,40}?)\s+(?:out|off)\b"
-    r"|\b(?:drop|hide|remove|skip|exclude)\s+(?:the\s+)?(?P<what2>[a-z][a-z /-]{1,40}?)\s*(?:column|field|from|$|,|\.)"
+    r"|\b(?:drop|hide|remove|skip|exclude)\s+(?:the\s+)?(?!(?:it|them|that|this|those|these)\b)"
+    r"(?P<what2>[a-z][a-z /-]{1,40}?)\s*(?:column|field|from|$|,|\.)"
     # "don't include the tax column", "never show the fax number"
     r"|\b(?:don't|do not|never|stop)\s+(?:include|show|add|put|list|display)(?:ing)?\s+(?:the\s+)?"
     r"(?!(?:more|less|fewer|over|under|me|it|them|that|this|anything|any)\b)"
@@ -1078,7 +1086,7 @@ def is_switch(text: str) -> bool:
     into a top 8", "switch it to millions", "change the sorting preference: biggest first");
     "convert 250 pounds to yen" changes no setting."""
     low = text.lower()
-    return bool(_SWITCH_BACK.search(low) or _SETTING_NAMED.search(low))
+    return bool(_SWITCH_BACK.search(low) or _SETTING_NAMED.search(low) or _swapped_field(low))
 
 
 @dataclass(frozen=True)
@@ -1353,14 +1361,41 @@ _INCLUDE_CUES = re.compile(
 )
 _OTHER_FIELD = re.compile(
     r"\b(?:the|their|its|a|an|each|every)\s+(?P<what>(?:[a-z'-]+\s+){0,3}"
-    r"(?:numbers?|ids?|codes?|refs?|references?|notes?|reps?|columns?|fields?))\b"
+    r"(?:numbers?|ids?|codes?|refs?|references?|notes?|reps?|columns?|fields?|owners?|managers?|scores?|carriers?"
+    r"|contacts?|emails?|addresses|address|(?:contact|delivery|due|ship|last order) dates?))\b"
+    # "include how many days overdue each one is": a count the user names
+    r"|\bhow many (?P<count>days? [a-z]+)\b"
 )
+
+
+# "swap city for the account code", "replace the city w/ payment terms", "instead of the city show the
+# acct code", "take the city out and put the region there": the field named after it is the one wanted
+_FIELD_SWAP = re.compile(
+    r"\b(?:swap|replace|trade|exchange|switch|change)\w*\b.*?\b(?:for|with|to|into)\b"
+    r"|\btake\b.*?\bout\b.*?\b(?:put|add|show|use|give)\b"
+    r"|\binstead of\b[^,]*?(?:,|\b(?:show|use|give|put|add|want|need)\b)"
+)
+
+
+def _swapped_field(low: str) -> str:
+    """The field a swap of one field for another asks for ("" when the words swap no two fields)."""
+    swap = _FIELD_SWAP.search(low)
+    if swap is None:
+        return ""
+    before = [n for n, p in _field_patterns().items() if p.search(low, 0, swap.end())]
+    after = [(m.start(), n) for n, p in _field_patterns().items() if (m := p.search(low, swap.end()))]
+    wanted = [n for _, n in sorted(after) if n in ADDABLE_FIELDS]
+    return wanted[0] if wanted and before else ""
 
 
 def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
     """A field to add ("put the account code next to ...", "payment terms on everything") or to
     leave out ("leave the internal notes field out"): a known field by its name, another one in
     the user's own words."""
+    swapped = _swapped_field(low)
+    if swapped:
+        found["include"] = swapped  # the newer field replaces the older note's
+        return
     excluded = _EXCLUDE.search(low)
     if excluded is not None:
         group = next(g for g in ("what", "what2", "what3") if excluded.group(g))
@@ -1387,8 +1422,9 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
         found.setdefault("include", sorted(named)[0][1])
         return
     other = _OTHER_FIELD.search(low)
-    if other is not None and not _names_other_facet(other.group("what")):
-        found.setdefault("include", _as_written(written, other.start("what"), other.end("what")))
+    group = "what" if other is not None and other.group("what") else "count"
+    if other is not None and not _names_other_facet(other.group(group)):
+        found.setdefault("include", _as_written(written, other.start(group), other.end(group)))
 
 
 # A region or segment named before the word ("the northern region", "our mid-market segment"): a
@@ -1512,10 +1548,31 @@ def _turned_round(low: str, hits: list[_Hit], found: dict[str, Any]) -> bool:
     return all(_negated(h, low) or _found_wanting(h, low) for h in hits)
 
 
+# a field asked for after the condition ("... pls add the sales rep", "... include how many days")
+_REQUEST_AFTER = re.compile(r"\s*(?=(?:please\s+)?(?:include|add)\b)")
+
+
+def with_condition_set_off(text: str) -> str:
+    """The text with a comma after a condition that runs straight into the request ("whenever we
+    talk renewals pls add the sales rep"), so the parse reads the request as one."""
+    low = text.lower()
+    match = _CONDITION.search(low)
+    if match is None or match.group("what") is None or match.start() > 0 and low[match.start() - 1] not in " .;!?":
+        return text
+    end = len(low[: match.end()].rstrip())
+    if _REQUEST_AFTER.match(low, end) is None or low[end : end + 1] in (",", ":", ";", "."):
+        return text
+    return f"{text[:end]},{text[end:]}"
+
+
 def scope_of(low: str) -> str:
     """The scope a clause's condition names ("when I ask about contracts": "contracts"), or global."""
     match = _CONDITION.search(low)
+    # "for the texas accounts", "the uk customers (the leeds + manchester ones)", "the leeds ones ... for those"
+    place = next(filter(None, (_place_scope(m.group("place")) for m in _PLACE_CUSTOMERS.finditer(low))), "")
     if match is None:
+        if place:
+            return place
         # "order lists as a table", "customer lists sorted by name": the lists named are the scope.
         lists = re.search(r"\b(?:\w+ )?(?:lists?|rankings?)\b", low)
         if lists is None:
@@ -1526,12 +1583,45 @@ def scope_of(low: str) -> str:
         if re.search(r"\blist(?:s|ed|ing)?\b", match.group(0)):
             what = f"list {what}"  # "when i list customers": the lists, not any answer naming one
     region = _REGION_SCOPE.search(what)
-    if region is not None and "region" in what:
+    if region is not None and re.search(r"\b(?:region|coast)\b", what):
         return f"region:{region.group(1)}"
+    status = _STATUS_SCOPE.search(what)
+    if status is not None:
+        return f"status:{_STATUS_NAMES.get(status.group(1), status.group(1))}"
+    place = _place_scope(what)
+    if place:
+        return place
     for name, patterns in SCOPES:
         if any(re.search(p, what) for p in patterns):
             return name
-    return GLOBAL
+    return place or GLOBAL
+
+
+# "when I ask about overdue orders", "for open orders": the orders of one status
+_STATUS_SCOPE = re.compile(r"\b(overdue|late|past due|unpaid|open|paid|shipped)\b")
+_STATUS_NAMES = {"late": "overdue", "past due": "overdue", "unpaid": "overdue"}
+# "for the texas accounts", "the leeds + manchester ones": the customers of a place
+_PLACE_CUSTOMERS = re.compile(
+    r"\b(?:the|our|my|those|these)\s+(?P<place>[a-z' +&,()-]{2,60}?)\s+(?:customers|clients|accounts|ones)\b"
+)
+
+
+def _place_scope(what: str) -> str:
+    """The customers of a place the words name: "city:leeds|manchester" for cities on record,
+    "region:west" for a coast, "place:texas" for a place the records file no customer under (a note
+    that holds nowhere, rather than everywhere)."""
+    from atlas import lexicon
+
+    on_record = sorted(c.lower() for c in lexicon.names_from(lexicon.CITY_NAMES))
+    named = [c for c in on_record if re.search(rf"\b{re.escape(c)}\b", what)]
+    if named:
+        return "city:" + "|".join(named)
+    words = lexicon.words(what)
+    for size in (3, 2, 1):
+        for i in range(len(words) - size + 1):
+            if tuple(words[i : i + size]) in lexicon.places():
+                return "place:" + " ".join(words[i : i + size])
+    return ""
 
 
 # --- statements ------------------------------------------------------------------------------
@@ -1656,8 +1746,13 @@ def _bound(facets: dict[str, Any]) -> str:
 
 
 def _region_label(scope: str) -> str:
-    if scope.startswith("region:"):
-        return f"in answers about the {scope.split(':', 1)[1].title()} region"
+    kind, _, value = scope.partition(":")
+    if kind == "region":
+        return f"in answers about the {value.title()} region"
+    if kind == "status":
+        return f"in answers about {value} orders"
+    if kind in ("city", "place"):
+        return "in answers about customers in " + " or ".join(v.title() for v in value.split("|"))
     return f"in answers about {scope}"
 
 
@@ -1776,7 +1871,10 @@ class Held:
 
 def holds_in(scope: str, scopes: Iterable[str]) -> bool:
     """Whether a note's scope holds for an answer with these scopes ("global" holds everywhere)."""
-    return not scope or scope == GLOBAL or scope in set(scopes)
+    scopes = set(scopes)
+    if scope.startswith("city:"):  # customers of any of the cities named
+        return any(f"city:{city}" in scopes for city in scope.split(":", 1)[1].split("|"))
+    return not scope or scope == GLOBAL or scope in scopes
 
 
 def effective(notes: Iterable[Any], scopes: Iterable[str]) -> dict[str, Held]:

@@ -54,6 +54,7 @@ _POINTING_AHEAD = (
     | vocab.KEEP_POINTERS
     | set(vocab.POLITENESS)
     | vocab.TRAILING_ASIDES  # "..., commit that to memory thx"
+    | {*vocab.SECOND_PERSON, "for"}  # "note for atlas: ...", "one for you -"
 )
 
 
@@ -306,6 +307,7 @@ def _analyse_turn(
     # the domain lexicon, places and weekdays cased (atlas.normalise); what changed is kept.
     read = normalise(original)
     text = _FORGET_IDIOM.sub(lambda m: f"forget {m['what']}", read.text or original)
+    text = preferences.with_condition_set_off(text)
     doc = parse_turn(text)
     hits = rules.match(doc)
     explicit = "remember" in hits
@@ -489,10 +491,10 @@ def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
         if match is None:
             continue
         what = re.split(r"\s+(?:instead of|rather than|not)\b", match["what"], maxsplit=1)[0].strip()
-        if not what or not (old or _names_business(what)):
+        if not what or not (old or _names_business(what)) or match.groupdict().get("kind_bare") is not None and not old:
             continue
         nouns = (*vocab.CONTEXT_SUBJECTS["patch"], *vocab.CONTEXT_SUBJECTS["team"], *vocab.CONTEXT_SUBJECTS["role"])
-        noun = next((w for w in nouns if re.search(rf"\b{w}\b", text, re.IGNORECASE)), "patch")
+        noun = next((w for w in nouns if re.search(rf"(?<![\w-]){w}(?![\w-])", text, re.IGNORECASE)), "patch")
         groups = match.groupdict()
         if groups.get("kind_my"):
             said = f"Their {groups['kind_my']} is {what} now."
@@ -768,9 +770,13 @@ def _wishes_beside_a_secret(text: str, *, at: datetime) -> list[Finding]:
 _POINTERS = frozenset({"that", "this", "it", "too", "as", "well", "also", "pls", "please", "for", "me"})
 
 
+_WHY_KEPT = re.compile(r"\b(?:in case|just in case|so that|so|because|cos|cause|since|as)\b.*$", re.I)
+
+
 def _only_points(piece: str) -> bool:
-    """A piece that only asks to keep what was said before it ("remember that too", "note it pls")."""
-    doc = parse_turn(piece)
+    """A piece that only asks to keep what was said before it ("remember that too", "note it pls",
+    "stash that for me in case i forget": why it is kept says nothing more)."""
+    doc = parse_turn(_WHY_KEPT.sub("", piece).strip() or piece)
     keep = {i for s, e in rules.match(doc).get("remember", []) for i in range(s, e)}
     return bool(keep) and all(t.i in keep or t.is_punct or t.lower_ in _POINTERS for t in doc)
 
@@ -1110,6 +1116,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     previous_text = ""
     turn_marks = {name for c in parts for name in c.hits}
     leading: set[str] = set()  # "default timezone: CET": a mark that ends on a colon holds for what follows
+    opening = ""  # "rankings only:": a label that ends on a colon scopes what follows
     # "... our whole finance team sorts by the date column", "everyone in our office reads day-first":
     # a reason that lasts makes a format asked for in the same turn a habit (it yields to a
     # situation or a circumstance said beside it, as any implicit habit does)
@@ -1120,6 +1127,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         inside = [c for c in parts if sent.start <= c.span.start < sent.end]
         marks = {name for c in inside for name in c.hits} | leading | lasting
         leading = marks & _STANDING_MARKS if sent.text.rstrip().endswith(":") else set()
+        label, opening = (opening, sent.text if sent.text.rstrip().endswith(":") else "")
         wishes = [span for c in inside if (span := _wish_span(c)) is not None]
         text, previous_text = previous_text, sent.text
         if any(_one_off_said(c) for c in inside):
@@ -1169,7 +1177,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         elif not readings and text and any(_points_back(w) for w in wishes):
             reading = preferences.read_facets(", ".join(_resolved(w, text) for w in wishes))
             readings = [(wishes, reading)] if reading and not reading.negative else []
-        readings = [(g, _in_scope_of(sent, _as_marked(g, reading, inside))) for g, reading in readings]
+        readings = [(g, _in_scope_of(sent, _as_marked(g, reading, inside), label)) for g, reading in readings]
         before = None
         if readings:
             out = _kept_or_replaced(out, inside, readings)
@@ -1243,12 +1251,15 @@ def _resolved(wish: Span, before: str) -> str:
     return "".join(out)
 
 
-def _in_scope_of(sent: Span, reading: preferences.Reading) -> preferences.Reading:
+def _in_scope_of(sent: Span, reading: preferences.Reading, label: str = "") -> preferences.Reading:
     """A wish read alone ("add the city beside each") holds where the sentence's condition says
-    ("so when u give me a list of customers, add the city beside each"): the scope is the sentence's."""
+    ("so when u give me a list of customers, add the city beside each"), or the label before it
+    ("rankings only: ..."): the scope is the sentence's."""
     if reading.scope != preferences.GLOBAL:
         return reading
     scope = preferences.scope_of(sent.text.lower())
+    if scope == preferences.GLOBAL and label:
+        scope = preferences.scope_of(label.lower())
     return replace(reading, scope=preferences.widest(scope, reading.facets)) if scope != preferences.GLOBAL else reading
 
 
@@ -1621,7 +1632,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     inside = {name for name, spans in hits.items() if any(content.start <= s for s, _ in spans)}
     if "special_category" in inside:
         return _refuse(rule, r.SENSITIVE, quote, explicit=True)
-    who = grammatical_subject(content)
+    who = "user" if _says_what_is_the_users(content) else grammatical_subject(content)
     if who in ("other", "assistant"):  # "remember that you should ...": Atlas is no note's subject
         return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
     situation = _situation(content, inside, at=at, dated=True)
@@ -1656,6 +1667,19 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     )
 
 
+def _says_what_is_the_users(span: Span) -> bool:
+    """ "X and Y are my accounts", "my boss is Dev": a copula naming what is the user's (asked to be
+    kept, a fact about the user's work, whoever the sentence's subject is)."""
+    return any(
+        token.lemma_ == "be"
+        and any(
+            child.dep_ in ("nsubj", "attr") and any(c.dep_ == "poss" and c.lower_ == "my" for c in child.children)
+            for child in token.children
+        )
+        for token in span
+    )
+
+
 def _only_names_a_subject(span: Span) -> bool:
     """ "my role", "my patch pls": what a note would be about, with nothing said of it."""
     words = [t.lower_ for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS]
@@ -1675,6 +1699,9 @@ _RECURRING_DAY = re.compile(
 _CONTEXT_CHANGE = re.compile(rf"\b(?:{_alternation(vocab.CONTEXT_CHANGE_MARKERS)})\b")
 
 
+_PATCH_WORDS = frozenset({w for words in vocab.DIRECTIONS.values() for w in words} | set(vocab.REGION_NAMES))
+
+
 def _context_value(span: Span, subject: str) -> str:
     """The nouns that name the value, with the words that qualify them ("south region",
     "irish accounts"): "region" alone is the subject's own word."""
@@ -1685,7 +1712,11 @@ def _context_value(span: Span, subject: str) -> str:
         for t in span
         if t.dep_ != "nsubj"
         and (
-            t.pos_ in ("PROPN", "NOUN") or t.pos_ == "ADJ" and t.dep_ in ("amod", "compound") and t.head.pos_ == "NOUN"
+            t.pos_ in ("PROPN", "NOUN")
+            or t.pos_ == "ADJ"
+            and t.dep_ in ("amod", "compound")
+            and t.head.pos_ == "NOUN"
+            or t.lower_ in _PATCH_WORDS  # "im on central now", "mid-market now": the patch by its name alone
         )
     ]
     return " ".join(t.text for t in nouns)[:200]
@@ -1811,6 +1842,9 @@ def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
     ends = when.stated or "temporary" in clause.hits or any(t.lemma_.lower() in vocab.TEMPORARY_EVENTS for t in words)
     if not (anchored and ends) or any(f" {w} " in low for w in vocab.CIRCUMSTANCES):
         return None
+    root = clause.span.root
+    if not when.stated and root.tag_ == "VBP" and root.lemma_.lower() not in vocab.STATE_VERBS:
+        return None  # "I plan my visits off these lists": what the user does as a rule, no state of now
     if not fragment:
         return _situation(clause.span, {"situation"}, at=at, dated=True)
     first_person = parse_turn("I'm " + clause.span.doc[words[0].i : clause.span.end].text)

@@ -107,6 +107,18 @@ RULES: tuple[Rule, ...] = (
                 {"OP": "{0,3}"},
                 {"LOWER": {"IN": v.RATE_WORDS}},
             ],
+            # "use 480k as X's credit limit", "go with 95k for the overdue total": a figure of the user's
+            # as the value of a measure the records hold
+            [
+                {"LEMMA": {"IN": v.SUBSTITUTE_VERBS}},
+                {"LOWER": "with", "OP": "?"},
+                {"ORTH": {"IN": ["$", "£", "€"]}, "OP": "?"},
+                {"LOWER": {"REGEX": r"^\d[\d,.]*(?:k|m|bn|mil)?$"}},
+                {"LOWER": {"IN": ["k", "m", "bn"]}, "OP": "?"},
+                {"LOWER": {"IN": ["for", "as"]}},
+                {"OP": "{0,5}"},
+                {"LEMMA": {"IN": v.RECORD_MEASURES}},
+            ],
             # "change ur rules so u stop flagging my numbers": the assistant's own rules rewritten
             [
                 {"LEMMA": {"IN": v.REWRITE_VERBS}},
@@ -533,6 +545,13 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": "fact"},
             ],
             [{"LEMMA": {"IN": ["store", "stash", "file"]}}, {"LOWER": {"IN": ["this", "that", "it", "somewhere"]}}],
+            # "keep hold of this:", "get hold of that"
+            [
+                {"LEMMA": {"IN": ["keep", "get", "take"]}},
+                {"LOWER": "hold"},
+                {"LOWER": "of"},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+            ],
             [{"LOWER": "worth"}, {"LEMMA": {"IN": ["file", "filing", "store", "storing", "keep", "keeping"]}}],
             # "fyi for future chats - ...", "btw for next time: ..."
             [
@@ -699,6 +718,39 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["you", "u", "i"]}},
                 {"LEMMA": {"IN": v.HABITUAL_CONDITION_VERBS}},
             ],
+            # "contract qs only:", "rankings only -", "for ranking questions only:": a kind of question
+            # named as a label, and what follows holds for every one of them
+            # ("for this question only" is one question, not a kind of them)
+            [{"LEMMA": {"IN": v.LABELLED_KINDS}, "IS_SENT_START": True}, {"LOWER": "only"}],
+            [{"LOWER": {"NOT_IN": v.ONE_OF_A_KIND}}, {"LEMMA": {"IN": v.LABELLED_KINDS}}, {"LOWER": "only"}],
+            # "anything contract-related", "renewal-related stuff", "on the order side": a kind of records
+            [
+                {"LOWER": {"IN": ["anything", "everything", "stuff", "things"]}},
+                {"IS_ALPHA": True},
+                {"ORTH": "-", "OP": "?"},
+                {"LOWER": "related"},
+            ],
+            [
+                {"IS_ALPHA": True},
+                {"ORTH": "-", "OP": "?"},
+                {"LOWER": "related"},
+                {"LOWER": {"IN": v.KINDS_OF_QUESTION}},
+            ],
+            [{"LOWER": "on"}, {"LOWER": "the"}, {"LEMMA": {"IN": v.RECORD_KINDS}}, {"LOWER": "side"}],
+            # "for open orders ...", "for overdue invoices": the orders of one status, each time
+            [{"LOWER": "for"}, {"LOWER": {"IN": v.STATUS_WORDS}}, {"LEMMA": {"IN": ["order", "invoice"]}}],
+            # "For the leeds customers, ...", "so for those ones": a set of customers, each time they come up
+            [
+                {"LOWER": "for", "IS_SENT_START": True},
+                {"LOWER": {"IN": ["the", "my", "our", "all"]}},
+                {"OP": "{1,6}"},
+                {"LEMMA": {"IN": ["customer", "client", "account"]}},
+            ],
+            [
+                {"LOWER": "for"},
+                {"LOWER": {"IN": ["those", "these"]}},
+                {"LOWER": {"IN": ["ones", "customers", "accounts", "clients"]}},
+            ],
             # "for renewal stuff", "for invoice queries": a kind of question, not this one.
             [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
             # "could we keep invoice lists newest first?": keeping a shape of answer is a standing wish.
@@ -742,6 +794,26 @@ RULES: tuple[Rule, ...] = (
             [{"LOWER": "at"}, {"LOWER": "all"}],
             # "generally don't go past five lines", "normally stick to the headline figure": as a rule.
             [{"LOWER": {"IN": v.HABITUAL_ADVERBS}}, {"LOWER": {"IN": v.HABITUAL_REQUEST_OPENERS}}],
+            # "usually i want dates like ...", "generally i'd like ...": the user's wish as a rule
+            [
+                {"LOWER": {"IN": v.HABITUAL_ADVERBS}},
+                {"LOWER": "i"},
+                {"LOWER": {"IN": ["'d", "d", "would"]}, "OP": "?"},
+                {"LEMMA": {"IN": ["want", "like", "prefer", "need"]}},
+            ],
+            # "could you do amounts in GBP generally", "bullets in general pls": as a rule, said after the wish
+            [
+                {"LEMMA": {"IN": [*v.REQUEST_VERBS, "do"]}},
+                {"OP": "{1,6}"},
+                {"LOWER": {"IN": ["generally", "normally", "usually"]}},
+            ],
+            [{"LOWER": "in"}, {"LOWER": "general"}],
+            # "my usual asks:", "two standing things:", "my defaults pls:": a header over standing wishes
+            [
+                {"LOWER": {"IN": v.STANDING_HEADER_ADJECTIVES}},
+                {"LEMMA": {"IN": v.STANDING_HEADER_NOUNS}},
+            ],
+            [{"LOWER": {"IN": ["my", "our"]}}, {"LOWER": "defaults"}],
         ),
         extra_examples=("keep replies brief for me, three sentences max",),
     ),

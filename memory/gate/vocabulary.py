@@ -304,8 +304,21 @@ HABITUAL_REQUEST_OPENERS: tuple[str, ...] = (
     "stay",
     "leave",
 )
+# A header over standing wishes: "my usual asks:", "two standing things:", "house rules:".
+STANDING_HEADER_ADJECTIVES: tuple[str, ...] = ("usual", "standing", "regular", "house", "permanent", "default")
+STANDING_HEADER_NOUNS: tuple[str, ...] = ("ask", "request", "thing", "preference", "setting", "rule", "default")
 # Words after "for X" that make X a kind of question ("for renewal stuff", "for invoice queries").
 KINDS_OF_QUESTION: tuple[str, ...] = ("stuff", "things", "questions", "queries")
+# Verbs that say where or how the user is for now ("I'm in Leeds", "I cover the desk", "I work out
+# of Madrid"): any other verb in the present simple says what the user does as a rule.
+STATE_VERBS: tuple[str, ...] = ("be", "cover", "stay", "work", "sit", "base", "remain")
+# The statuses an order has, as people name them ("for overdue orders", "for open invoices").
+STATUS_WORDS: tuple[str, ...] = ("overdue", "open", "late", "unpaid", "paid", "shipped")
+# A kind of question named as a label before "only" ("contract qs only:", "rankings only -").
+LABELLED_KINDS: tuple[str, ...] = ("question", "query", "qs", "lookup", "list", "ranking", "report")
+ONE_OF_A_KIND: tuple[str, ...] = ("this", "that", "one", "a", "the", "next", "last")
+# The kinds of records a wish may be limited to ("on the order side", "anything contract-related").
+RECORD_KINDS: tuple[str, ...] = ("order", "contract", "renewal", "customer", "ranking", "invoice", "account")
 # What a one-off marker says when it is denied ("not only now", "not just this reply", "not
 # only for today"): the request holds beyond this answer.
 # The limiting words of such a denial ("not just", "not only", "not merely").
@@ -370,6 +383,10 @@ SUBSTITUTE_VERBS: tuple[str, ...] = ("use", "take", "treat", "go", "assume", "st
 SUBSTITUTE_CONTRASTS: tuple[str, ...] = ("instead", "over", "rather", "not")
 # A rate the user would supply ("use 0.85 for the EUR rate"), and the assistant's own rules rewritten.
 RATE_WORDS: tuple[str, ...] = ("rate", "rates", "fx", "exchange", "conversion")
+# What the records measure, so a figure the user supplies for one stands in for the records' own.
+RECORD_MEASURES: tuple[str, ...] = (
+    "limit", "total", "revenue", "value", "amount", "figure", "number", "balance", "spend", "sales", "terms"
+)  # fmt: skip
 REWRITE_VERBS: tuple[str, ...] = ("change", "update", "rewrite", "edit", "modify", "adjust", "tweak", "relax", "drop")
 SYSTEM_RULE_WORDS: tuple[str, ...] = ("rules", "rule", "instructions", "settings", "prompt", "logic", "programming")
 CHECK_VERBS: tuple[str, ...] = ("check", "verify", "validate", "cross-check", "double-check", "reconcile")
@@ -805,6 +822,8 @@ SWITCHED_TO: tuple[str, ...] = (
     r"running|looking after)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
     r"\b(?P<kind_moved>moved|switched|transferred)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<what>[\w -]+?)(?:\s+now)?$",
     r"\b(?P<kind_it>it's|its|it is)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
+    # "no longer on enterprise, mid-market now": the new value alone, after the old one said over
+    r"^(?:(?:and|but|so)\s+)?(?:the\s+)?(?P<kind_bare>)(?P<what>[\w-]+(?: [\w-]+)?)\s+now$",
 )
 # A value of a kept note corrected in the words people use ("typo, i meant east not west", "sorry,
 # its credit control not collections", "should be the denver office, not chicago"): new, then old.
@@ -972,6 +991,10 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     # other wordings of the same request ("so u know for next time", "log that", "worth knowing for later")
     "so you know",
     "so you know for next time",
+    "so you're aware",
+    "for future chats",
+    "for future conversations",
+    "for later conversations",
     "for next time",
     "for future ref",
     "hang on to the fact that",

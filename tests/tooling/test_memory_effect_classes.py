@@ -26,6 +26,15 @@ CLASSES = {
         "a newer layout for a kind of records named with 'for' ('bullet points for orders') replaces an older one"
         " for the same lists ('order lists as a table')"
     ),
+    # helper-blind-112's rows (eighth session), written before the change by a helper who never read the code
+    "scoped_by_status": (
+        "a field asked for on questions about orders of one status ('when i ask about overdue orders'): shown "
+        "there, never on an order count or total with no status"
+    ),
+    "scoped_by_place": (
+        "a wish for the customers of a place ('for the uk customers (the leeds + manchester ones)', 'the texas "
+        "accounts'): applied to those customers, never to a customer elsewhere"
+    ),
     "correction_remembered": (
         "a correction of a customer's field asked to be remembered ('thats old, X moved to Y. pls remember that')"
         " stays a correction, and the records still win"
@@ -42,8 +51,9 @@ GAPS = {
         " sentence is not read as a correction; refused as a fact about the company"
     ),
     "mec-scoped_by_question_kind-1": (
-        "known gap: a scope by status ('when i ask about overdue orders') is kept as all order lists, so the note "
-        "does not say 'overdue'; and 'what's overdue for customers in the south' lists customers, not orders"
+        "known gap: 'when i ask about overdue orders, oldest first pls, always' keeps nothing (the sort with no "
+        "verb after a condition is not read as a wish); and 'what's overdue for customers in the south' lists "
+        "customers, not orders"
     ),
 }
 

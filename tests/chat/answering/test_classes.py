@@ -12,6 +12,34 @@ from tests.chat.answering.conftest import blind_cases, judged
 pytestmark = pytest.mark.turn
 
 CLASSES: dict[str, str] = {
+    # eighth session (5 December): helper-blind-111's and -113's rows, written before the change by
+    # helpers who never read the planner
+    "greeting_and_trailing_remark": (
+        'a greeting before the question and a remark after it in one message ("hey atlas, ...? pulling '
+        'numbers for a qbr"): the question between them is answered.'
+    ),
+    "follow_up_other_extreme": (
+        'after the biggest order (or top customer) of a customer, region or period, "and the smallest?", '
+        '"what about the lowest?", "cheapest?": the other end of the same set.'
+    ),
+    "measure_with_negated_alternative": (
+        '"mean not median", "total, not the average", "the count not the dollar value": the measure wanted, the '
+        "other turned down."
+    ),
+    "order_field_records_lack": (
+        "an order's shipping cost, tax, discount, margin, delivery address or approver: the records do not hold it "
+        "(never the order's card in its place)."
+    ),
+    "segment_shorthand": '"mid-mkt", "smb", "ent accounts", "midmarket", "enterprise-tier" name the segment.',
+    "credit_asked_as_amount": '"how much credit does X have w us", "X\'s credit line": the credit limit.',
+    "field_of_two_customers": (
+        'one contract field of two customers joined by "+", "&", "and" or "n" ("renewal dates for A + B"): both.'
+    ),
+    "renewal_soon": '"is X coming up for renewal soon?", "renewing anytime soon?": the renewal date.',
+    "each_customer_total": (
+        '"west customers and what they each ordered", "per-customer totals for the south", "how much did each '
+        'denver cust spend": order value customer by customer.'
+    ),
     # folded in from one module each (helper-blind-16's rows, 4 December)
     "best_city_or_region": (
         '"which city brought in the most", "worst region by revenue", "which segment had the most orders" '
@@ -224,6 +252,14 @@ TWO_CONDITIONS_GAP = (
 RUN_TO_GAP = "known gap: 'what does a typical order run to' is not read as an average"
 BARE_DAYS_GAP = "known gap: days with no month ('from the 3rd to the 17th of last month') have no period"
 GAPS: dict[str, str] = {
+    "max amount menomonee cold storage can run up on acct before we cut them off?": (
+        "known gap: 'the max amount X can run up before we cut them off' is the credit limit in a paraphrase no "
+        "field word names ('max' and 'cut' stay unread)"
+    ),
+    "whats the credit ceiling for coral reef hospitality": (
+        "known gap: 'ceiling' is no word the planner reads for a limit, and its meaning is not close enough to "
+        "'limit' for the embedding reading"
+    ),
     "hw's pinecrest tracking on revenue ytd": "known gap: 'tracking on revenue' leaves 'tracking' unread",
     "how is enterprise shaping up on avg order in q3 this yr": "known gap: 'shaping up' is not read as asking",
     "how much has sierra outdoor co. spent with us this yr": (
@@ -286,10 +322,6 @@ GAPS: dict[str, str] = {
     ),
     "who are our houston customers || which of them owes us the most rn": (
         "known gap: ranking customers by what they owe ('owes us the most') has no plan, and Atlas abstains"
-    ),
-    "largest order across all custmers last yr, which one was it n how much": (
-        "known gap: a remark that asks again for what the answer shows ('which one was it n how much') is not set "
-        "aside; Atlas offers a did-you-mean"
     ),
     "which contracts let a customer run more than half a mil on credit": (
         "known gap: 'run more than X on credit' is not read as a credit limit, nor 'half a mil' as 500,000"

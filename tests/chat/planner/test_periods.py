@@ -19,7 +19,7 @@ from tests.chat.planner.helpers import LAST, TODAY, plan, shape
         ("in the next 12 months", "the next 12 months", TODAY, date(2027, 12, 1)),
         ("within the next 30 days", "the next 30 days", TODAY, date(2026, 12, 31)),
         ("by the end of this quarter", "from today until the end of this quarter", TODAY, date(2026, 12, 31)),
-        ("year to date", "this year", date(2026, 1, 1), date(2026, 12, 31)),
+        ("year to date", "this year to date", date(2026, 1, 1), TODAY),  # to today, not the year's end
         ("next month", "next month", date(2027, 1, 1), date(2027, 1, 31)),
         ("last quarter", "last quarter", date(2026, 7, 1), date(2026, 9, 30)),
         ("over the past 2 years", "the last 2 years", date(2024, 12, 2), TODAY),

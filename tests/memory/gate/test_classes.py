@@ -14,6 +14,53 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # eighth session (5 December): helper-blind-110's and -112's rows, written before the change by helpers
+    # who never read the gate
+    "scope_label_then_colon": (
+        "A wish after a label naming a kind of question and 'only' ('contract qs only:', 'rankings only:'): "
+        "standing, and scoped to that kind."
+    ),
+    "wish_after_a_question": (
+        "A question about the data, then a standing wish marked only by 'generally', 'usually', 'as a rule of "
+        "thumb': the wish is kept, the question stores nothing."
+    ),
+    "standing_header_with_list": "'two standing things:', 'my usual asks:' and two or three wishes: each kept.",
+    "condition_then_detail_to_include": (
+        "A condition on a kind of question and a detail to include that the records may lack ('the days "
+        "overdue', 'the sales rep'): kept, in the user's words."
+    ),
+    "keep_request_note_wordings": (
+        "'keep hold of this:', 'note for atlas:', 'log this for later -' and a fact about the user's work "
+        "(who they report to, which accounts are theirs): one context note."
+    ),
+    "use_my_figure_instead": (
+        "'going forward use 480k as X's credit limit, the system number is wrong': a figure of the user's in "
+        "place of the records', refused."
+    ),
+    "secret_beside_wish_keep_it": "A wish and a PIN or password asked to be kept: the wish is kept, the secret never.",
+    "reason_clause_not_a_note": (
+        "A wish with a reason about the user's routine ('i plan my visits off these lists'): the wish only; "
+        "the routine is no situation."
+    ),
+    "date_written_in_a_correction": (
+        "A date corrected in chat after a question ('no thats the old one, renewal is 14/12/2027', 'wrong date, "
+        "it was signed 2025-12-19'): one correction, and no date-format preference."
+    ),
+    "pin_with_keep_request": "A PIN or door code with 'stash it somewhere for me': nothing stored.",
+    "keep_request_for_future_chats": (
+        "'just so ur aware for future chats', 'so u know going forward' and a fact about the user: one context note."
+    ),
+    "scope_as_x_related": (
+        "'anything contract-related,', 'renewal-related stuff:', 'on the order side,': the wish holds for that kind."
+    ),
+    "swap_one_field_for_another": (
+        "'swap city for the account code', 'replace the city w/ the renewal date', 'take the city out and put "
+        "the region there': the new field live, the old retired."
+    ),
+    "moved_territory_update": (
+        "A kept region or segment, later 'update: im on central now', 'no longer on enterprise, mid-market now': "
+        "the new one live, the old retired."
+    ),
     # helper-blind-104's rows (seventh session), written after the change by a helper who never read the gate
     "withdraw_the_x_habit": (
         "A kept preference withdrawn by pointing at it as 'the X habit', 'the X setting', 'that X request', "
@@ -491,6 +538,26 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "condition_then_detail_to_include-1": (
+        "'whenever we talk renewals pls add the sales rep ...': the parse keeps the condition and the request in "
+        "one clause whose subject is 'we', read as a fact about the company"
+    ),
+    "condition_then_detail_to_include-2": (
+        "'if its a q about at-risk customers throw in ...' is parsed as a question, and 'no need for the rest' as a "
+        "verdict"
+    ),
+    "condition_then_detail_to_include-5": (
+        "'when its shipment questions include the carrier' is no condition the preference table reads ('its' is no "
+        "asker), so the clause is read as a question"
+    ),
+    "date_written_in_a_correction-2": (
+        "the correction is kept, but its note writes the month in full ('December 14 2027') where the row looks for "
+        "the user's 'dec 14 2027'"
+    ),
+    "date_written_in_a_correction-5": (
+        "the correction is kept, but its note writes the month in full ('January 9 2025') where the row looks for "
+        "the user's 'jan 9 2025'"
+    ),
     "withdraw_the_x_habit-5": "'turn it off' after 'that gbp thing u do for me' is not read as a withdrawal",
     "sort_said_as_a_span_or_symbol-2": "'amt low → high' (an arrow between the ends) is not read as a sort",
     "breakdown_preference-1": BREAKDOWN_GAP,
@@ -510,7 +577,6 @@ KNOWN_GAPS: dict[str, str] = {
     "keep_request_hold_wordings-4": (
         "'the month end reporting' is read as a situation ending at the month's end, not a duty"
     ),
-    "q_for_question_scope-1": "the scope is kept as order lists; its statement does not say 'overdue'",
     "q_for_question_scope-3": "'any region q \u2192 give me the top 5 customers as well' has no facet",
     "q_for_question_scope-4": "the scope is kept as contracts; its statement does not say 'renewals'",
     "q_for_question_scope-5": "'for questions on late payers' is not read as a condition, and nothing is kept",
@@ -620,9 +686,6 @@ KNOWN_GAPS: dict[str, str] = {
     "habit_with_wish-5": (
         "'use that format' points back at a format named in the habit's clause ('it wants yyyy-mm-dd'), which is "
         "refused as a fact about the system"
-    ),
-    "keep_in_memory_wording-2": (
-        "'my team is 6 ppl in customer success': a sentence whose subject is the team is read as about someone else"
     ),
     "keep_in_memory_wording-6": (
         "'Please to keep it in your memory': 'to' between the politeness and the verb hides the request"
