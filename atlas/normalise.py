@@ -159,7 +159,17 @@ def _known(word: str, lex: _Lexicon) -> bool:
         return False  # "saltmarch" is Saltmarsh misspelt, not "salt" + "march"
     if low.startswith("e") and english.knows(low[1:]):
         return True
-    return any(english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2))
+    compound = any(english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2))
+    return compound and not _one_letter_from_the_domain(low, lex)
+
+
+def _one_letter_from_the_domain(low: str, lex: _Lexicon) -> bool:
+    """Whether a domain word is one edit from ``low`` ("contrcts" is "contracts" with a letter
+    dropped, not "contr" + "cts")."""
+    from symspellpy import Verbosity
+
+    found = _speller(lex).lookup(low, Verbosity.CLOSEST, max_edit_distance=1)  # type: ignore[attr-defined]
+    return any(s.distance == 1 and s.term in lex.domain for s in found)
 
 
 def _one_letter_from_a_name(low: str, lex: _Lexicon) -> bool:

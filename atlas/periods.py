@@ -102,7 +102,15 @@ def read_period(words: list[str], *, today: date, ahead: bool = False) -> tuple[
         and period.end < today
         and period.start.year == today.year
     ):
-        period = _calendar_period(words, today, year=today.year + 1) or period
+        if (period.start.year, period.start.month) != (period.end.year, period.end.month):
+            # "in march to may", "between march and may", asked in December: the same months next year
+            start, end = (
+                date(period.start.year + 1, period.start.month, 1),
+                month_end(period.end.year + 1, period.end.month),
+            )
+            period = Period(period.label.replace(str(period.start.year), str(start.year)), start, end)
+        else:
+            period = _calendar_period(words, today, year=today.year + 1) or period
     if period is not None and to_an_end:
         if period.end < today and not any(YEAR.fullmatch(w) for w in tail):
             period = _next_occurrence(tail, period, today) or period
@@ -165,6 +173,9 @@ def _until_a_month(words: list[str], today: date) -> Period | None:
     """ "renewing before April", "expiring before june 2027": something still to come, from today
     to the day before the month begins (the next such month when no year is said)."""
     for i, word in enumerate(words):
+        day = _day_before_a_month(words, i, today)
+        if day is not None:
+            return day
         if not i or words[i - 1] != "before" or not (word in MONTHS_NOT_MAY or word == "may"):
             continue
         month = _calendar_period(words[i : i + 2], today)
@@ -177,6 +188,25 @@ def _until_a_month(words: list[str], today: date) -> Period | None:
         end = month.start - timedelta(days=1)
         return Period(f"from today until the end of {calendar.month_name[end.month]} {end.year}", today, end)
     return None
+
+
+def _day_before_a_month(words: list[str], i: int, today: date) -> Period | None:
+    """ "renewals coming up before 25 december": from today to the day before that day, the next
+    25 December to come when no year is said."""
+    if not i or words[i - 1] != "before" or i + 1 >= len(words):
+        return None
+    number = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", words[i])
+    month = MONTHS_NOT_MAY.get(words[i + 1]) or (5 if words[i + 1] == "may" else None)
+    if number is None or month is None:
+        return None
+    try:
+        day = date(today.year, month, int(number.group(1)))
+        if day <= today:
+            day = date(today.year + 1, month, int(number.group(1)))
+    except ValueError:
+        return None
+    end = day - timedelta(days=1)
+    return Period(f"from today until {end.day} {calendar.month_name[end.month]} {end.year}", today, end)
 
 
 def _next_occurrence(words: list[str], period: Period, today: date) -> Period | None:

@@ -2643,9 +2643,9 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     stated = {"region": bool(filters.region), "segment": bool(filters.segment), "city": bool(filters.city)}
     # "the largest order from a west coast customer" ranks single orders: the size word is on
     # "order" itself ("the most orders" still counts them per customer).
-    # ("the biggest single order a houston customer placed": one order still)
-    plain = [w for w in signals.words if w not in ("single", "individual")]
-    sized = any(w in vocab.SIZE_WORDS and nxt in ("order", "orders") for w, nxt in pairwise(plain))
+    # ("the biggest single order a houston customer placed", "smallest one-off purchase": one order still)
+    plain = [w for w in signals.words if w not in vocab.ONE_ORDER_WORDS]
+    sized = any(w in vocab.SIZE_WORDS and nxt in vocab.ORDER_NOUNS for w, nxt in pairwise(plain))
     sized = sized or any(
         a in ("most", "least") and b in vocab.AMOUNT_ADJECTIVES and c in ("order", "orders")
         for a, b, c in zip(signals.words, signals.words[1:], signals.words[2:], strict=False)

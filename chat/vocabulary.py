@@ -219,6 +219,10 @@ BOTTOM_WORDS = frozenset(
     }
 )
 # Rank words that size one thing ("the largest order"), unlike "most" and "fewest" (how many).
+# Words between a size word and the order that say it is one order ("biggest single order", "smallest
+# one-off purchase").
+ONE_ORDER_WORDS = frozenset({"single", "individual", "one-off", "one", "-", "off"})
+ORDER_NOUNS = frozenset({"order", "orders", "purchase", "purchases"})  # one order each ("sales" may be a total)
 SIZE_WORDS = frozenset(
     {"biggest", "largest", "highest", "smallest", "lowest", "tiniest", "littlest", "cheapest", "priciest"}
 )

@@ -643,4 +643,12 @@ def _judge_acknowledgement(answer: str, expected: Expected) -> str:
     if not answer.strip() or CANNOT.search(answer):
         return "wrong"
     said = set(expected.numbers)
-    return "wrong" if any(n not in said for n in numbers_in(answer)) else "correct"
+    # the day a situation ends, read back ("until Friday 25 December 2026" for "until xmas"), is no figure
+    unsaid = [n for n in numbers_in(_WRITTEN_DAY.sub(" ", answer)) if n not in said]
+    return "wrong" if unsaid else "correct"
+
+
+_WRITTEN_DAY = re.compile(
+    r"\b\d{1,2} (?:January|February|March|April|May|June|July|August|September|October|November|December)"
+    r"(?: \d{4})?\b"
+)

@@ -36,6 +36,16 @@ CLASSES: dict[str, str] = {
         'one contract field of two customers joined by "+", "&", "and" or "n" ("renewal dates for A + B"): both.'
     ),
     "renewal_soon": '"is X coming up for renewal soon?", "renewing anytime soon?": the renewal date.',
+    # helper-blind-116's rows: "single_order_of_a_group_customer" written after the change (answers_set7's "the
+    # priciest single order a Houston customer has placed" had ranked customers), "renewal_window_words" before it
+    "single_order_of_a_group_customer": (
+        '"the biggest single order a houston customer placed", "smallest one-off order by a small biz account", '
+        '"biggest individual purchase by one of our east region clients": one order, never a customer\'s total.'
+    ),
+    "renewal_window_words": (
+        '"up in the next couple of months", "before xmas", "in the next fortnight", "over the summer next year", '
+        '"in the spring", "run out": renewals in that window, its dates said.'
+    ),
     "each_customer_total": (
         '"west customers and what they each ordered", "per-customer totals for the south", "how much did each '
         'denver cust spend": order value customer by customer.'
