@@ -263,8 +263,7 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"\bw(?= (?:us|them|me|you|u|him|her|our|my|their|the)\b)": "with",
     # "A n B", "salt n pepper": "n" between two words is "and"
     r"(?<=[a-z] )n(?= [a-z])": "and",
-    # periods said in everyday words: "the next couple of months", "the next fortnight", "before xmas",
-    # "over the summer" (the months of a northern-hemisphere season; the answer states the dates it read)
+    # periods said in everyday words: "the next couple of months", "the next fortnight", "before xmas"
     r"\b(?:a\s+)?couple(?:\s+of)?(?=\s+(?:days|weeks|months|quarters|years)\b)": "2",
     r"\ba fortnight\b": "2 weeks",
     # "which contracts run out next month": expire ("run out of stock" is no end of a contract)
@@ -274,16 +273,6 @@ SHORTHAND_PHRASES: dict[str, str] = {
     },
     r"\bfortnight\b": "2 weeks",
     r"\b(?:xmas|x-mas|christmas)(?: day)?\b": "25 december",
-    **{
-        rf"(?<=\b{lead} )(?:the )?{season}\b": months
-        for lead in ("in", "over", "during", "by", "this", "next", "last")
-        for season, months in (
-            ("spring", "march to may"),
-            ("summer", "june to august"),
-            ("autumn", "september to november"),
-            ("fall", "september to november"),
-        )
-    },
     # "b/w march and june": between ("w/" alone is "with")
     r"\bb/w\b": "between",
     # "the 2nd half of this yr", "1st half": the halves in words

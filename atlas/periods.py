@@ -72,6 +72,7 @@ def read_period(words: list[str], *, today: date, ahead: bool = False) -> tuple[
     "the next 90 days"), quarters ("Q3 2025", "the third quarter"), months ("March",
     "March 2025"), years ("in 2025"), "year to date" and "until the end of the coming month".
     """
+    words = _seasons_as_months(words)
     text = " ".join(words)
     months_of = _months_of_a_year(words, today)
     if months_of is not None:
@@ -134,6 +135,7 @@ _PERIOD_WORDS = (
     | set(NUMBER_WORDS)
     | PERIOD_TO_TODAY_LEADS
     | {"ytd", "date", "today", "yesterday", "since", "end"}
+    | {"spring", "summer", "autumn", "fall"}  # the seasons (SEASONS, below)
 )
 _PERIOD_TOKEN = re.compile("|".join(p.pattern for p in (QUARTER, HALF, FISCAL_YEAR, YEAR)) + r"|\d+(st|nd|rd|th)?")
 
@@ -153,6 +155,27 @@ def dated_side(words: list[str], i: int) -> str:
     if len(after) == 2 and after[1] == "year" and after[0] in PERIOD_CURRENT | PERIOD_PAST:
         return "this" if after[0] in PERIOD_CURRENT else "last"
     return ""
+
+
+# A season after "in", "over", "during", "this", "next" or "last" ("over the summer next year"): its
+# months in the northern hemisphere, which the answer's period label then states.
+SEASONS = {"spring": ("march", "may"), "summer": ("june", "august"), "autumn": ("september", "november"),
+           "fall": ("september", "november")}  # fmt: skip
+_SEASON_LEADS = frozenset({"in", "over", "during", "this", "next", "last", "by"})
+
+
+def _seasons_as_months(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for i, word in enumerate(words):
+        lead = words[i - 2] if i > 1 and words[i - 1] == "the" else words[i - 1] if i else ""
+        if word in SEASONS and lead in _SEASON_LEADS:
+            if out and out[-1] == "the":
+                out.pop()
+            first, last = SEASONS[word]
+            out += [first, "to", last]
+        else:
+            out.append(word)
+    return out
 
 
 def _before_a_month(words: list[str], today: date) -> Period | None:

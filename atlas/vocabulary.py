@@ -100,6 +100,8 @@ CONTRACT_FIELDS: dict[str, str] = {
     "limit": "credit_limit",
     "renew": "renewal_date",
     "renewal": "renewal_date",
+    "expire": "renewal_date",
+    "expiry": "renewal_date",
     "sign": "signed_on",
     "signed": "signed_on",
     "signing": "signed_on",

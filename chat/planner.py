@@ -31,6 +31,7 @@ from atlas.dates import QUARTER, YEAR, month_end
 from atlas.dates import number as _number
 from atlas.language import parse
 from atlas.periods import (
+    SEASONS,
     Period,
     dated_side,
     day_of_month,
@@ -662,6 +663,8 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
             continue  # "did central invoice more": the verb after its subject, which spaCy may tag a noun
         if word == "half" and signals.period is not None and re.match(r"H[12] ", signals.period.label):
             continue  # "2025's first half": the half year the period read
+        if word in SEASONS and signals.period is not None and " to " in signals.period.label:
+            continue  # "over the summer next year": the months the period read
         if lemma in vocab.OUT_OF_SCOPE or word in vocab.OUT_OF_SCOPE:
             key = lemma if lemma in vocab.OUT_OF_SCOPE else word
             verb_use = key in vocab.OUT_OF_SCOPE_NOUNS_ONLY and token.pos_ not in ("NOUN", "PROPN")
@@ -1372,8 +1375,9 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
             abstain = replace(abstain, figure=True)
         return Planned(abstain, stated, fmt=fmt)
     if signals.order_number:
-        if _unknown_beside_order_number(text, signals):
-            return Planned(Abstention(vocab.NO_PLAN_REASON, signals.unknown[0]), {}, fmt=fmt)
+        unknown = _unknown_beside_order_number(text, signals)
+        if unknown:
+            return Planned(Abstention(vocab.NO_PLAN_REASON, unknown), {}, fmt=fmt)
         order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
         return Planned(order, {}, fmt=fmt)
     if context.last_order and _about_that_order(signals, context):
@@ -1424,19 +1428,33 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
 _CLAUSE_BREAK = re.compile(r"[,;!?]+|(?<!\bno)(?<!\bnr)\.(?:\s|$)|\s[-\u2013\u2014]\s")
 
 
-def _unknown_beside_order_number(text: str, signals: Signals) -> bool:
-    """An unknown noun in the clause that holds the order number, or one asked for in another
-    ("... ? need the approver")."""
+def _unknown_beside_order_number(text: str, signals: Signals) -> str:
+    """An unknown noun in the clause that holds the order number, one asked for in another ("... ?
+    need the approver"), or a thing said to cost something on the order ("what did shipping cost us
+    on SO-..."): the word, or "" (an order's own field words, "cost" of the order, are no unknown)."""
+    unknown = [w for w in signals.unknown if w not in vocab.ORDER_FIELD_WORDS]
     for clause in _CLAUSE_BREAK.split(text):
         said = {w.lower() for w in re.findall(r"[\w'-]+", clause)}
-        if said & vocab.ASKING_VERBS and said & set(signals.unknown):
-            return True
+        asked = [w for w in unknown if w in said]
+        if said & vocab.ASKING_VERBS and asked:
+            return asked[0]
+    for costed in _COSTED.finditer(ORDER_NUMBER.sub(" SO ", text.lower())):
+        thing = costed["thing"] or costed["noun"]
+        if thing not in vocab.ORDER_SELF_WORDS and thing not in vocab.COST_LEADS:
+            return thing
     for clause in _CLAUSE_BREAK.split(text):
         if _order_number(clause):
             rest = BARE_ORDER_NUMBER.sub(" ", ORDER_NUMBER.sub(" ", clause))  # "order no. 86804" is no noun
             words = {w.lower() for w in re.findall(r"[\w'-]+", rest)}
-            return any(w in words for w in signals.unknown)
-    return bool(signals.unknown)
+            return next((w for w in unknown if w in words), "")
+    return unknown[0] if unknown else ""
+
+
+# "what did shipping cost us on ...": what is said to cost something
+_COSTED = re.compile(
+    r"\b(?:did|does|do|will|would)\s+(?:the\s+)?(?P<thing>[a-z]+)\s+cost\b"
+    r"|\b(?P<noun>[a-z]+)\s+costs?\b"  # "the shipping cost on ..."
+)
 
 
 def _listed_customers(signals: Signals, context: Context) -> Filters | Abstention | None:

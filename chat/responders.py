@@ -14,6 +14,7 @@ Escaping is the template's job: blocks hold plain text.
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -736,6 +737,43 @@ def _noted_limit(text: str, context: str) -> Decimal | None:
     return None
 
 
+_MONTH_ABBREVIATIONS = {m.lower(): n for n, m in enumerate(calendar.month_abbr) if m}
+_NOTED_DATE = re.compile(
+    r"\b(?:(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+)?(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+    r"\s+(?:(?P<day2>\d{1,2})(?:st|nd|rd|th)?,?\s+)?(?P<year>\d{4})\b"
+    r"|\b(?P<iso_year>\d{4})-(?P<iso_month>\d{2})-(?P<iso_day>\d{2})\b"
+    r"|\b(?P<first>\d{1,2})/(?P<second>\d{1,2})/(?P<slash_year>\d{4})\b",
+    re.IGNORECASE,
+)
+
+
+def _noted_renewal(text: str, context: str, recorded: date, *, asked: bool = False) -> str:
+    """A renewal a note states ("renews dec 2028 now", "its 2027-12-14 now") other than the
+    recorded one: the phrase for the sentence, or "". The renewal is named in the note or in the
+    question it corrected (``context``), or is what this answer was asked (``asked``)."""
+    if not asked and not re.search(r"\b(?:renew\w*|expir\w*|extension|extended)\b", context, re.IGNORECASE):
+        return ""
+    for match in _NOTED_DATE.finditer(text):
+        if match.group("slash_year"):
+            # "31/10/2029" or "3/15/2028": either order of day and month; it differs when neither is the record's
+            first, second, year = int(match["first"]), int(match["second"]), int(match["slash_year"])
+            if year == recorded.year and (first, second) in (
+                (recorded.day, recorded.month),
+                (recorded.month, recorded.day),
+            ):
+                continue
+            return f"on {match.group(0)}"
+        if match.group("iso_year"):
+            year, month, day = int(match["iso_year"]), int(match["iso_month"]), int(match["iso_day"])
+        else:
+            year, month = int(match["year"]), _MONTH_ABBREVIATIONS[match["month"][:3].lower()]
+            day = int(match["day"] or match["day2"] or 0)
+        if not 1 <= month <= 12 or (year, month) == (recorded.year, recorded.month) and day in (0, recorded.day):
+            continue
+        return f"on {day} {calendar.month_abbr[month]} {year}" if day else f"in {calendar.month_name[month]} {year}"
+    return ""
+
+
 # A place said as where a customer is now: "in", "to", "at" or "based in" before it.
 _WHERE = ("in", "to", "at", "into")
 
@@ -782,7 +820,17 @@ def _corrected_question(note: Any) -> str:
 
     if note.kind != "correction" or not getattr(note, "source_turn", None):
         return ""
-    return Turn.objects.filter(pk=note.source_turn).values_list("question", flat=True).first() or ""
+    turn = Turn.objects.filter(pk=note.source_turn).values("question", "session_id").first()
+    if turn is None:
+        return ""
+    # a correction typed in the chat ("hmm no, it runs thru june 2030 now") corrects the question before it
+    before = (
+        Turn.objects.filter(session_id=turn["session_id"], pk__lt=note.source_turn)
+        .order_by("-pk")
+        .values_list("question", flat=True)
+        .first()
+    )
+    return f"{turn['question']} {before or ''}".strip()
 
 
 def _noted_against(note: Any, result: Record, fields: dict[str, Any], style: Style, corrected: str) -> str:
@@ -799,6 +847,10 @@ def _noted_against(note: Any, result: Record, fields: dict[str, Any], style: Sty
         limit = _noted_limit(text, context)
         if limit is not None and limit != Decimal(str(fields["Credit limit"])):
             return f"a credit limit of {fmt_money(limit, style)}"
+    if isinstance(fields.get("Renewal date"), date):
+        renews = _noted_renewal(text, context, fields["Renewal date"], asked=result.asked == "Renewal date")
+        if renews:
+            return f"the contract renews {renews}"
     if "City" in fields:
         place = _noted_place(text, str(fields["City"]))
         if place:

@@ -304,6 +304,14 @@ ORDER_FIELD_WORDS: dict[str, str] = {
     "customer": "Customer", "who": "Customer", "whose": "Customer", "client": "Customer",
 }  # fmt: skip
 
+# Words for the order itself, which may cost something ("what did SO-x cost", "what did that one cost").
+ORDER_SELF_WORDS = frozenset({"so", "it", "that", "this", "order", "one", "they"})
+# Words before "cost" that name no other thing ("what's the total cost of SO-x", "did it cost").
+COST_LEADS = frozenset(
+    {"the", "what", "what's", "whats", "did", "does", "do", "total", "full", "its", "much", "a", "an", "s", "order's",
+     "final", "overall", "net", "gross", "how", "was", "is"}
+)  # fmt: skip
+
 # Pronouns that point back at what the previous question was about: with a count, total or
 # average of their own they ask it of the same orders ("What's their total value?").
 BACK_REFERENCES = frozenset({"their", "they", "them", "those", "these"})

@@ -183,7 +183,11 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "city": (r"cit(?:y|ies)", r"locations?", r"where (?:they are|they're) based"),
     "region": (r"regions?",),
     "segment": (r"segments?",),
-    "renewal_date": (r"renewal dates?", r"renewals?", r"when (?:it|they|the contract) renews?"),
+    "renewal_date": (
+        r"renewal dates?",
+        r"renewals?",
+        r"when (?:it|they|the contract|their contract|its contract) renews?",
+    ),
     "payment_terms": (r"payment terms?", r"terms"),
     "credit_limit": (r"credit limits?",),
     "order_count": (r"(?:number|count|#) of orders", r"order counts?", r"how many orders"),
@@ -1588,9 +1592,9 @@ def scope_of(low: str) -> str:
     status = _STATUS_SCOPE.search(what)
     if status is not None:
         return f"status:{_STATUS_NAMES.get(status.group(1), status.group(1))}"
-    place = _place_scope(what)
-    if place:
-        return place
+    named_place = _place_scope(what)
+    if named_place:
+        return named_place
     for name, patterns in SCOPES:
         if any(re.search(p, what) for p in patterns):
             return name

@@ -35,6 +35,11 @@ CLASSES = {
         "a wish for the customers of a place ('for the uk customers (the leeds + manchester ones)', 'the texas "
         "accounts'): applied to those customers, never to a customer elsewhere"
     ),
+    # helper-blind-117's rows, written after the change (the renewal date had no reader of a note against it)
+    "corpus_wins_renewal_date": (
+        "a renewal date corrected to another ('nah they extended, renews mar 2029 now', '31/10/2029', typed in chat "
+        "after the question): the contract's date, and the note said to be out of date"
+    ),
     "correction_remembered": (
         "a correction of a customer's field asked to be remembered ('thats old, X moved to Y. pls remember that')"
         " stays a correction, and the records still win"
