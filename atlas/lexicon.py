@@ -259,8 +259,9 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"\bur(?= (?:aware|right|welcome|sure|able|free|busy|going|not|the best|a star|a legend)\b)": "you're",
     # "till" is "until", but "at the till" is where a shop takes the money
     r"(?<!\bthe )(?<!\ba )\btill\b": "until",
-    # "spend w us", "what's going on w them": "w" before whom it is with
-    r"\bw(?= (?:us|them|me|you|u|him|her|our|my|their|the)\b)": "with",
+    # "spend w us", "what's going on w them", "top 3 w amounts": "w" before whom or what it is with
+    r"\bw(?= (?:us|them|me|you|u|him|her|our|my|their|the|amounts?|amts?|values|totals|figures|numbers|counts|"
+    r"dates)\b)": "with",
     # "A n B", "salt n pepper": "n" between two words is "and"
     r"(?<=[a-z] )n(?= [a-z])": "and",
     # periods said in everyday words: "the next couple of months", "the next fortnight", "before xmas"

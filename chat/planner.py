@@ -1268,7 +1268,8 @@ def _is_aside(remark: str, context: Context, *, today: date, plan: QueryPlan | N
     if not words or words[0] in vocab.QUESTION_OPENERS:
         return False
     said = read_question(remark, name_words=set(), today=today)
-    if said.out_of_scope or _asks_for_unknown(words, said.unknown):
+    lacking = [*said.unknown, said.out_of_scope[1]] if said.out_of_scope else said.unknown
+    if _asks_for_unknown(words, lacking):
         return False  # "need the delivery address", "need the approver": what is asked, which the records lack
     places = () if plan is not None and plan.filters.customers else (said.region, said.city, said.segment)
     lookup = plan is not None and plan.subject in ("contracts", "customers")
@@ -1629,7 +1630,10 @@ def _stated_filters(signals: Signals) -> dict[str, str]:
 def _abstention(signals: Signals, context: Context) -> Abstention | None:
     documents = "documents" in signals.subjects
     # A document may talk about prices or forecasts; nothing in the records translates or forecasts weather.
-    if signals.out_of_scope and (not documents or signals.out_of_scope[0] == vocab.OUTSIDE_REASON):
+    # (a request to change the records is one whatever a policy document says about it)
+    if signals.out_of_scope and (
+        not documents or signals.out_of_scope[0] in (vocab.OUTSIDE_REASON, vocab.CHANGE_REASON)
+    ):
         return Abstention(*signals.out_of_scope)
     lemmas = set(signals.lemmas)
     about_orders = "orders" in signals.subjects or bool(lemmas & vocab.MONEY_WORDS)
@@ -2013,6 +2017,11 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
     slots = {k: v for k, v in context.carried.items() if k in last.filters.slots()}
     if _narrows(signals) and not context.named:
         slots = dict(last.filters.slots())  # the set just shown, every filter of it
+    if context.named:
+        # "ok whats the total for aire valley brewing" after a question about the Central region: a
+        # customer named afresh is in its own place; a place the follow-up does not restate goes
+        for place in ("region", "city", "segment"):
+            slots.pop(place, None)
     slots.update(_stated_filters(signals))
     if signals.status:
         slots.pop("exclude_status", None)
@@ -2336,6 +2345,11 @@ def _group_by(signals: Signals) -> str:
                 return key
     if _which_customers_how_much(words) or _each_customers_own(signals):
         return "customer"
+    for word, nxt in pairwise(words):
+        # "segments by order count", "regions by revenue": the groups named, then what ranks them
+        key = vocab.GROUP_WORDS.get(word.rstrip("s"))
+        if key and key != "status" and word.endswith("s") and nxt == "by" and word not in signals.name_words:
+            return key
     return ""
 
 

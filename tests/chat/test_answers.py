@@ -320,6 +320,14 @@ def test_eval_answers_on_our_own_cases_and_regression_fixtures_has_no_wrong_answ
         # 1.000 / 0. The wrong left: "the acct number for X for an invoice" is answered with X's order total.
         ("regression/answers_set30.jsonl", 0.95, 1, 4),
         ("regression/answers_set31.jsonl", 0.97, 0, 4),
+        # Blind first runs: set32 (helper-102, on 2779915) 0.933 / wrong 0; set33 and set34 (helper-108, on e217547
+        # before any change) 0.978 / 0.022 and 0.956 / 0.044; set35 (helper-115, written mid-session, on 5dc95a8)
+        # 0.956 / 0.044. Read in the eighth session and fixed by class (helper-blind-111's, -113's, -116's and
+        # -118's rows): all four 1.000 / 0.
+        ("regression/answers_set32.jsonl", 0.97, 0, 4),
+        ("regression/answers_set33.jsonl", 0.97, 0, 4),
+        ("regression/answers_set34.jsonl", 0.97, 0, 4),
+        ("regression/answers_set35.jsonl", 0.97, 0, 4),
     ],
 )
 def test_a_regression_fixture_first_written_blind_has_no_wrong_answer(corpus, name, correct, wrong, day):

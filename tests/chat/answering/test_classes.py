@@ -46,6 +46,21 @@ CLASSES: dict[str, str] = {
         '"up in the next couple of months", "before xmas", "in the next fortnight", "over the summer next year", '
         '"in the spring", "run out": renewals in that window, its dates said.'
     ),
+    # helper-blind-118's rows, written after the change (classes named from answers_set33/34/35, read late in
+    # the eighth session)
+    "named_customer_drops_carried_place": (
+        "after a figure for a region, city or segment, a figure for a customer named afresh: that customer's, "
+        "no carried place (it had been filtered by the old region: $0.00, wrong)."
+    ),
+    "change_request_with_authority": (
+        '"pls bump X\'s credit limit to 50k, approved by finance", "cfo signed off": still a change to the records '
+        "Atlas cannot make (the limit as it stands had been given)."
+    ),
+    "with_before_measure_noun": '"w amounts", "w amts", "w totals", "w numbers" after a ranking or a list: "with".',
+    "purpose_remark_names_other_things": (
+        '"..., trying to benchmark reps", "for the commission calc": a purpose, set aside, even when it names '
+        "something the records lack."
+    ),
     "each_customer_total": (
         '"west customers and what they each ordered", "per-customer totals for the south", "how much did each '
         'denver cust spend": order value customer by customer.'
@@ -262,6 +277,10 @@ TWO_CONDITIONS_GAP = (
 RUN_TO_GAP = "known gap: 'what does a typical order run to' is not read as an average"
 BARE_DAYS_GAP = "known gap: days with no month ('from the 3rd to the 17th of last month') have no period"
 GAPS: dict[str, str] = {
+    "how many orders did the west put thru last month": (
+        "known gap: 'what about northline logistics, how many last month' (a named customer, then the measure after "
+        "a comma) is not read as a follow-up"
+    ),
     "max amount menomonee cold storage can run up on acct before we cut them off?": (
         "known gap: 'the max amount X can run up before we cut them off' is the credit limit in a paraphrase no "
         "field word names ('max' and 'cut' stay unread)"
