@@ -1218,7 +1218,7 @@ def _before_an_aside(text: str, context: Context, *, today: date, lenient: bool 
     know"). The aside's own words ("big order", "next yr") are no part of the question, even where
     they would read as a measure or a period. An aside sets no filter, name or limit, and is no
     question, clarification ("i mean ...") or instruction ("only the first five")."""
-    # a name's own full stop ("Sierra Outdoor Co. looking for ...") is no break before a remark
+    # a name's own full stop ("Acme Co. looking for ...") is no break before a remark
     dotted = {w.lower() for ref in context.named for w in ref.name.split() if w.endswith(".")}
     for head, remark in _remark_splits(text):
         if head.split() and f"{head.split()[-1].lower()}." in dotted:
@@ -1244,7 +1244,7 @@ def _before_an_aside(text: str, context: Context, *, today: date, lenient: bool 
 
 
 def _asks_another_field(remark: str, plan: QueryPlan) -> bool:
-    """ "buckeye office supply - renewal coming up?": the part after the break names a field of the
+    """ "acme supply - renewal coming up?": the part after the break names a field of the
     contract the part before does not ask, so it is the question, not an aside."""
     fields = {vocab.CONTRACT_FIELDS.get(w) for w in _words(remark)} - {None}
     return bool(fields) and plan.field not in fields
@@ -2018,7 +2018,7 @@ def _swap(last: QueryPlan, signals: Signals, context: Context) -> QueryPlan | Ab
     if _narrows(signals) and not context.named:
         slots = dict(last.filters.slots())  # the set just shown, every filter of it
     if context.named:
-        # "ok whats the total for aire valley brewing" after a question about the Central region: a
+        # "ok and acme's spend this yr" after a question about the Central region: a
         # customer named afresh is in its own place; a place the follow-up does not restate goes
         for place in ("region", "city", "segment"):
             slots.pop(place, None)
@@ -2354,7 +2354,7 @@ def _group_by(signals: Signals) -> str:
 
 
 def _each_customers_own(signals: Signals) -> bool:
-    """ "how much did each denver cust spend", "west customers and what they each ordered", "smb accts
+    """ "how much did each boise cust spend", "west customers and what they each ordered", "smb accts
     w their totals": a figure for each customer, not one over them all."""
     words = signals.words
     customer = [i for i, w in enumerate(words) if vocab.GROUP_WORDS.get(w.rstrip("s")) == "customer"]
@@ -2362,7 +2362,7 @@ def _each_customers_own(signals: Signals) -> bool:
         before = [w for w in words[max(0, i - 4) : i] if w not in signals.place_words and w not in ("the", "our", "of")]
         per = "per" in words[max(0, i - 2) : i]
         if before and before[-1] == "each" or per:
-            return True  # "each denver cust", "per-customer totals" ("every customer" may be all of them at once)
+            return True  # "each boise cust", "per-customer totals" ("every customer" may be all of them at once)
         after = words[i + 1 : i + 7]
         if any(a in vocab.DISTRIBUTIVE_WORDS and b in vocab.DISTRIBUTED_MEASURES for a, b in pairwise(after)):
             return True  # "... and what they each ordered", "... w their totals", "... n their total"
@@ -2675,7 +2675,7 @@ def _rank_plan(signals: Signals, filters: Filters, group: str, words: set[str]) 
     stated = {"region": bool(filters.region), "segment": bool(filters.segment), "city": bool(filters.city)}
     # "the largest order from a west coast customer" ranks single orders: the size word is on
     # "order" itself ("the most orders" still counts them per customer).
-    # ("the biggest single order a houston customer placed", "smallest one-off purchase": one order still)
+    # ("the biggest single order a tucson customer placed", "smallest one-off purchase": one order still)
     plain = [w for w in signals.words if w not in vocab.ONE_ORDER_WORDS]
     sized = any(w in vocab.SIZE_WORDS and nxt in vocab.ORDER_NOUNS for w, nxt in pairwise(plain))
     sized = sized or any(

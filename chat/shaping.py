@@ -92,7 +92,7 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = ()) -> set[
         regions = (*regions, *plan.sides)
     scopes |= {f"region:{r.lower()}" for r in regions if r}
     if plan.filters.status:
-        scopes.add(f"status:{plan.filters.status}")  # "when I ask about overdue orders"
+        scopes.add(f"status:{plan.filters.status}")  # a note for overdue orders only
     scopes |= {f"city:{c.lower()}" for c in (*plan.filters.cities, *_customers_field(plan, "city"))}
     return scopes
 

@@ -1572,7 +1572,7 @@ def with_condition_set_off(text: str) -> str:
 def scope_of(low: str) -> str:
     """The scope a clause's condition names ("when I ask about contracts": "contracts"), or global."""
     match = _CONDITION.search(low)
-    # "for the texas accounts", "the uk customers (the leeds + manchester ones)", "the leeds ones ... for those"
+    # "for the texas accounts", "the uk customers (the york + cardiff ones)", "the york ones ... for those"
     place = next(filter(None, (_place_scope(m.group("place")) for m in _PLACE_CUSTOMERS.finditer(low))), "")
     if match is None:
         if place:
@@ -1601,17 +1601,17 @@ def scope_of(low: str) -> str:
     return place or GLOBAL
 
 
-# "when I ask about overdue orders", "for open orders": the orders of one status
+# "on overdue questions", "for open orders": the orders of one status
 _STATUS_SCOPE = re.compile(r"\b(overdue|late|past due|unpaid|open|paid|shipped)\b")
 _STATUS_NAMES = {"late": "overdue", "past due": "overdue", "unpaid": "overdue"}
-# "for the texas accounts", "the leeds + manchester ones": the customers of a place
+# "for the texas accounts", "the york + cardiff ones": the customers of a place
 _PLACE_CUSTOMERS = re.compile(
     r"\b(?:the|our|my|those|these)\s+(?P<place>[a-z' +&,()-]{2,60}?)\s+(?:customers|clients|accounts|ones)\b"
 )
 
 
 def _place_scope(what: str) -> str:
-    """The customers of a place the words name: "city:leeds|manchester" for cities on record,
+    """The customers of a place the words name: "city:york|cardiff" for cities on record,
     "region:west" for a coast, "place:texas" for a place the records file no customer under (a note
     that holds nowhere, rather than everywhere)."""
     from atlas import lexicon

@@ -739,7 +739,7 @@ RULES: tuple[Rule, ...] = (
             [{"LOWER": "on"}, {"LOWER": "the"}, {"LEMMA": {"IN": v.RECORD_KINDS}}, {"LOWER": "side"}],
             # "for open orders ...", "for overdue invoices": the orders of one status, each time
             [{"LOWER": "for"}, {"LOWER": {"IN": v.STATUS_WORDS}}, {"LEMMA": {"IN": ["order", "invoice"]}}],
-            # "For the leeds customers, ...", "so for those ones": a set of customers, each time they come up
+            # "For the york customers, ...", "so for those ones": a set of customers, whenever they are asked about
             [
                 {"LOWER": "for", "IS_SENT_START": True},
                 {"LOWER": {"IN": ["the", "my", "our", "all"]}},

@@ -309,7 +309,7 @@ STANDING_HEADER_ADJECTIVES: tuple[str, ...] = ("usual", "standing", "regular", "
 STANDING_HEADER_NOUNS: tuple[str, ...] = ("ask", "request", "thing", "preference", "setting", "rule", "default")
 # Words after "for X" that make X a kind of question ("for renewal stuff", "for invoice queries").
 KINDS_OF_QUESTION: tuple[str, ...] = ("stuff", "things", "questions", "queries")
-# Verbs that say where or how the user is for now ("I'm in Leeds", "I cover the desk", "I work out
+# Verbs that say where or how the user is for now ("I'm in Lyon", "I cover the desk", "I work out
 # of Madrid"): any other verb in the present simple says what the user does as a rule.
 STATE_VERBS: tuple[str, ...] = ("be", "cover", "stay", "work", "sit", "base", "remain")
 # The statuses an order has, as people name them ("for overdue orders", "for open invoices").
