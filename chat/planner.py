@@ -1358,7 +1358,8 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
         compared = plan_comparison(signals, context, today=today)
         if compared is not None:
             return Planned(compared, stated, fmt=fmt, readings=tuple(signals.readings))
-    if signals.order_number and not signals.out_of_scope and not _unknown_beside_order_number(text, signals):
+    beside_order = _unknown_beside_order_number(text, signals) if signals.order_number else ""
+    if signals.order_number and not signals.out_of_scope and not beside_order:
         # An order number names one record exactly: its card answers the status, date, amount or
         # customer asked for, and remarks in another clause ("finance is chasing", "it hasn't
         # arrived") change nothing in it. A field no order holds is still out of scope, and an
@@ -1376,9 +1377,8 @@ def _plan_question(text: str, context: Context, *, today: date) -> Planned:
             abstain = replace(abstain, figure=True)
         return Planned(abstain, stated, fmt=fmt)
     if signals.order_number:
-        unknown = _unknown_beside_order_number(text, signals)
-        if unknown:
-            return Planned(Abstention(vocab.NO_PLAN_REASON, unknown), {}, fmt=fmt)
+        if beside_order:
+            return Planned(Abstention(vocab.NO_PLAN_REASON, beside_order), {}, fmt=fmt)
         order = QueryPlan("lookup", "orders", order_number=signals.order_number, field=_order_field(signals))
         return Planned(order, {}, fmt=fmt)
     if context.last_order and _about_that_order(signals, context):
@@ -2598,12 +2598,13 @@ def _measured_plan(measure: str, signals: Signals, filters: Filters) -> QueryPla
     subjects = set(signals.subjects)
     words, lemmas = set(signals.words), set(signals.lemmas)
     money = bool(lemmas & vocab.MONEY_WORDS) or _summed_by_verb(signals) or _billed(signals) or _total_for(signals)
-    money = money or _each_customers_own(signals)  # "smb accts w their totals": each one's order value
+    each = _each_customers_own(signals)  # "smb accts w their totals": each one's order value
+    money = money or each
     group = _group_by(signals)
     how_much = "how much" in " ".join(signals.words)  # money, never a head count
     if measure == "sum" and "orders" not in subjects and subjects & {"customers", "contracts"} and not how_much:
         money_asked = _billed(signals) or _summed_by_verb(signals) or _total_for(signals) or _total_booked(signals)
-        money_asked = money_asked or _each_customers_own(signals)
+        money_asked = money_asked or each
         if not lemmas & (vocab.MONEY_WORDS - vocab.COUNT_OR_SUM_WORDS) and not money_asked:
             measure = "count"  # "total customers in the west", "total contracts this year": how many
     if measure == "compare":

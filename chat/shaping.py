@@ -72,9 +72,10 @@ class Style:
 # --- which preferences hold ---------------------------------------------------------------------
 
 
-def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = ()) -> set[str]:
+def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = (), cities: tuple[str, ...] = ()) -> set[str]:
     """The scopes an answer holds in: what it is about ("contracts", "orders", "customers"),
-    "rankings" for a ranking, and "region:<name>" for each region it is about."""
+    "rankings" for a ranking, "region:<name>" and "city:<name>" for each region and city it is
+    about (``regions``, ``cities``: those of the customers it names), "status:<status>"."""
     if plan is None:
         return set()
     scopes = {plan.subject} if plan.subject in ("contracts", "customers") else set()
@@ -93,7 +94,7 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = ()) -> set[
     scopes |= {f"region:{r.lower()}" for r in regions if r}
     if plan.filters.status:
         scopes.add(f"status:{plan.filters.status}")  # a note for overdue orders only
-    scopes |= {f"city:{c.lower()}" for c in (*plan.filters.cities, *_customers_field(plan, "city"))}
+    scopes |= {f"city:{c.lower()}" for c in (*plan.filters.cities, *cities)}
     return scopes
 
 
@@ -102,7 +103,7 @@ def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) 
     wants short answers gets the refusal without the list of what Atlas can answer)."""
     if plan is None:
         return {k: v for k, v in effective(notes, {GLOBAL}).items() if k in ABSTENTION_FACETS}
-    scopes = answer_scopes(plan, _customers_field(plan, "region"))
+    scopes = answer_scopes(plan, *_customer_places(plan))
     held = effective(notes, scopes)
     if plan.filters.customers and "customers" not in scopes:
         # A field asked for beside a customer ("whenever a client comes up, give their payment
@@ -114,14 +115,15 @@ def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) 
     return held
 
 
-def _customers_field(plan: QueryPlan, name: str) -> tuple[str, ...]:
-    """The regions or cities of the customers the plan names."""
+def _customer_places(plan: QueryPlan) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The regions and the cities of the customers the plan names, in one query."""
     if not plan.filters.customers:
-        return ()
+        return (), ()
     from chat.models import Customer
 
     ids = [c.id for c in plan.filters.customers]
-    return tuple(sorted(set(Customer.objects.filter(pk__in=ids).values_list(name, flat=True))))
+    rows = set(Customer.objects.filter(pk__in=ids).values_list("region", "city"))
+    return tuple(sorted({r for r, _ in rows})), tuple(sorted({c for _, c in rows}))
 
 
 # --- the plan -------------------------------------------------------------------------------------
