@@ -1611,9 +1611,9 @@ _PLACE_CUSTOMERS = re.compile(
 
 
 def _place_scope(what: str) -> str:
-    """The customers of a place the words name: "city:york|cardiff" for cities on record,
-    "region:west" for a coast, "place:texas" for a place the records file no customer under (a note
-    that holds nowhere, rather than everywhere)."""
+    """The customers of a place the words name: "city:york|cardiff" for cities on record, "place:texas"
+    for a place the records file no customer under (a note that holds nowhere, rather than everywhere),
+    or "" (a region or a coast is read by ``scope_of`` before this)."""
     from atlas import lexicon
 
     on_record = sorted(c.lower() for c in lexicon.names_from(lexicon.CITY_NAMES))
