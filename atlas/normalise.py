@@ -27,6 +27,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from atlas import lexicon
 
@@ -118,18 +119,35 @@ def _lexicon() -> _Lexicon:
         return built
 
 
-def _speller(lex: _Lexicon) -> object:
-    """symspellpy over the English dictionary and the domain words (built on the first word it
-    is asked to correct, rebuilt when the domain words change)."""
+def _new_speller() -> Any:
+    from symspellpy import SymSpell
+
+    return SymSpell(max_dictionary_edit_distance=2, prefix_length=7)
+
+
+def _english_speller() -> Any:
+    """symspellpy over the English dictionary: built once, on the first word it is asked to correct."""
+    current = _state.get("english_speller")
+    if current is not None:
+        return current
+    with _state_lock:
+        if (current := _state.get("english_speller")) is not None:
+            return current
+        speller = _new_speller()
+        for word, count in lexicon.english().frequency.items():
+            speller.create_dictionary_entry(word, count)
+        _state["english_speller"] = speller
+        return speller
+
+
+def _domain_speller(lex: _Lexicon) -> Any:
+    """symspellpy over the domain words alone, rebuilt when they change (a customer added): small,
+    so a new name costs milliseconds, not a rebuild of the English dictionary."""
     current = _state.get("speller")
     if current is not None and _state.get("speller_signature") == lex.signature:
         return current
-    from symspellpy import SymSpell
-
     with _state_lock:
-        speller = SymSpell(max_dictionary_edit_distance=2, prefix_length=7)
-        for word, count in lexicon.english().frequency.items():
-            speller.create_dictionary_entry(word, count)
+        speller = _new_speller()
         for word in lex.domain:
             if word.isalpha() and len(word) >= 3:
                 speller.create_dictionary_entry(word, DOMAIN_COUNT)
@@ -138,9 +156,29 @@ def _speller(lex: _Lexicon) -> object:
         return speller
 
 
+def _closest(word: str, distance: int, lex: _Lexicon) -> list[tuple[str, int]]:
+    """The known spellings closest to ``word`` within ``distance`` edits, as (term, edits): domain
+    words first, then the more frequent English word, as one dictionary of both would rank them."""
+    from symspellpy import Verbosity
+
+    counts: dict[str, int] = {}
+    edits: dict[str, int] = {}
+    for speller in (_english_speller(), _domain_speller(lex)):
+        for found in speller.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance):
+            counts[found.term] = counts.get(found.term, 0) + found.count
+            edits[found.term] = found.distance
+    if not edits:
+        return []
+    least = min(edits.values())
+    closest = sorted((t for t in edits if edits[t] == least), key=lambda t: -counts[t])
+    return [(t, least) for t in closest]
+
+
 def warm_up() -> None:
     """Load the dictionaries and build the speller now (serving calls this before requests)."""
-    _speller(_lexicon())
+    lex = _lexicon()
+    _english_speller()
+    _domain_speller(lex)
     lexicon.places()
     lexicon.bigrams()
 
@@ -166,10 +204,7 @@ def _known(word: str, lex: _Lexicon) -> bool:
 def _one_letter_from_the_domain(low: str, lex: _Lexicon) -> bool:
     """Whether a domain word is one edit from ``low`` ("contrcts" is "contracts" with a letter
     dropped, not "contr" + "cts")."""
-    from symspellpy import Verbosity
-
-    found = _speller(lex).lookup(low, Verbosity.CLOSEST, max_edit_distance=1)  # type: ignore[attr-defined]
-    return any(s.distance == 1 and s.term in lex.domain for s in found)
+    return any(edits == 1 and term in lex.domain for term, edits in _closest(low, 1, lex))
 
 
 def _one_letter_from_a_name(low: str, lex: _Lexicon) -> bool:
@@ -199,17 +234,11 @@ def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
     word before or after it, then a domain word, then the most frequent. A short word (under
     six letters) is corrected only to a domain word or a spelling its neighbour supports:
     "apac" is no misspelt "apace"."""
-    from symspellpy import Verbosity
-
     if len(word) < MIN_CORRECTED_LENGTH or not word.isalpha():
         return None
     distance = 1 if len(word) < LONG_WORD else 2
-    speller = _speller(lex)
-    found = speller.lookup(word, Verbosity.CLOSEST, max_edit_distance=distance)  # type: ignore[attr-defined]
-    if not found:
-        return None
     # A contraction is shorthand's to spell out, never a spelling's ("donut" is no "don't").
-    closest = [s.term for s in found if s.distance == found[0].distance and s.term.isalpha()]
+    closest = [term for term, _ in _closest(word, distance, lex) if term.isalpha()]
     if not closest:
         return None
     pairs = lexicon.bigrams()
