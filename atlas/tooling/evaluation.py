@@ -575,6 +575,8 @@ ASKS_BACK = re.compile(
 )
 DENIES = re.compile(r"\b(no|none|not|0)\b|n't\b", re.IGNORECASE)
 YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
+# What the answer says it read before it answers ("Read ‘vally’ as ‘valley’."): not the answer's opening.
+READ_NOTICE = re.compile(r"^(?:\s*Read \u2018[^\u2019]*\u2019 as \u2018[^\u2019]*\u2019\.)+\s*")
 
 
 def table_text(blocks: list[dict[str, Any]] | None) -> str | None:
@@ -599,7 +601,7 @@ def judge(answer: str, expected: Expected, blocks: list[dict[str, Any]] | None =
     if expected.either:
         return "correct" if any(judge(answer, e, blocks) == "correct" for e in expected.either) else "wrong"
     if expected.yes is not None:
-        opening = YES_NO.search(answer)
+        opening = YES_NO.search(READ_NOTICE.sub("", answer, count=1))
         if opening is None or (opening[1].lower() == "yes") != expected.yes:
             return "wrong"
     if expected.denies and not DENIES.search(answer):

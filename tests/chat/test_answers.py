@@ -214,6 +214,13 @@ def test_the_judge_marks_a_different_figure_wrong_and_a_figure_in_an_abstention_
     assert judge("1. B Co 2. A Co", ranked) == "wrong" and judge("1. A Co 2. B Co", ranked) == "correct"
 
 
+def test_the_judge_reads_yes_or_no_after_what_the_answer_says_it_read():
+    read = "Read \u2018vally\u2019 as \u2018valley\u2019. Read \u2018ordrs\u2019 as \u2018orders\u2019.\n\n"
+    assert judge(read + "Yes: 3 orders for Aire Valley Brewing.", Expected(yes=True)) == "correct"
+    assert judge(read + "No: no orders for Aire Valley Brewing.", Expected(yes=True)) == "wrong"
+    assert judge("Yes, and I read \u2018vally\u2019 as \u2018valley\u2019.", Expected(yes=False)) == "wrong"
+
+
 @pytest.mark.django_db
 @pytest.mark.evaluation
 @pytest.mark.parametrize(
