@@ -1288,9 +1288,13 @@ def value_spans(text: str) -> list[tuple[int, int]]:
     return [(h.start - 1, h.end - 1) for h in _hits(low)]
 
 
+_FIRST_OR_LAST = re.compile(r"(?<=[a-z])-(?=(?:first|last)\b)")
+
+
 def read_facets(text: str) -> Reading:
     """The facets a clause names, with their values (the text is normalised already)."""
     low = " " + text.lower().replace("\u2019", "'") + " "
+    low = _FIRST_OR_LAST.sub(" ", low)  # "newest-first", "biggest-last": the words of an order, hyphen or not
     hits = _hits(low)
     found: dict[str, Any] = {}
     for name in dict.fromkeys(h.facet for h in hits):

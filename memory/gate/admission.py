@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
+from atlas.vocabulary import FUNCTION_WORDS
 from memory import preferences
 from memory.embeddings import cosine, embed
 from memory.events import TurnEvent
@@ -257,10 +258,21 @@ def _named_for_replacing(live: list[Memory], finding: Finding) -> list[Memory]:
     """The one live context note the user named as replaced ("note that down instead of the
     wholesale bit"): the note holding those words; none when no single note does."""
     words = finding.extra.get("replaces") or []
+    if finding.kind == Kind.CONTEXT and finding.extra.get("updates"):
+        return _updated(live, finding)
     if finding.kind != Kind.CONTEXT or not words:
         return []
     named = [m for m in live if any(re.search(rf"\b{re.escape(w.lower())}\b", m.statement.lower()) for w in words)]
     return named if len(named) == 1 else []
+
+
+def _updated(live: list[Memory], finding: Finding) -> list[Memory]:
+    """The live context notes an update of what Atlas holds on the user replaces ("update what u have
+    on me: im on the north region now, east went to marcus"): those sharing a content word with the
+    turn, or the one context note the user has."""
+    said = set(re.findall(r"[a-z][a-z-]+", finding.quote.lower())) - FUNCTION_WORDS
+    shared = [m for m in live if said & set(re.findall(r"[a-z][a-z-]+", m.statement.lower()))]
+    return shared or (live if len(live) == 1 else [])
 
 
 @dataclass

@@ -55,6 +55,9 @@ _POINTING_AHEAD = (
     | set(vocab.POLITENESS)
     | vocab.TRAILING_ASIDES  # "..., commit that to memory thx"
     | {*vocab.SECOND_PERSON, "for"}  # "note for atlas: ...", "one for you -"
+    # where it is kept ("this is worth keeping on record: ...", "save this to my profile: ...")
+    | {"in", "to", "into", "onto", "against", "under", "my", "your", "memory", "memories"}
+    | {*vocab.PROFILE_PLACES, *vocab.NOTE_PLACES, *vocab.FILING_PLACES}
 )
 
 
@@ -1399,9 +1402,10 @@ def _legible(finding: Finding) -> Finding:
 
 def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[Finding]:
     out: list[Finding] = []
-    explicit_next = correcting = remembering = False
+    explicit_next = correcting = remembering = updating = False
     replacing: list[str] = []
     previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
+    history: list[tuple[Clause, int]] = []  # every clause so far, likewise
     # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
     marks = {name for clause in parts for name in clause.hits}
     one_off = "one_off" in marks or "circumstance" in marks and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS)
@@ -1418,6 +1422,19 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             content = _content(clause.span.doc, start, clause.span.end)
             if content is not None and _only_names_a_subject(content):
                 content = None  # "remember my role pls, im a collections analyst": what follows says it
+            if content is None and trigger and history and _keeps_what_was_said(clause, trigger):
+                # "i look after the hospitality accts (hotels, resorts) - can u hold onto that? also ...": the
+                # request keeps what the user said of themselves before it, not the question after it
+                kept, before = next((h for h in reversed(history) if h[0].subject == "user"), history[-1])
+                del out[before:]
+                span = clause.span.doc[kept.span.start : clause.span.start]
+                found = analyse_explicit(span, kept, at=at, quote=quote)
+                if found is not None:
+                    out.append(replace(found, extra={**found.extra, "clause": kept.span.start}))
+                history.clear()
+                previous = None
+                continue
+            updating = updating or bool(trigger and _asks_to_update(clause, trigger))
             if content is None:
                 replacing = _replaced_words(clause.span.doc[start : clause.span.end]) or replacing
                 explicit_next = True
@@ -1425,6 +1442,10 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             explicit_next = False
             remembering = True
             found = analyse_explicit(content, clause, at=at, quote=quote)
+            if updating and found is not None and found.kind == "context":
+                # "update what u have on me: ...": the new note replaces the older one about the same thing
+                found = replace(found, supersedes=True, extra={**found.extra, "updates": True})
+            updating = False
         elif (verdict := _verdict(clause)) and not correcting:
             rest = clause.span.doc[verdict[1] : clause.span.end]
             correcting = True
@@ -1451,6 +1472,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
                 plain if plain is not None else analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off)
             )
         previous = (clause, len(out))
+        history.append(previous)
         if found is not None:
             out.append(replace(found, extra={**found.extra, "clause": clause.span.start}))
     corrected = previous is not None and any(f.kind == "correction" and f.action == "write" for f in out[previous[1] :])
@@ -1468,6 +1490,22 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
 
 
 _VAGUE_WORDS = frozenset({"thing", "stuff", "one", "bit", "old", "previous", "other", "earlier", "the", "that", "this"})
+
+
+def _keeps_what_was_said(clause: Clause, trigger: tuple[int, int]) -> bool:
+    """Whether a keep request with nothing after it points back at what was just said ("can u hold
+    onto that?", "log that pls") rather than ahead at what follows ("save this:", "note this -")."""
+    doc = clause.span.doc
+    said = doc[trigger[0] : trigger[1]]
+    if not any(t.lower_ in ("that", "it") for t in said) or any(t.lower_ == "this" for t in said):
+        return False
+    after = [t for t in doc[trigger[1] : clause.span.end] if not t.is_space]
+    return not any(t.text in (":", "-", "\u2014", "\u2013") for t in after)
+
+
+def _asks_to_update(clause: Clause, trigger: tuple[int, int]) -> bool:
+    """Whether the keep request asks to change what Atlas holds ("tweak what u know about me:")."""
+    return any(t.lemma_ in vocab.UPDATE_VERBS for t in clause.span.doc[trigger[0] : trigger[1]])
 
 
 def _replaced_words(span: Span) -> list[str]:

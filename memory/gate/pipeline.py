@@ -61,7 +61,8 @@ class Clause:
         """The span of rule ``name`` when it opens the clause (after politeness, discourse and
         a polite "can you": "Can you remember that ..." opens with "remember")."""
         tokens = content_tokens(self.span)
-        if len(tokens) > 2 and tokens[0].lower_ in _POLITE_REQUEST and tokens[1].lower_ == "you":
+        # "can you remember ...", "can atlas hold onto that"
+        if len(tokens) > 2 and tokens[0].lower_ in _POLITE_REQUEST and tokens[1].lower_ in vocab.SECOND_PERSON:
             tokens = tokens[2:]
         for lead in vocab.ASKING_LEADS:  # "i'd like you to remember this: ..."
             if tuple(t.lower_ for t in tokens[: len(lead)]) == lead and len(tokens) > len(lead):
@@ -286,6 +287,8 @@ def speech_act(span: Span) -> str:
     asks_of = ("you", "u", "we", "they", "i") if first.lower_ == "do" else _PRONOUN_SUBJECTS
     if first.lower_ in ("do", "does", "did") and second in asks_of:
         return "question"  # "do you normally count cancelled orders?" asks; "do it as a table" asks for it
+    if _inverted(first):
+        return "question"  # "do your totals include cancelled orders by default?", "is that always in usd"
     if _asks(span) and first.lemma_.lower() in vocab.REQUEST_VERBS and _is_imperative_verb(first):
         return "imperative"  # "write months in words?": a request typed with a question mark
     if _asks(span) or first.lower_ in QUESTION_WORDS and not condition:
@@ -296,6 +299,22 @@ def speech_act(span: Span) -> str:
     if first.lower_ in {"never", "always", "just", "only"} or _is_imperative_verb(first):
         return "imperative"
     return "statement"
+
+
+def _inverted(first: Token) -> bool:
+    """A "do" or a "be" before its subject: the word order of a question, with or without its
+    question mark ("does the ranking count cancelled ones", "are these figures rounded"). "Do it as a
+    table" has no subject after "do": a request."""
+    if first.lower_ in ("do", "does", "did"):
+        # "do your totals include ...": "do" helps a verb after its subject ("do thousands every time" has none)
+        head = first.head
+        if first.dep_ != "aux" or head.pos_ != "VERB" or head.i <= first.i:
+            return False
+        return any(c.dep_ in ("nsubj", "nsubjpass") and first.i < c.i < head.i for c in head.children)
+    if first.lower_ not in ("is", "are", "was", "were", "am"):
+        return False
+    head = first if first.dep_ == "ROOT" else first.head
+    return any(c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i > first.i for c in head.children)
 
 
 _TAGS = re.compile(r"[,.]\s*(?:" + "|".join(map(re.escape, vocab.TAG_QUESTIONS)) + r")\s*\?+\s*$", re.I)

@@ -569,18 +569,55 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["memory", "mind", "brain", "memories", *v.NOTE_PLACES]}},
                 {"LOWER": "bank", "OP": "?"},
             ],
-            # "make a mental note that ...", "make a quick note"
+            # "lodge this in ur memory", "log against my name that ...", "stash this on my profile:", "file this
+            # under my name": any verb of keeping, then a place where Atlas keeps the user's notes
+            [
+                {"LEMMA": {"IN": v.KEEPING_VERBS}},
+                {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
+                {"LOWER": {"IN": ["down", "away"]}, "OP": "?"},
+                {"LOWER": {"IN": ["in", "to", "into", "on", "onto", "against", "under"]}},
+                {"LOWER": {"IN": ["my", "your"]}},
+                {"LOWER": {"IN": [*v.PROFILE_PLACES, *v.NOTE_PLACES, "memory", "memories"]}},
+            ],
+            # "pin this to what u know about me", "add to what you have on me", "tweak what you know about
+            # me:", "amend what's on my file": what Atlas holds on the user, added to or changed
+            [
+                {"LEMMA": {"IN": [*v.KEEPING_VERBS, *v.UPDATE_VERBS]}},
+                {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
+                {"LOWER": {"IN": ["to", "into", "in", "on"]}, "OP": "?"},
+                {"LOWER": "what"},
+                {"LOWER": {"IN": ["you", "atlas"]}, "OP": "?"},
+                {"LOWER": {"IN": ["'ve", "'s", "have", "has"]}, "OP": "?"},
+                {"LEMMA": {"IN": v.HOLDING_VERBS}, "OP": "?"},
+                {"LOWER": {"IN": ["on", "about", "of", "for"]}},
+                {"LOWER": {"IN": ["me", "my"]}},
+            ],
+            # "correct my profile:", "edit my details pls", "update my file"
+            [
+                {"LEMMA": {"IN": v.UPDATE_VERBS}},
+                {"LOWER": "my"},
+                {"LOWER": {"IN": [*v.PROFILE_PLACES, "memory"]}},
+            ],
+            # "this is worth keeping on record:", "that's worth noting"
+            [
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LEMMA": "be"},
+                {"LOWER": "worth"},
+                {"LEMMA": {"IN": [*v.KEEPING_VERBS, "knowing", "keeping", "noting", "saving", "recording"]}},
+            ],
+            # "make a mental note that ...", "make a permanent note:", "can u make a record that ..."
             [
                 {"LEMMA": "make"},
                 {"LOWER": {"IN": ["a", "an"]}},
-                {"LOWER": {"IN": ["mental", "quick", "little", "small"]}, "OP": "?"},
-                {"LOWER": "note"},
+                {"POS": {"IN": ["ADJ", "ADV"]}, "OP": "?"},
+                {"POS": "ADJ", "OP": "?"},
+                {"LOWER": {"IN": ["note", "record", "memo", "entry"]}},
             ],
             # "write down that ...", "note down that ..."
             [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],
-            # "have it on file", "put this on record"
+            # "have it on file", "put this on record", "lodge it on record that ..."
             [
-                {"LEMMA": {"IN": ["keep", "put", "have"]}},
+                {"LEMMA": {"IN": [*v.KEEPING_VERBS, "have"]}},
                 {"LOWER": {"IN": ["this", "that", "it", "the"]}, "OP": "?"},
                 {"LOWER": "following", "OP": "?"},
                 {"LOWER": "on"},

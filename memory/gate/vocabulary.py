@@ -957,6 +957,19 @@ NUISANCE_VERBS: tuple[str, ...] = (
 # "stick it in your memory", "pop this in your notes": a thing placed where Atlas keeps notes.
 PLACING_VERBS: tuple[str, ...] = ("stick", "pop", "stash", "add", "file", "log", "jot", "tuck", "drop")
 NOTE_PLACES: tuple[str, ...] = ("notes", "note", "records", "file", "files", "memory", "list")
+# Any verb of keeping or placing, with a place where Atlas keeps notes after it ("lodge this in ur memory",
+# "log against my name that ...", "pin this to what u know about me"): a keep request, whatever the verb.
+KEEPING_VERBS: tuple[str, ...] = (
+    *PLACING_VERBS, "put", "keep", "hold", "save", "store", "record", "note", "write", "commit", "lodge", "pin",
+    "slot", "bank", "register", "enter", "capture", "remember", "memorise", "memorize", "stow", "park",
+)  # fmt: skip
+# The user's own entry that Atlas keeps ("my profile", "against my name", "my details").
+PROFILE_PLACES: tuple[str, ...] = ("profile", "name", "details", "file", "record", "records", "notes", "entry")
+# What Atlas holds on the user, asked to be changed ("update what u have on me: ...", "correct my profile"): a
+# keep request whose note replaces the older one about the same thing.
+UPDATE_VERBS: tuple[str, ...] = ("update", "amend", "tweak", "change", "correct", "edit", "fix", "adjust", "revise")
+# Verbs of Atlas holding something ("what u know about me", "what you have on me").
+HOLDING_VERBS: tuple[str, ...] = ("know", "have", "hold", "keep", "get", "store", "save", "be")
 REMEMBER_PHRASES: tuple[str, ...] = (
     "remember",
     "remember that",

@@ -534,10 +534,46 @@ CLASSES: dict[str, str] = {
     "restore_standing": "A standing value restored ('nah go back to tables'): the older value lives again.",
     "list_size_plenty": "A list size said as enough ('10 rows is plenty for rankings'): the 10 is kept.",
     "extended_staying": "A trip extended with 'staying' ('staying thru friday now'): the note ends at the new end.",
+    # helper-blind-122's rows (ninth session), written before the change by a helper who never read the gate
+    # (gate_set32/33 read after their first run)
+    "keep_request_any_wording": (
+        "A keep request in any verb with a place where Atlas keeps the user's notes ('log against my name that ...',"
+        " 'stash this on my profile:', 'pin this to what u know about me', 'make a permanent note:'), or pointing"
+        " back at what was just said ('... - can u hold onto that? also ...'): the fact is kept as a context."
+    ),
+    "context_update_request": (
+        "What Atlas holds on the user asked to be changed ('update what u have on me: ...', 'correct my profile:'):"
+        " the new context replaces the older one about the same thing."
+    ),
+    "question_about_defaults": (
+        "A question about what Atlas does by default, in a question's word order with or without its question"
+        " mark ('do ur totals include cancelled orders by default', 'is that always in usd'): nothing kept."
+    ),
+    "standing_by_reference": (
+        "A one-off format request made standing in the next turn by pointing back ('keep doing that for"
+        " everything'): the facet of the turn before is kept."
+    ),
+    "my_standard_facet": (
+        "A facet named as the user's standard or default ('could eur be my standard currency', 'make newest-first"
+        " my default ordering'): kept as a standing preference."
+    ),
 }
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
+_TURN_BEFORE = (
+    "the gate reads one turn: the request the pointer names ('keep doing that', 'make that the default') was in the"
+    " turn before, so no facet is read"
+)
 KNOWN_GAPS: dict[str, str] = {
+    **{f"standing_by_reference-{n}": _TURN_BEFORE for n in range(6)},
+    "context_update_request-2": (
+        "the old note is replaced, but the new one keeps the user's 'now not enterprise', so a note still names"
+        " the old remit"
+    ),
+    "context_update_request-3": (
+        "'change what u have on me to iberia': the new value is only the object of 'to', no statement about the"
+        " user, so nothing new is kept"
+    ),
     "condition_then_detail_to_include-1": (
         "'whenever we talk renewals pls add the sales rep ...': the parse keeps the condition and the request in "
         "one clause whose subject is 'we', read as a fact about the company"
