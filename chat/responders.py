@@ -122,7 +122,9 @@ def fmt_money(value: Any, style: Style, currency: str = "USD") -> str:
     whole = style.rounding in ("whole", "hundred", "thousand")
     if style.rounding in _NEAREST:  # "to the nearest hundred": $12,431.57 is $12,400
         amount = amount.quantize(_NEAREST[style.rounding], rounding=ROUND_HALF_UP)
-    if style.scale == "k":
+    if isinstance(style.rounding, int) and amount:
+        number = _significant(amount / _SCALES.get(style.scale, 1), style.rounding) + style.scale
+    elif style.scale == "k":
         number = f"{amount / 1000:,.0f}k" if whole else f"{amount / 1000:,.1f}k"
     elif style.scale == "m":
         number = f"{amount / 1_000_000:,.1f}m" if whole else f"{amount / 1_000_000:,.2f}m"
@@ -131,6 +133,16 @@ def fmt_money(value: Any, style: Style, currency: str = "USD") -> str:
     if style.currency_code or currency not in _SYMBOLS:
         return f"{currency} {number}"
     return f"{_SYMBOLS[currency]}{number}"
+
+
+_SCALES = {"k": Decimal(1000), "m": Decimal(1_000_000)}
+
+
+def _significant(amount: Decimal, digits: int) -> str:
+    """``amount`` to ``digits`` significant figures: 12431.57 to 3 is "12,400", 47.318 is "47.3"."""
+    place = amount.adjusted() - digits + 1
+    rounded = amount.quantize(Decimal(f"1E{place}"), rounding=ROUND_HALF_UP)
+    return f"{rounded:,.{max(0, -place)}f}"
 
 
 _SYMBOLS = {"USD": "$", "EUR": "\u20ac", "GBP": "\u00a3"}

@@ -50,7 +50,7 @@ class Style:
     max_words: int | None = None
     date_format: str = ""  # "" | iso | us | uk | long
     scale: str = ""  # "" | k | m
-    rounding: str = ""  # "" | whole | 2dp
+    rounding: str | int = ""  # "" | whole | 2dp | hundred | thousand, or the significant figures kept
     currency_code: bool = False  # "USD 1,200.00" rather than "$1,200.00"
     include: tuple[str, ...] = ()  # record fields to add (account_code, city, renewal_date, ...)
     sort: dict[str, str] = field(default_factory=dict)  # {"by": amount|date|name, "order": asc|desc}

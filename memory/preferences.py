@@ -343,6 +343,12 @@ FACETS: tuple[Facet, ...] = (
                 (r"\bnearest (?:thousand|1,?000|grand)\b", r"\bround(?:ed)? to (?:the )?thousands\b"),
                 "rounded to the nearest thousand",
             ),
+            # "3 sig figs on everything", "to four significant figures": the number of digits kept
+            Value(
+                "#",
+                (r"\b(\d|one|two|three|four|five|six) (?:sig(?:nificant)?\.?|s\.?f\.?) ?(?:fig(?:ure)?s?\.?|digits)",),
+                "rounded to {n} significant figures",
+            ),
         ),
         "amounts {label}",
         effect="rounding",
@@ -462,8 +468,8 @@ FACETS: tuple[Facet, ...] = (
                     r"\b(?:answer|number|figure|total|result)s? (?:\+|plus|and|with|then) (?:a|one|1) "
                     r"(?:line|sentence)\b",
                     rf"\b{_COUNT} (?:words|sentences|lines) at most\b",
-                    rf"\b(?:cap|limit|keep)\b(?:(?!\b(?:lists?|rankings?|ranked)\b)[^.;]){{0,30}}\b(?:at|to) {_COUNT} "
-                    r"(?:words|sentences|lines)\b",
+                    rf"\b(?:cap|limit|keep)\b(?:(?!\b(?:lists?|rankings?|ranked)\b)[^.;]){{0,30}}"
+                    rf"\b(?:(?:at|to) )?{_COUNT} (?:words|sentences|lines)\b",
                     r"\bone paragraph\b",
                     rf"\b{_COUNT}[- ](?:sentence|line) (?:answers|replies|responses)\b",
                     r"\bone or two sentences\b",
@@ -1219,7 +1225,9 @@ def found_wanting(text: str) -> dict[str, set[Any]]:
 
 
 _WANTING_BEFORE = re.compile(
-    r"\b(?:so many|too many|too much|sick of|tired of|fed up with|enough of|enough with|hate)\s+"
+    r"\b(?:so many|too many|too much|sick of|tired of|fed up with|enough of|enough with|hate"
+    # "im forever converting the usd figures": the value converted from is the one not wanted
+    r"|convert(?:ing|s)?(?: from)?|translat(?:e|ing|es)(?: from)?)\s+"
     r"(?:the |all the |these |those )?$"
 )
 
@@ -1289,16 +1297,24 @@ def value_spans(text: str) -> list[tuple[int, int]]:
 
 
 _FIRST_OR_LAST = re.compile(r"(?<=[a-z])-(?=(?:first|last)\b)")
+_ABOUT_A_NUMBER = re.compile(r"~\s*(?=\d)|\b(?:about|around|roughly|approx(?:imately)?|circa)\s+(?=\d)")
 
 
 def read_facets(text: str) -> Reading:
     """The facets a clause names, with their values (the text is normalised already)."""
     low = " " + text.lower().replace("\u2019", "'") + " "
     low = _FIRST_OR_LAST.sub(" ", low)  # "newest-first", "biggest-last": the words of an order, hyphen or not
+    low = _ABOUT_A_NUMBER.sub("", low)  # "under ~50 words", "around 60 words": the number is the bound
     hits = _hits(low)
     found: dict[str, Any] = {}
     for name in dict.fromkeys(h.facet for h in hits):
         found[name] = _choose([h for h in hits if h.facet == name], low)
+    refused = {n for n in found if all(_negated(h, low) or _found_wanting(h, low) for h in hits if h.facet == n)}
+    if refused != set(found) or refused == {"sort"}:
+        # "use lakhs and crores, not millions", "my standard ordering, not alphabetical": a value named only
+        # to be refused is no value wanted (a clause that refuses every value it names is turned round)
+        for name in refused:
+            del found[name]
     if "currency" not in found and re.search(r"(?<![\w$])\$(?:\d[\d.,]*)?[km]\b", low):
         found["currency"] = RECORDS_CURRENCY  # "$k", "$3.1m": the records' own dollars, scaled
     if found.get("currency_display") == "code" and found.get("currency") == RECORDS_CURRENCY:
@@ -1370,7 +1386,8 @@ _INCLUDE_CUES = re.compile(
 _OTHER_FIELD = re.compile(
     r"\b(?:the|their|its|a|an|each|every)\s+(?P<what>(?:[a-z'-]+\s+){0,3}"
     r"(?:numbers?|ids?|codes?|refs?|references?|notes?|reps?|columns?|fields?|owners?|managers?|scores?|carriers?"
-    r"|contacts?|emails?|addresses|address|(?:contact|delivery|due|ship|last order) dates?))\b"
+    r"|contacts?|emails?|addresses|address|fees?|periods?|postcodes?|zip codes?|escalators?|phones?"
+    r"|(?:contact|delivery|due|ship|last order) dates?))\b"
     # "include how many days overdue each one is": a count the user names
     r"|\bhow many (?P<count>days? [a-z]+)\b"
 )
@@ -1464,8 +1481,12 @@ def _names_other_facet(words: str) -> bool:
     return any(p.search(" " + words + " ") for f, _, ps in _compiled() for p in ps if f.name not in ("include", "sort"))
 
 
+_REFUSED_BEFORE = re.compile(r"\b(?:not|no|never|rather than|instead of)\s+(?:\w+\s+)?$")
+
+
 def _read_sort(low: str, found: dict[str, Any]) -> None:
-    match = _SORT.search(low)
+    # "make that my standard ordering, not alphabetical": an order named only to be refused is none
+    match = next((m for m in _SORT.finditer(low) if not _REFUSED_BEFORE.search(low[: m.start()][-25:])), None)
     if match is None:
         return
     direction = ""
@@ -1638,8 +1659,8 @@ _MONEY_FACETS = ("scale", "currency", "rounding", "currency_display")
 
 
 def _label(facet: str, value: Any) -> str:
-    if facet == "limit":
-        return FACETS_BY_NAME["limit"].values[0].label.format(n=value)
+    if facet in ("limit", "rounding") and isinstance(value, int):
+        return next(v.label for v in FACETS_BY_NAME[facet].values if v.value == "#").format(n=value)
     if facet == "timezone":
         return f"times in {value}" if value.isupper() else f"times in {value} time"
     if facet == "lead":

@@ -195,6 +195,8 @@ def _new_subject(conjunction: Token) -> bool:
     after = rest[0]
     if after.lower_ in ("i", "i'm") and after.dep_ in ("nsubj", "nsubjpass"):
         return True
+    if _shares_the_users_subject(after):
+        return False  # "I get asked it in every meeting and never know it": the user still speaks
     if opens_standing(doc[after.i : after.i + _STANDING_LONGEST]):
         return True
     if " ".join(t.lower_ for t in doc[after.i : after.i + 4]).startswith(_REMEMBER_OPENINGS):
@@ -204,6 +206,14 @@ def _new_subject(conjunction: Token) -> bool:
     # A second imperative: "use tables and show amounts in euros" are two requests.
     first_verb = after.head.tag_ == "VB" or after.head.lower_ in vocab.REQUEST_VERBS  # the tagger may call it a noun
     return after.tag_ == "VB" and after.dep_ == "conj" and first_verb and after.lower_ in vocab.REQUEST_VERBS
+
+
+def _shares_the_users_subject(after: Token) -> bool:
+    """An adverb of how often, then a verb joined to one whose subject is "I" ("I get asked it ... and
+    never know it"): the same subject goes on, no clause (and no request) of its own."""
+    if after.dep_ not in ("advmod", "neg") or after.head.dep_ != "conj":
+        return False
+    return any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "i" for c in after.head.head.children)
 
 
 _HEADINGS = frozenset({*vocab.ANSWER_NOUNS, "ranking", "report", "leaderboard"})

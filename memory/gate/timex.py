@@ -24,6 +24,8 @@ _MONTH_RE = rf"({words_pattern(MONTHS)})\.?"
 _NUM_RE = rf"(\d+|{words_pattern(COUNT_WORDS)})"
 _UNTIL = (
     r"(?:back\s+(?:in|at|to)\s+(?:the\s+|my\s+)?(?:office|desk|work|base)(?:\s+on)?|back\s+in\s+on|"
+    # "back on my own patch fri the 20th", "back at the depot monday": back at a place of the user's
+    r"back\s+(?:in|at|to|on)\s+(?:the|my)\s+(?:own\s+)?[a-z]+(?:\s+on)?(?=\s+(?:next\s+)?[a-z]{3})|"
     r"(?:flying\s+|heading\s+|getting\s+)?home(?:\s+on)?|"
     r"until|till|til|'til|through|thru|up\s+to|to|back\s+on|back|returning|until\s+next|till\s+next)"
 )
@@ -116,6 +118,11 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
             re.I,
         ),
         "weekday_to_weekday",
+    ),
+    # "back in the office thurs the 23rd", "till friday 9th": the day its number names
+    (
+        re.compile(rf"\b{_UNTIL}\s+(?:next\s+)?{_WEEKDAY_RE}\s*,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I),
+        "until_weekday_numbered",
     ),
     (re.compile(rf"\b{_UNTIL}\s+(next\s+)?{_WEEKDAY_RE}(\s+(?:of\s+)?next\s+week)?\b", re.I), "until_weekday"),
     (
@@ -343,6 +350,11 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
         if re.match(r"back", match.group(0), re.I):
             return _day_start(target)
         return _end_of_day(target)
+    if name == "until_weekday_numbered":
+        numbered = _next_day_numbered(at, int(groups[1]))
+        if numbered is None:
+            return None
+        return _day_start(numbered) if re.match(r"back", match.group(0), re.I) else _end_of_day(numbered)
     if name == "until_day_month":
         day = _date_in_future(at, MONTHS[groups[1].lower()], int(groups[0]))
         return _end_of_day(day) if day else None

@@ -91,6 +91,14 @@ def test_amounts_rounded_to_the_nearest_hundred_and_thousand():
     assert "1. Dearborn Precision Tooling: $327,000" in answer(TOP, [note({"rounding": "thousand"})]).text
 
 
+def test_amounts_to_significant_figures_and_the_panel_says_so():
+    result = answer(TOP, [note({"rounding": 3})])
+    assert "1. Dearborn Precision Tooling: $327,000" in result.text and "327,352" not in result.text
+    assert result.influences[1].how == "Showed amounts rounded to 3 significant figures"
+    assert "1. Dearborn Precision Tooling: $327.4k" in answer(TOP, [note({"rounding": 4, "scale": "k"})]).text
+    assert answer(TOTAL, [note({"rounding": 2})]).blocks[0].text.startswith("Orders across all dates total $8,900,000")
+
+
 def test_amounts_with_the_currency_code():
     assert "1. Dearborn Precision Tooling: USD 327,352.23" in answer(TOP, [note({"currency_display": "code"})]).text
 

@@ -557,6 +557,32 @@ CLASSES: dict[str, str] = {
         "A facet named as the user's standard or default ('could eur be my standard currency', 'make newest-first"
         " my default ordering'): kept as a standing preference."
     ),
+    # helper-blind-123's rows (ninth session): the first three classes written after the change, the last three
+    # before it, by a helper who never read the gate
+    "converted_from_not_wanted": (
+        "A standing currency wish said beside the currency the user converts from ('im always converting the usd"
+        " numbers to euros ... eur by default'): the wished currency, never the converted-from one."
+    ),
+    "own_habit_after_and": (
+        "A wish, then the user's own habit joined by 'and' ('... finance asks me for it all day and i never"
+        " remember it'): the habit is the user's, no wish about Atlas."
+    ),
+    "detail_records_lack": (
+        "A detail the records may lack, named by its own noun ('the early termination fee', 'their postcode',"
+        " 'the price escalator'): kept in the user's words."
+    ),
+    "return_day_of_month": (
+        "A return given as a weekday and a day of the month, or a place the user is back at ('back in the office"
+        " thurs the 23rd', 'back on my own patch fri the 20th'): the note ends that day."
+    ),
+    "settled_standing": (
+        "A wish settled for good in the user's words ('no need to ask again', 'applies to everything', 'consider"
+        " that settled for good'): kept as standing."
+    ),
+    "rounding_significant_or_words": (
+        "Significant figures ('3 sig figs on everything') or an answer length in words, said roughly ('under ~50"
+        " words'): the rounding or the bound is kept, and applied."
+    ),
 }
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
@@ -566,6 +592,13 @@ _TURN_BEFORE = (
 )
 KNOWN_GAPS: dict[str, str] = {
     **{f"standing_by_reference-{n}": _TURN_BEFORE for n in range(6)},
+    "converted_from_not_wanted-4": "'yen for all the money stuff' is not read as a currency wish",
+    "detail_records_lack-5": "'the interest rate we charge' is not read as a detail to add (a rate is no field noun)",
+    "return_day_of_month-1": "'out till the 9th, trade show in vegas' has no subject: no statement about the user",
+    "return_day_of_month-2": "'annual leave from tmrw, back mon the 5th' has no subject: no statement about the user",
+    "rounding_significant_or_words-2": (
+        "'finance likes it that way' after the wish is read as someone else's preference, so nothing is kept"
+    ),
     "context_update_request-2": (
         "the old note is replaced, but the new one keeps the user's 'now not enterprise', so a note still names"
         " the old remit"
