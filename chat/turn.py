@@ -207,13 +207,21 @@ def _ask(user: User, *, session: ChatSession | None, question: str, option_id: s
                 filters=state_module.gate_filters(state),
                 generation=generation,
                 opens_session=not previous_turn,
+                before=state.recent_questions[-2] if len(state.recent_questions) > 1 else "",
             )
         turn.save(update_fields=_ANSWER_FIELDS)
     return turn
 
 
 def _queue_gate(
-    user: User, turn: Turn, question: str, *, filters: dict[str, str], generation: int, opens_session: bool = False
+    user: User,
+    turn: Turn,
+    question: str,
+    *,
+    filters: dict[str, str],
+    generation: int,
+    opens_session: bool = False,
+    before: str = "",
 ) -> None:
     """Queue the write gate for this turn, unless it would find nothing to write or record
     (memory.gate.gate_has_work): then the turn says so (``gate_queued``, saved with the
@@ -223,7 +231,7 @@ def _queue_gate(
     # The gate reads the turn as of when it was asked, as the preview did.
     event = TurnEvent(
         user_id=user.pk, session_key=str(turn.session_id), turn_id=turn.pk, at=turn.created_at, text=question,
-        filters=filters, opens_session=opens_session,
+        filters=filters, opens_session=opens_session, before=before,
     )  # fmt: skip
     try:
         idle = not gate_has_work(event, user=user)
@@ -290,7 +298,8 @@ def _answer(
 ) -> None:
     from memory.recall import recall_as_acting_user
 
-    shown = _gate_preview(user, question, at=turn.created_at, opens_session=opens)
+    before = state.recent_questions[-1] if state.recent_questions else ""  # the turn before, in this chat
+    shown = _gate_preview(user, question, at=turn.created_at, opens_session=opens, before=before)
     if shown is not None and shown.standalone:
         if _question_part(user, question) == question:
             # "Remember that ..." / "forget ...": a request about memory, not a data question, so
@@ -571,11 +580,13 @@ def _passage_answer(asked: str, abstention: Abstention) -> executors.Quotes | No
     return executors.Quotes(QueryPlan("list", "documents", query=asked), tuple(close[:1]))
 
 
-def _gate_preview(user: User, question: str, *, at: datetime, opens_session: bool = False) -> Preview | None:
+def _gate_preview(
+    user: User, question: str, *, at: datetime, opens_session: bool = False, before: str = ""
+) -> Preview | None:
     """What the gate will do with this turn, as the answer's sentence (a pure read)."""
     from memory.gate import preview
 
-    return preview(user, question, at=at, opens_session=opens_session)
+    return preview(user, question, at=at, opens_session=opens_session, before=before)
 
 
 def _question_part(user: User, text: str) -> str:

@@ -34,6 +34,9 @@ class TurnEvent:
     feedback_kind: str = ""
     feedback_comment: str = ""
     opens_session: bool = False  # the first turn of its chat session: no answer on screen yet
+    # The user's turn before this one in the same chat, read only where this turn points back at it
+    # ("keep doing that for everything"); never stored with the event.
+    before: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

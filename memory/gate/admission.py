@@ -610,6 +610,7 @@ def _findings(event: TurnEvent) -> list[Finding]:
         # only one is a period read from a date shown as a format ("e.g. November 30, 2026")
         opens_session=event.opens_session
         and (not event.filters or (set(event.filters) <= {"period"} and dates_only_shown(event.text))),
+        before=event.before,
     )
     findings.extend(filter_findings(event.filters, event.text))
     return findings

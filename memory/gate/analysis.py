@@ -259,7 +259,7 @@ def _field_in(text: str) -> str:
 
 
 # Inside :func:`one_reading`: the findings this block already read, by their arguments.
-_read: ContextVar[dict[tuple[str, datetime, str, str, bool], tuple[Finding, ...]] | None] = ContextVar(
+_read: ContextVar[dict[tuple[str, datetime, str, str, bool, str], tuple[Finding, ...]] | None] = ContextVar(
     "atlas_gate_reading", default=None
 )
 
@@ -278,27 +278,36 @@ def one_reading() -> Iterator[None]:
 
 
 def analyse_turn(
-    text: str, *, at: datetime, feedback_kind: str = "", feedback_comment: str = "", opens_session: bool = False
+    text: str,
+    *,
+    at: datetime,
+    feedback_kind: str = "",
+    feedback_comment: str = "",
+    opens_session: bool = False,
+    before: str = "",
 ) -> list[Finding]:
     """Every finding for one turn (filters are counted by the gate). ``opens_session``: the turn is
-    the first of its chat session, so there is no answer on screen for a request to reshape."""
+    the first of its chat session, so there is no answer on screen for a request to reshape;
+    ``before``: the user's turn before it in the chat, for a standing wish that points back at it."""
     read = _read.get()
-    if read is None:
-        return _analyse_turn(
-            text, at=at, feedback_kind=feedback_kind, feedback_comment=feedback_comment, opens_session=opens_session
-        )
-    key = (text, at, feedback_kind, feedback_comment, opens_session)
-    if key not in read:
-        read[key] = tuple(
-            _analyse_turn(
-                text, at=at, feedback_kind=feedback_kind, feedback_comment=feedback_comment, opens_session=opens_session
-            )
-        )
-    return list(read[key])
+    key = (text, at, feedback_kind, feedback_comment, opens_session, before)
+    if read is not None and key in read:
+        return list(read[key])
+    found = _analyse_turn(
+        text,
+        at=at,
+        feedback_kind=feedback_kind,
+        feedback_comment=feedback_comment,
+        opens_session=opens_session,
+        before=before,
+    )
+    if read is not None:
+        read[key] = tuple(found)
+    return found
 
 
 def _analyse_turn(
-    text: str, *, at: datetime, feedback_kind: str, feedback_comment: str, opens_session: bool = False
+    text: str, *, at: datetime, feedback_kind: str, feedback_comment: str, opens_session: bool = False, before: str = ""
 ) -> list[Finding]:
     findings: list[Finding] = []
     if feedback_kind == "incorrect":
@@ -330,6 +339,7 @@ def _analyse_turn(
         found = _opening_request(doc, hits, found)
     found = _called_off(text, found)
     found = _context_switch(text, found)
+    found = _standing_by_reference(doc, hits, found, before)
     findings.extend(_pointed_forgets(text, _without_wanting([_legible(_with_facets(f)) for f in found], text)))
     return [replace(f, read_as=read.changes) for f in findings]
 
@@ -1220,6 +1230,29 @@ def _proposed_standing(sent: Span, marks: set[str]) -> bool:
     return semantic.proposes_standing(sent.text)
 
 
+def _standing_by_reference(
+    doc: Doc, hits: dict[str, list[tuple[int, int]]], found: list[Finding], before: str
+) -> list[Finding]:
+    """A standing marker that points back at the turn before ("nice, keep doing that for
+    everything" after "sales by month, in thousands pls"; "make that the default"): the facets
+    that turn asked for, kept as standing. Only where this turn names no facet of its own, says
+    no one-off, and the turn before named facets; its own facet-less wish ("Wants Atlas to carry
+    on like that.") goes, having nothing to apply."""
+    if not before or not set(hits) & _STANDING_MARKS or set(hits) & _ONE_OFF_MARKS:
+        return found
+    if not any(t.lower_ in _POINTING_BACK for t in doc) or preferences.read_facets(doc.text).facets:
+        return found
+    if any(f.action == "write" and f.kind != "preference" for f in found):
+        return found
+    reading = preferences.read_facets(normalise(before).text)
+    statement = preferences.statement_for(reading.facets, reading.scope) if reading.facets else ""
+    if not statement or reading.negative:
+        return found
+    kept = [f for f in found if not (f.action == "write" and f.kind == "preference")]
+    made = _preference_finding("standing_by_reference", statement, doc.text, scope=reading.scope, facets=reading.facets)
+    return [*kept, made]
+
+
 def _points_at_screen(statement: str) -> bool:
     return bool(re.search(r"\blike (?:this|that|these|those)\b", statement.lower()))
 
@@ -1422,7 +1455,17 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             content = _content(clause.span.doc, start, clause.span.end)
             if content is not None and _only_names_a_subject(content):
                 content = None  # "remember my role pls, im a collections analyst": what follows says it
-            if content is None and trigger and history and _keeps_what_was_said(clause, trigger):
+            corrects = any(f.kind == "correction" and f.action == "write" for f in out)
+            # (a request that ends the turn is read after the loop, where a correction asked to be kept stays one)
+            ends = clause is parts[-1]
+            if (
+                content is None
+                and trigger
+                and history
+                and not ends
+                and not corrects
+                and _keeps_what_was_said(clause, trigger)
+            ):
                 # "i look after the hospitality accts (hotels, resorts) - can u hold onto that? also ...": the
                 # request keeps what the user said of themselves before it, not the question after it
                 kept, before = next((h for h in reversed(history) if h[0].subject == "user"), history[-1])

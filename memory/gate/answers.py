@@ -115,13 +115,15 @@ def _acknowledgement(user: User, finding: Finding, now: datetime) -> Preview | N
     return Preview(f"Noted: {finding.echo}." + (f" {why}" if why else ""), False)
 
 
-def preview(user: User, text: str, *, at: datetime | None = None, opens_session: bool = False) -> Preview | None:
+def preview(
+    user: User, text: str, *, at: datetime | None = None, opens_session: bool = False, before: str = ""
+) -> Preview | None:
     """Whether ``text`` asks Atlas to remember, forget or change something, and what the answer
     says; otherwise the acknowledgement of a standing preference or a refused secret, if any.
     ``at``: when it was said (the turn's time; now by default)."""
     now = at or timezone.now()
     acknowledged: Preview | None = None
-    for finding in analyse_turn(text or "", at=now, opens_session=opens_session):
+    for finding in analyse_turn(text or "", at=now, opens_session=opens_session, before=before):
         if finding.action == "forget":
             return _forget_preview(user, finding, now)
         if finding.action == "reverse":

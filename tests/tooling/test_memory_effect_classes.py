@@ -40,6 +40,12 @@ CLASSES = {
         "a renewal date corrected to another ('nah they extended, renews mar 2029 now', '31/10/2029', typed in chat "
         "after the question): the contract's date, and the note said to be out of date"
     ),
+    # helper-blind-122's gate rows (ninth session), put in the memory-effect shape (the limit row asks for 8, not
+    # the default 5, so that it can fail)
+    "standing_by_reference": (
+        "a one-off request made standing in the next turn of the same chat by pointing back ('keep doing that for"
+        " everything', 'make that the default pls'): the next chat's answer follows it"
+    ),
     "correction_remembered": (
         "a correction of a customer's field asked to be remembered ('thats old, X moved to Y. pls remember that')"
         " stays a correction, and the records still win"

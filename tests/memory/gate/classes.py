@@ -62,13 +62,15 @@ def replay(row: dict) -> tuple[list, list]:
 
     user = get_user_model().objects.create_user(username=f"class-{uuid.uuid4().hex[:12]}")
     turns = row.get("turns") or [{"text": row["text"], "session": "s1", "at": AT}]
-    seen: set[str] = set()
+    said: dict[str, str] = {}  # each session's last turn
     for number, turn in enumerate(turns, start=1):
         session = turn.get("session", "s1")
-        # the first turn of a session has no answer on screen, as the chat tells the gate
+        # the first turn of a session has no answer on screen, and the turn before is the session's last, as the
+        # chat tells the gate
         run_gate(TurnEvent(user_id=user.pk, session_key=session, turn_id=number, at=_at(turn.get("at", AT)),
-                           text=turn["text"], opens_session=session not in seen))  # fmt: skip
-        seen.add(session)
+                           text=turn["text"], opens_session=session not in said,
+                           before=said.get(session, "")))  # fmt: skip
+        said[session] = turn["text"]
     now = _at(turns[-1].get("at", AT))
     with acting_user(user.pk):
         live = list(live_memories(user, now=now))

@@ -586,12 +586,7 @@ CLASSES: dict[str, str] = {
 }
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
-_TURN_BEFORE = (
-    "the gate reads one turn: the request the pointer names ('keep doing that', 'make that the default') was in the"
-    " turn before, so no facet is read"
-)
 KNOWN_GAPS: dict[str, str] = {
-    **{f"standing_by_reference-{n}": _TURN_BEFORE for n in range(6)},
     "converted_from_not_wanted-4": "'yen for all the money stuff' is not read as a currency wish",
     "detail_records_lack-5": "'the interest rate we charge' is not read as a detail to add (a rate is no field noun)",
     "return_day_of_month-1": "'out till the 9th, trade show in vegas' has no subject: no statement about the user",

@@ -38,9 +38,10 @@ def _parse_at(value: str) -> datetime:
     return at
 
 
-def turn_event(user: User, number: int, turn: dict, *, opens_session: bool = False) -> TurnEvent:
+def turn_event(user: User, number: int, turn: dict, *, opens_session: bool = False, before: str = "") -> TurnEvent:
     """One labelled turn as the event the chat queues (benchmarks/gate/README.md); ``opens_session``:
-    the first turn of its session, as the chat tells the gate."""
+    the first turn of its session, and ``before``: the turn before it in that session, as the chat
+    tells the gate."""
     feedback = turn.get("feedback") or {}
     return TurnEvent(
         user_id=user.pk,
@@ -52,6 +53,7 @@ def turn_event(user: User, number: int, turn: dict, *, opens_session: bool = Fal
         feedback_kind=feedback.get("kind", ""),
         feedback_comment=feedback.get("comment", ""),
         opens_session=opens_session,
+        before=before,
     )
 
 
@@ -106,11 +108,11 @@ def run_case(case: dict) -> dict:
     turns = case.get("turns", [])
     if not turns:
         raise CommandError(f"Case {case.get('id')} has no turns.")
-    seen: set[str] = set()
+    said: dict[str, str] = {}  # each session's last turn
     for number, turn in enumerate(turns, start=1):
         session = str(turn.get("session", "s1"))
-        run_gate(turn_event(user, number, turn, opens_session=session not in seen))
-        seen.add(session)
+        run_gate(turn_event(user, number, turn, opens_session=session not in said, before=said.get(session, "")))
+        said[session] = turn.get("text", "")
     now = _parse_at(turns[-1]["at"])
     with acting_user(user.pk):
         memories = list(live_memories(user, now=now))
