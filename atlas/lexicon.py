@@ -274,6 +274,8 @@ SHORTHAND_PHRASES: dict[str, str] = {
     },
     r"\bfortnight\b": "2 weeks",
     r"\b(?:xmas|x-mas|christmas)(?: day)?\b": "25 december",
+    # "whereabouts is X", "where abouts are they based": where
+    r"\bwhere ?abouts\b": "where",
     # "b/w march and june": between ("w/" alone is "with")
     r"\bb/w\b": "between",
     # "the 2nd half of this yr", "1st half": the halves in words

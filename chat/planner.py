@@ -1273,7 +1273,9 @@ def _is_aside(remark: str, context: Context, *, today: date, plan: QueryPlan | N
         return False  # "need the delivery address", "need the approver": what is asked, which the records lack
     places = () if plan is not None and plan.filters.customers else (said.region, said.city, said.segment)
     lookup = plan is not None and plan.subject in ("contracts", "customers")
-    slots = (*places, *(() if lookup else (said.status, said.exclude_status)), said.order_number)
+    # "any overdue orders for X? they keep telling me everythings been paid": what someone says, no status asked
+    hearsay = plan is not None and any(t.lemma_.lower() in vocab.HEARSAY_VERBS for t in doc if t.pos_ == "VERB")
+    slots = (*places, *(() if lookup or hearsay else (said.status, said.exclude_status)), said.order_number)
     if any(slots) or said.limit is not None or said.min_amount is not None or said.max_amount is not None:
         return False
     if set(words) & (set(vocab.FORMAT_WORDS) | vocab.COMPARE_WORDS):

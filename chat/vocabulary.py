@@ -705,6 +705,9 @@ SINCE_SIGNING = re.compile(
 # The first word of a remark that says what the answer is for ("want to get ahead of them", "for
 # the board pack", "need it for the deck"): read as an aside beside a question that planned without it.
 PURPOSE_LEADS = frozenset({"want", "wanna", "need", "needed", "for", "trying", "prepping", "gotta", "so"})
+# Verbs of what someone says or believes ("they keep telling me it's all paid", "finance reckons it went
+# up"): a remark that reports them sets no filter, whatever status or period it names.
+HEARSAY_VERBS = frozenset({"tell", "say", "reckon", "swear", "claim", "think", "hear", "insist", "mention", "moan"})
 # "mark SO-12345 as paid": a change to the records (atlas.record_changes), which Atlas only reads.
 CHANGE_REASON = "change-records"
 UNREAD_WORD_REASON = "unread-word"  # a content word no slot reads and the vocabulary does not know

@@ -12,6 +12,13 @@ from tests.chat.answering.conftest import blind_cases, judged
 pytestmark = pytest.mark.turn
 
 CLASSES: dict[str, str] = {
+    # ninth session (5 December): helper-blind-124's rows, written before the change by a helper who never read
+    # the planner (answers_set37 read after its first run)
+    "whereabouts": 'where a customer is, asked with "whereabouts" ("whereabouts r X located"): its city.',
+    "hearsay_remark": (
+        'a remark after the question mark that reports what someone says ("they keep telling me everythings been '
+        'paid", "finance reckons it got bumped up"): the question is answered, the remark sets no status.'
+    ),
     # eighth session (5 December): helper-blind-111's and -113's rows, written before the change by
     # helpers who never read the planner
     "greeting_and_trailing_remark": (
