@@ -83,6 +83,8 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = (), cities:
         scopes.add("orders")  # orders themselves: a list of them or a figure over them, not a ranking of groups
     if plan.kind == "rank" or plan.limit:
         scopes.add("rankings")
+    if plan.subject == "orders" and (plan.kind == "sum" or plan.kind == "compare" and not plan.measure):
+        scopes.add("totals")  # a total of orders, or two of them compared
     if plan.group_by == "customer":
         scopes.add("customers")  # a ranking or a breakdown customer by customer is a customer list
     listed = plan.kind in ("list", "count", "rank") and plan.subject == "customers" or bool(plan.group_by)

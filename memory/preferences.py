@@ -571,7 +571,7 @@ FACETS: tuple[Facet, ...] = (
                 (
                     r"(?:include|including|incl|count|counting|add|keep|with|put|throw|fold)(?: in)?(?: the)? "
                     r"(?:cancelled|canceled|cancellations)",
-                    r"(?:throw|fold|put|bring) (?:the )?(?:cancelled|canceled)(?: orders| ones| stuff)? "
+                    r"(?:throw|fold|put|bring|have|get|keep) (?:the )?(?:cancelled|canceled)(?: orders| ones| stuff)? "
                     r"(?:in|back in)\b",
                     r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|"
                     r"(?:left |kept |counted |staying )?in (?:the |my |all )?totals)",
@@ -595,6 +595,7 @@ FACETS: tuple[Facet, ...] = (
                 "exclude",
                 (
                     r"(?:leave|keep|take) (?:the )?(?:cancelled|canceled)(?: orders| ones)? out",
+                    r"(?:leave|keep|take|strip|cut) out(?: the| any| all)? (?:cancelled|canceled|cancellations)",
                     r"(?:exclude|without|drop|ignore|skip)(?: the)? (?:cancelled|canceled)",
                     r"(?:cancelled|canceled) (?:orders |ones )?(?:left )?(?:out|excluded)",
                     r"(?:don't|do not|never|not) (?:ever )?(?:count|include|add)(?: in)?(?: the| any)? "
@@ -897,6 +898,8 @@ SCOPES: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"\bwho(?:'s| is) biggest\b",
         ),
     ),
+    # "when i ask for region totals": a total of orders, over a region, a period or the company, never one order
+    ("totals", (r"\btotals?\b", r"\bsums?\b", r"\bsubtotals?\b")),
     ("orders", (r"\borders?\b", r"\binvoices?\b", r"\bsales\b", r"\bspen[dt]\w*", r"\brevenue\b", r"\bpurchases\b")),
     # a list of customers, not any answer that names one ("when u give me a list of customers")
     # ... or said with the verb ("when i list customers", "whenever you list our clients")
@@ -914,6 +917,7 @@ SCOPE_LABELS: dict[str, str] = {
     "contracts": "in answers about contracts",
     "rankings": "in rankings",
     "orders": "in order lists",
+    "totals": "in totals",
     "customers": "in customer lists",
     "customer_lists": "in customer lists",
 }
@@ -922,22 +926,23 @@ SCOPE_LABELS: dict[str, str] = {
 # customers I need ...").
 _REQUEST_WORDS = (
     "show|give|include|add|put|tell|use|list|sort|make|keep|always|please|write|round|answer|reply"
-    "|throw in|chuck in|tack on|stick in|pop in"
+    "|throw in|chuck in|tack on|stick in|pop in|stick|throw|chuck|tack"
     "|i need|i want|i'd like|i would like"
 )
 _CONDITION = re.compile(
     # The subject may be contracted or carry its auxiliary ("when im asking", "any time we're talking").
-    r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:i|you|we)(?:['’]?(?:m|re)|\s+(?:am|are))?\s+"
+    # ("when listing overdue orders": the subject may be left out before the -ing form)
+    r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:(?:i|you|we)(?:['’]?(?:m|re)|\s+(?:am|are))?\s+)?"
     r"(?:ask|list|show|give|look|pull|talk|request|want|get)\w*"
     # ("a list of customers" names what the condition is about: "list" there is a noun)
-    rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b(?!\s+of\b))[^,.;:])+)"
+    rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b(?!\s+of\b))[^,.;:?!])+)"
     r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+"
     rf"|anything (?:about|to do with|related to|involving) (?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:])+))"
     r"|\bin\s+(?P<where>(?:\w+\s+)?(?:lists|rankings|answers about [^,.;:]+))"
     r"|\bfor\s+(?P<questions>\w+)\s+(?:questions|queries|stuff|things)\b"
     # "bullet points for orders", "tables for contracts": the records named are the scope
     r"|\bfor\s+(?:the\s+|my\s+|all\s+|any\s+)?(?P<records>(?:(?:overdue|open|late|unpaid|paid|shipped)\s+)?"
-    r"(?:orders|invoices|contracts|renewals))\b(?!\s+(?:of|from|in|with|over|under|above|below)\b)"
+    r"(?:orders|invoices|contracts|renewals|(?:[a-z]+\s+)?totals))\b(?!\s+(?:of|from|in|with|over|under|above|below)\b)"
     r"|\b(?:in|for)\s+(?:any|every|all|my)\s+(?P<overview>\w+)\s+(?:overviews?|lists?|questions?|answers?|reports?)\b"
     # "when the question is about a contract", "for any question on overdue orders", "questions about
     # renewals:", "if my question's about a customer": the topic of the questions
@@ -1010,6 +1015,10 @@ _SORT = re.compile(
     r"high(?:est)? to low(?:est)?|z to a|reverse alphabetical(?:ly)?)\b"
 )
 _DESCENDING = {"biggest", "largest", "highest", "newest", "latest", "most recent", "descending"}
+# Words for the records themselves, no field of theirs ("the newest ones first", "the biggest orders first")
+_ANY_RECORDS = frozenset(
+    {"ones", "one", "orders", "order", "items", "entries", "records", "invoices", "deals", "stuff"}
+)
 _ASCENDING = {"smallest", "lowest", "oldest", "earliest", "ascending"}
 
 
@@ -1271,6 +1280,10 @@ def states_its_values(statement: str, facets: dict[str, Any]) -> bool:
     it sets the way the table does ("Wants answers included all in loonies eh." names no CAD: the
     table's own sentence says it instead)."""
     low = statement.lower()
+    if str(facets.get("number_style", "")).startswith(("whole_percent", "percent_")) and not re.search(
+        r"percent|%", low
+    ):
+        return False  # "round it to the nearest whole number whenever Atlas shows a change": the percentages unsaid
     for name in ("currency", "scale", "date_format", "language"):
         value = facets.get(name)
         if value is None:
@@ -1495,8 +1508,9 @@ def _read_sort(low: str, found: dict[str, Any]) -> None:
         by = _field_of(match.group("by")) or match.group("by").strip()
     elif match.group("alpha"):
         by, direction = "name", "asc"
-    elif match.group("first"):
-        word = match.group("first")
+    elif match.group("first") or match.group("top") and match.group("topby").strip() in _ANY_RECORDS:
+        # "newest first", "show the newest ones first": the extreme says what the order is by
+        word = match.group("first") or match.group("top")
         by = "date" if word in ("newest", "latest", "most recent", "oldest", "earliest") else "amount"
         rest = low[match.end("first") : match.end()]
         if "due date" in rest:
@@ -1577,8 +1591,8 @@ def _turned_round(low: str, hits: list[_Hit], found: dict[str, Any]) -> bool:
     return all(_negated(h, low) or _found_wanting(h, low) for h in hits)
 
 
-# a field asked for after the condition ("... pls add the sales rep", "... include how many days")
-_REQUEST_AFTER = re.compile(r"\s*(?=(?:please\s+)?(?:include|add)\b)")
+# what is asked for after the condition ("... pls add the sales rep", "... use millions", "... put the oldest first")
+_REQUEST_AFTER = re.compile(rf"\s*(?=(?:please\s+)?(?:{_REQUEST_WORDS})\b)")
 
 
 def with_condition_set_off(text: str) -> str:

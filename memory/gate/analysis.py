@@ -1004,11 +1004,14 @@ def _withdrawal(clause: Clause, text: str) -> Finding:
 
 
 def _someone_elses_wish(clause: Clause) -> bool:
-    """ "my team wants the figures in GBP", "finance likes tables": a wish whose subject is not the user."""
+    """ "my team wants the figures in GBP", "finance likes tables": a wish whose subject is not the user
+    ("my totals need to exclude canceled orders": the answers themselves, of which the user speaks)."""
     doc = clause.span.doc
+    answers = {*vocab.ANSWER_NOUNS, *vocab.HABITUAL_NOUNS}
     return any(
         t.dep_ in _SUBJECTS
         and t.lower_ not in ("i", "me")
+        and t.lemma_.lower() not in answers
         and t.head.lemma_.lower() in vocab.PREFERENCE_VERBS
         # the small model misparses "Going forward my team wants ...": a noun then "wants"
         or t.tag_ == "VBZ"

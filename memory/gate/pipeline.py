@@ -128,6 +128,9 @@ def content_tokens(span: Span) -> list[Token]:
 
 
 _STANDING_LONGEST = max(len(phrase.split()) for phrase in vocab.STANDING_PHRASES)
+# The standing phrases as words, longest first ("from now on" before "from now").
+# ("never would I want charts": a standing word alone is no phrase before a request)
+_STANDING_SPLIT = sorted((tuple(p.split()) for p in vocab.STANDING_PHRASES if " " in p), key=len, reverse=True)
 
 
 def opens_standing(tokens: Span | list[Token]) -> bool:
@@ -278,6 +281,10 @@ def _merge_leads(pieces: list[Span], hits: dict[str, list[tuple[int, int]]]) -> 
 
 def speech_act(span: Span) -> str:
     tokens = content_tokens(span)
+    # "from now on can i get amounts in euros?": the act is the request's after the standing phrase
+    standing = next((p for p in _STANDING_SPLIT if tuple(t.lower_ for t in tokens[: len(p)]) == p), ())
+    if standing and len(tokens) > len(standing) + 2:
+        tokens = [t for t in tokens[len(standing) :] if not (t.is_punct and t.i == tokens[len(standing)].i)]
     if not tokens:
         return "statement"
     first = tokens[0]
@@ -289,6 +296,8 @@ def speech_act(span: Span) -> str:
         return "request"  # "could we have those as a numbered list?"
     # "When I ask about sales, ..." opens a condition, not a question ("When do we ...?").
     condition = first.lower_ in _SUBORDINATORS and second in _PRONOUN_SUBJECTS
+    # "when listing overdue orders, put ...": a condition with its subject left out before the -ing form
+    condition = condition or (first.lower_ in _SUBORDINATORS and len(tokens) > 1 and tokens[1].tag_ == "VBG")
     # "when the question is about a contract, ...", "if my question's about a customer, ...": a
     # condition on a question, said with no question mark
     condition = condition or (

@@ -15,6 +15,7 @@ everything around it); the others mark the clause they match in, and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -755,6 +756,11 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["you", "u", "i"]}},
                 {"LEMMA": {"IN": v.HABITUAL_CONDITION_VERBS}},
             ],
+            # "when listing overdue orders, ...", "whenever showing totals": the subject left out
+            [
+                {"LOWER": {"IN": ["when", "whenever", "if"]}},
+                {"LEMMA": {"IN": v.HABITUAL_CONDITION_VERBS}, "TAG": "VBG"},
+            ],
             # "contract qs only:", "rankings only -", "for ranking questions only:": a kind of question
             # named as a label, and what follows holds for every one of them
             # ("for this question only" is one question, not a kind of them)
@@ -1004,6 +1010,18 @@ def match_in(span: Span) -> dict[str, list[tuple[int, int]]]:
     return {name: spans for name, spans in inside.items() if spans}
 
 
+_DATED = re.compile(
+    r"\d{1,4}\s?[/.-]\s?\d{1,2}\s?[/.-]\s?\d{2,4}[^\w\n]{0,3}(?:\s*(?:for|=|is|thats|that's|which is))?\W{0,3}$"
+)
+
+
+def _labels_a_dated_example(doc: Doc, start: int) -> bool:
+    """A one-off word right after a date written out ("27/04/2026 for today", "2026-11-24 = today",
+    "16/02/2026 (thats today)"): it says which day the example is, not that the wish is for today."""
+    before = doc.text[max(0, doc[start].idx - 24) : doc[start].idx]
+    return bool(_DATED.search(before))
+
+
 def match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     """Every rule row that matched the turn, with the token spans it matched (once per doc)."""
     if "gate_hits" not in doc.user_data:
@@ -1020,6 +1038,11 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     for match_id, token_ids in matchers.dep(doc):
         found.setdefault(vocab[match_id], []).append((min(token_ids), max(token_ids) + 1))
     found = {name: sorted(set(spans)) for name, spans in found.items()}  # a phrase row and a token row may agree
+    # "e.g. 27/04/2026 for today", "2026-11-24 = today", "16/02/2026 (thats today)": the example's label, no one-off
+    if "one_off" in found:
+        found["one_off"] = [(s, e) for s, e in found["one_off"] if not _labels_a_dated_example(doc, s)]
+        if not found["one_off"]:
+            del found["one_off"]
     # A one-off denied ("this isn't a one-off", "not just today") is a standing mark, and no one-off.
     denied = found.pop("standing_denied_one_off", [])
     if denied:

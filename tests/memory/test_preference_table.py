@@ -34,8 +34,6 @@ def _matches(got: dict, want: dict) -> bool:
 
 # Rows the table does not read yet, as strict expected failures (a fix shows up).
 KNOWN_GAPS: dict[str, str] = {
-    # helper-93's row (sixth session), the same gap as in tests/memory/gate/test_classes.py
-    "stick the city in too, helps me plan": "'stick' after the condition with no comma is not read as the request",
     # helper-84's and helper-85's rows (5 December), the same gaps as in tests/memory/gate/test_classes.py
     "cancellations shud count towards totals": "'shud' is not read as 'should'",
     "belong in the sums for me": "'the sums' is not read as totals",

@@ -583,17 +583,48 @@ CLASSES: dict[str, str] = {
         "Significant figures ('3 sig figs on everything') or an answer length in words, said roughly ('under ~50"
         " words'): the rounding or the bound is kept, and applied."
     ),
+    # helper-blind-125's rows (ninth session): condition_runs_into_request, condition_without_subject and
+    # totals_need written after the change (the condition's comma, 'when listing', 'totals'), the others before
+    "condition_runs_into_request": (
+        "A condition run straight into the request with no comma ('when i ask for rankings only give me the top 8'):"
+        " the request is read, scoped to the condition."
+    ),
+    "condition_without_subject": (
+        "A condition with its subject left out ('when listing ...', 'whenever showing amounts ...', 'if pulling"
+        " numbers ...'): the wish after it is kept."
+    ),
+    "example_date_today": (
+        "A date format shown with an example said to be today ('e.g. 27/04/2026 for today', '2026-11-24 = today'):"
+        " the example's label, no one-off; the format is kept as standing."
+    ),
+    "bump_my_rule": (
+        "A kept preference changed by naming it as the user's rule or setting ('swap my thousands setting over to"
+        " millions', 'change my euro rule to chf'): the new value replaces the old."
+    ),
+    "from_now_on_can_i_get": (
+        "A standing request phrased as a question after the standing phrase ('from now on can i get amounts in"
+        " swiss francs?'): kept as a standing preference."
+    ),
+    "totals_need": (
+        "A wish said of the answers themselves ('my revenue totals need to exclude canceled orders', 'the numbers u"
+        " give me need to count cancellations'): the answers are no one else, the wish is the user's."
+    ),
 }
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
     "converted_from_not_wanted-4": "'yen for all the money stuff' is not read as a currency wish",
+    "condition_without_subject-0": (
+        "'when listing customers, put the city next to each one, i never remember whos where': the reason's"
+        " 'never remember' is read as a keep request, and the wish is lost"
+    ),
+    "bump_my_rule-0": "'pls bump my top-4 rule up to 10' is not read as a new list size",
+    "bump_my_rule-4": "'update my dd/mm date setting to yyyy-mm-dd' keeps the old format",
+    "totals_need-0": "'the totals need to have the cancelled orders in them too' is not read as a wish",
+    "totals_need-5": "'for me totals must count the cancelled orders as well' is not read as a wish",
     "detail_records_lack-5": "'the interest rate we charge' is not read as a detail to add (a rate is no field noun)",
     "return_day_of_month-1": "'out till the 9th, trade show in vegas' has no subject: no statement about the user",
     "return_day_of_month-2": "'annual leave from tmrw, back mon the 5th' has no subject: no statement about the user",
-    "rounding_significant_or_words-2": (
-        "'finance likes it that way' after the wish is read as someone else's preference, so nothing is kept"
-    ),
     "context_update_request-2": (
         "the old note is replaced, but the new one keeps the user's 'now not enterprise', so a note still names"
         " the old remit"
@@ -662,10 +693,6 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "standing_by_dont_again-4": "'stop abbreviating the customer names' has no facet for names written in full",
     "switch_to_new_value-3": "kept as sorted by number of orders; the row's words ('order count') are not the note's",
-    "possessive_condition-2": (
-        "'any time i ask for an account's details stick the city in' with no comma: the parser reads 'account's "
-        "details stick' as one noun phrase, so no request is found"
-    ),
     "forget_by_paraphrase-2": (
         "'forget my territory' after 'the renewals lead for central' (kept as a role): the territory names no role"
     ),
@@ -706,7 +733,6 @@ KNOWN_GAPS: dict[str, str] = {
     "conditional_layout-1": "'if theres more than 4 things in a list can u bullet them': the condition hides the wish",
     "conditional_layout-4": "'if its over 5 customers pls always put it in a table' is not kept",
     "several_fields-1": "a note holds one field: only the first of 'account code + renewal date' is kept",
-    "several_fields-3": "a note holds one field: only the order count of 'the order count and their city' is kept",
     "several_fields-4": "a note holds one field: only the order number of 'the order number and status' is kept",
     "several_fields-5": "a note holds one field: only the renewal date of 'renewal date n payment terms' is kept",
     "ordinal_end_date-0": "covering a named colleague 'til he's back' is read as about the colleague: nothing kept",
