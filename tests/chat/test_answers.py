@@ -250,6 +250,10 @@ def test_eval_answers_on_our_own_cases_and_regression_fixtures_has_no_wrong_answ
         assert not Turn.objects.exists()  # the evaluation leaves nothing behind
 
 
+# The sets of another size than 45 (the ninth session's helper wrote 25 a set).
+SIZES = {"regression/answers_set36.jsonl": 25, "regression/answers_set37.jsonl": 25}
+
+
 @pytest.mark.django_db
 @pytest.mark.evaluation
 @pytest.mark.parametrize(
@@ -335,6 +339,12 @@ def test_eval_answers_on_our_own_cases_and_regression_fixtures_has_no_wrong_answ
         ("regression/answers_set33.jsonl", 0.97, 0, 4),
         ("regression/answers_set34.jsonl", 0.97, 0, 4),
         ("regression/answers_set35.jsonl", 0.97, 0, 4),
+        # Blind first runs (helper-120, 25 cases each, truths checked with the reader only; on 5e6a4db before any
+        # change): 0.920 correct / 0.040 wrong each; both wrong verdicts were the judge's (a yes read only at the
+        # very start, before "Read 'x' as 'y'."). Read in the ninth session and fixed by class (the judge;
+        # helper-blind-124's rows: "whereabouts", a remark that reports what someone says): 1.000 / 0 each.
+        ("regression/answers_set36.jsonl", 0.97, 0, 4),
+        ("regression/answers_set37.jsonl", 0.97, 0, 4),
     ],
 )
 def test_a_regression_fixture_first_written_blind_has_no_wrong_answer(corpus, name, correct, wrong, day):
@@ -346,7 +356,7 @@ def test_a_regression_fixture_first_written_blind_has_no_wrong_answer(corpus, na
     with time_machine.travel(datetime(2026, 12, day, 12, tzinfo=UTC), tick=False):
         call_command("eval_answers", str(FIXTURES / name), json=True, stdout=out)
     report = json.loads(out.getvalue())
-    assert report["summary"]["cases"] == 45
+    assert report["summary"]["cases"] == SIZES.get(name, 45)
     wrongs = [c for c in report["cases"] if c["verdict"] == "wrong"]
     assert len(wrongs) <= wrong, wrongs
     assert report["summary"]["correct"] >= correct

@@ -13,8 +13,8 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15 = (
-    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET17 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17)
 )
 
 
@@ -83,6 +83,11 @@ FLOORS = [
     # status and by a place's customers (both had been applied to every answer: the harmed cases), a field
     # swapped for another, each customer's total, renewal dates against a note: 0.941 / 0.941, harmed 0.
     (SET15, 28, 0.94, 0.94, 1),
+    # memory_effect_set17 (helper-121): written blind at the start of the ninth session, first run on 5e6a4db before
+    # any change: 0.769 / 0.556, harmed 0, 7 not stored. Read and fixed by class (a condition run into its request
+    # with no comma or said without its subject, "totals" as a scope, a date example said to be today, the gate's
+    # keep requests and standing markers): 0.824 / 0.778, harmed 0, 2 not stored.
+    (SET17, 28, 0.82, 0.77, 2),
 ]
 
 
