@@ -65,6 +65,12 @@ def test_refusal_rules(text, reason):
     assert reason in {f.reason for f in findings}
 
 
+def test_a_thing_that_keeps_happening_is_no_instruction_to_the_system():
+    # "3 keeps cutting off accounts": "keep" of a thing going on, not "keep in mind that you ..."
+    text = "can you bump my top-3 rule up to 7? 3 keeps cutting off accounts i care about"
+    assert rules.INSTRUCTION not in {f.reason for f in _analyse(text)}
+
+
 def test_a_reminder_is_a_task_not_a_memory():
     assert [f for f in _analyse("Remember to email me the overdue list on Friday.") if f.action == "write"] == []
 
