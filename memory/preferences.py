@@ -951,6 +951,11 @@ _CONDITION = re.compile(
     # "anything contract-related,", "renewal-related stuff:", "on the order side,": a kind of records
     r"|\b(?:anything|everything|stuff|things)\s+(?P<related>[a-z]+)[- ]related\b"
     r"|\b(?P<related_kind>[a-z]+)[- ]related\s+(?:stuff|things|questions|qs|queries|answers)\b"
+    # "anything to do with overdue stuff -> ...", "stuff on renewals - ...", "re rankings: ...": a label that opens
+    # the message names the kind of question, with or without "for"
+    r"|(?:^|[.;!?])\s*(?:for\s+)?(?:anything|everything|stuff|things|re:?)\s+"
+    r"(?:(?:about|to do with|related to|involving|on|around|re)\s+)?"
+    rf"(?P<label>(?:(?!\b(?:{_REQUEST_WORDS})\b)[^,.;:>\u2014\u2013]|-(?!>))+)"
     r"|\bon the (?P<side>[a-z]+) side\b"
     # "for ranking questions only:", "contract qs only:", "rankings only:": a label, "only" and a colon
     r"|(?:^|[.;!?]\s*)(?:for\s+|re:?\s+)?(?P<only>[a-z']+(?:\s+[a-z']+)?)\s+only\s*:",

@@ -13,8 +13,8 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET17 = (
-    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17)
+SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET17, SET18 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18)
 )
 
 
@@ -88,6 +88,11 @@ FLOORS = [
     # with no comma or said without its subject, "totals" as a scope, a date example said to be today, the gate's
     # keep requests and standing markers): 0.824 / 0.778, harmed 0, 2 not stored.
     (SET17, 28, 0.82, 0.77, 2),
+    # memory_effect_set18 (helper-127): written blind mid-session, first run on 53108a7: 0.923 / 0.632, harmed 1, 9
+    # not stored. Its harmed case read and fixed by class: a label opening the message without "for" ("anything to do
+    # with overdue stuff -> show me each customer's credit limit") scopes the wish (it had been shown beside a list
+    # of customers by city): 0.923 / 0.632, harmed 0.
+    (SET18, 28, 0.92, 0.63, 9),
 ]
 
 

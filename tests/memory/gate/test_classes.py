@@ -605,6 +605,13 @@ CLASSES: dict[str, str] = {
         "A standing request phrased as a question after the standing phrase ('from now on can i get amounts in"
         " swiss francs?'): kept as a standing preference."
     ),
+    # helper-blind-128's rows, written after the change (memory_effect_set18's harmed case read); the helper could
+    # only name the scopes the older rows use, so two rows name the narrower ones the table has ("status:open",
+    # "totals")
+    "scope_label_without_for": (
+        "A label that opens the message names the kind of question without 'for' ('anything to do with overdue"
+        " stuff -> ...', 'stuff on renewals - ...', 're rankings: ...'): the wish is scoped to it."
+    ),
     "totals_need": (
         "A wish said of the answers themselves ('my revenue totals need to exclude canceled orders', 'the numbers u"
         " give me need to count cancellations'): the answers are no one else, the wish is the user's."
