@@ -1028,11 +1028,18 @@ _ASCENDING = {"smallest", "lowest", "oldest", "earliest", "ascending"}
 
 
 def _field_of(words: str) -> str:
-    """The record field a phrase names ("the account code" -> "account_code"), or ""."""
+    """The record field a phrase names ("the account code" -> "account_code"), or "" ("the ship date":
+    a date the records do not hold is no order date)."""
     for name, pattern in _field_patterns().items():
         if pattern.search(words):
-            return name
+            return "" if name == "date" and _OTHER_DATE.search(words) else name
     return ""
+
+
+# A date named by what it is the date of, other than an order's ("ship date", "delivery date", "invoice date").
+_OTHER_DATE = re.compile(
+    r"\b(?!(?:order|ordered|orders|the|a|by|their|its|each|any|every|last|latest|first)\b)[a-z]+[- ]dates?\b"
+)
 
 
 _NEGATORS = re.compile(

@@ -612,6 +612,11 @@ CLASSES: dict[str, str] = {
         "A label that opens the message names the kind of question without 'for' ('anything to do with overdue"
         " stuff -> ...', 'stuff on renewals - ...', 're rankings: ...'): the wish is scoped to it."
     ),
+    # helper-blind-129's rows, written after the change (gate_set32's "sort by ship date" read)
+    "sort_by_other_date": (
+        "A sort by a date other than the order's ('sort by ship date', 'by delivery date, earliest first'): kept in"
+        " the user's words, never as the order date"
+    ),
     "totals_need": (
         "A wish said of the answers themselves ('my revenue totals need to exclude canceled orders', 'the numbers u"
         " give me need to count cancellations'): the answers are no one else, the wish is the user's."
@@ -627,6 +632,8 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "bump_my_rule-0": "'pls bump my top-4 rule up to 10' is not read as a new list size",
     "bump_my_rule-4": "'update my dd/mm date setting to yyyy-mm-dd' keeps the old format",
+    "sort_by_other_date-3": "'list them by due-back date' is no sort the table reads ('list ... by' is no sort verb)",
+    "sort_by_other_date-5": "'put them in go-live date order' is no sort the table reads",
     "totals_need-0": "'the totals need to have the cancelled orders in them too' is not read as a wish",
     "totals_need-5": "'for me totals must count the cancelled orders as well' is not read as a wish",
     "detail_records_lack-5": "'the interest rate we charge' is not read as a detail to add (a rate is no field noun)",
