@@ -898,7 +898,7 @@ SCOPES: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"\bwho(?:'s| is) biggest\b",
         ),
     ),
-    # "when i ask for region totals": a total of orders, over a region, a period or the company, never one order
+    # "region totals in millions": a total of orders, over a region, a period or the company, never one order
     ("totals", (r"\btotals?\b", r"\bsums?\b", r"\bsubtotals?\b")),
     ("orders", (r"\borders?\b", r"\binvoices?\b", r"\bsales\b", r"\bspen[dt]\w*", r"\brevenue\b", r"\bpurchases\b")),
     # a list of customers, not any answer that names one ("when u give me a list of customers")
@@ -1295,7 +1295,7 @@ def states_its_values(statement: str, facets: dict[str, Any]) -> bool:
     if str(facets.get("number_style", "")).startswith(("whole_percent", "percent_")) and not re.search(
         r"percent|%", low
     ):
-        return False  # "round it to the nearest whole number whenever Atlas shows a change": the percentages unsaid
+        return False  # "whole numbers whenever Atlas shows a change": the percentages unsaid
     for name in ("currency", "scale", "date_format", "language"):
         value = facets.get(name)
         if value is None:
