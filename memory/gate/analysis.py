@@ -1884,6 +1884,11 @@ def _absence_subject(span: Span) -> str | None:
         if token.dep_ == "nsubj" and token.lemma_.lower() in vocab.ABSENCE_NOUNS and token.head.pos_ in ("VERB", "AUX"):
             words = [t for t in token.subtree if t.is_alpha and t.lower_ not in ("my", "the", "our", "a")]
             return " ".join(t.lower_ for t in words) or None
+    opening = content_tokens(span)[:2]
+    named = [t for t in opening if t.lower_ in vocab.ABSENCE_NOUNS]
+    if named and (named[0] is opening[0] or opening[0].pos_ == "ADJ"):
+        # "annual leave from tmrw, back mon the 5th", "holiday til the 14th": the absence said as the fragment's opening
+        return " ".join(t.lower_ for t in opening[: opening.index(named[0]) + 1])
     for token in span[:-1]:
         # the parse may miss it after an opener ("heads up, sabbatical starts tmrw"): the noun
         # right before a verb of beginning, with the word that qualifies it ("parental leave")
@@ -1895,6 +1900,9 @@ def _absence_subject(span: Span) -> str | None:
 
 
 _PLACE_POS = ("PROPN",)
+
+
+_AWAY = frozenset({"out", "away", "off"})
 
 
 def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
@@ -1911,6 +1919,8 @@ def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
     fragment = clause.subject != "user"
     if fragment and (words[0].lower_ not in vocab.TEMPORARY_OPENERS or words[0].dep_ in _SUBJECTS):
         return None
+    if fragment and re.search(r"\baccording to\b", clause.lower):
+        return None  # "out of office til the 14th according to dan's autoreply": someone else's state, reported
     if not fragment and clause.act != "statement":
         return None  # "leave cancelled orders out unless I ask": a request, not a state
     low = " " + " ".join(t.lower_ for t in words) + " "
@@ -1923,6 +1933,9 @@ def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
     )
     anchored = named or any(t.lemma_.lower() in vocab.TEMPORARY_ANCHORS and t.pos_ in ("NOUN", "PROPN") for t in own)
     when = timex.parse_expiry(clause.span.doc[clause.span.start : own_end].text, at)
+    # "out till the 9th, ...", "away until friday": being away, with its end, needs no place
+    away = fragment and words[0].lower_ in _AWAY and not (len(words) > 1 and words[1].lower_ == "of")
+    anchored = anchored or (away and when.stated)
     ends = when.stated or "temporary" in clause.hits or any(t.lemma_.lower() in vocab.TEMPORARY_EVENTS for t in words)
     if not (anchored and ends) or any(f" {w} " in low for w in vocab.CIRCUMSTANCES):
         return None

@@ -617,6 +617,12 @@ CLASSES: dict[str, str] = {
         "A sort by a date other than the order's ('sort by ship date', 'by delivery date, earliest first'): kept in"
         " the user's words, never as the order date"
     ),
+    # helper-blind-130's rows, written before the change (return_day_of_month's subject-less rows read)
+    "subjectless_absence": (
+        "Being away said with no subject ('out til thurs the 16th, supplier audit in porto', 'annual leave from"
+        " tmrw, back mon the 5th'): a situation with its end; someone else's ('according to dan's autoreply') or the"
+        " company's ('closed for stocktake') is not kept"
+    ),
     "totals_need": (
         "A wish said of the answers themselves ('my revenue totals need to exclude canceled orders', 'the numbers u"
         " give me need to count cancellations'): the answers are no one else, the wish is the user's."
@@ -637,8 +643,9 @@ KNOWN_GAPS: dict[str, str] = {
     "totals_need-0": "'the totals need to have the cancelled orders in them too' is not read as a wish",
     "totals_need-5": "'for me totals must count the cancelled orders as well' is not read as a wish",
     "detail_records_lack-5": "'the interest rate we charge' is not read as a detail to add (a rate is no field noun)",
-    "return_day_of_month-1": "'out till the 9th, trade show in vegas' has no subject: no statement about the user",
-    "return_day_of_month-2": "'annual leave from tmrw, back mon the 5th' has no subject: no statement about the user",
+    "subjectless_absence-2": "'on the road thurs + fri' is no span of days the gate reads ('+' links no weekdays)",
+    "subjectless_absence-5": "'all next week' said on a Wednesday ends a day earlier than the helper counts",
+    "subjectless_absence-6": "'training course in bristol mon-wed' opens with no word of being away: no situation",
     "context_update_request-2": (
         "the old note is replaced, but the new one keeps the user's 'now not enterprise', so a note still names"
         " the old remit"
