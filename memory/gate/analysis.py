@@ -1469,7 +1469,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
                 and not corrects
                 and _keeps_what_was_said(clause, trigger)
             ):
-                # "my patch is the acme group (york, lyon) - can u hold onto that? also ...": the
+                # "acme group is mine (york, lyon) - can u hold onto that? also ...": the
                 # request keeps what the user said of themselves before it, not the question after it
                 kept, before = next((h for h in reversed(history) if h[0].subject == "user"), history[-1])
                 del out[before:]
