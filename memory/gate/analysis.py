@@ -1440,8 +1440,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
     out: list[Finding] = []
     explicit_next = correcting = remembering = updating = False
     replacing: list[str] = []
-    previous: tuple[Clause, int] | None = None  # the last clause, and how many findings before it
-    history: list[tuple[Clause, int]] = []  # every clause so far, likewise
+    history: list[tuple[Clause, int]] = []  # every clause so far, and how many findings before it
     # "Make it brief, I'm in a taxi": a one-off reason anywhere makes the turn's format requests one-off.
     marks = {name for clause in parts for name in clause.hits}
     one_off = "one_off" in marks or "circumstance" in marks and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS)
@@ -1478,7 +1477,6 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
                 if found is not None:
                     out.append(replace(found, extra={**found.extra, "clause": kept.span.start}))
                 history.clear()
-                previous = None
                 continue
             updating = updating or bool(trigger and _asks_to_update(clause, trigger))
             if content is None:
@@ -1517,10 +1515,10 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             found = (
                 plain if plain is not None else analyse_clause(clause, at=at, quote=quote, earlier=out, one_off=one_off)
             )
-        previous = (clause, len(out))
-        history.append(previous)
+        history.append((clause, len(out)))
         if found is not None:
             out.append(replace(found, extra={**found.extra, "clause": clause.span.start}))
+    previous = history[-1] if history else None
     corrected = previous is not None and any(f.kind == "correction" and f.action == "write" for f in out[previous[1] :])
     if explicit_next and previous is not None and not corrected:
         # a trailing request to keep ("..., note that down") makes the clause before it explicit (a correction
@@ -1902,9 +1900,6 @@ def _absence_subject(span: Span) -> str | None:
 _PLACE_POS = ("PROPN",)
 
 
-_AWAY = frozenset({"out", "away", "off"})
-
-
 def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
     """A first-person temporary state however it is typed: the user (or a subject-less
     fragment that opens like one: "in madrid til tues", "on leave, back on the 9th") somewhere
@@ -1934,7 +1929,7 @@ def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
     anchored = named or any(t.lemma_.lower() in vocab.TEMPORARY_ANCHORS and t.pos_ in ("NOUN", "PROPN") for t in own)
     when = timex.parse_expiry(clause.span.doc[clause.span.start : own_end].text, at)
     # "out till the 9th, ...", "away until friday": being away, with its end, needs no place
-    away = fragment and words[0].lower_ in _AWAY and not (len(words) > 1 and words[1].lower_ == "of")
+    away = fragment and words[0].lower_ in vocab.AWAY_OPENERS and not (len(words) > 1 and words[1].lower_ == "of")
     anchored = anchored or (away and when.stated)
     ends = when.stated or "temporary" in clause.hits or any(t.lemma_.lower() in vocab.TEMPORARY_EVENTS for t in words)
     if not (anchored and ends) or any(f" {w} " in low for w in vocab.CIRCUMSTANCES):

@@ -878,6 +878,9 @@ TEMPORARY_OPENERS: tuple[str, ...] = (
     "heading",
     "flying",
 )
+# The openers of a fragment that say the user is away ("out till the 9th", "away until friday"): with its
+# end, being away needs no place.
+AWAY_OPENERS: tuple[str, ...] = ("out", "away", "off")
 TEMPORARY_EVENTS: tuple[str, ...] = (
     "leave",
     "holiday",
