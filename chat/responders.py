@@ -122,20 +122,26 @@ def fmt_money(value: Any, style: Style, currency: str = "USD") -> str:
     whole = style.rounding in ("whole", "hundred", "thousand")
     if style.rounding in _NEAREST:  # "to the nearest hundred": $12,431.57 is $12,400
         amount = amount.quantize(_NEAREST[style.rounding], rounding=ROUND_HALF_UP)
+    places = _PLACES.get(str(style.rounding))  # "one decimal": $1.2m, $45.2k, $12,431.6
     if isinstance(style.rounding, int) and amount:
         number = _significant(amount / _SCALES.get(style.scale, 1), style.rounding) + style.scale
     elif style.scale == "k":
-        number = f"{amount / 1000:,.0f}k" if whole else f"{amount / 1000:,.1f}k"
+        number = f"{amount / 1000:,.{_or(places, 0 if whole else 1)}f}k"
     elif style.scale == "m":
-        number = f"{amount / 1_000_000:,.1f}m" if whole else f"{amount / 1_000_000:,.2f}m"
+        number = f"{amount / 1_000_000:,.{_or(places, 1 if whole else 2)}f}m"
     else:
-        number = f"{amount:,.0f}" if whole else f"{amount:,.2f}"
+        number = f"{amount:,.{_or(places, 0 if whole else 2)}f}"
     if style.currency_code or currency not in _SYMBOLS:
         return f"{currency} {number}"
     return f"{_SYMBOLS[currency]}{number}"
 
 
 _SCALES = {"k": Decimal(1000), "m": Decimal(1_000_000)}
+_PLACES = {"1dp": 1, "2dp": 2}
+
+
+def _or(places: int | None, default: int) -> int:
+    return default if places is None else places
 
 
 def _significant(amount: Decimal, digits: int) -> str:

@@ -323,6 +323,12 @@ FACETS: tuple[Facet, ...] = (
                 ),
                 "rounded to whole units, without cents",
             ),
+            # "millions w one decimal", "to 1 decimal place": $1.2m, $45.2k
+            Value(
+                "1dp",
+                (r"\b(?:1|one) decimal(?: places?| point)?\b", r"\bone dp\b", r"\b1 ?dp\b"),
+                "to one decimal place",
+            ),
             Value(
                 "2dp",
                 (
@@ -1325,6 +1331,10 @@ _FIRST_OR_LAST = re.compile(r"(?<=[a-z])-(?=(?:first|last)\b)")
 _ABOUT_A_NUMBER = re.compile(r"~\s*(?=\d)|\b(?:about|around|roughly|approx(?:imately)?|circa)\s+(?=\d)")
 
 
+# What a dollar is said as the unit of ("to the nearest", "of a", "than a", "whole"): a rounding's unit.
+_AS_A_UNIT = re.compile(r"\b(?:to|of|than|nearest|whole|a|the)\s+(?:the\s+|a\s+)?(?:nearest\s+)?(?:whole\s+)?$")
+
+
 def read_facets(text: str) -> Reading:
     """The facets a clause names, with their values (the text is normalised already)."""
     low = " " + text.lower().replace("\u2019", "'") + " "
@@ -1342,6 +1352,22 @@ def read_facets(text: str) -> Reading:
             del found[name]
     if "currency" not in found and re.search(r"(?<![\w$])\$(?:\d[\d.,]*)?[km]\b", low):
         found["currency"] = RECORDS_CURRENCY  # "$k", "$3.1m": the records' own dollars, scaled
+    if found.get("currency_display") == "code" and any(
+        h.facet == "currency"
+        and h.value != RECORDS_CURRENCY
+        and low[h.start : h.end].strip().isalpha()  # a code or name refused, not the symbol ("not the € sign")
+        and (_negated(h, low) or _found_wanting(h, low))
+        for h in hits
+    ):
+        # "use USD from now on, not GBP": the currency wanted in place of another, not how its code is shown
+        del found["currency_display"]
+        found["currency"] = RECORDS_CURRENCY
+    if (
+        found.get("currency") == RECORDS_CURRENCY
+        and "rounding" in found
+        and all(_AS_A_UNIT.search(low[: h.start]) for h in hits if h.facet == "currency")
+    ):
+        del found["currency"]  # "round to the dollar", "0.37 of a dollar": the unit rounded to, no currency wished
     if found.get("currency_display") == "code" and found.get("currency") == RECORDS_CURRENCY:
         del found["currency"]  # "USD 1,234.00 style, not the $ sign": the display, not a currency
     if str(found.get("number_style", "")).startswith(("whole_percent", "percent_")):

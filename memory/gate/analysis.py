@@ -338,7 +338,9 @@ def _analyse_turn(
     if opens_session:
         found = _opening_request(doc, hits, found)
     found = _called_off(text, found)
-    found = _context_switch(text, found)
+    # "..., pls update your notes on me": the change said replaces what Atlas holds about the same thing
+    updating = any(any(t.lemma_ in vocab.UPDATE_VERBS for t in doc[s].sent) for s, _ in hits.get("remember", []))
+    found = _context_switch(text, found, updating=updating)
     found = _standing_by_reference(doc, hits, found, before)
     findings.extend(_pointed_forgets(text, _without_wanting([_legible(_with_facets(f)) for f in found], text)))
     return [replace(f, read_as=read.changes) for f in findings]
@@ -467,7 +469,7 @@ def _worded_alike(new: str, old: str) -> bool:
     return 0 < len(new.split()) <= 3 and 0 < len(old.split()) <= 3 and new.strip().lower() != old.strip().lower()
 
 
-def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
+def _context_switch(text: str, found: list[Finding], *, updating: bool = False) -> list[Finding]:
     """A kept patch, team or role said to have changed, in the words people use ("im on mid-market
     now, not small biz anymore", "im covering the south now instead of the north", "territory
     changed, its central now", "not in collections anymore, moved over to sales ops"): an update
@@ -475,6 +477,12 @@ def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
     over; with none live, nothing is kept (needs_existing). The new value must name something of
     the business (a region, segment, place, team) or the old one must be said, so "I'm on a call
     now" changes nothing."""
+    if updating:
+        # "..., pls update whatever u have on me": what the turn says of the user replaces the older note about it
+        found = [
+            replace(f, extra={**f.extra, "updates": True}) if f.kind == "context" and f.action == "write" else f
+            for f in found
+        ]
     if any(f.kind == "context" and f.action == "write" for f in found):
         return found
     corrected = next((m for rx in _CORRECTED_VALUE if (m := rx.search(text))), None)
@@ -504,7 +512,13 @@ def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
         if match is None:
             continue
         what = re.split(r"\s+(?:instead of|rather than|not)\b", match["what"], maxsplit=1)[0].strip()
-        if not what or not (old or _names_business(what)) or match.groupdict().get("kind_bare") is not None and not old:
+        # (asked to update the notes, the new value needs no name of the business: "moved onto new business")
+        if (
+            not what
+            or not (old or updating or _names_business(what))
+            or match.groupdict().get("kind_bare") is not None
+            and not old
+        ):
             continue
         nouns = (*vocab.CONTEXT_SUBJECTS["patch"], *vocab.CONTEXT_SUBJECTS["team"], *vocab.CONTEXT_SUBJECTS["role"])
         noun = next((w for w in nouns if re.search(rf"(?<![\w-]){w}(?![\w-])", text, re.IGNORECASE)), "patch")
@@ -525,7 +539,7 @@ def _context_switch(text: str, found: list[Finding]) -> list[Finding]:
             Finding(
                 "write", "update", r.UPDATE, "context", statement, subject=subject, value=what, quote=text,
                 echo=statements.echo(statement, said=text), explicit=True, supersedes=True,
-                extra={"needs_existing": True, "replaces": old},
+                extra={"needs_existing": True, "replaces": old, **({"updates": True} if updating else {})},
             ),
         ]  # fmt: skip
     return found
@@ -763,9 +777,11 @@ def _wishes_beside_a_secret(text: str, *, at: datetime) -> list[Finding]:
     after_secret = False
     for piece in filter(None, pieces):
         secret = bool(secret_kind(piece) or names_secret(piece) or _secret_shaped(piece))
-        if not secret and not (after_secret and _only_points(piece)):
+        # "..., can u keep it somewhere safe for me?": a request to keep the secret goes with it
+        keeps_it = after_secret and bool(_KEEPS_IT.search(piece.lower()))
+        if not secret and not keeps_it and not (after_secret and _only_points(piece)):
             kept.append(piece)
-        after_secret = secret
+        after_secret = secret or keeps_it
     if not kept or len(kept) == len([p for p in pieces if p]):
         return []
     rest = ". ".join(kept)
@@ -781,6 +797,7 @@ def _wishes_beside_a_secret(text: str, *, at: datetime) -> list[Finding]:
 
 
 _POINTERS = frozenset({"that", "this", "it", "too", "as", "well", "also", "pls", "please", "for", "me"})
+_KEEPS_IT = re.compile(rf"\b(?:{'|'.join(vocab.KEEPING_VERBS)})\w*\s+(?:it|that|this|them)\b")
 
 
 _WHY_KEPT = re.compile(r"\b(?:in case|just in case|so that|so|because|cos|cause|since|as)\b.*$", re.I)
@@ -1488,7 +1505,8 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             found = analyse_explicit(content, clause, at=at, quote=quote)
             if updating and found is not None and found.kind == "context":
                 # "update what u have on me: ...": the new note replaces the older one about the same thing
-                found = replace(found, supersedes=True, extra={**found.extra, "updates": True})
+                statement, _ = _without_what_is_over(found.statement)
+                found = replace(found, statement=statement, supersedes=True, extra={**found.extra, "updates": True})
             updating = False
         elif (verdict := _verdict(clause)) and not correcting:
             rest = clause.span.doc[verdict[1] : clause.span.end]
@@ -1529,6 +1547,10 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         if found is not None and replacing and found.kind == "context":
             # "..., note that down instead of the wholesale bit": it replaces the note so named
             found = replace(found, supersedes=True, extra={**found.extra, "replaces": replacing})
+        elif found is not None and updating and found.kind == "context":
+            # "moved to the south team, pls update your notes on me": it replaces the older note about the same thing
+            statement, _ = _without_what_is_over(found.statement)
+            found = replace(found, statement=statement, supersedes=True, extra={**found.extra, "updates": True})
         out.extend([replace(found, extra={**found.extra, "clause": clause.span.start})] if found is not None else [])
     return out
 
@@ -1715,7 +1737,8 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     if "special_category" in inside:
         return _refuse(rule, r.SENSITIVE, quote, explicit=True)
     who = "user" if _says_what_is_the_users(content) else grammatical_subject(content)
-    if who in ("other", "assistant"):  # "remember that you should ...": Atlas is no note's subject
+    if who in ("other", "assistant") or _heard_of_others(content):
+        # "remember that you should ...": Atlas is no note's subject; "i hear X is opening a plant": X's news
         return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
     situation = _situation(content, inside, at=at, dated=True)
     if situation is not None:
@@ -1747,6 +1770,26 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         echo=statements.echo(statement, said=quote),
         supersedes="update" in inside or bool(_CONTEXT_CHANGE.search(quote.lower())),
     )
+
+
+def _heard_of_others(span: Span) -> bool:
+    """ "i hear acme is opening a plant", "I gather they're moving offices": the user reports news of
+    someone else, heard (what is said of the user themselves, "I hear I'm getting the east", stays theirs)."""
+    for token in span:
+        lemma = token.lemma_.lower()
+        # "the guy at X told me they're about to go under": someone else's news, told to the user
+        told = lemma in vocab.REPORTING_VERBS and any(
+            c.dep_ == "nsubj" and c.lower_ not in vocab.FIRST_PERSON and c.lower_ not in vocab.SECOND_PERSON
+            for c in token.children
+        )
+        if lemma not in vocab.HEARSAY_VERBS and not told:
+            continue
+        for said in token.children:
+            if said.dep_ == "ccomp" and not any(
+                c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in vocab.FIRST_PERSON for c in said.children
+            ):
+                return True
+    return False
 
 
 def _says_what_is_the_users(span: Span) -> bool:
@@ -1842,7 +1885,14 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
     begin = opening[0].i if opening else span.start  # "heads up, I'm in Dubai ...": the opener goes
     # ("ok so I'm doing the roadshow ..., so expect me on mobile": the opener's "so" cuts nothing)
     cut = next(
-        (t.i for t in span if t.lower_ in ("so", "but") and t.i > begin and _opens_clause(span, t.i + 1)),
+        # (", so central time for anything til then": after a comma, what follows is the reason, clause or not)
+        (
+            t.i
+            for t in span
+            if t.lower_ in ("so", "but")
+            and t.i > begin
+            and (_opens_clause(span, t.i + 1) or span.doc[t.i - 1].text == ",")
+        ),
         span.end,
     )
     when = timex.parse_expiry(text, at)
@@ -2248,11 +2298,7 @@ def _update_context(clause: Clause, text: str) -> Finding | None:
     subject = subjects.context_subject(text)
     if not subject:
         return None
-    statement = statements.about_user(list(clause.span))
-    # what is over is not part of what is so now: "... my patch is north now not central"
-    over = re.search(r"\s+(?:not|instead of|rather than)\s+(?:the\s+)?([\w -]+?)\.?$", statement)
-    if over:
-        statement = statements.sentence(statement[: over.start()])
+    statement, over = _without_what_is_over(statements.about_user(list(clause.span)))
     return Finding(
         "write",
         "update",
@@ -2267,8 +2313,17 @@ def _update_context(clause: Clause, text: str) -> Finding | None:
         # replaces a note they wrote (a rule never could).
         explicit=True,
         supersedes=True,
-        extra={"needs_existing": True, "replaces": [over.group(1)] if over else []},
+        extra={"needs_existing": True, "replaces": over},
     )
+
+
+def _without_what_is_over(statement: str) -> tuple[str, list[str]]:
+    """What is so now, without what is over ("Is on the north team now, not central."): the sentence, and
+    the words of what is over."""
+    over = re.search(r",?\s+(?:not|instead of|rather than)\s+(?:the\s+)?([\w -]+?)\.?$", statement)
+    if over is None:
+        return statement, []
+    return statements.sentence(statement[: over.start()]), [over.group(1)]
 
 
 def _format_request(clause: Clause) -> Finding | None:

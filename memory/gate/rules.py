@@ -561,6 +561,20 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["this", "that", "it"]}},
             ],
             [{"LOWER": "worth"}, {"LEMMA": {"IN": ["file", "filing", "store", "storing", "keep", "keeping"]}}],
+            # "pin this somewhere", "park that away", "bank it somewhere": a keeping verb sending it somewhere
+            [
+                {"LEMMA": {"IN": v.KEEPING_VERBS}},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LOWER": {"IN": ["somewhere", "away"]}},
+            ],
+            # "don't let this slip", "dont let that slip for future convos": not to be lost
+            [
+                {"LOWER": {"IN": ["do", "dont"]}},
+                {"LOWER": {"IN": ["n't", "not", "nt"]}, "OP": "?"},
+                {"LEMMA": "let"},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LEMMA": "slip"},
+            ],
             # "fyi for future chats - ...", "btw for next time: ..."
             [
                 {"LOWER": {"IN": ["fyi", "btw", "note", "noting"]}},
@@ -593,18 +607,28 @@ RULES: tuple[Rule, ...] = (
                 {"LEMMA": {"IN": [*v.KEEPING_VERBS, *v.UPDATE_VERBS]}},
                 {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
                 {"LOWER": {"IN": ["to", "into", "in", "on"]}, "OP": "?"},
-                {"LOWER": "what"},
+                {"LOWER": {"IN": ["what", "whatever"]}},
                 {"LOWER": {"IN": ["you", "atlas"]}, "OP": "?"},
                 {"LOWER": {"IN": ["'ve", "'s", "have", "has"]}, "OP": "?"},
                 {"LEMMA": {"IN": v.HOLDING_VERBS}, "OP": "?"},
                 {"LOWER": {"IN": ["on", "about", "of", "for"]}},
                 {"LOWER": {"IN": ["me", "my"]}},
             ],
-            # "correct my profile:", "edit my details pls", "update my file"
+            # "swap central for west in whatever u have on me": what Atlas holds on the user, named as the place
+            [
+                {"LOWER": {"IN": ["in", "on", "to", "into"]}},
+                {"LOWER": {"IN": ["what", "whatever"]}},
+                {"LOWER": {"IN": ["you", "atlas"]}},
+                {"LOWER": {"IN": ["'ve", "'s", "have", "has"]}, "OP": "?"},
+                {"LEMMA": {"IN": v.HOLDING_VERBS}},
+                {"LOWER": {"IN": ["on", "about", "of", "for"]}},
+                {"LOWER": {"IN": ["me", "my"]}},
+            ],
+            # "correct my profile:", "edit my details pls", "update my file", "update your notes on me"
             [
                 {"LEMMA": {"IN": v.UPDATE_VERBS}},
-                {"LOWER": "my"},
-                {"LOWER": {"IN": [*v.PROFILE_PLACES, "memory"]}},
+                {"LOWER": {"IN": ["my", "your"]}},
+                {"LOWER": {"IN": [*v.PROFILE_PLACES, *v.NOTE_PLACES, "memory"]}},
             ],
             # "this is worth keeping on record:", "that's worth noting"
             [
@@ -742,6 +766,15 @@ RULES: tuple[Rule, ...] = (
             ],
             # A standing exception: "unless I ask otherwise", "unless I tell you different".
             [{"LOWER": "unless"}, {"LOWER": {"IN": ["i", "you"]}}, {"LEMMA": {"IN": v.EXCEPTION_VERBS}}],
+            # Until the user says otherwise: "til i say otherwise", "until I tell you different", "till
+            # i change it": no end but the user's own word, so standing (and no bound of a situation)
+            [
+                {"LOWER": {"IN": v.UNTIL_WORDS}},
+                {"LOWER": {"IN": ["i", "you", "u", "we"]}},
+                {"LEMMA": {"IN": [*v.EXCEPTION_VERBS, *v.CHANGE_OF_MIND_VERBS]}},
+                {"LOWER": {"IN": ["you", "u", "it", "that"]}, "OP": "?"},
+                {"LOWER": {"IN": v.OTHERWISE_WORDS}, "OP": "?"},
+            ],
             # "default ccy AUD", "default timezone: CET", "default sort descending": a setting's default
             [{"LOWER": "default"}, {"LOWER": {"IN": v.SETTING_NOUNS}}],
             # "as the norm", "my default", "a standard for me": a default named as a noun.
@@ -1087,6 +1120,13 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
         found["one_off"] = [(s, e) for s, e in found["one_off"] if not any(a <= s and e <= b for a, b in opened)]
         if not found["one_off"]:
             del found["one_off"]
+    # "til i say otherwise": a standing habit whose "til" bounds nothing (no situation's end)
+    if "temporary" in found and "habit" in found:
+        found["temporary"] = [
+            (s, e) for s, e in found["temporary"] if not any(a <= s and e <= b for a, b in found["habit"])
+        ]
+        if not found["temporary"]:
+            del found["temporary"]
     for rule in RULES:
         if rule.not_before and rule.name in found:
             found[rule.name] = [

@@ -87,6 +87,8 @@ def _named(text: str) -> str:
     """A secret's name followed, within a few words, by a value."""
     text = text.replace("’", "'")
     for found in _names().finditer(text.lower()):
+        if _PINNED.match(text.lower(), found.end()) and found.group(1) == "pin":
+            continue  # "pin this somewhere: ...", "pin it to my notes": the verb, no PIN
         after = _TOKEN.findall(text[found.end() :])
         lead = text[found.end() : found.end() + 1] == ":"
         if (
@@ -96,6 +98,10 @@ def _named(text: str) -> str:
         ):
             return SECRET_NOUNS[" ".join(found.group(1).split())]
     return ""
+
+
+# "pin" as a verb: what it pins is pointed at, or where it goes
+_PINNED = re.compile(r"\s+(?:this|that|it|these|them|down|up|onto|to)\b")
 
 
 # A request to keep what follows ("save my erp password", "pls hang onto my pin"): a secret

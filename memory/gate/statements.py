@@ -395,11 +395,20 @@ def lower_first(text: str) -> str:
 # --- context and situations ----------------------------------------------------------------
 
 
+_OPENER_PHRASES = tuple(tuple(p.split()) for p in vocab.DISCOURSE_OPENERS if " " in p)
+
+
+def _opener_words(tokens: list[Token]) -> int:
+    """How many tokens a discourse opener of several words takes at the start ("heads up ...")."""
+    said = tuple(t.lower_ for t in tokens[:4])
+    return next((len(p) for p in _OPENER_PHRASES if said[: len(p)] == p), 0)
+
+
 def about_user(tokens: list[Token]) -> str:
     """A first-person clause as a note about the user ("I cover X" -> "Covers X.")."""
     tokens = [t for t in tokens if not t.is_space]
-    while tokens and (tokens[0].is_punct or tokens[0].lower_ in vocab.DISCOURSE_OPENERS):
-        tokens = tokens[1:]
+    while tokens and (tokens[0].is_punct or tokens[0].lower_ in vocab.DISCOURSE_OPENERS or _opener_words(tokens)):
+        tokens = tokens[max(1, _opener_words(tokens)) :]
     # "Scratch Bristol, I've moved to Cardiff": the words before the comma are an aside.
     comma = next((i for i, t in enumerate(tokens[:-1]) if t.text == "," and tokens[i + 1].lower_ == "i"), None)
     if tokens and tokens[0].lower_ not in ("i", "i'm") and comma is not None:

@@ -107,6 +107,10 @@ class TimeSpan:
 
 _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|year|quarter)\b", re.I), "end_of"),
+    # "til the weekend after next": the end of the week after this one
+    (re.compile(rf"\b{_UNTIL}\s+the\s+(week)end\s+after\s+next\b", re.I), "end_of_next"),
+    # "til month end", "until quarter-end", "through year end": the same end, said the short way
+    (re.compile(rf"\b{_UNTIL}\s+(?:the\s+|this\s+)?(week|month|year|quarter)[\s-]?end\b", re.I), "end_of"),
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+{_MONTH_RE}(?!\s*\d)\b", re.I), "end_of_month_named"),
     # "(from) Monday until Wednesday", "mon-wed next week", "this week tue thru thu": to the end
     # of the last day, in the week the qualifier names; "I work Monday to Wednesday" is the days
@@ -338,6 +342,8 @@ def _resolve(name: str, match: re.Match, at: datetime) -> datetime | None:
     groups = match.groups()
     if name == "end_of":
         return _end_of(at, groups[0].lower())
+    if name == "end_of_next":
+        return _end_of(at, groups[0].lower(), 1)
     if name == "end_of_month_named":
         # "until the end of May": May's last day, this year if May has not ended yet.
         first = _date_in_future(at.replace(day=1), MONTHS[groups[0].lower()], 1)

@@ -203,6 +203,12 @@ STANDING_HABITS: tuple[str, ...] = (
     "standing rule",
     "as a standing thing",
     "standing instruction",
+    # the wish called standing, before or after it: "standing request: ...", "... thats standing"
+    "standing request",
+    "standing ask",
+    "that's standing",
+    "it's standing",
+    "this is standing",
     "how i read",
     "how i like",
     "how i work",
@@ -326,13 +332,19 @@ DENIAL_LIMITERS: tuple[str, ...] = ("just", "only", "merely", "simply")
 DENIED_ONE_OFF_ENDS: tuple[str, ...] = ("once", "today", "answer", "one", "time", "report", "reply", "now", "chat")
 # Verbs of a standing exception: "unless I ask otherwise", "unless I tell you different".
 EXCEPTION_VERBS: tuple[str, ...] = ("say", "ask", "tell", "specify", "mention", "request")
+# An end that is the user's own word: "til i say otherwise", "until I change my mind", "till I decide".
+UNTIL_WORDS: tuple[str, ...] = ("until", "till", "til", "untill")
+CHANGE_OF_MIND_VERBS: tuple[str, ...] = ("change", "decide", "revoke", "cancel")
+OTHERWISE_WORDS: tuple[str, ...] = ("otherwise", "different", "differently", "so", "mind", "else")
 # Verbs of a request to file something away, with "this" or "that" ("file this", "note this
 # down", "store this somewhere"): an explicit request to keep it.
-FILING_VERBS: tuple[str, ...] = ("file", "jot", "stash", "log", "note", "save", "store", "record")
+FILING_VERBS: tuple[str, ...] = ("file", "jot", "stash", "log", "note", "save", "store", "record", "pin")
 # Where a thing is filed ("have it on file", "put this on record").
 FILING_PLACES: tuple[str, ...] = ("file", "record", "records")
 # Verbs that report what was said or meant: "I never said I prefer tables" states no wish.
 REPORTING_VERBS: tuple[str, ...] = ("say", "tell", "mean", "claim", "mention", "ask")
+# What the user heard of others ("i hear acme is opening a plant", "I gather they're moving"): news, not theirs.
+HEARSAY_VERBS: tuple[str, ...] = ("hear", "gather")
 # Trade unions by their own names: a role in one ("the Unite rep", "member of Unison") is union
 # membership, a special category, however it is phrased.
 UNION_NAMES: tuple[str, ...] = (
@@ -447,6 +459,10 @@ SWITCH_PHRASES: tuple[str, ...] = (
     "change of plan",
     "over to",
     "instead",
+    # "gbp is what i want now", "millions is what i'd like now": the value wanted from here, in place of the kept one
+    "what i want now",
+    "what i'd like now",
+    "what i need now",
 )
 # What a request points at when it reworks the answer on screen ("sort that by region instead",
 # "redo it in euros"): there, "instead" switches nothing kept.
@@ -820,7 +836,11 @@ SWITCHED_TO: tuple[str, ...] = (
     r"(?P<what>[\w -]+?)(?:\s+now)?$",
     r"^(?:(?:heads up|btw|fyi|update|so|ok|and)\s+)*(?:i'm|im|i am)\s+(?:now\s+)?(?P<kind_on>on|covering|handling|"
     r"running|looking after)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
-    r"\b(?P<kind_moved>moved|switched|transferred)\s+(?:over\s+)?to\s+(?:the\s+)?(?P<what>[\w -]+?)(?:\s+now)?$",
+    # "moved to the west team", "swapped to the west region as of this week", "moved off renewals onto new
+    # business", "got moved to south last week": the new value, and when the move happened
+    r"\b(?P<kind_moved>moved|switched|swapped|shifted|transferred|reassigned)\s+(?:over\s+|across\s+)?"
+    r"(?:off\s+(?:the\s+)?[\w-]+(?:\s[\w-]+)?\s+)?(?:on)?to\s+(?:the\s+)?(?P<what>[\w -]+?)(?:\s+now)?"
+    r"(?:\s+(?:as\s+of|from|since|starting)\s+[\w ]+|\s+(?:last|this)\s+(?:week|month))?$",
     r"\b(?P<kind_it>it's|its|it is)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
     # "no longer on enterprise, mid-market now": the new value alone, after the old one said over
     r"^(?:(?:and|but|so)\s+)?(?:the\s+)?(?P<kind_bare>)(?P<what>[\w-]+(?: [\w-]+)?)\s+now$",
@@ -831,6 +851,9 @@ CORRECTED_VALUE: tuple[str, ...] = (
     r"\b(?:i meant|meant to say|i mean|should be|should have said|should've said|it's|its|it is|correction:?)"
     r"\s+(?:the\s+)?(?P<new>[\w-]+(?: [\w-]+){0,2}?),?\s+not\s+(?:the\s+)?(?P<old>[\w-]+(?: [\w-]+){0,2}?)"
     r"(?=\s*(?:[,.;:!?]|$|\s(?:sorry|lol|oops|my bad|haha)\b))",
+    # "swap small business for enterprise in whatever u have on me": a value of the notes replaced by another
+    r"\b(?:swap|replace|switch)\s+(?:the\s+)?(?P<old>[\w-]+(?: [\w-]+){0,2}?)\s+(?:for|with)\s+(?:the\s+)?"
+    r"(?P<new>[\w-]+(?: [\w-]+){0,2}?)(?=\s+(?:in|on)\s+(?:whatever|what|my|your)\b)",
     # "sorry typo - manchester office, not leeds": the typo named, then the value said instead
     r"\btypo[\s,:;\u2013\u2014-]+(?:the\s+)?(?P<new>[\w-]+(?: [\w-]+){0,2}?),?\s+not\s+(?:the\s+)?"
     r"(?P<old>[\w-]+(?: [\w-]+){0,2}?)(?=\s*(?:[,.;:!?]|$|\s(?:sorry|lol|oops|my bad|haha)\b))",
@@ -877,6 +900,13 @@ TEMPORARY_OPENERS: tuple[str, ...] = (
     "standing",
     "heading",
     "flying",
+    # a role held for a while: "acting head of mid-market til month end", "interim lead for the east til friday"
+    "acting",
+    "interim",
+    "deputising",
+    "deputizing",
+    "running",
+    "minding",
 )
 # The openers of a fragment that say the user is away ("out till the 9th", "away until friday"): with its
 # end, being away needs no place.
@@ -970,7 +1000,9 @@ KEEPING_VERBS: tuple[str, ...] = (
 PROFILE_PLACES: tuple[str, ...] = ("profile", "name", "details", "file", "record", "records", "notes", "entry")
 # What Atlas holds on the user, asked to be changed ("update what u have on me: ...", "correct my profile"): a
 # keep request whose note replaces the older one about the same thing.
-UPDATE_VERBS: tuple[str, ...] = ("update", "amend", "tweak", "change", "correct", "edit", "fix", "adjust", "revise")
+UPDATE_VERBS: tuple[str, ...] = (
+    "update", "amend", "tweak", "change", "correct", "edit", "fix", "adjust", "revise", "swap", "replace",
+)  # fmt: skip
 # Verbs of Atlas holding something ("what u know about me", "what you have on me").
 HOLDING_VERBS: tuple[str, ...] = ("know", "have", "hold", "keep", "get", "store", "save", "be")
 REMEMBER_PHRASES: tuple[str, ...] = (
@@ -1086,6 +1118,12 @@ KEEP_FOR_LATER: frozenset[str] = frozenset(
         "down",
         "the",
         "times",
+        # "keep hold of this long term", "pin this somewhere safe"
+        "long",
+        "term",
+        "long-term",
+        "somewhere",
+        "safe",
     }
 )
 # Business regions people type in lower case ("the dach kam", "i cover apac"): domain words,

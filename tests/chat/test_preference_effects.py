@@ -91,6 +91,15 @@ def test_amounts_rounded_to_the_nearest_hundred_and_thousand():
     assert "1. Dearborn Precision Tooling: $327,000" in answer(TOP, [note({"rounding": "thousand"})]).text
 
 
+def test_millions_with_one_decimal_and_the_panel_says_so():
+    result = answer(TOTAL, [note({"scale": "m", "rounding": "1dp"})])
+    assert result.blocks[0].text.startswith("Orders across all dates total $8.9m")
+    assert "1. Dearborn Precision Tooling: $327.4k" in answer(TOP, [note({"scale": "k", "rounding": "1dp"})]).text
+    plain = answer(TOP, [note({"rounding": "1dp"})])
+    assert "- 1. Dearborn Precision Tooling: $327,352.2" in plain.text.splitlines()
+    assert plain.influences[1].how == "Showed amounts to one decimal place"
+
+
 def test_amounts_to_significant_figures_and_the_panel_says_so():
     result = answer(TOP, [note({"rounding": 3})])
     assert "1. Dearborn Precision Tooling: $327,000" in result.text and "327,352" not in result.text

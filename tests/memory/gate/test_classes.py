@@ -14,6 +14,32 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # tenth session (5 December): helper-blind-135's rows, written before the change by a helper who never read
+    # the gate, for the classes the held-out sets' misses named
+    "standing_until_told_otherwise": (
+        "A wish made standing only by 'til i say otherwise', 'until further notice', 'permanently', 'thats "
+        "standing', 'lock that in', 'X is what i want now': kept (and 'til' bounds no situation)."
+    ),
+    "keep_request_new_wordings": (
+        "'pin this somewhere:', 'dont let this slip', 'keep hold of this long term', 'hang onto this:', 'commit "
+        "this to memory' and a fact about the user's work: one context note ('pin' is the verb, no PIN)."
+    ),
+    "update_addressed_to_notes": (
+        "A change of patch, team or role with 'pls update ur notes on me', 'swap X for Y in whatever u have on "
+        "me', 'update what u hold on me': the new context live, the old one retired, and no 'not X' kept."
+    ),
+    "rounding_to_the_unit": (
+        "'round to the dollar', 'nobody cares about 0.37 of a dollar', 'nearest buck': a rounding to whole "
+        "units, and the dollar named as its unit is no currency wish."
+    ),
+    "situation_bound_phrases": (
+        "A time-boxed situation ending 'til the weekend after next', 'til month end', 'for the next fortnight', "
+        "'until the end of the quarter', said subject-less too ('acting head of X til month end'): its end."
+    ),
+    "rumour_about_a_company": (
+        "Gossip or a rumour about a customer or another company ('i hear X is opening a plant'), even with "
+        "'keep that in mind': nothing stored."
+    ),
     # eighth session (5 December): helper-blind-110's and -112's rows, written before the change by helpers
     # who never read the gate
     "scope_label_then_colon": (
@@ -631,6 +657,26 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "standing_until_told_otherwise-7": (
+        "'standing request: figures in millions ... cfo deck wants it that way': the reason, someone else's"
+        " wish, is read in the same clause as the wish and refuses it"
+    ),
+    "keep_request_new_wordings-6": (
+        "'hang onto this: my quota is north region only \U0001f44d whats north bookings ytd': the emoji ends the"
+        " statement, but it is dropped with no sentence break, so the fact and the question are one question"
+    ),
+    "update_addressed_to_notes-3": (
+        "'change my file to central region': the new value is only the object of 'to', no statement about the user"
+    ),
+    "update_addressed_to_notes-7": (
+        "'moved from renewals to the acquisition team, pls change my file to say that': a move said 'from X to Y'"
+        " is not read as the new team"
+    ),
+    "rounding_to_the_unit-3": (
+        "'can u stop showing cents? round to the nearest dollar every time': the question is kept as a second"
+        " note ('Does not want cents.') beside the rounding (and the helper's check refuses any 'dollar' wording)"
+    ),
+    "rounding_to_the_unit-5": "'no decimals on money pls, round it to the dollar' has no standing mark: nothing kept",
     "converted_from_not_wanted-4": "'yen for all the money stuff' is not read as a currency wish",
     "condition_without_subject-0": (
         "'when listing customers, put the city next to each one, i never remember whos where': the reason's"
@@ -646,10 +692,6 @@ KNOWN_GAPS: dict[str, str] = {
     "subjectless_absence-2": "'on the road thurs + fri' is no span of days the gate reads ('+' links no weekdays)",
     "subjectless_absence-5": "'all next week' said on a Wednesday ends a day earlier than the helper counts",
     "subjectless_absence-6": "'training course in bristol mon-wed' opens with no word of being away: no situation",
-    "context_update_request-2": (
-        "the old note is replaced, but the new one keeps the user's 'now not enterprise', so a note still names"
-        " the old remit"
-    ),
     "context_update_request-3": (
         "'change what u have on me to iberia': the new value is only the object of 'to', no statement about the"
         " user, so nothing new is kept"
@@ -880,7 +922,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'taken over as controller for germany, france is someone elses now' is not read as a moved role"
     ),
     "update_patch-3": "'as of this week im running the mid-market book' is read as a situation with no statement",
-    "update_patch-4": "'its florida now' has no first person: no statement about the user",
     "update_patch-6": "'moving across to central region from 1 oct' has no subject: no statement about the user",
     "update_same_facet-8": (
         "'2-3 lines max' is read as a list size, not answer length, so 'more detail' does not replace it"
