@@ -64,7 +64,7 @@ _LEADS = (
 )
 # What a percentage is called: "percentages", "pct figures", "%s", "growth rates", "a % change", "yoy growth"
 _PERCENTS = r"(?:\bpercent(?:ages?|s)?\b|\bpct\b|%s?(?!\w)|\bgrowth(?: rates?)?\b|\bshares? of)"
-_EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|most recent|oldest|earliest"
+_EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|freshest|most recent|oldest|earliest"
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "renewal_date": (
         r"renewal dates?",
         r"renewals?",
-        r"when (?:it|they|the contract|their contract|its contract) renews?",
+        r"when (?:it|they|(?:the |their |its |that |each )?(?:customer's |client's )?contract) renews?",
     ),
     "payment_terms": (r"payment terms?", r"terms"),
     "credit_limit": (r"credit limits?",),
@@ -577,8 +577,8 @@ FACETS: tuple[Facet, ...] = (
                 (
                     r"(?:include|including|incl|count|counting|add|keep|with|put|throw|fold)(?: in)?(?: the)? "
                     r"(?:cancelled|canceled|cancellations)",
-                    r"(?:throw|fold|put|bring|have|get|keep) (?:the )?(?:cancelled|canceled)(?: orders| ones| stuff)? "
-                    r"(?:in|back in)\b",
+                    r"(?:throw|fold|put|bring|have|get|keep|leave) (?:the )?(?:cancelled|canceled)"
+                    r"(?: orders| ones| stuff)? (?:in|back in)\b",
                     r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|"
                     r"(?:left |kept |counted |staying )?in (?:the |my |all )?totals)",
                     # "stop excluding cancelled orders": leaving them out, stopped
@@ -939,7 +939,8 @@ _CONDITION = re.compile(
     # The subject may be contracted or carry its auxiliary ("when im asking", "any time we're talking").
     # ("when listing overdue orders": the subject may be left out before the -ing form)
     r"\b(?:when(?:ever)?|each time|every time|any time|if)\s+(?:(?:i|you|we)(?:['’]?(?:m|re)|\s+(?:am|are))?\s+)?"
-    r"(?:ask|list|show|give|look|pull|talk|request|want|get)\w*"
+    # ("whenever im chasing overdue orders", "when we're reviewing renewals", "if i'm checking on a customer")
+    r"(?:ask|list|show|give|look|pull|talk|request|want|get|chas|check|review|discuss|deal|handl|dig)\w*"
     # ("a list of customers" names what the condition is about: "list" there is a noun)
     rf"(?:\s+(?:me|us))?(?:\s+(?:about|for|at|up|on))?\s+(?P<what>(?:(?!\b(?:{_REQUEST_WORDS})\b(?!\s+of\b))[^,.;:?!])+)"
     r"|\bfor\s+(?P<lists>(?:\w+\s+)?(?:lists?|rankings?|questions about [^,.;:]+"
@@ -967,6 +968,11 @@ _CONDITION = re.compile(
     r"|(?:^|[.;!?]\s*)(?:for\s+|re:?\s+)?(?P<only>[a-z']+(?:\s+[a-z']+)?)\s+only\s*:",
 )
 _REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: region)?")
+_REGION_CUSTOMERS = re.compile(
+    r"(?:\b(?:for|with)\s+(?:the\s+|my\s+|our\s+|all\s+|any\s+)?|^\W*|[.;!?]\s+)"
+    # after "for" or "with", or as a label opening a sentence ("south customers: amounts in eur")
+    r"(north|south|east|west|central)(?:ern)?\s+(?:region\s+)?(?:customers|clients|accounts)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -1016,7 +1022,8 @@ _SORT = re.compile(
     r"by default|please|from))"
     r"|\b(?P<alpha>alphabetical(?:ly)?|a[- ]to[- ]z|a-z)\b"
     rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date|\$|dollars?|values?|deals?))? "
-    r"(?:first|at the top|on top|up top)\b"
+    # ("the oldest is at the top", "biggest ones go first")
+    r"(?:(?:is|are|goes|go|comes|come|sits?)\s+)?(?:first|at the top|on top|up top)\b"
     rf"|\b(?:put|show|list) the (?P<top>{_EXTREMES}) (?P<topby>[a-z ]{{1,20}}?) (?:at the top|first)\b"
     # "oldest to newest", "most recent to oldest": dates, the first end at the top
     r"|\b(?P<span>(?:oldest|earliest) to (?:newest|latest|most recent)"
@@ -1025,7 +1032,7 @@ _SORT = re.compile(
     r"low(?:est)? to high(?:est)?|(?:largest|biggest|highest)(?: amounts?| values?)? to (?:smallest|lowest)|"
     r"high(?:est)? to low(?:est)?|z to a|reverse alphabetical(?:ly)?)\b"
 )
-_DESCENDING = {"biggest", "largest", "highest", "newest", "latest", "most recent", "descending"}
+_DESCENDING = {"biggest", "largest", "highest", "newest", "latest", "freshest", "most recent", "descending"}
 # Words for the records themselves, no field of theirs ("the newest ones first", "the biggest orders first")
 _ANY_RECORDS = frozenset(
     {"ones", "one", "orders", "order", "items", "entries", "records", "invoices", "deals", "stuff"}
@@ -1549,7 +1556,7 @@ def _read_sort(low: str, found: dict[str, Any]) -> None:
     elif match.group("first") or match.group("top") and match.group("topby").strip() in _ANY_RECORDS:
         # "newest first", "show the newest ones first": the extreme says what the order is by
         word = match.group("first") or match.group("top")
-        by = "date" if word in ("newest", "latest", "most recent", "oldest", "earliest") else "amount"
+        by = "date" if word in ("newest", "latest", "freshest", "most recent", "oldest", "earliest") else "amount"
         rest = low[match.end("first") : match.end()]
         if "due date" in rest:
             by = "due date"
@@ -1651,6 +1658,9 @@ def scope_of(low: str) -> str:
     match = _CONDITION.search(low)
     # "for the texas accounts", "the uk customers (the york + cardiff ones)", "the york ones ... for those"
     place = next(filter(None, (_place_scope(m.group("place")) for m in _PLACE_CUSTOMERS.finditer(low))), "")
+    regional = _REGION_CUSTOMERS.search(low)
+    if regional is not None:
+        place = f"region:{regional.group(1)}"  # "for west customers", "for the east region accounts"
     if match is None:
         if place:
             return place

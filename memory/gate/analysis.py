@@ -342,6 +342,10 @@ def _analyse_turn(
     updating = any(any(t.lemma_ in vocab.UPDATE_VERBS for t in doc[s].sent) for s, _ in hits.get("remember", []))
     found = _context_switch(text, found, updating=updating)
     found = _standing_by_reference(doc, hits, found, before)
+    if any(f.action == "write" and f.kind == "preference" for f in found):
+        # "..., permanently. im in the chicago office and day-first keeps tripping me up": a state with no end said
+        # beside a standing wish is its reason, no situation of its own
+        found = [f for f in found if not (f.kind == "situation" and f.reason == r.SITUATION_DEFAULT and not f.explicit)]
     findings.extend(_pointed_forgets(text, _without_wanting([_legible(_with_facets(f)) for f in found], text)))
     return [replace(f, read_as=read.changes) for f in findings]
 
@@ -867,6 +871,20 @@ _ONE_OFF_MARKS = frozenset({"one_off"})
 _NOT_WISHES = frozenset({"special_category", "reminder", "forget", "remember"})
 
 
+def _after_a_one_off(inside: list[Clause]) -> list[Clause]:
+    """The clauses after the last one-off said in a sentence, when "but" opens them and they carry a
+    standing mark or habit ("..., but as a rule i prefer tables", "but normally euros"), else none."""
+    last = max(i for i, c in enumerate(inside) if _one_off_said(c))
+    rest = inside[last + 1 :]
+    opening = next((t for t in rest[0].span if not t.is_punct), None) if rest else None
+    if opening is None or opening.lower_ != "but":
+        return []
+    marked = {name for c in rest for name in c.hits} & _STANDING_MARKS or any(
+        t.lower_ in vocab.HABITUAL_ADVERBS for c in rest for t in c.span
+    )
+    return rest if marked else []
+
+
 def _one_off_said(clause: Clause) -> bool:
     """A one-off marker the user did not deny ("for all my questions, not just this one" is standing)."""
     doc = clause.span.doc
@@ -1095,19 +1113,28 @@ def _wish_span(clause: Clause) -> Span | None:
 
 def _consequence(clause: Clause) -> Span | None:
     """ "the board reads these too so from now on use tables": the request after
-    "so" is the user's own, whoever the reason before it is about (never after a question)."""
-    if clause.act == "question" or set(clause.hits) & _NOT_WISHES:
+    "so" is the user's own, whoever the reason before it is about (never after a question, unless what
+    follows "so" suggests a request: "... so maybe just include it by default?")."""
+    if set(clause.hits) & _NOT_WISHES:
         return None
     doc = clause.span.doc
     for token in clause.span:
         if token.lower_ in ("so", "therefore") and token.i > clause.span.start:
             rest = [t for t in doc[token.i + 1 : clause.span.end] if not t.is_punct]
-            if not rest:
+            if not rest or clause.act == "question" and not _suggested(rest):
                 return None
             after = doc[token.i + 1 : clause.span.end]
-            opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS
+            opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS or _suggested(rest)
             return after if opens or _marked_wish(clause, after) else None
     return None
+
+
+def _suggested(tokens: list[Token]) -> bool:
+    """A request put as a suggestion: "maybe just include it", "perhaps put it in"."""
+    words = [t for t in tokens if t.lower_ not in ("maybe", "perhaps", "just")]
+    return bool(tokens and tokens[0].lower_ in ("maybe", "perhaps") and words) and (
+        words[0].lemma_.lower() in vocab.REQUEST_VERBS or words[0].lemma_.lower() in vocab.PLACING_VERBS
+    )
 
 
 def _marked_wish(clause: Clause, span: Span) -> bool:
@@ -1164,8 +1191,15 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         wishes = [span for c in inside if (span := _wish_span(c)) is not None]
         text, previous_text = previous_text, sent.text
         if any(_one_off_said(c) for c in inside):
-            before = None
-            continue
+            # "this time a table is fine, but generally i like bullet points": after the one-off and a "but", a wish
+            # with a standing mark of its own is read alone
+            general = _after_a_one_off(inside)
+            if not general:
+                before = None
+                continue
+            inside = general
+            marks = {name for c in inside for name in c.hits}
+            wishes = [span for c in inside if (span := _wish_span(c)) is not None]
         if marks & _OF_THE_MOMENT and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS):
             marks -= _IMPLICIT_MARKS  # "I'm on the road next week, so keep replies brief": for the trip
         if not _readings(wishes) and (number := _pointed_number(sent.text, text)) is not None:
@@ -1187,7 +1221,10 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
                 for facet, value in reading.facets.items()
                 if isinstance(value, str | int)
             )
-            if updates and (changed := _newest_said(wishes)):
+            # (a standing mark said after it, "... month first like 12/04/2026. permanently.", makes it a new wish,
+            # kept whether or not one is live to replace)
+            marked_later = any(name in _STANDING_MARKS for c in parts if c.span.start >= sent.end for name in c.hits)
+            if updates and not marked_later and (changed := _newest_said(wishes)):
                 # "reverse it, smallest first now", "turn that top 5 thing into a top 8": a new value
                 # for a standing preference the user has; kept only where one is live to replace.
                 out = _kept_or_replaced(out, inside, changed, needs_existing=True)
@@ -1207,8 +1244,12 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         if not readings and before is not None:
             inside, wishes = before[0] + inside, before[1]  # the marker holds for the wish before it
             readings = _readings(wishes)
-        elif not readings and text and any(_points_back(w) for w in wishes):
-            reading = preferences.read_facets(", ".join(_resolved(w, text) for w in wishes))
+        elif not readings and any(_points_back(w) for w in wishes):
+            # what "it" points back to: a field named earlier in this sentence ("... asking for the city so maybe
+            # just include it by default?"), else the sentence before
+            own = doc[sent.start : min(w.start for w in wishes)].text
+            said = own if preferences.field_named(own) else text
+            reading = preferences.read_facets(", ".join(_resolved(w, said) for w in wishes)) if said else None
             readings = [(wishes, reading)] if reading and not reading.negative else []
         readings = [(g, _in_scope_of(sent, _as_marked(g, reading, inside), label)) for g, reading in readings]
         before = None

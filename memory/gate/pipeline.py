@@ -310,6 +310,9 @@ def speech_act(span: Span) -> str:
         return "question"  # "do your totals include cancelled orders by default?", "is that always in usd"
     if _asks(span) and first.lemma_.lower() in vocab.REQUEST_VERBS and _is_imperative_verb(first):
         return "imperative"  # "write months in words?": a request typed with a question mark
+    suggested = [t for t in tokens if t.lower_ not in ("maybe", "perhaps", "just")]
+    if first.lower_ in ("maybe", "perhaps") and suggested and suggested[0].lemma_.lower() in _SUGGESTED_VERBS:
+        return "imperative"  # "maybe just stick it in by default?": a request put as a suggestion
     if _asks(span) or first.lower_ in QUESTION_WORDS and not condition:
         return "question"
     if first.pos_ == "AUX" and second in _PRONOUN_SUBJECTS:
@@ -318,6 +321,9 @@ def speech_act(span: Span) -> str:
     if first.lower_ in {"never", "always", "just", "only"} or _is_imperative_verb(first):
         return "imperative"
     return "statement"
+
+
+_SUGGESTED_VERBS = frozenset({*vocab.REQUEST_VERBS, *vocab.PLACING_VERBS})
 
 
 def _inverted(first: Token) -> bool:
@@ -365,11 +371,26 @@ def grammatical_subject(span: Span) -> str:
     for token in span:
         if token.dep_ not in ("nsubj", "nsubjpass") or not (span.start <= token.head.i < span.end):
             continue
+        if _in_a_condition(token):
+            continue  # "when we're talking contracts always give me ...": the condition's subject is not the clause's
         return _who(token)
     tokens = content_tokens(span)
     if tokens and tokens[0].lower_ in ("i", "i'm", "im"):
         return "user"
     return "none"
+
+
+_CONDITION_WORDS = frozenset({"when", "whenever", "if", "once", "while"})
+
+
+def _in_a_condition(token: Token) -> bool:
+    """The subject of a condition said before the main clause ("when we're talking contracts, ...")."""
+    head = token.head
+    return (
+        head.dep_ == "advcl"
+        and head.i > token.i
+        and any(c.dep_ in ("advmod", "mark") and c.lower_ in _CONDITION_WORDS and c.i < token.i for c in head.children)
+    )
 
 
 def _who(token: Token) -> str:

@@ -834,6 +834,14 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["those", "these"]}},
                 {"LOWER": {"IN": ["ones", "customers", "accounts", "clients"]}},
             ],
+            # "..., so for west customers give me money in k": the set of customers after "so" or "and"
+            [
+                {"LOWER": {"IN": ["so", "and", "but"]}},
+                {"LOWER": "for"},
+                {"LOWER": {"IN": ["the", "my", "our", "all", "any"]}, "OP": "?"},
+                {"IS_ALPHA": True, "OP": "{1,3}"},
+                {"LEMMA": {"IN": ["customer", "client", "account"]}, "TAG": {"IN": ["NNS", "NNPS"]}},
+            ],
             # "for renewal stuff", "for invoice queries": a kind of question, not this one.
             [{"LOWER": "for"}, {"POS": {"IN": ["NOUN", "ADJ"]}}, {"LOWER": {"IN": v.KINDS_OF_QUESTION}}],
             # "could we keep invoice lists newest first?": keeping a shape of answer is a standing wish.

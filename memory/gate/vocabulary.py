@@ -41,6 +41,8 @@ STANDING_PHRASES: tuple[str, ...] = (
     "my rule",
     "from today",
     "for anything about",
+    # "for anything company wide or per segment, millions please": any question of that kind
+    "for anything",
     "for anything to do with",
     "for anything related to",
     "for anything involving",
@@ -205,6 +207,9 @@ STANDING_HABITS: tuple[str, ...] = (
     "standing instruction",
     # the wish called standing, before or after it: "standing request: ...", "... thats standing"
     "standing request",
+    "keep it that way",
+    "keep it like that",
+    "keep them that way",
     "standing ask",
     "that's standing",
     "it's standing",

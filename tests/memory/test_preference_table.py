@@ -42,6 +42,7 @@ KNOWN_GAPS: dict[str, str] = {
     "15 is enuf for any ranking": "'enuf' is not read as 'enough'",
     "20 is plenty for the top customers thing": "'the top customers thing' is no list the table names",
     "3 is plenty tbh": "'3 is plenty' names no list",
+    "could it just be in there by default": "'it' points at the segment in the sentence before, read by the gate only",
 }
 
 

@@ -36,6 +36,35 @@ CLASSES: dict[str, str] = {
         "A time-boxed situation ending 'til the weekend after next', 'til month end', 'for the next fortnight', "
         "'until the end of the quarter', said subject-less too ('acting head of X til month end'): its end."
     ),
+    # helper-blind-136's rows: written by a helper who never read the gate, after the change for the first five
+    # classes (made while reading memory_effect_set16/19's misses) and before it for the last two
+    "condition_said_with_we_or_any_verb": (
+        "A standing wish under 'when we're talking contracts', 'whenever im chasing overdue orders', 'if i'm "
+        "reviewing renewals': the condition's 'we' is no company fact, and its scope holds."
+    ),
+    "facet_in_loose_words": (
+        "'the oldest is at the top', 'biggest ones go first', 'leave the cancelled ones in', 'tell me when that "
+        "customer's contract renews', 'the freshest ones up top': the facet and its value."
+    ),
+    "region_customers_scope": (
+        "'for west customers ...', 'with west accounts ...', 'south customers: ...': scoped to that region."
+    ),
+    "standing_mark_after_a_complaint": (
+        "A complaint about the value kept, the new value, then a standing mark in a later sentence ('... month "
+        "first pls. permanently.', 'millions is plenty. keep it that way.'): a new wish, kept with or without one "
+        "live to replace."
+    ),
+    "reason_place_beside_a_wish": (
+        "A standing wish whose reason says where the user sits, with no end ('im in the berlin office'): the "
+        "wish, and no situation."
+    ),
+    "one_off_then_general": (
+        "A one-off for this answer, then 'but generally / as a rule / normally' a wish: the general wish only."
+    ),
+    "polite_pointer_by_default": (
+        "'... asking for the city so maybe just include it by default?', 'maybe just stick it in by default?': "
+        "a suggestion is a request, and 'it' is the field named before it."
+    ),
     "rumour_about_a_company": (
         "Gossip or a rumour about a customer or another company ('i hear X is opening a plant'), even with "
         "'keep that in mind': nothing stored."
@@ -657,6 +686,27 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "condition_said_with_we_or_any_verb-3": (
+        "'when we go over the east region numbers do them in k': 'go over' is no condition verb the scope reads,"
+        " and 'do them' points at no facet"
+    ),
+    "condition_said_with_we_or_any_verb-6": (
+        "'whenever finance n i reconcile the totals ...': a subject of two people ('finance and i') is read as"
+        " someone else's"
+    ),
+    "facet_in_loose_words-3": "'..., finance asked' is read as someone else's wish, and the user's is lost",
+    "standing_mark_after_a_complaint-0": (
+        "kept as the US date format, but its sentence says 'mm/dd/yyyy (US style)', not the 'month' the row checks"
+    ),
+    "one_off_then_general-1": (
+        "'just for this one use dollars, but normally euros': one clause, so the one-off spoils the wish after 'but'"
+    ),
+    "one_off_then_general-3": "'show me all of them here, audit needs it — but usually top 5 ...' keeps nothing",
+    "one_off_then_general-4": "'but day to day i want CET': 'day to day' is no habitual word the gate reads",
+    "one_off_then_general-6": "'... this time pls but normally bullets r my thing': one clause, nothing kept",
+    "polite_pointer_by_default-3": (
+        "'could it just be in there by default pls?': 'be in there' names no request the gate reads"
+    ),
     "standing_until_told_otherwise-7": (
         "'standing request: figures in millions ... cfo deck wants it that way': the reason, someone else's"
         " wish, is read in the same clause as the wish and refuses it"
@@ -695,10 +745,6 @@ KNOWN_GAPS: dict[str, str] = {
     "context_update_request-3": (
         "'change what u have on me to iberia': the new value is only the object of 'to', no statement about the"
         " user, so nothing new is kept"
-    ),
-    "condition_then_detail_to_include-1": (
-        "'whenever we talk renewals pls add the sales rep ...': the parse keeps the condition and the request in "
-        "one clause whose subject is 'we', read as a fact about the company"
     ),
     "condition_then_detail_to_include-2": (
         "'if its a q about at-risk customers throw in ...' is parsed as a question, and 'no need for the rest' as a "
@@ -859,7 +905,6 @@ KNOWN_GAPS: dict[str, str] = {
     "pointer_update_scoped-5": "a threshold for inactive customers is no facet of the table",
     "pointer_update_scoped-6": "a minimum deal size is no facet of the table",
     "preference_in_rambling-3": "a situation ('3 meetings tmrw') is kept beside the preference",
-    "preference_in_rambling-4": "'back from leave' is kept as a situation beside the preference",
     "religion_or_disability_aside-5": (
         "chart colours ('use blue and orange') are no facet: the wish is kept as 'a chart where it helps'"
     ),
@@ -912,9 +957,6 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "facet_unsupported-9": "the statement lint reads 'the sales reps phone number shown' as a clause",
     "unsupported_number_format-4": "the wish sits after a 'when there's a change' condition and is not split from it",
-    "unsupported_number_format-7": (
-        "'keep it like that' is no standing mark yet: the wish is read as an update needing an older note"
-    ),
     "update_context-4": (
         "'got moved to enterprise, remember that instead': the update and its keep request are two clauses"
     ),
