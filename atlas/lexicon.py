@@ -131,6 +131,13 @@ SHORTHAND: dict[str, str] = {
     "w/o": "without",
     "hav": "have",
     "wd": "would",
+    # modal verbs as typed in chat ("cud u ...", "wud u mind", "shud always")
+    "cud": "could",
+    "wud": "would",
+    "wld": "would",
+    "shud": "should",
+    "shld": "should",
+    "enuf": "enough",
     "excl": "excluding",
     "acct": "account",
     "accts": "accounts",
@@ -254,14 +261,15 @@ SHORTHAND_PHRASES: dict[str, str] = {
     r"\bswitch(?:ing|ed)? gears\b": "new topic",
     # "cn u do ...", "cld you": can and could typed short before their subject
     r"\bcn(?= (?:u|you|we|i)\b)": "can",
-    r"\bcld(?= (?:u|you|we|i)\b)": "could",
+    r"\bcl?d(?= (?:u|you|we|i)\b)": "could",
     # "just so ur aware", "ur right": "ur" before what someone is, "you're" (before a noun, "your")
     r"\bur(?= (?:aware|right|welcome|sure|able|free|busy|going|not|the best|a star|a legend)\b)": "you're",
     # "till" is "until", but "at the till" is where a shop takes the money
     r"(?<!\bthe )(?<!\ba )\btill\b": "until",
     # "spend w us", "what's going on w them", "top 3 w amounts": "w" before whom or what it is with
+    # ("millions w one decimal", "thousands w a k", "w 2 decimals", "w both values": a number or an article after it)
     r"\bw(?= (?:us|them|me|you|u|him|her|our|my|their|the|amounts?|amts?|values|totals|figures|numbers|counts|"
-    r"dates)\b)": "with",
+    r"dates|a|an|one|two|three|both|each|decimals?|\d+)\b)": "with",
     # "A n B", "salt n pepper": "n" between two words is "and"
     r"(?<=[a-z] )n(?= [a-z])": "and",
     # periods said in everyday words: "the next couple of months", "the next fortnight", "before xmas"
@@ -274,6 +282,8 @@ SHORTHAND_PHRASES: dict[str, str] = {
     },
     r"\bfortnight\b": "2 weeks",
     r"\b(?:xmas|x-mas|christmas)(?: day)?\b": "25 december",
+    # "today-3/15/27", "now-jan 31": a span's start glued to its end
+    r"\b(today|now)-(?=\d|[a-z]{3})": r"\1 - ",
     # "whereabouts is X", "where abouts are they based": where
     r"\bwhere ?abouts\b": "where",
     # "b/w march and june": between ("w/" alone is "with")

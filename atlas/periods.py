@@ -80,6 +80,9 @@ def read_period(words: list[str], *, today: date, ahead: bool = False) -> tuple[
     before = _before_a_month(words, today)
     if before is not None:
         return before, False
+    to_a_day = _today_to_a_day(words, today)
+    if to_a_day is not None:
+        return to_a_day, False
     if ahead:
         coming = _until_a_month(words, today)
         if coming is not None:
@@ -137,7 +140,9 @@ _PERIOD_WORDS = (
     | {"ytd", "date", "today", "yesterday", "since", "end"}
     | {"spring", "summer", "autumn", "fall"}  # the seasons (SEASONS, below)
 )
-_PERIOD_TOKEN = re.compile("|".join(p.pattern for p in (QUARTER, HALF, FISCAL_YEAR, YEAR)) + r"|\d+(st|nd|rd|th)?")
+_PERIOD_TOKEN = re.compile(
+    "|".join(p.pattern for p in (QUARTER, HALF, FISCAL_YEAR, YEAR)) + r"|\d+(st|nd|rd|th)?|\d{1,2}/\d{1,2}/\d{2,4}"
+)
 
 
 # "before end of June", "between today and end of Q1", "from now thru end of april": from today on.
@@ -189,6 +194,58 @@ def _before_a_month(words: list[str], today: date) -> Period | None:
             year = today.year if side == "this" else today.year - 1
             end = date(year, month, 1) - timedelta(days=1)
             return Period(f"{year} before {calendar.month_name[month]}", date(year, 1, 1), end)
+    return None
+
+
+def _today_to_a_day(words: list[str], today: date) -> Period | None:
+    """ "between today and jan 31 2027", "from now until 15 feb", "today thru march 2nd", "today till the 15th of
+    january", "today-3/15/27": from today to that day (the next such day when no year is said)."""
+    found = _TODAY_TO.search(" ".join(words))
+    if found is None:
+        return None
+    day = _named_day(found.group("rest").split(), today)
+    if day is None or day < today:
+        return None
+    return Period(f"from today until {day.day} {calendar.month_name[day.month]} {day.year}", today, day)
+
+
+_TODAY_TO = re.compile(r"\b(?:today|now)\s*(?:and|to|until|till|til|through|thru|-)\s*(?:the\s+)?(?P<rest>.+)")
+_NUMERIC_DAY = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})\b")
+
+
+def _named_day(words: list[str], today: date) -> date | None:
+    """The day the words open with: "jan 31 2027", "15 feb", "march 2nd", "15th of january", "3/15/27" (a
+    numeric date only where its order is plain: one of its first two numbers is over 12)."""
+    if not words:
+        return None
+    numeric = _NUMERIC_DAY.match(words[0])
+    if numeric is not None:
+        a, b, y = (int(g) for g in numeric.groups())
+        if (a > 12) == (b > 12):
+            return None  # "04/05/2027": April or May, not said
+        day_, month, year = (a, b, y) if a > 12 else (b, a, y)
+        try:
+            return date(year + 2000 if year < 100 else year, month, day_)
+        except ValueError:
+            return None
+    words = [w for w in words[:5] if w not in ("of", "the")]
+    ordinal = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?")
+    for first, second in ((0, 1), (1, 0)):
+        if len(words) < 2:
+            return None
+        named = MONTHS_NOT_MAY.get(words[first]) or (5 if words[first] == "may" else None)
+        number = ordinal.fullmatch(words[second])
+        if named is None or number is None:
+            continue
+        after = words[2] if len(words) > 2 else ""
+        said = int(after) + (2000 if len(after) == 2 else 0) if re.fullmatch(r"\d{2}|\d{4}", after) else None
+        try:
+            day = date(said or today.year, named, int(number.group(1)))
+            if said is None and day < today:
+                day = date(today.year + 1, named, int(number.group(1)))
+        except ValueError:
+            return None
+        return day
     return None
 
 

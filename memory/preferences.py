@@ -428,7 +428,14 @@ FACETS: tuple[Facet, ...] = (
         (
             Value(
                 "table",
-                (r"\btables?\b", r"\btabular\b", r"\btabulate", r"\bgrids?\b", r"\bcolumns\b(?! for)"),
+                # ("off grid": an idiom, no grid)
+                (
+                    r"\btables?\b",
+                    r"\btabular\b",
+                    r"\btabulate",
+                    r"(?<!off )(?<!off-)\bgrids?\b",
+                    r"\bcolumns\b(?! for)",
+                ),
                 "as tables",
             ),
             Value(
@@ -971,7 +978,7 @@ _REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: regi
 _REGION_CUSTOMERS = re.compile(
     r"(?:\b(?:for|with)\s+(?:the\s+|my\s+|our\s+|all\s+|any\s+)?|^\W*|[.;!?]\s+)"
     # after "for" or "with", or as a label opening a sentence ("south customers: amounts in eur")
-    r"(north|south|east|west|central)(?:ern)?\s+(?:region\s+)?(?:customers|clients|accounts)\b"
+    r"(north|south|east|west|central)(?:ern)?\s+(?:region\s+|coast\s+)?(?:customers|clients|accounts)\b"
 )
 
 
@@ -1236,7 +1243,10 @@ _WANTING = re.compile(
     r"|^\W*(?:don't|do not|never) work\b"
     r"|^\W*(?:which |that )?(?:is|are|r) (?:useless|unreadable|hard to read|a pain|annoying|confusing|pointless)\b"
     # "month-first confuses everyone here", "the slashes keep tripping people up"
-    r"|^\W*(?:\w+\W+)?(?:always |keeps? |just |really )?(?:confus|annoy|irritat|frustrat|trip|mislead|misread)\w*\b"
+    r"|^\W*(?:\w+\W+)?(?:always |keeps? |just |really )?"
+    r"(?:confus|annoy|irritat|frustrat|trip|mislead|misread|throw)\w*\b"
+    # "tables dont render in my outlook", "bullets don't show up on my phone"
+    r"|^\W*(?:don't|do not|dont|won't|wont|never) (?:render|display|show up|load|print|fit)\b"
 )
 
 
@@ -1294,9 +1304,10 @@ def _choose(hits: list[_Hit], low: str) -> Any:
             return after[0].value
     contrast = _CONTRAST.search(low, hits[0].end)
     if contrast is not None:
+        # the value said right before the contrast ("tables dont render ... so use bullets instead of tables")
         before = [h for h in hits if h.start < contrast.start()]
         if before:
-            return before[0].value
+            return before[-1].value
     return hits[0].value
 
 

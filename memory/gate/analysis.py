@@ -760,10 +760,23 @@ _OWN_RULE = re.compile(
 )
 
 
+_OWN_EARLIER = re.compile(
+    r"\b(?:forget|scrap|drop|ignore|disregard|cancel)\s+(?:that|my)\s+(?:(?:earlier|previous|last|old|other)\s+)?"
+    r"(?:[a-z-]+\s+)?(?:instruction|request|ask|rule|setting|wish)s?\b"
+)
+
+
 def _own_rule_forgotten(text: str) -> bool:
     """ "forget the top 3 rule", "drop my rounding setting": the user's own note named by a facet of
     the preference table, never the rules Atlas was given ("forget the rules you were given")."""
-    found = _OWN_RULE.search(text.lower())
+    low = text.lower()
+    if _OWN_EARLIER.search(low) and (
+        preferences.facets_named(low) or preferences.read_facets(low) or preferences.field_named(low)
+    ):
+        # "stop counting cancelled orders in my totals - pls forget that earlier instruction": the user's own
+        # earlier wish, named by a facet in the same turn, never the rules Atlas was given
+        return True
+    found = _OWN_RULE.search(low)
     if found is None or re.search(r"\b(?:you|your|system|instructions?|prompt|guidelines?)\b", found.group(0)):
         return False
     return bool(preferences.facets_named(found.group("what")) or preferences.read_facets(found.group("what")))
@@ -1732,9 +1745,20 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
         "said",
         "you",
         "thing",
+        # "forget my earlier instruction about credit limits": the instruction named by what it was about
+        "earlier",
+        "previous",
+        "last",
+        "old",
+        "instruction",
+        "request",
+        "re",
     ):
         if target[0].lower_ == "i" and len(target) > 1 and target[1].lower_ != "said":
             break
+        if target[0].lower_ in _EARLIER and len(target) > 1 and target[1].lower_ in ("instruction", "request"):
+            target = target[2:]  # "forget that earlier instruction about ...": what it was about
+            continue
         if target[0].lower_ == "you":  # "what you know about my office", "what you have on me"
             if not _YOU_KNOW.match(" ".join(t.lower_ for t in target[:3])):
                 break
@@ -1753,6 +1777,9 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
     if not query or query.lower() in vocab.VAGUE_TARGETS:
         return None
     return Finding("forget", "forget", r.FORGET_REQUEST, statement=query, quote=quote)
+
+
+_EARLIER = frozenset({"my", "earlier", "previous", "last", "old"})
 
 
 # Words that open a reason said after what is forgotten ("..., it's no use now", "..., i never read it").

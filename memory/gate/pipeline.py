@@ -368,11 +368,13 @@ def _is_imperative_verb(token: Token) -> bool:
 
 
 def grammatical_subject(span: Span) -> str:
-    for token in span:
-        if token.dep_ not in ("nsubj", "nsubjpass") or not (span.start <= token.head.i < span.end):
-            continue
-        if _in_a_condition(token):
-            continue  # "when we're talking contracts always give me ...": the condition's subject is not the clause's
+    subjects = [t for t in span if t.dep_ in ("nsubj", "nsubjpass") and span.start <= t.head.i < span.end]
+    if subjects and all(_in_a_condition(t) for t in subjects[:1]):
+        # "when we're talking contracts always give me ...", "whenever a customer comes up mention ...": the
+        # condition's subject is not the clause's; the main verb's own subject is, and a request has none
+        main = [t for t in subjects if not _in_a_condition(t) and t.head == span.root]
+        return _who(main[0]) if main else "none"
+    for token in subjects:
         return _who(token)
     tokens = content_tokens(span)
     if tokens and tokens[0].lower_ in ("i", "i'm", "im"):

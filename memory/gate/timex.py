@@ -225,6 +225,10 @@ def longer_by(text: str) -> timedelta | None:
     return timedelta(days=_duration_days(match.group("count"), match.group("unit"))) if match else None
 
 
+# A past event said just before a month in the same sentence: the month is when it happened, not an end.
+_PAST_EVENT = re.compile(r"\b(?:back|took|got|became|was|were|began|joined|started|\w{2,}[^e\W]ed)\b[^.;!?]*$", re.I)
+
+
 def parse_expiry(text: str, at: datetime) -> TimeSpan:
     """When a stated situation stops being true, from the utterance and its timestamp.
 
@@ -238,6 +242,8 @@ def parse_expiry(text: str, at: datetime) -> TimeSpan:
         for match in pattern.finditer(text):
             if _weekly(name, match, text):
                 continue  # "I work Monday to Wednesday": the days of every week, not an end
+            if name == "in_month" and _PAST_EVENT.search(text[max(0, match.start() - 60) : match.start()]):
+                continue  # "took it over from dan in march", "moved over to it back in february": when it began
             end = _resolve(name, match, at)
             if end is not None and end > at:
                 found.append((match, end))

@@ -27,6 +27,12 @@ STANDING_PHRASES: tuple[str, ...] = (
     "henceforth",
     "in future",
     "in the future",
+    # "for future answers cd you put money in k", "couple of things for the future: 1) ...", "for the long haul"
+    "for future answers",
+    "for future replies",
+    "for future questions",
+    "for the future",
+    "for the long haul",
     "by default",
     "every time",
     "each time",
@@ -485,6 +491,8 @@ WITHDRAW_VERBS: tuple[str, ...] = (
     "scratch",
     "remove",
     "kill",
+    # "disregard that rounding instruction i gave u": the user's own, named by its facet
+    "disregard",
 )
 # Words that point at what the user said before ("... the bit about dates").
 _SAID_BEFORE: tuple[str, ...] = ("what i said", "what i told", "my earlier", "the bit about", "the part about")

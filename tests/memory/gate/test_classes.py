@@ -65,6 +65,30 @@ CLASSES: dict[str, str] = {
         "'... asking for the city so maybe just include it by default?', 'maybe just stick it in by default?': "
         "a suggestion is a request, and 'it' is the field named before it."
     ),
+    # helper-blind-139's rows: written by a helper who never read the gate, while the change for them was made
+    # (from gate_set37/38's and memory_effect_set20's misses, read after their first run)
+    "modal_shorthand": "'cud u', 'cd you', 'wud u mind', 'shud always', 'w 2 decimals': the wish, read as typed.",
+    "future_header_markers": (
+        "'for future answers', 'for the future: 1) ... 2) ...', 'for the long haul': standing, each item kept."
+    ),
+    "complaint_example_not_the_value": (
+        "The wanted value, then the other one given as an example of what bothers the user ('the 30 nov 2026 "
+        "style throws off my team'): the wanted value only."
+    ),
+    "value_before_instead_of": (
+        "'tables dont render in my outlook so use bullet points instead of tables': the value right before "
+        "'instead of'."
+    ),
+    "forget_my_earlier_instruction": (
+        "'pls forget that earlier instruction about tables', 'disregard that rounding instruction i gave u': "
+        "the user's own note withdrawn, not an instruction to the system."
+    ),
+    "coast_or_side_scope": "'for the west coast accounts', 'east coast customers:', 'northern accounts': the region.",
+    "idiom_not_a_value": "'off grid', 'on the table', 'bullet-proof', 'all over the map': nothing kept.",
+    "past_event_date_is_no_end": (
+        "A keep request whose past event carries a month ('took it over from dan in march'): a context, no "
+        "situation ending that month."
+    ),
     "rumour_about_a_company": (
         "Gossip or a rumour about a customer or another company ('i hear X is opening a plant'), even with "
         "'keep that in mind': nothing stored."
@@ -686,6 +710,15 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "less_common_currency-2": (
+        "'cud you give all the prices in turkish lira going forward' (now read as 'could you'): kept as TRY, but the"
+        " polite request keeps the user's words ('Turkish lira'), not 'TRY'"
+    ),
+    "coast_or_side_scope-3": "'when its the southern clients, ...': a condition on whose turn it is sets no scope",
+    "coast_or_side_scope-6": (
+        "'for our southern accounts use tables by default when u show renewals': two scopes, and the renewals win"
+    ),
+    "past_event_date_is_no_end-1": "'been on the enterprise desk since june, keep that on file' keeps nothing",
     "condition_said_with_we_or_any_verb-3": (
         "'when we go over the east region numbers do them in k': 'go over' is no condition verb the scope reads,"
         " and 'do them' points at no facet"
@@ -818,12 +851,10 @@ KNOWN_GAPS: dict[str, str] = {
     "restore_standing-2": "the first wish ('a short paragraph, not lists') keeps length too; both stay live",
     "restore_standing-3": "'back to gbp pls, zurich fell through' is not read; 'stuck in London' kept as a situation",
     "list_size_plenty-0": "'top 5 is plenty for me' names no list ('for me'): not kept",
-    "list_size_plenty-1": "'15 is enuf for any ranking' ('enuf') is not read; the 'never dump 100 rows' half is kept",
     "list_size_plenty-3": "'20 is plenty for the top customers thing' is not read",
     "list_size_plenty-4": "'3 is plenty tbh' names no list: not kept",
     "extended_staying-1": "'staying the rest of the week, flying home saturday' ends at the week's end, not saturday",
     "extended_staying-4": "'staying till thurs' after 'mon to wed': the new end is read a week on",
-    "cancelled_belong_in_totals-1": "'cancellations shud count towards totals' ('shud') is not read",
     "cancelled_belong_in_totals-2": "'belong in the sums' (sums, not totals) is not read",
     "cancelled_belong_in_totals-4": (
         "'totals w/o the cancelled orders are useless to me ... always include em' is read as leaving them out"
@@ -843,7 +874,6 @@ KNOWN_GAPS: dict[str, str] = {
     "conditional_layout-4": "'if its over 5 customers pls always put it in a table' is not kept",
     "several_fields-1": "a note holds one field: only the first of 'account code + renewal date' is kept",
     "several_fields-4": "a note holds one field: only the order number of 'the order number and status' is kept",
-    "several_fields-5": "a note holds one field: only the renewal date of 'renewal date n payment terms' is kept",
     "ordinal_end_date-0": "covering a named colleague 'til he's back' is read as about the colleague: nothing kept",
     "ordinal_end_date-4": "'jury duty from monday, back at my desk on the 2nd dec' is not kept",
     "ordinal_end_date-5": "'over xmas, until the 4th jan' ends on the 17th: 'xmas' is read as a later span",
