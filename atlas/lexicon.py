@@ -282,6 +282,8 @@ SHORTHAND_PHRASES: dict[str, str] = {
     },
     r"\bfortnight\b": "2 weeks",
     r"\b(?:xmas|x-mas|christmas)(?: day)?\b": "25 december",
+    # "may and/or june": either, read as "or" (months so joined are one span)
+    r"\band/or\b": "or",
     # "today-3/15/27", "now-jan 31": a span's start glued to its end
     r"\b(today|now)-(?=\d|[a-z]{3})": r"\1 - ",
     # "whereabouts is X", "where abouts are they based": where
@@ -311,7 +313,7 @@ EMPHASIS_WORDS = frozenset(
 GUARDED_SHORTHAND: dict[str, tuple[str, tuple[str, ...]]] = {
     "sat": ("Saturday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),
     "sun": ("Sunday", ("until", "till", "til", "on", "by", "from", "back", "next", "this", "last", "thru")),
-    "mar": ("March", ("in", "of", "since", "until", "till", "til", "from", "by", "end")),
+    "mar": ("March", ("in", "of", "since", "until", "till", "til", "from", "by", "end", "or", "and", "to", "thru")),
     "q": ("question", ("dumb", "quick", "silly", "stupid", "one", "a", "another", "the", "any", "each", "every", "my")),
     "mo": ("months", tuple(str(n) for n in range(1, 13))),
     # "what region r they in", "r there any", "how many custs r in": "are" after a question

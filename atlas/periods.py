@@ -39,7 +39,10 @@ from atlas.vocabulary import CURRENCY_WORDS
 # "from June on", "from Q2 onwards": the period's start to today, like "since June".
 PERIOD_OPEN_ENDS = frozenset({"on", "onwards", "onward"})
 # Words that join two months or quarters into one span ("from June to August").
-PERIOD_RANGE_JOINS = frozenset({"and", "to", "through", "thru", "until", "till", "til", "-", "&", ",", "+"})
+# ("january or february 2027", "may and/or june": either of two neighbouring months is the span of both)
+PERIOD_RANGE_JOINS = frozenset(
+    {"and", "to", "through", "thru", "until", "till", "til", "-", "&", ",", "+", "or", "and/or", "/", "maybe"}
+)
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,8 @@ _POINTING_AHEAD = (
     # where it is kept ("this is worth keeping on record: ...", "save this to my profile: ...")
     | {"in", "to", "into", "onto", "against", "under", "my", "your", "memory", "memories"}
     | {*vocab.PROFILE_PLACES, *vocab.NOTE_PLACES, *vocab.FILING_PLACES}
+    # how long to keep it ("hold onto this til i'm back: ...")
+    | {"so", "loop"}
 )
 
 
@@ -1677,12 +1679,19 @@ def _words(span: Span) -> list[Token]:
     return [t for t in span if not t.is_punct and not t.is_space]
 
 
+_KEPT_UNTIL_BACK = re.compile(r"(?:until|till|til)\s+(?:i'm|im|i\s+am|i\s+get)\s+back\b", re.IGNORECASE)
+
+
 def _content(doc: Doc, start: int, end: int) -> Span | None:
     """What follows "remember that": None when nothing does (the content is the next clause)."""
     while start < end and (doc[start].lower_ in _STRIP_WORDS or doc[start].is_punct):
         if doc[start].lower_ == "that" and doc[start].dep_ == "det":
             break  # "remember that report?": a determiner, not the complementiser
         start += 1
+    bound = _KEPT_UNTIL_BACK.match(doc[start:end].text) if start < end else None
+    if bound is not None:
+        # "hold onto this til i'm back: ...": how long to keep it, said before what it is
+        start = next((t.i for t in doc[start:end] if t.idx - doc[start].idx >= bound.end()), end)
     span = doc[start:end]
     opening = next((t for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS), None)
     if opening is not None and opening.lower_ in vocab.REASON_OPENERS:
@@ -1695,10 +1704,12 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
         return t.lower_ in _POINTING_AHEAD or t.is_punct or t.i in asks_again
 
     for token in span:
-        if token.text in (":", "-", "—", "–") and token.i + 1 < end:
+        if token.text in (":", "-", "—", "–", ",") and token.i + 1 < end:
+            # ("pls note for your records, im at ...": a comma after words that only point ahead)
             if all(points(t) for t in doc[start : token.i]):
                 return _content(doc, token.i + 1, end)
-            break
+            if token.text != ",":
+                break
     if all(points(t) for t in _words(span)):
         return None  # "save this for later chats: ...": the content is the next clause
     span = without_tag(span)

@@ -369,6 +369,11 @@ def _is_imperative_verb(token: Token) -> bool:
 
 def grammatical_subject(span: Span) -> str:
     subjects = [t for t in span if t.dep_ in ("nsubj", "nsubjpass") and span.start <= t.head.i < span.end]
+    root = span.root
+    if root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "aux", "expl") for c in root.children):
+        # "always give me the account code, the leeds team keys everything off it": a request opens the clause, so
+        # the subject of the reason after it is not the clause's
+        return "none"
     if subjects and all(_in_a_condition(t) for t in subjects[:1]):
         # "when we're talking contracts always give me ...", "whenever a customer comes up mention ...": the
         # condition's subject is not the clause's; the main verb's own subject is, and a request has none

@@ -567,6 +567,14 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["this", "that", "it"]}},
                 {"LOWER": {"IN": ["somewhere", "away"]}},
             ],
+            # "so ur in the loop long term: ...": for Atlas to know from now on
+            [
+                {"LOWER": {"IN": ["you", "your", "you're", "youre"]}},
+                {"LOWER": {"IN": ["'re", "are", "re"]}, "OP": "?"},
+                {"LOWER": "in"},
+                {"LOWER": "the"},
+                {"LOWER": "loop"},
+            ],
             # "don't let this slip", "dont let that slip for future convos": not to be lost
             [
                 {"LOWER": {"IN": ["do", "dont"]}},

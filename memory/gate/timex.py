@@ -23,7 +23,9 @@ _WEEKDAY_RE = rf"({words_pattern(WEEKDAY_NUMBERS)})"
 _MONTH_RE = rf"({words_pattern(MONTHS)})\.?"
 _NUM_RE = rf"(\d+|{words_pattern(COUNT_WORDS)})"
 _UNTIL = (
-    r"(?:back\s+(?:in|at|to)\s+(?:the\s+|my\s+)?(?:office|desk|work|base)(?:\s+on)?|back\s+in\s+on|"
+    # "til im back on the 9th", "until I'm back monday": the return is the end
+    r"(?:(?:until|till|til)\s+(?:i'm|im|i\s+am|i\s+get)\s+back(?:\s+(?:on|in))?|"
+    r"back\s+(?:in|at|to)\s+(?:the\s+|my\s+)?(?:office|desk|work|base)(?:\s+on)?|back\s+in\s+on|"
     # "back on my own patch fri the 20th", "back at the depot monday": back at a place of the user's
     r"back\s+(?:in|at|to|on)\s+(?:the|my)\s+(?:own\s+)?[a-z]+(?:\s+on)?(?=\s+(?:next\s+)?[a-z]{3})|"
     r"(?:flying\s+|heading\s+|getting\s+)?home(?:\s+on)?|"

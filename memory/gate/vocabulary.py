@@ -1002,7 +1002,7 @@ NUISANCE_VERBS: tuple[str, ...] = (
 )  # fmt: skip
 # "stick it in your memory", "pop this in your notes": a thing placed where Atlas keeps notes.
 PLACING_VERBS: tuple[str, ...] = ("stick", "pop", "stash", "add", "file", "log", "jot", "tuck", "drop")
-NOTE_PLACES: tuple[str, ...] = ("notes", "note", "records", "file", "files", "memory", "list")
+NOTE_PLACES: tuple[str, ...] = ("notes", "note", "records", "file", "files", "memory", "list", "notebook", "notepad")
 # Any verb of keeping or placing, with a place where Atlas keeps notes after it ("lodge this in ur memory",
 # "log against my name that ...", "pin this to what u know about me"): a keep request, whatever the verb.
 KEEPING_VERBS: tuple[str, ...] = (

@@ -15,6 +15,12 @@ CLASSES: dict[str, str] = {
     # tenth session (5 December): helper-blind-140's rows, written by a helper who never read the planner, while the
     # change was made (memory_effect_set18's question "whose contracts renew between today and jan 31 2027?" had
     # been read as today alone)
+    # helper-blind-142's rows, written before the change by a helper who never read the planner (memory_effect_set20's
+    # question "which contracts renew in january or february 2027?" had been refused)
+    "months_joined_by_or": (
+        'neighbouring months joined by "or" or "and/or" ("january or february 2027", "sept or oct", "jan, feb or mar '
+        '2025"): the whole span.'
+    ),
     "span_from_today_to_a_day": (
         'a span from today to a named day ("between today and jan 31 2027", "from now until 15 feb", "today thru '
         'march 2nd"): from today to that day, the next one when no year is said.'
@@ -371,6 +377,10 @@ GAPS: dict[str, str] = {
     ),
     "coral reef spend over the past 90 days?": (
         "known gap: 'the avg order size in there' after a customer's total reads the jargon but loses the set"
+    ),
+    "renewals in feb or mar 27": "known gap: 'mar 27' reads as the 27th of March as well as 2027: no year is read",
+    "hw many accts come up for renewal in april or maybe may": (
+        "known gap: 'may' after 'or maybe' is read as a verb, so only April is counted"
     ),
     "whats gateway auto parts AR looking like, how much do they owe us thats overdue": (
         "known gap: 'AR' (accounts receivable) and 'what they owe' are not read as the overdue amount"

@@ -89,6 +89,24 @@ CLASSES: dict[str, str] = {
         "A keep request whose past event carries a month ('took it over from dan in march'): a context, no "
         "situation ending that month."
     ),
+    # helper-blind-141's rows: written by a helper who never read the gate, while the change for the first two was
+    # made (from gate_set37/38's misses) and before any change for the last two
+    "keep_request_places_and_loops": (
+        "'stick this in ur notebook:', 'so ur in the loop long term:', 'pls note for ur records,', 'log this in ur "
+        "memory bank:' and a fact about the user's work: one context note."
+    ),
+    "keep_until_back": (
+        "'hold onto this til im back: im at X until the 25th', 'pls note for ur records, im at Y til im back on the "
+        "9th': one situation ending at the return, and no note of the request itself."
+    ),
+    "pointer_to_named_preference": (
+        "A kept preference turned round by naming it and a pronoun ('that newest-first thing, flip it. show them "
+        "oldest first'): the new value live, the old one retired."
+    ),
+    "someone_elses_wish_about_them": (
+        "How Atlas should answer another person ('if she asks keep it to bullets', 'when he asks spell out the full "
+        "numbers'): nothing kept."
+    ),
     "rumour_about_a_company": (
         "Gossip or a rumour about a customer or another company ('i hear X is opening a plant'), even with "
         "'keep that in mind': nothing stored."
@@ -710,6 +728,19 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "keep_request_places_and_loops-5": "'keep me on file as the west region order desk supervisor': no statement",
+    "keep_request_places_and_loops-9": "'keep me on file as key acct mgr for X': 'as' opens no statement",
+    "keep_until_back-2": (
+        "'keep this in mind till im back on thurs 19th: covering the south desk ...': the return in the request"
+        " bounds nothing, and the request is kept as a second note"
+    ),
+    "keep_until_back-3": "'so ur in the loop till i get back on the 3rd - ...': the dash content is not read",
+    "keep_until_back-5": "'log this til im back pls: ... back at my normal desk in 3 wks': no end the gate reads",
+    "keep_until_back-7": "'remember this only till im back on monday the 16th - ...': the bound is kept as the note",
+    "pointer_to_named_preference-0": "'the cancelled orders thing - leave them out': 'them' is not read",
+    "pointer_to_named_preference-3": "'that thousands setting, bump them up to millions': 'bump up' switches nothing",
+    "pointer_to_named_preference-4": "'the whole-numbers rule, undo it - give them 2 decimals': the new value is lost",
+    "pointer_to_named_preference-6": "'the cancelled thing from before - switch it round': no value read",
     "less_common_currency-2": (
         "'cud you give all the prices in turkish lira going forward' (now read as 'could you'): kept as TRY, but the"
         " polite request keeps the user's words ('Turkish lira'), not 'TRY'"
