@@ -1688,10 +1688,6 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
         if doc[start].lower_ == "that" and doc[start].dep_ == "det":
             break  # "remember that report?": a determiner, not the complementiser
         start += 1
-    bound = _KEPT_UNTIL_BACK.match(doc[start:end].text) if start < end else None
-    if bound is not None:
-        # "hold onto this til i'm back: ...": how long to keep it, said before what it is
-        start = next((t.i for t in doc[start:end] if t.idx - doc[start].idx >= bound.end()), end)
     span = doc[start:end]
     opening = next((t for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS), None)
     if opening is not None and opening.lower_ in vocab.REASON_OPENERS:
@@ -1699,6 +1695,9 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
     # "hang on to this for me: I report to ...", "log this for later - ...", "for the record, hang
     # on to this: ...": words that only point at what comes after the colon or dash, or ask again
     asks_again = {i for s, e in rules.match(doc).get("remember", []) for i in range(s, e)}
+    # "hold onto this til i'm back: ...", "add to ur notes on me till im back: ...": how long to keep it
+    for bound in _KEPT_UNTIL_BACK.finditer(span.text):
+        asks_again |= {t.i for t in span if bound.start() <= t.idx - span.start_char < bound.end()}
 
     def points(t: Token) -> bool:
         return t.lower_ in _POINTING_AHEAD or t.is_punct or t.i in asks_again
