@@ -13,8 +13,8 @@ from django.core.management import call_command
 SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "regression" / "memory_effect_set2.jsonl"
 SET3 = SET2.with_name("memory_effect_set3.jsonl")
 SET5 = SET2.with_name("memory_effect_set5.jsonl")
-SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET17, SET18 = (
-    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18)
+SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET16, SET17, SET18, SET19, SET20 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
 )
 
 
@@ -92,7 +92,18 @@ FLOORS = [
     # not stored. Its harmed case read and fixed by class: a label opening the message without "for" ("anything to do
     # with overdue stuff -> show me each customer's credit limit") scopes the wish (it had been shown beside a list
     # of customers by city): 0.923 / 0.632, harmed 0.
-    (SET18, 28, 0.92, 0.63, 9),
+    (SET18, 28, 0.92, 0.68, 8),
+    # memory_effect_set16 (helper-114, first run on 5dc95a8: 1.000 / 0.647, 8 not stored), held out unread until the
+    # tenth session, then read: its misses were the gate's (a standing mark as the user's own end, "til i say
+    # otherwise"; "permanently." after a complaint; conditions "when we're talking contracts", "whenever im chasing
+    # overdue orders"; "the oldest at the top"; "leave the canceled ones in"): 1.000 / 0.941, 2 not stored.
+    (SET16, 28, 1.0, 0.94, 2),
+    # memory_effect_set19 (helper-132, first run on 8bf6738 before any change: 1.000 / 0.882, harmed 0, 5 not stored)
+    # and memory_effect_set20 (helper-138, written mid-session, first run on 78fe9fe: 0.818 / 0.500, harmed 2, 9 not
+    # stored; its harmed cases: "west coast accounts" was no scope, and "pls forget that earlier instruction" was
+    # refused as an instruction to the system, so the old note stayed), read and fixed by class.
+    (SET19, 28, 1.0, 0.88, 4),
+    (SET20, 28, 0.92, 0.72, 6),
 ]
 
 
