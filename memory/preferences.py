@@ -1377,7 +1377,7 @@ def read_facets(text: str) -> Reading:
         and (_negated(h, low) or _found_wanting(h, low))
         for h in hits
     ):
-        # "use USD from now on, not GBP": the currency wanted in place of another, not how its code is shown
+        # "use USD going forward, not GBP": the currency wanted in place of another, not how its code is shown
         del found["currency_display"]
         found["currency"] = RECORDS_CURRENCY
     if (

@@ -37,6 +37,7 @@ from memory.gate.pipeline import (
     opens_standing,
     parse_turn,
     speech_act,
+    suggests,
     without_tag,
 )
 from memory.gate.secrets import names_secret, secret_kind
@@ -1136,20 +1137,12 @@ def _consequence(clause: Clause) -> Span | None:
     for token in clause.span:
         if token.lower_ in ("so", "therefore") and token.i > clause.span.start:
             rest = [t for t in doc[token.i + 1 : clause.span.end] if not t.is_punct]
-            if not rest or clause.act == "question" and not _suggested(rest):
+            if not rest or clause.act == "question" and not suggests(rest):
                 return None
             after = doc[token.i + 1 : clause.span.end]
-            opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS or _suggested(rest)
+            opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS or suggests(rest)
             return after if opens or _marked_wish(clause, after) else None
     return None
-
-
-def _suggested(tokens: list[Token]) -> bool:
-    """A request put as a suggestion: "maybe just include it", "perhaps put it in"."""
-    words = [t for t in tokens if t.lower_ not in ("maybe", "perhaps", "just")]
-    return bool(tokens and tokens[0].lower_ in ("maybe", "perhaps") and words) and (
-        words[0].lemma_.lower() in vocab.REQUEST_VERBS or words[0].lemma_.lower() in vocab.PLACING_VERBS
-    )
 
 
 def _marked_wish(clause: Clause, span: Span) -> bool:

@@ -310,8 +310,7 @@ def speech_act(span: Span) -> str:
         return "question"  # "do your totals include cancelled orders by default?", "is that always in usd"
     if _asks(span) and first.lemma_.lower() in vocab.REQUEST_VERBS and _is_imperative_verb(first):
         return "imperative"  # "write months in words?": a request typed with a question mark
-    suggested = [t for t in tokens if t.lower_ not in ("maybe", "perhaps", "just")]
-    if first.lower_ in ("maybe", "perhaps") and suggested and suggested[0].lemma_.lower() in _SUGGESTED_VERBS:
+    if suggests(tokens):
         return "imperative"  # "maybe just stick it in by default?": a request put as a suggestion
     if _asks(span) or first.lower_ in QUESTION_WORDS and not condition:
         return "question"
@@ -324,6 +323,16 @@ def speech_act(span: Span) -> str:
 
 
 _SUGGESTED_VERBS = frozenset({*vocab.REQUEST_VERBS, *vocab.PLACING_VERBS})
+
+
+def suggests(tokens: list[Token]) -> bool:
+    """A request put as a suggestion: "maybe just include it", "perhaps put it in"."""
+    words = [t for t in tokens if t.lower_ not in ("maybe", "perhaps", "just")]
+    return (
+        bool(tokens and words)
+        and tokens[0].lower_ in ("maybe", "perhaps")
+        and (words[0].lemma_.lower() in _SUGGESTED_VERBS)
+    )
 
 
 def _inverted(first: Token) -> bool:
@@ -371,7 +380,7 @@ def grammatical_subject(span: Span) -> str:
     subjects = [t for t in span if t.dep_ in ("nsubj", "nsubjpass") and span.start <= t.head.i < span.end]
     root = span.root
     if root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass", "aux", "expl") for c in root.children):
-        # "always give me the account code, the leeds team keys everything off it": a request opens the clause, so
+        # "show me each account's code always, the york team keys stuff off it": a request opens the clause, so
         # the subject of the reason after it is not the clause's
         return "none"
     if subjects and all(_in_a_condition(t) for t in subjects[:1]):

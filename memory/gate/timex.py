@@ -23,7 +23,7 @@ _WEEKDAY_RE = rf"({words_pattern(WEEKDAY_NUMBERS)})"
 _MONTH_RE = rf"({words_pattern(MONTHS)})\.?"
 _NUM_RE = rf"(\d+|{words_pattern(COUNT_WORDS)})"
 _UNTIL = (
-    # "til im back on the 9th", "until I'm back monday": the return is the end
+    # "til im back on the 12th", "until I'm back monday": the return is the end
     r"(?:(?:until|till|til)\s+(?:i'm|im|i\s+am|i\s+get)\s+back(?:\s+(?:on|in))?|"
     r"back\s+(?:in|at|to)\s+(?:the\s+|my\s+)?(?:office|desk|work|base)(?:\s+on)?|back\s+in\s+on|"
     # "back on my own patch fri the 20th", "back at the depot monday": back at a place of the user's
@@ -109,7 +109,7 @@ class TimeSpan:
 
 _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|year|quarter)\b", re.I), "end_of"),
-    # "til the weekend after next": the end of the week after this one
+    # "til the weekend after next": the week after this one, to its last day
     (re.compile(rf"\b{_UNTIL}\s+the\s+(week)end\s+after\s+next\b", re.I), "end_of_next"),
     # "til month end", "until quarter-end", "through year end": the same end, said the short way
     (re.compile(rf"\b{_UNTIL}\s+(?:the\s+|this\s+)?(week|month|year|quarter)[\s-]?end\b", re.I), "end_of"),
