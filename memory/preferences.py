@@ -1025,7 +1025,7 @@ _EXCLUDE = re.compile(
 )
 _SORT = re.compile(
     r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?|arrange(?:d)?)\b[^,.;]*?\bby\s+(?!default)(?P<by>[a-z][a-z ]{1,30}?)"
-    r"(?=\s*(?:,|\.|$|desc|asc|biggest|largest|smallest|newest|oldest|highest|lowest|first|then|as|every|"
+    r"(?=\s*(?:,|\.|$|desc|asc|biggest|largest|smallest|newest|oldest|highest|lowest|high|low|first|then|as|every|"
     r"by default|please|from))"
     r"|\b(?P<alpha>alphabetical(?:ly)?|a[- ]to[- ]z|a-z)\b"
     rf"|\b(?P<first>{_EXTREMES})(?: (?:ones?|orders?|customers?|amounts?|due date|date|\$|dollars?|values?|deals?))? "

@@ -961,6 +961,8 @@ def _carries_wish(clause: Clause) -> bool:
         return True
     if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause) or _withdraws(clause):
         return False
+    if any(t.lower_ in _THIRD_PERSONS and t.dep_ in ("nsubj", "dative", "dobj", "pobj") for t in clause.span):
+        return False  # "if she ever asks u anything dont give her one": how to answer someone else
     if _says_what_atlas_does(clause) or _past_habit(clause):
         return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
@@ -1140,9 +1142,14 @@ def _consequence(clause: Clause) -> Span | None:
             if not rest or clause.act == "question" and not suggests(rest):
                 return None
             after = doc[token.i + 1 : clause.span.end]
+            if any(t.lower_ in _THIRD_PERSONS for t in rest):
+                return None  # "... so if she ever asks u anything dont give her one": a wish for someone else
             opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS or suggests(rest)
             return after if opens or _marked_wish(clause, after) else None
     return None
+
+
+_THIRD_PERSONS = frozenset({"she", "he", "her", "him", "hers", "his"})
 
 
 def _marked_wish(clause: Clause, span: Span) -> bool:
@@ -2279,7 +2286,8 @@ def _clause_refusal(clause: Clause, hits: set[str], text: str) -> Finding | None
         return _refuse("sensitive", r.SENSITIVE, text)
     if "inference" in hits and not hits & {"standing", "prefer"} and (about_user or clause.act != "imperative"):
         return _refuse("inference", r.INFERENCE, text)
-    if "venting" in hits and not hits & {"standing", "prefer", "remember"}:
+    # ("dublin got extended ugh, here til fri the 13th now": the complaint is about a stay that goes on)
+    if "venting" in hits and not hits & {"standing", "prefer", "remember", "extension", "situation", "temporary"}:
         return _refuse("venting", r.VENTING, text)
     return None
 

@@ -409,6 +409,15 @@ def _in_a_condition(token: Token) -> bool:
     )
 
 
+def _on_my_team(token: Token) -> bool:
+    """A subject said to be on the user's team ("sofia on my team", "someone in our office"): a person."""
+    return any(
+        prep.dep_ == "prep"
+        and any(o.lemma_.lower() in vocab.PEOPLE_NOUNS + ("office", "desk", "department") for o in prep.children)
+        for prep in token.children
+    )
+
+
 def _who(token: Token) -> str:
     word = token.lower_
     if word in ("i", "me"):  # the tokenizer splits "im" into "i" "m"
@@ -418,7 +427,7 @@ def _who(token: Token) -> str:
     owners = {c.lower_ for c in token.children if c.dep_ == "poss"}
     if word in _COMPANY_SUBJECTS or owners & {"our", "we"} and word not in _PERSON_SUBJECTS:
         return "company"
-    if word in _PERSON_SUBJECTS:
+    if word in _PERSON_SUBJECTS or token.ent_type_ == "PERSON" or _on_my_team(token):
         return "other"
     if owners & {"my"}:
         return "user"

@@ -988,6 +988,9 @@ SHORTENING_WORDS: tuple[str, ...] = (
 )  # fmt: skip
 EXTENSION_WORDS: tuple[str, ...] = (
     "extended", "extend", "extending", "prolonged", "staying on", "staying", "pushed back", "extra", "now runs",
+    # "stuck out here another week", "they want me a few more days"
+    "another week", "another few days", "another couple of days", "a few more days", "few more days",
+    "couple more days", "another day",
     *(w for w in SHORTENING_WORDS if w != "now"),
 )  # fmt: skip
 

@@ -107,6 +107,18 @@ CLASSES: dict[str, str] = {
         "How Atlas should answer another person ('if she asks keep it to bullets', 'when he asks spell out the full "
         "numbers'): nothing kept."
     ),
+    # helper-blind-145's rows: written by a helper who never read the gate, while the change for the first and last
+    # was made (gate_set36/37's misses); the second class is unchanged (a standing mark for it misread other facets)
+    "sort_by_money_words": (
+        "A sort by money said 'revenue high to low', 'by spend, biggest first', 'order value low to high': by amount."
+    ),
+    "first_time_it_comes_up": (
+        "'spell out acronyms the first time they come up', 'whenever a new metric shows up add a definition': kept."
+    ),
+    "stay_extended_another_week": (
+        "A stay extended 'another week, back the 21st now', 'here til fri the 13th now' (with a complaint): one "
+        "situation, ending at the later day."
+    ),
     "rumour_about_a_company": (
         "Gossip or a rumour about a customer or another company ('i hear X is opening a plant'), even with "
         "'keep that in mind': nothing stored."
@@ -728,6 +740,17 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "sort_by_money_words-2": "'by sales desc as my default for product lists': no product lists in the records",
+    "sort_by_money_words-4": "'by how much they've spent, most first' is no field the sort reads",
+    "sort_by_money_words-6": "'put em by spend smallest->largest': the arrow is no order the sort reads",
+    "sort_by_money_words-8": "'by how much they've spent, least first' is no field the sort reads",
+    "first_time_it_comes_up-1": "'define jargon the 1st time ...' is kept as acronyms spelt out, not in its own words",
+    "first_time_it_comes_up-3": "'explain technical terms the first time they come up?': no standing mark read",
+    "first_time_it_comes_up-4": "'the 1st time it appears' is no standing mark the gate reads",
+    "first_time_it_comes_up-6": "'the first time they come up' is no standing mark the gate reads",
+    "first_time_it_comes_up-7": "'the 1st time each one appears' is no standing mark the gate reads",
+    "stay_extended_another_week-6": "the extended Warsaw stay is kept as a second situation beside the first",
+    "stay_extended_another_week-7": "'trial's running long, another few days': jury duty is not kept as a situation",
     "keep_request_places_and_loops-5": "'keep me on file as the west region order desk supervisor': no statement",
     "keep_request_places_and_loops-9": "'keep me on file as key acct mgr for X': 'as' opens no statement",
     "keep_until_back-2": (
@@ -884,7 +907,6 @@ KNOWN_GAPS: dict[str, str] = {
     "list_size_plenty-0": "'top 5 is plenty for me' names no list ('for me'): not kept",
     "list_size_plenty-3": "'20 is plenty for the top customers thing' is not read",
     "list_size_plenty-4": "'3 is plenty tbh' names no list: not kept",
-    "extended_staying-1": "'staying the rest of the week, flying home saturday' ends at the week's end, not saturday",
     "extended_staying-4": "'staying till thurs' after 'mon to wed': the new end is read a week on",
     "cancelled_belong_in_totals-2": "'belong in the sums' (sums, not totals) is not read",
     "cancelled_belong_in_totals-4": (
