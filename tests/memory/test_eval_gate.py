@@ -141,16 +141,16 @@ def test_a_correction_corrected_again_replaces_the_first_and_venting_is_not_kept
         ("regression/gate_set33.jsonl", 0.93, 0.68),
         # gate_set29 (helper-107, first run on e217547: 0.947 / 0.944), gate_set31 (helper-115, first run on 5dc95a8:
         # 0.905 / 0.882) and gate_set34 (helper-126, first run on 53108a7: 0.846 / 0.588), held out unread until the
-        # tenth session, then read and fixed by class: 0.947 / 0.944, 1.000 / 0.941, 0.895 / 0.882
-        ("regression/gate_set29.jsonl", 0.94, 0.94),
+        # tenth session, then read and fixed by class: 1.000 / 1.000, 1.000 / 0.941, 0.895 / 0.882
+        ("regression/gate_set29.jsonl", 1.0, 1.0),
         ("regression/gate_set31.jsonl", 1.0, 0.94),
         ("regression/gate_set34.jsonl", 0.89, 0.88),
         # gate_set35/36 (helper-131, first run on 8bf6738 before any change: 0.929 / 0.733 and 0.846 / 0.600) and
         # gate_set37/38 (helper-137, written mid-session, first run on 78fe9fe: 0.688 / 0.529 and 0.800 / 0.611),
         # read in the tenth session and fixed by class (helper-blind-135, -136, -139, -141's rows)
         ("regression/gate_set35.jsonl", 1.0, 0.8),
-        ("regression/gate_set36.jsonl", 0.88, 0.86),
-        ("regression/gate_set37.jsonl", 0.81, 0.64),
+        ("regression/gate_set36.jsonl", 0.94, 0.86),
+        ("regression/gate_set37.jsonl", 0.86, 0.64),
         ("regression/gate_set38.jsonl", 0.88, 0.77),
     ],
 )
@@ -163,7 +163,6 @@ def test_a_regression_fixture_read_with_the_demo_data_keeps_its_measured_figures
 # The sets of another size than 45 (the eighth session's helpers wrote 30 a set).
 SET_SIZES = {f"regression/gate_set{n}.jsonl": 30 for n in (29, 30, 31, 32, 33, 34, 35, 36, 37, 38)}
 EXPIRY_FLOORS = {
-    "regression/gate_set31.jsonl": 0.94,
     "regression/gate_set34.jsonl": 0.94,
     "regression/gate_set33.jsonl": 0.92,
     "regression/gate_set28.jsonl": 0.96,
