@@ -764,8 +764,8 @@ _OWN_RULE = re.compile(
 
 
 _OWN_EARLIER = re.compile(
-    r"\b(?:forget|scrap|drop|ignore|disregard|cancel)\s+(?:that|my)\s+(?:(?:earlier|previous|last|old|other)\s+)?"
-    r"(?:[a-z-]+\s+)?(?:instruction|request|ask|rule|setting|wish)s?\b"
+    rf"\b(?:forget|scrap|drop|ignore|disregard|cancel)\s+(?:that|my)\s+(?:(?:{'|'.join(vocab.EARLIER_WORDS)})\s+)?"
+    rf"(?:[a-z-]+\s+)?(?:{'|'.join(vocab.EARLIER_WISH_NOUNS)})s?\b"
 )
 
 
@@ -961,7 +961,7 @@ def _carries_wish(clause: Clause) -> bool:
         return True
     if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause) or _withdraws(clause):
         return False
-    if any(t.lower_ in _THIRD_PERSONS and t.dep_ in ("nsubj", "dative", "dobj", "pobj") for t in clause.span):
+    if any(t.lower_ in vocab.THIRD_PERSONS and t.dep_ in ("nsubj", "dative", "dobj", "pobj") for t in clause.span):
         return False  # "if she ever asks u anything dont give her one": how to answer someone else
     if _says_what_atlas_does(clause) or _past_habit(clause):
         return False
@@ -1142,14 +1142,11 @@ def _consequence(clause: Clause) -> Span | None:
             if not rest or clause.act == "question" and not suggests(rest):
                 return None
             after = doc[token.i + 1 : clause.span.end]
-            if any(t.lower_ in _THIRD_PERSONS for t in rest):
+            if any(t.lower_ in vocab.THIRD_PERSONS for t in rest):
                 return None  # "... so if she ever asks u anything dont give her one": a wish for someone else
             opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS or suggests(rest)
             return after if opens or _marked_wish(clause, after) else None
     return None
-
-
-_THIRD_PERSONS = frozenset({"she", "he", "her", "him", "hers", "his"})
 
 
 def _marked_wish(clause: Clause, span: Span) -> bool:
@@ -1679,7 +1676,7 @@ def _words(span: Span) -> list[Token]:
     return [t for t in span if not t.is_punct and not t.is_space]
 
 
-_KEPT_UNTIL_BACK = re.compile(r"(?:until|till|til)\s+(?:i'm|im|i\s+am|i\s+get)\s+back\b", re.IGNORECASE)
+_KEPT_UNTIL_BACK = re.compile(rf"(?:{'|'.join(vocab.UNTIL_WORDS)})\s+(?:i'm|im|i\s+am|i\s+get)\s+back\b", re.IGNORECASE)
 
 
 def _content(doc: Doc, start: int, end: int) -> Span | None:
@@ -1766,7 +1763,7 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
     ):
         if target[0].lower_ == "i" and len(target) > 1 and target[1].lower_ != "said":
             break
-        if target[0].lower_ in _EARLIER and len(target) > 1 and target[1].lower_ in ("instruction", "request"):
+        if target[0].lower_ in _EARLIER and len(target) > 1 and target[1].lower_ in vocab.EARLIER_WISH_NOUNS:
             target = target[2:]  # "forget that earlier instruction about ...": what it was about
             continue
         if target[0].lower_ == "you":  # "what you know about my office", "what you have on me"
@@ -1789,7 +1786,7 @@ def _forget(clause: Clause, quote: str) -> Finding | None:
     return Finding("forget", "forget", r.FORGET_REQUEST, statement=query, quote=quote)
 
 
-_EARLIER = frozenset({"my", "earlier", "previous", "last", "old"})
+_EARLIER = frozenset({"my", *vocab.EARLIER_WORDS})
 
 
 # Words that open a reason said after what is forgotten ("..., it's no use now", "..., i never read it").

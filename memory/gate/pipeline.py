@@ -327,10 +327,10 @@ _SUGGESTED_VERBS = frozenset({*vocab.REQUEST_VERBS, *vocab.PLACING_VERBS})
 
 def suggests(tokens: list[Token]) -> bool:
     """A request put as a suggestion: "maybe just include it", "perhaps put it in"."""
-    words = [t for t in tokens if t.lower_ not in ("maybe", "perhaps", "just")]
+    words = [t for t in tokens if t.lower_ not in (*vocab.SUGGESTION_WORDS, "just")]
     return (
         bool(tokens and words)
-        and tokens[0].lower_ in ("maybe", "perhaps")
+        and tokens[0].lower_ in vocab.SUGGESTION_WORDS
         and (words[0].lemma_.lower() in _SUGGESTED_VERBS)
     )
 

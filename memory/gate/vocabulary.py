@@ -343,6 +343,13 @@ DENIAL_LIMITERS: tuple[str, ...] = ("just", "only", "merely", "simply")
 DENIED_ONE_OFF_ENDS: tuple[str, ...] = ("once", "today", "answer", "one", "time", "report", "reply", "now", "chat")
 # Verbs of a standing exception: "unless I ask otherwise", "unless I tell you different".
 EXCEPTION_VERBS: tuple[str, ...] = ("say", "ask", "tell", "specify", "mention", "request")
+# Someone else, as the one a wish is for ("if she ever asks u anything dont give her one").
+THIRD_PERSONS: frozenset[str] = frozenset({"she", "he", "her", "him", "hers", "his"})
+# An earlier wish of the user's, named as such ("forget that earlier instruction about tables").
+EARLIER_WORDS: tuple[str, ...] = ("earlier", "previous", "last", "old", "other")
+EARLIER_WISH_NOUNS: tuple[str, ...] = ("instruction", "request", "ask", "rule", "setting", "wish")
+# A request put as a suggestion ("maybe just include it by default?").
+SUGGESTION_WORDS: tuple[str, ...] = ("maybe", "perhaps")
 # An end that is the user's own word: "til i say otherwise", "until I change my mind", "till I decide".
 UNTIL_WORDS: tuple[str, ...] = ("until", "till", "til", "untill")
 CHANGE_OF_MIND_VERBS: tuple[str, ...] = ("change", "decide", "revoke", "cancel")
