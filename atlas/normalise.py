@@ -36,9 +36,17 @@ MIN_CORRECTED_LENGTH = 4
 LONG_WORD = 7
 # A word this long made of two known words is a compound, not a typo.
 COMPOUND_LENGTH = 8
+# A shorter one only of two words of three letters or more, and with no known word one edit away.
+SHORT_COMPOUND_LENGTH = 6
+# ... each of them a common word ("roll" + "out"; not "far" + "macy", which is "farmacy" misspelt).
+COMMON_HALF = 10**7
 SHORT_WORD = 6
 # A neighbouring word supports a spelling when the pair is this much likelier than the word alone.
 SUPPORTED = 0.01
+# A three-letter typo is read as a word only this common (the, and, for, you: function words, not rare ones).
+COMMON_SHORT_WORD = 10**8
+# ... and a known three-letter word this rare, one such swap from a common one, is taken for that typo ("fro").
+RARE_SHORT_WORD = 10**7
 # A domain word is preferred to an English word at the same distance.
 DOMAIN_COUNT = 10**12
 
@@ -193,8 +201,16 @@ def _known(word: str, lex: _Lexicon) -> bool:
     # Nor is a compound of two known words ("onboarding", "timesheet", "backorders"), or an
     # e-word of a known one ("ecommerce", "einvoicing").
     english = lexicon.english()
-    if len(low) < COMPOUND_LENGTH or _one_letter_from_a_name(low, lex):
+    if len(low) < SHORT_COMPOUND_LENGTH or _one_letter_from_a_name(low, lex):
         return False  # "saltmarch" is Saltmarsh misspelt, not "salt" + "march"
+    if len(low) < COMPOUND_LENGTH:
+        # "rollout", "payout", "signoff": two words of three letters or more joined, with no word one edit away
+        # (a typo of a known word is one edit from it: "ordrs"); never read as another word two edits off
+        frequency = english.frequency
+        halves = any(
+            min(frequency.get(low[:i], 0), frequency.get(low[i:], 0)) >= COMMON_HALF for i in range(3, len(low) - 2)
+        )
+        return halves and not _closest(low, 1, lex)
     if low.startswith("e") and english.knows(low[1:]):
         return True
     compound = any(english.knows(low[:i]) and english.knows(low[i:]) for i in range(2, len(low) - 2))
@@ -234,6 +250,8 @@ def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
     word before or after it, then a domain word, then the most frequent. A short word (under
     six letters) is corrected only to a domain word or a spelling its neighbour supports:
     "apac" is no misspelt "apace"."""
+    if len(word) == MIN_CORRECTED_LENGTH - 1 and word.isalpha():
+        return _unswapped(word)
     if len(word) < MIN_CORRECTED_LENGTH or not word.isalpha():
         return None
     distance = 1 if len(word) < LONG_WORD else 2
@@ -255,14 +273,45 @@ def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
         """The spelling and its neighbour are two words of one business name ("granit peak" -> "granite")."""
         return (before, term) in lex.name_pairs or (term, after) in lex.name_pairs
 
+    def dropped(term: str) -> bool:
+        """The word is the spelling with one letter left out ("evry" of "every", not "very" with two swapped):
+        the slip people make most when typing fast."""
+        return len(term) == len(word) + 1 and any(term[:i] + term[i + 1 :] == word for i in range(len(term)))
+
     ranked = sorted(
-        closest, key=lambda t: (in_a_name(t), support(t) > SUPPORTED, t in lex.domain, support(t)), reverse=True
+        closest,
+        key=lambda t: (in_a_name(t), support(t) > SUPPORTED, dropped(t), t in lex.domain, support(t)),
+        reverse=True,
     )
     best = ranked[0]
     short = len(word) < SHORT_WORD
     if short and best not in lex.domain and support(best) <= SUPPORTED and not _swapped(word, best):
         return None
     return best
+
+
+def _unswapped(word: str) -> str | None:
+    """A three-letter word typed with two letters the wrong way round ("teh", "adn", "hte"), read as the common
+    English word it was meant to be; any other short word is left as typed ("ytd", "smb")."""
+    frequency = lexicon.english().frequency
+    swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    known = [w for w in swaps if frequency.get(w, 0) >= COMMON_SHORT_WORD]
+    return max(known, key=lambda w: frequency[w]) if known else None
+
+
+def _rare_swap(word: str, before: str, after: str, lex: _Lexicon) -> bool:
+    """A known but rare three-letter word ("fro") that is a very common one with two letters swapped, where its
+    neighbours go with the common one and not with it ("looking fro the" is "for"; "to and fro" stays)."""
+    frequency = lexicon.english().frequency.get(word, 0)
+    meant = _unswapped(word)
+    if not 0 < frequency < RARE_SHORT_WORD or word in lex.domain or meant is None:
+        return False
+    pairs = lexicon.bigrams()
+
+    def paired(term: str) -> int:
+        return max(pairs.get((before, term), 0), pairs.get((term, after), 0))
+
+    return paired(word) == 0 and paired(meant) > 0
 
 
 def _swapped(word: str, term: str) -> bool:
@@ -342,6 +391,10 @@ def normalise(text: str) -> Normalised:
             # spelling correction is); "winston" or "florida" name no city of the data, so stay
             replacement = _nickname(low, lex) or token
             changes.append(Change(token, replacement, "nickname"))
+        elif len(low) == MIN_CORRECTED_LENGTH - 1 and token.islower() and _rare_swap(low, before, after, lex):
+            # "fro", "tow": a rare word that is a common one with two letters swapped is the common one mistyped
+            replacement = _unswapped(low) or token
+            changes.append(Change(token, replacement, "spelling"))
         elif token.isalpha() and not _known(token, lex) and (sentence_start or not token[:1].isupper()):
             corrected = _correct(low, before, after, lex)
             if corrected is not None and corrected != low:

@@ -42,6 +42,12 @@ def test_shorthand_and_contractions_are_spelt_out(typed, read):
         ),
         ("leave the notes feild out", "leave the notes field out", "Read \u2018feild\u2019 as \u2018field\u2019."),
         ("evry time use tabels", "every time use tables", "Read \u2018evry\u2019 as \u2018every\u2019."),
+        # helper-blind-151's typos of 6-7 letters: still read as the word meant beside the compounds above
+        ("invoce", "invoice", "Read \u2018invoce\u2019 as \u2018invoice\u2019."),
+        ("reciept", "receipt", "Read \u2018reciept\u2019 as \u2018receipt\u2019."),
+        ("payemnt", "payment", "Read \u2018payemnt\u2019 as \u2018payment\u2019."),
+        ("refnud", "refund", "Read \u2018refnud\u2019 as \u2018refund\u2019."),
+        ("custmer", "customer", "Read \u2018custmer\u2019 as \u2018customer\u2019."),
     ],
 )
 def test_misspelt_words_are_read_as_the_closest_word_and_said(typed, read, said):
@@ -67,6 +73,18 @@ def test_misspelt_customer_names_are_read_from_the_business_data(corpus):
         "upsell targets for the west pls",
         "i run the crossborder accounts",
         "keep the outbound shipments in mind",
+        # helper-blind-151's lines (written before the change, by a helper who never read the code): two short
+        # words joined, 6-7 letters, that the dictionary lacks ("rollout" had been read as "fallout")
+        "pls list customers whose orders shipped after the rollout last week",
+        "im trying to clear the backlog of unpaid orders by friday",
+        "til we can upsell the premium plan to repeat customers",
+        "can you check the average markup on bulk orders this month",
+        "pls confirm the cutoff for same day shipping on customer orders",
+        "im prepping for the kickoff call with our new retail customer",
+        "can you find orders marked for store pickup that were never collected",
+        "how many customers finished signup but never placed an order",
+        "pls calculate the affiliate payout for orders placed in march",
+        "im writing handoff notes for my enterprise customers, can you help",
     ],
 )
 def test_words_that_are_not_typos_stay(typed):
@@ -100,3 +118,41 @@ def test_a_clipped_city_name_is_read_as_a_city_of_the_data_and_said(corpus):
         "Read \u2018phila\u2019 as \u2018Philadelphia\u2019.",
     ]
     assert normalise("our customers in florida").text == "our customers in Florida"
+
+
+# helper-blind-152's lines, written before the change by a helper who never read the code: a three-letter word
+# typed with two neighbouring letters swapped is read as the word meant and said; a short acronym stays as typed.
+@pytest.mark.parametrize(
+    ("typed", "typo", "meant"),
+    [
+        ("pls check if teh order for acme shipped yet", "teh", "the"),
+        ("can u pull up the invoice adn send it to john", "adn", "and"),
+        ("im looking fro the refund status on order 4471", "fro", "for"),
+        ("hey did yuo update the customer address already", "yuo", "you"),
+        ("which orders aer still pending from last week", "aer", "are"),
+        ("the payment wsa declined for mrs lee, pls retry", "wsa", "was"),
+        ("cna u email the tracking link to the customer", "cna", "can"),
+        ("pls mark lal open tickets for acme as resolved", "lal", "all"),
+    ],
+)
+def test_a_three_letter_word_with_two_letters_swapped_is_read_as_meant(typed, typo, meant):
+    result = normalise(typed)
+    assert meant in result.text.split()
+    assert typo not in result.text.split()
+    assert (typo, meant) in [(c.original, c.replacement) for c in result.corrections]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "whats the eta on the bulk order for smith co",
+        "pls double check the sku on line 3 of that order",
+        "customer wants an rma for the broken charger",
+        "can u get me the refund totals by eod",
+        "update the qty to 12 on order 5520 pls",
+        "log the call notes in the crm for that customer",
+        "to and fro",  # a rare word its neighbours go with stays
+    ],
+)
+def test_short_acronyms_and_rare_words_in_their_place_are_not_corrected(typed):
+    assert [c for c in normalise(typed).corrections if c.reason == "spelling"] == []
