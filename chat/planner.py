@@ -2365,10 +2365,32 @@ def _each_customers_own(signals: Signals) -> bool:
         per = "per" in words[max(0, i - 2) : i]
         if before and before[-1] == "each" or per:
             return True  # "each boise cust", "per-customer totals" ("every customer" may be all of them at once)
-        after = words[i + 1 : i + 7]
+        after = words[i + 1 : i + 13]
         if any(a in vocab.DISTRIBUTIVE_WORDS and b in vocab.DISTRIBUTED_MEASURES for a, b in pairwise(after)):
             return True  # "... and what they each ordered", "... w their totals", "... n their total"
+        # "... in the east region w their total order value", "... and what each one's ordered": the word between
+        if any(
+            a in vocab.DISTRIBUTIVE_WORDS and c in vocab.DISTRIBUTED_MEASURES
+            for a, _, c in zip(after, after[1:], after[2:], strict=False)
+        ):
+            return True
+        # "... and how many orders each has placed", "... + order count for each", "... and what they spent": a
+        # figure asked for, then each customer's own said by "each" or "they"
+        # ("which customers placed more than 3 orders each": the "each" is the condition's, on each customer)
+        measured = any(w in vocab.DISTRIBUTED_MEASURES or w in vocab.COUNTED_MEASURES for w in after)
+        counted = signals.min_orders is None
+        if measured and counted and ("each" in after or "apiece" in after or _they_measure(after)):
+            return True
     return False
+
+
+def _they_measure(words: list[str]) -> bool:
+    """ "what they spent", "how much they've ordered": a figure of each one they name."""
+    padded = [*words, "", ""]
+    measures = vocab.DISTRIBUTED_MEASURES
+    return any(
+        a == "they" and (b in measures or c in measures) for a, b, c in zip(words, padded[1:], padded[2:], strict=False)
+    )
 
 
 def _which_customers_how_much(words: list[str]) -> bool:

@@ -255,8 +255,10 @@ GROUPING_LEADS = frozenset({"by", "per", "each", "every"})
 # "what they each ordered", "their totals", "each one spent": a figure said of each one
 DISTRIBUTIVE_WORDS = frozenset({"each", "their", "individual"})
 DISTRIBUTED_MEASURES = frozenset(
-    {"ordered", "spent", "spend", "total", "totals", "revenue", "sales", "order", "bought", "billed"}
+    {"ordered", "spent", "spend", "total", "totals", "revenue", "sales", "order", "bought", "billed", "placed"}
 )
+# What a count of each customer's orders is asked with ("how many orders each has placed", "order count for each").
+COUNTED_MEASURES = frozenset({"orders", "count", "many", "value", "much"})
 MORE_THAN = frozenset({"more", "over", "above", "greater", "exceed", "exceeding", "least", "bigger", "larger", ">"})
 LESS_THAN = frozenset({"less", "under", "below", "fewer", "smaller", "sub", "<"})
 # "Are we allowed to charge late fees?": asking leave to do something asks for a rule (a policy document),

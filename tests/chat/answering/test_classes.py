@@ -12,6 +12,14 @@ from tests.chat.answering.conftest import blind_cases, judged
 pytestmark = pytest.mark.turn
 
 CLASSES: dict[str, str] = {
+    # eleventh session (5 December): helper-blind-150's rows, written before the change by a helper who never read
+    # the planner (memory_effect_set22's question "list the customers in the east region w their total order value"
+    # had been read as one total over them all)
+    "customers_with_their_totals": (
+        "Customers of a region, segment or city listed each with their own figure ('... w their total order value', "
+        "'... and how many orders each has placed', '... + order count for each', '... with what they spent'): one "
+        "figure per customer."
+    ),
     # tenth session (5 December): helper-blind-140's rows, written by a helper who never read the planner, while the
     # change was made (memory_effect_set18's question "whose contracts renew between today and jan 31 2027?" had
     # been read as today alone)
@@ -297,6 +305,10 @@ TWO_CONDITIONS_GAP = (
 RUN_TO_GAP = "known gap: 'what does a typical order run to' is not read as an average"
 BARE_DAYS_GAP = "known gap: days with no month ('from the 3rd to the 17th of last month') have no period"
 GAPS: dict[str, str] = {
+    "show the north region customers and what each one's billed ytd": (
+        "known gap: 'billed' said as a participle is not read as the money each customer was invoiced, and Atlas "
+        "abstains (read as a harmless verb, the answer counted orders: worse)"
+    ),
     "how many orders did the west put thru last month": (
         "known gap: 'what about northline logistics, how many last month' (a named customer, then the measure after "
         "a comma) is not read as a follow-up"
