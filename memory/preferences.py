@@ -64,6 +64,9 @@ _LEADS = (
 )
 # What a percentage is called: "percentages", "pct figures", "%s", "growth rates", "a % change", "yoy growth"
 _PERCENTS = r"(?:\bpercent(?:ages?|s)?\b|\bpct\b|%s?(?!\w)|\bgrowth(?: rates?)?\b|\bshares? of)"
+# After a figure, words that show it as the style wanted ("290k style", "2.3m not 2,300,000", "45k etc",
+# "like that"), not as an amount asked about
+_SHOWN_AS_STYLE = r"[^.;?!]{0,30}\b(?:style|format|formatting|etc|like (?:that|this)|that way|this way|not \$?\d)"
 _EXTREMES = r"biggest|largest|highest|smallest|lowest|newest|latest|freshest|most recent|oldest|earliest"
 
 
@@ -289,12 +292,22 @@ FACETS: tuple[Facet, ...] = (
                     r"\bk'?s\b",
                     r"\d\.\dk\b",
                     r"\$k\b",
+                    # a figure shown as the style wanted: "290k style", "45k, 120k etc", "write them like 350k"
+                    rf"\b\d{{1,3}}k\b(?={_SHOWN_AS_STYLE})",
+                    r"\b\d{1,3}k(?:, ?\$?\d{1,3}k)+\b",
                 ),
                 "in thousands (like $102.0k)",
             ),
             Value(
                 "m",
-                (r"\bmillions?\b", r"\bin m\b", r"\bmn\b", r"\d\.\d{1,2}m\b", r"\$m\b"),
+                (
+                    r"\bmillions?\b",
+                    r"\bin m\b",
+                    r"\bmn\b",
+                    r"\d\.\d{1,2}m\b",
+                    r"\$m\b",
+                    rf"\b\d{{1,3}}m\b(?={_SHOWN_AS_STYLE})",
+                ),
                 "in millions (like $8.94m)",
             ),
         ),
@@ -313,6 +326,8 @@ FACETS: tuple[Facet, ...] = (
                     r"without (?:the )?(?:cents|pennies|decimals)",
                     r"(?:drop|lose|skip|ditch|leave off|strip|chop|cut|remove|get rid of) (?:all )?the "
                     r"(?:cents|pennies|decimals|decimal places)",
+                    # "leave the cents off amounts", "chop the pennies off", "cents off pls": money without them
+                    r"\b(?:cents|pennies|decimals|decimal places) (?:off|out)\b",
                     # "can money always be to the nearest dollar?": rounding, not the currency
                     r"\bnearest (?:whole )?(?:dollar|euro|pound|franc|buck|unit|integer)s?\b",
                     r"round(?:ed|ing)? (?:\w+ )?(?:to|up to|off to) (?:the )?(?:nearest )?"
@@ -321,7 +336,7 @@ FACETS: tuple[Facet, ...] = (
                     r"\bround (?:it|them|everything|money|amounts|figures)(?: off)?\b"
                     r"(?! to (?:the )?nearest (?:hundred|thousand|100|1,?000|grand)\b)",
                 ),
-                "rounded to whole units, without cents",
+                "rounded to whole dollars, without cents",
             ),
             # "millions w one decimal", "to 1 decimal place": $1.2m, $45.2k
             Value(
@@ -530,8 +545,9 @@ FACETS: tuple[Facet, ...] = (
             Value(
                 "#",
                 (
-                    r"\btop (\d{1,3})\b",
-                    r"\b(?:list|ranking) (?:size|length) (?:to|of|at) (\d{1,3})\b",
+                    rf"\btop ({_NUMBER_WORD})\b(?!\s*(?:{_NOT_A_LIST_SIZE})\b)",
+                    r"\b(?:a|the|my|just a) (dozen)\b(?=[^.;]{0,40}\b(?:top|rank\w*|biggest|largest|best|lists?)\b)",
+                    rf"\b(?:list|ranking) (?:size|length)(?: setting)? (?:to|of|at) ({_NUMBER_WORD})\b",
                     r"\bfirst (\d{1,3})\b",
                     r"\b(?:only|just) (?:the )?(?:top |first )?(\d{1,3})\b",
                     r"\bstop at (\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\b",
@@ -560,6 +576,9 @@ FACETS: tuple[Facet, ...] = (
                     # "15 rows is my limit", "rankings, 10 max", "8 is plenty for any list"
                     rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:is|are) (?:my|the) (?:limit|max(?:imum)?|cap)\b",
                     rf"\b(?:{_LISTS}|{_ENTRIES})\b[^.;?]{{0,30}}?\b({_NUMBER_WORD}) (?:max|maximum|tops)\b",
+                    # "for any top customers list, three is plenty", "rankings or whatever, a dozen is the right size"
+                    rf"\b(?:{_LISTS}|top \w+|rank\w*)\b[^.;?]{{0,40}}?\b({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:is|are) "
+                    r"(?:plenty|enough|fine|the right (?:size|number|amount)|about right|perfect|ideal)\b",
                     rf"\b({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:is|are) (?:plenty|enough|fine) for "
                     rf"(?:a |any |every |each |my |the )?{_LISTS}",
                     # a size said of the list just named: "cap it at 10", "bump it to 20 rows", "make that 30"
@@ -1268,8 +1287,37 @@ def found_wanting(text: str) -> dict[str, set[Any]]:
     return out
 
 
+def turned_down(text: str) -> dict[str, list[Any]]:
+    """The values the text turns down, by facet: found wanting ("changed my mind on the tables") or negated ("the
+    biggest at the top, not A-Z"). A newer note that turns down a kept one's value replaces it, whatever either's
+    scope."""
+    low = text.lower()
+    out: dict[str, list[Any]] = {}
+    for hit in _hits(low):
+        if (_found_wanting(hit, low) or _negated(hit, low)) and hit.value not in out.get(hit.facet, []):
+            out.setdefault(hit.facet, []).append(hit.value)
+    for said in _TURNED_DOWN.finditer(low):
+        reading = read_facets(said.group("what"))
+        for facet, value in ({} if reading.negative else reading.facets).items():
+            if value not in out.get(facet, []):
+                out.setdefault(facet, []).append(value)
+    return out
+
+
+# "..., not A-Z", "rather than bullets", "changed my mind on the tables,": the words of a value turned down
+_TURNED_DOWN = re.compile(
+    r"\b(?:not|rather than|instead of|(?:changed|chang(?:e|ing)) my mind (?:on|about|abt|re)|rethinking|scratch"
+    r"|(?:faster|quicker|easier|better|clearer|simpler|nicer) than)"
+    r"\s+(?P<what>[^,.;!?]{1,30})"
+)
+
+
 _WANTING_BEFORE = re.compile(
-    r"\b(?:so many|too many|too much|sick of|tired of|fed up with|enough of|enough with|hate"
+    # "changed my mind on the tables", "rethinking the date thing", "scratch the table idea": the value named is the
+    # one given up
+    r"\b(?:(?:changed|chang(?:e|ing)) my mind (?:on|about|abt|re)|rethinking|rethought"
+    r"|second thoughts (?:on|about|abt|re)|scratch|not keen on)\s+(?:the |that |those |my )?$"
+    r"|\b(?:so many|too many|too much|sick of|tired of|fed up with|enough of|enough with|hate"
     # "im forever converting the usd figures": the value converted from is the one not wanted
     r"|convert(?:ing|s)?(?: from)?|translat(?:e|ing|es)(?: from)?)\s+"
     r"(?:the |all the |these |those )?$"
@@ -1496,6 +1544,8 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
         what = (excluded.group(group) or "").strip()
         # "never show pie charts" turns a facet round (the chart's); only a field is left out here
         names_a_facet = group == "what3" and bool(_hits(f" {what} "))
+        # "leave the cents off": the cents are the rounding's, no field of the records
+        names_a_facet = names_a_facet or bool(re.fullmatch(r"(?:the |all the )?(?:cents|pennies|decimals?)", what))
         if what and "cancel" not in what and not names_a_facet:
             found["exclude"] = _field_of(what) or _as_written(written, excluded.start(group), excluded.end(group))
             return

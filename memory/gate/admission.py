@@ -138,10 +138,16 @@ def conflicting(candidates: list[Memory], finding: Finding) -> list[Memory]:
         # Newest wins per facet and scope: a live note whose every facet the new one sets again is
         # replaced ("switch me over to USD" replaces "Prefers amounts in euros").
         negative = statements.is_negative(finding.statement)
+        # "..., id rather see the biggest at the top, not A-Z": the kept value the new note turns down, in any scope
+        rejected = finding.extra.get("turned_down") or {}
         return [
             m
             for m in candidates
             if m.kind == Kind.PREFERENCE
+            and bool(m.facets)
+            and set(m.facets) <= set(finding.facets)
+            and all(value in rejected.get(facet, []) for facet, value in (m.facets or {}).items())
+            or m.kind == Kind.PREFERENCE
             and m.scope == finding.scope
             and (
                 m.facets
@@ -501,6 +507,11 @@ def _extend(run: _Run, finding: Finding) -> None:
     live = list(live_memories(run.user, now=since).filter(kind=Kind.SITUATION).order_by("-created_at"))
     names = [n.lower() for n in finding.extra.get("names", [])]
     named = [m for m in live if any(n in m.statement.lower() for n in names)]
+    fresh = finding.extra.get("otherwise")
+    if isinstance(fresh, Finding) and (not live or finding.extra.get("places") and not named):
+        # "staying in lisbon til fri" with nothing live, or a place no live situation names: a situation of its own
+        _admit(run, fresh)
+        return
     old = next(iter(named or live), None)
     if old is not None and finding.extra.get("longer_days") and old.expires_at:
         # "extended by a week": from the old end

@@ -349,6 +349,15 @@ def _analyse_turn(
         # "..., permanently. im in the chicago office and day-first keeps tripping me up": a state with no end said
         # beside a standing wish is its reason, no situation of its own
         found = [f for f in found if not (f.kind == "situation" and f.reason == r.SITUATION_DEFAULT and not f.explicit)]
+    # "..., id rather see the biggest at the top, not A-Z": what the turn turns down, for the note it replaces
+    rejected = preferences.turned_down(text)
+    if rejected:
+        found = [
+            replace(f, extra={**f.extra, "turned_down": rejected})
+            if f.action == "write" and f.kind == "preference"
+            else f
+            for f in found
+        ]
     findings.extend(_pointed_forgets(text, _without_wanting([_legible(_with_facets(f)) for f in found], text)))
     return [replace(f, read_as=read.changes) for f in findings]
 
@@ -632,7 +641,8 @@ _POINTER = re.compile(
 )
 # Not after a negation: "don't forget I only work the hospital accounts" keeps, it withdraws nothing.
 _POINTED_WITHDRAWAL = re.compile(
-    rf"(?<!n't )(?<!nt )(?<!not )(?<!never )\b(?:{_alternation(vocab.POINTED_WITHDRAWALS)})(?:s|d|ed|ing)?\b"
+    rf"(?<!n't )(?<!nt )(?<!not )(?<!never )\b(?:{_alternation(vocab.POINTED_WITHDRAWALS)})"
+    r"(?:s|d|[bdgmnpt]?ed|[bdgmnpt]?ing)?\b"  # "binning", "dropping": the consonant doubled
 )
 # A pointer holds words naming the note, not a clause ("that when i ask stuff").
 _NOT_IN_A_POINTER = frozenset({"when", "if", "i", "you", "we", "it", "is", "are", "was", "to", "what", "so"})
@@ -1243,6 +1253,8 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
                 before = None
                 continue
             readings = _readings(wishes) if wishes else []
+            if readings and all(_turned_down(reading, sent.text) for _, reading in readings):
+                continue  # "i read it way faster than english": the value compared against, no wish of its own
             if readings and not turn_marks & _STANDING_MARKS and _proposed_standing(sent, marks):
                 out = _kept_or_replaced(out, inside, readings, rule="semantic_standing")
                 before = None
@@ -1252,7 +1264,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
                 # said beside the wish, so a marker after it still holds for the wish before it
                 before = (inside, wishes) if readings else None
             continue
-        readings = _readings(wishes)
+        readings = [(g, r) for g, r in _readings(wishes) if not _turned_down(r, sent.text)]
         if not readings and before is not None:
             inside, wishes = before[0] + inside, before[1]  # the marker holds for the wish before it
             readings = _readings(wishes)
@@ -1271,6 +1283,12 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
 
 
 _INSTEAD = re.compile(r"\binstead\b(?! of)")
+
+
+def _turned_down(reading: preferences.Reading, text: str) -> bool:
+    """Every value the reading names is one the sentence turns down ("faster than english", "not A-Z")."""
+    rejected = preferences.turned_down(text)
+    return bool(reading.facets) and all(value in rejected.get(facet, []) for facet, value in reading.facets.items())
 
 
 def _pointed_number(sentence: str, before: str) -> int | None:
@@ -1827,7 +1845,16 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         state = _temporary_state(replace(clause, span=content), at=at)
         if state is not None:
             return replace(state, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
-        return _refuse(rule, r.CORPUS_FACT, quote, explicit=True)
+        if not _names_a_role(content):
+            return _refuse(rule, r.CORPUS_FACT, quote, explicit=True)
+        # "save under 'who i am': regional sales manager for apac": a role named without "I", asked to be kept
+        statement = statements.finish("Is " + statements.lower_first(without_tag(content).text))
+        subject = subjects.context_subject(content.text)
+        return Finding(
+            "write", rule, r.EXPLICIT_REQUEST, "context", statement[:500], subject=subject,
+            value=_context_value(content, subject), quote=quote, explicit=True,
+            echo=statements.echo(statement, said=quote),
+        )  # fmt: skip
     statement = statements.about_user(list(content))
     if not statement:
         return _refuse(rule, r.NOTHING_TO_REMEMBER, quote, explicit=True)
@@ -1844,6 +1871,17 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         explicit=True,
         echo=statements.echo(statement, said=quote),
         supersedes="update" in inside or bool(_CONTEXT_CHANGE.search(quote.lower())),
+    )
+
+
+def _names_a_role(span: Span) -> bool:
+    """A role said as a bare noun phrase, with no subject or verb ("regional sales manager for apac, based out
+    of singapore", "interim lead for the east"): what the user is, when they ask for it to be kept."""
+    root = span.root
+    return (
+        root.pos_ in ("NOUN", "PROPN")
+        and root.lemma_.lower() in vocab.ROLE_NOUNS
+        and not any(t.dep_ in _SUBJECTS or t.pos_ == "AUX" for t in span)
     )
 
 
@@ -1951,7 +1989,9 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
         t.lower_ in vocab.SITUATION_PLACES and t.head.lemma_ == "be" and any(c.pos_ == "PROPN" for c in t.subtree)
         for t in span
     )
-    if "situation" not in hits and not placed and not dated:
+    # "im acting head of emea sales", "been made interim team lead": a role held for a while, ended by no date
+    held_for_a_while = _temporary_role(span)
+    if "situation" not in hits and not placed and not dated and not held_for_a_while:
         return None
     text = span.text
     # "..., so my deputy covers": a clause with its own subject after "so" or "but" is not
@@ -1971,7 +2011,7 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
         span.end,
     )
     when = timex.parse_expiry(text, at)
-    if "situation" not in hits and not when.stated:
+    if "situation" not in hits and not when.stated and not held_for_a_while:
         return None  # "I'm in Sales Ops" names a place-like thing with no end: not a situation
     start = text.find(when.phrase) if when.phrase else -1
     kept = [
@@ -1998,6 +2038,21 @@ def _situation(span: Span, hits: set[str], *, at: datetime, dated: bool = False)
         echo=statements.echo(statement, said=span.text),
         confidence=0.85,
     )
+
+
+def _temporary_role(span: Span) -> bool:
+    """A job held for a while, said of the user ("im acting head of emea sales", "been made interim team lead",
+    "the interim key accounts lead"): a word of holding for now, then within its noun phrase a noun that names a
+    job (read by the words: a parse may take "lead" for a verb)."""
+    for token in span:
+        if token.lower_ not in vocab.TEMPORARY_ROLE_WORDS:
+            continue
+        for after in span.doc[token.i + 1 : min(token.i + 5, span.end)]:
+            if after.is_punct or after.pos_ in ("ADP", "VERB") and after.lower_ not in vocab.ROLE_NOUNS:
+                break
+            if after.lower_ in vocab.ROLE_NOUNS or after.lemma_.lower() in vocab.ROLE_NOUNS:
+                return True
+    return False
 
 
 def _absence_subject(span: Span) -> str | None:
@@ -2043,7 +2098,6 @@ def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
         return None  # "out of office til the 14th according to dan's autoreply": someone else's state, reported
     if not fragment and clause.act != "statement":
         return None  # "leave cancelled orders out unless I ask": a request, not a state
-    low = " " + " ".join(t.lower_ for t in words) + " "
     # the state is said before "so" or "but": "im not a numbers person so keep it simple for me
     # today, hows Juniper doing" has no place and no end of its own (the "today" bounds the request)
     own_end = next((t.i for t in words if t.lower_ in ("so", "but") and t.i > words[0].i), clause.span.end)
@@ -2057,7 +2111,11 @@ def _temporary_state(clause: Clause, *, at: datetime) -> Finding | None:
     away = fragment and words[0].lower_ in vocab.AWAY_OPENERS and not (len(words) > 1 and words[1].lower_ == "of")
     anchored = anchored or (away and when.stated)
     ends = when.stated or "temporary" in clause.hits or any(t.lemma_.lower() in vocab.TEMPORARY_EVENTS for t in words)
-    if not (anchored and ends) or any(f" {w} " in low for w in vocab.CIRCUMSTANCES):
+    # a circumstance said of the state itself ("on my phone til 5") is none; said after it, once the state is
+    # named ("at the milan trade fair til fri, mostly on my phone"), it is how the user is while there
+    comma = next((t.i for t in own if t.text == "," and anchored), own_end)
+    stated = " " + " ".join(t.lower_ for t in words if t.i < comma) + " "
+    if not (anchored and ends) or any(f" {w} " in stated for w in vocab.CIRCUMSTANCES):
         return None
     root = clause.span.root
     if not when.stated and root.tag_ == "VBP" and root.lemma_.lower() not in vocab.STATE_VERBS:
@@ -2083,6 +2141,8 @@ def _extension(clause: Clause, *, at: datetime, quote: str) -> Finding | None:
         return None
     names = [t.text for t in clause.span if t.pos_ == "PROPN" or t.text[:1].isupper() and t.i > clause.span.start]
     names += [t.lower_ for t in clause.span if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in FUNCTION_WORDS]
+    # the places it names ("stuck in warsaw"), not the day it now ends on
+    places = [t.text for t in clause.span if t.ent_type_ in ("GPE", "LOC", "FAC") and t.lower_ not in _NOT_PLACES]
     shorter = any(re.search(rf"\b{re.escape(w)}\b", quote.lower()) for w in vocab.SHORTENING_WORDS)
     return Finding(
         "extend",
@@ -2092,8 +2152,11 @@ def _extension(clause: Clause, *, at: datetime, quote: str) -> Finding | None:
         statement=when.words() if when.stated else "",
         expires_at=when.expires_at if when.stated else None,
         quote=quote,
-        extra={"names": names, "longer_days": longer.days if longer else 0, "shorter": shorter},
+        extra={"names": names, "places": places, "longer_days": longer.days if longer else 0, "shorter": shorter},
     )
+
+
+_NOT_PLACES = frozenset({"here", "there"})
 
 
 # --- preferences and the other clauses -----------------------------------------------------
@@ -2223,20 +2286,30 @@ def analyse_clause(
     if clause.act == "question" and not _polite_request(clause):
         return _refuse("preference", r.QUESTION, text, kind="preference") if "standing" in hits else None
     # "I'm normally offline Friday afternoons": a habit, not a state with an end
-    habitual = any(t.lower_ in vocab.HABITUAL_ADVERBS for t in clause.span) or bool(_RECURRING_DAY.search(clause.lower))
+    # (said after a comma, the adverb is of an aside: "at the milan fair til fri 5th, mostly on my phone")
+    comma = next((t.i for t in clause.span if t.text == "," and t.i > clause.span.start), clause.span.end)
+    habitual = any(t.lower_ in vocab.HABITUAL_ADVERBS for t in clause.span if t.i < comma)
+    habitual = habitual or bool(_RECURRING_DAY.search(clause.lower))
     # "standing ask, not just today": a one-off denied says it lasts; its "today" bounds nothing
     doc = clause.span.doc
     habitual = habitual or any(
         doc[s].lower_ in ("not", "n't", "isnt", "never") for s, _ in clause.hits.get("standing", [])
     )
     situation = None if habitual else _situation(clause.span, hits, at=at)
-    if situation is not None:
-        return situation
-    if "extension" in hits and clause.subject not in ("other", "company"):
+    temporary = None if habitual or situation is not None else _temporary_state(clause, at=at)
+    own = clause.subject not in ("other", "company") or any(
+        t.dep_ == "nsubj" and t.lower_ in vocab.FIRST_PERSON for t in clause.span
+    )  # "client pushed the last workshop so im stuck here til tues": the user's stay, whoever moved it
+    if "extension" in hits and own:
+        # "audit slipped, stuck here til tue the 17th now", "im stuck in warsaw til wed the 14th now": the live
+        # situation it names, or the latest where it names no place, ends later; with none live to extend, or a
+        # place no live one names, the state is a situation of its own (admission decides, as it sees them)
         extension = _extension(clause, at=at, quote=quote)
         if extension is not None:
-            return extension
-    temporary = None if habitual else _temporary_state(clause, at=at)
+            fresh = situation or temporary
+            return replace(extension, extra={**extension.extra, "otherwise": fresh}) if fresh else extension
+    if situation is not None:
+        return situation
     if temporary is not None:
         return temporary
     if _withdraws(clause):

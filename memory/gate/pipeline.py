@@ -393,6 +393,8 @@ def grammatical_subject(span: Span) -> str:
     tokens = content_tokens(span)
     if tokens and tokens[0].lower_ in ("i", "i'm", "im"):
         return "user"
+    if len(tokens) > 1 and tokens[0].lower_ in vocab.ELIDED_PERFECT and tokens[1].tag_ == "VBN":
+        return "user"  # "been made acting team lead", "got moved to central": the "I've" left out, as people type
     return "none"
 
 

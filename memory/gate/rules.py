@@ -433,6 +433,17 @@ RULES: tuple[Rule, ...] = (
         "Just this once, give me the totals in euros.",
         kind="preference",
         phrases=v.ONE_OFF_PHRASES,
+        tokens=(
+            # "for this quarterly report only", "for today's board pack only": one thing, named, and no other ("for the
+            # enterprise accounts only" is a kind of them)
+            [
+                {"LOWER": {"IN": ["for", "in", "on"]}},
+                {"LOWER": {"IN": ["this", "that", "today's", "todays"]}},
+                {"IS_ALPHA": True, "OP": "{0,2}"},
+                {"POS": {"IN": ["NOUN", "PROPN"]}},
+                {"LOWER": "only"},
+            ],
+        ),
         extra_examples=("For now, always put the numbers in a table.",),
     ),
     Rule(
@@ -655,6 +666,49 @@ RULES: tuple[Rule, ...] = (
             ],
             # "write down that ...", "note down that ..."
             [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],
+            # "would be great if that carried over to next time", "make sure that sticks", "can that stay with u for
+            # the next chat?": what was just said, asked to last beyond this chat
+            [
+                {"LOWER": {"IN": v.ASKING_OPENERS}, "OP": "{0,5}"},
+                {"LOWER": {"IN": ["that", "this", "it"]}},
+                {"LEMMA": {"IN": ["carry", "roll"]}},
+                {"LOWER": {"IN": ["over", "forward", "across"]}},
+            ],
+            [{"LOWER": "make"}, {"LOWER": "sure"}, {"LOWER": {"IN": ["that", "this", "it"]}}, {"LEMMA": "stick"}],
+            [
+                {"LOWER": {"IN": v.ASKING_OPENERS}, "OP": "{0,5}"},
+                {"LOWER": {"IN": ["that", "this", "it"]}},
+                {"LEMMA": {"IN": ["stick", "stay", "last"]}},
+                {"LOWER": {"IN": ["with", "around"]}, "OP": "?"},
+                {"LOWER": {"IN": ["you", "u", "ya", "for", "til", "till", "until", "to", "into"]}},
+                {"LOWER": {"IN": ["the", "my", "our"]}, "OP": "?"},
+                {"LOWER": {"IN": ["next", "future", "later", "other", "every", "all"]}, "OP": "?"},
+                {
+                    "LOWER": {"IN": ["time", "chat", "chats", "session", "sessions", "conversation", "conversations"]},
+                    "OP": "?",
+                },
+            ],
+            # "file under 'about me' pls: ...", "stick this in my bio section:", "for the 'work stuff' folder: ...":
+            # a place named for the user's notes, by a label in quotes or a filing noun, that ends on a colon before
+            # what is to be kept
+            [
+                {"LEMMA": {"IN": v.KEEPING_VERBS}, "OP": "?"},
+                {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
+                {"LOWER": {"IN": ["under", "in", "into", "to", "on", "onto", "for"]}},
+                {"ORTH": {"NOT_IN": [":", ".", "?", "!"]}, "OP": "{0,6}"},
+                {"ORTH": {"IN": ["'", '"']}},
+                {"ORTH": {"NOT_IN": [":", ".", "?", "!"]}, "OP": "{0,3}"},
+                {"ORTH": ":"},
+            ],
+            [
+                {"LEMMA": {"IN": v.KEEPING_VERBS}, "OP": "?"},
+                {"LOWER": {"IN": ["this", "that", "it"]}, "OP": "?"},
+                {"LOWER": {"IN": ["under", "in", "into", "to", "on", "onto", "for"]}},
+                {"ORTH": {"NOT_IN": [":", ".", "?", "!"]}, "OP": "{0,4}"},
+                {"LEMMA": {"IN": v.LABELLED_PLACES}},
+                {"ORTH": {"NOT_IN": [":", ".", "?", "!"]}, "OP": "{0,2}"},
+                {"ORTH": ":"},
+            ],
             # "have it on file", "put this on record", "lodge it on record that ..."
             [
                 {"LEMMA": {"IN": [*v.KEEPING_VERBS, "have"]}},
@@ -755,12 +809,47 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["like", "rather"]}},
             ],
             # A habit quantified over answers: "every summary you send", "each table you build",
-            # "in all your replies", "any sorted list".
+            # "in all your replies", "any sorted list", "any of my totals".
             [
                 {"LOWER": {"IN": v.HABITUAL_QUANTIFIERS}},
-                {"LOWER": {"IN": ["your", "my", "the", "of"]}, "OP": "?"},
+                {"LOWER": {"IN": ["your", "my", "the", "of"]}, "OP": "{0,2}"},
                 {"POS": {"IN": ["ADJ", "VERB", "NOUN"]}, "OP": "?"},
                 {"LEMMA": {"IN": v.HABITUAL_NOUNS}},
+            ],
+            # Each thing the user asks or Atlas shows, said in the present: "every question i throw at u", "every
+            # trend question i ask", "whatever figures u show me" ("all the orders you sent" is what was)
+            [
+                {"LOWER": {"IN": ["every", "each", "any", "all", "whatever", "whichever"]}},
+                {"LOWER": {"IN": ["of", "the", "my", "your"]}, "OP": "{0,2}"},
+                # (the words after the quantifier are what it counts, however the parse tags them: "figures")
+                {"IS_ALPHA": True, "POS": {"NOT_IN": ["PRON", "AUX", "ADP", "CCONJ", "SCONJ", "DET"]}, "OP": "{1,3}"},
+                {"LOWER": "that", "OP": "?"},
+                {"LOWER": {"IN": ["you", "u", "i"]}},
+                {"TAG": {"IN": ["VBP", "VB"]}},
+            ],
+            # "write figures the way i say them", "the way i read numbers": the user's own way, every time
+            [
+                {"LOWER": "the"},
+                {"LOWER": "way"},
+                {"LOWER": "i"},
+                {
+                    "LEMMA": {"IN": [*v.READING_VERBS, "say", "write", "like", "want", "need", "think", "talk"]},
+                    "TAG": "VBP",
+                },
+            ],
+            # "whatever u show me", "that goes for anything i ask you": whatever comes, as it comes ("everything i
+            # ask is about overdue" says what the user asks, no wish)
+            [
+                {"LOWER": {"IN": ["whatever", "anything", "everything", "whichever"]}},
+                {"LOWER": {"IN": ["you", "u"]}},
+                {"TAG": {"IN": ["VBP", "VB"]}},
+            ],
+            [
+                {"LEMMA": {"IN": ["go", "apply", "hold", "count"]}},
+                {"LOWER": {"IN": ["for", "to"]}},
+                {"LOWER": {"IN": ["whatever", "anything", "everything"]}},
+                {"LOWER": "i"},
+                {"TAG": {"IN": ["VBP", "VB"]}},
             ],
             # "every client you name", "each account you show" ("all my customers up north"
             # asks for records, once).
@@ -782,6 +871,14 @@ RULES: tuple[Rule, ...] = (
                 {"LEMMA": {"IN": [*v.EXCEPTION_VERBS, *v.CHANGE_OF_MIND_VERBS]}},
                 {"LOWER": {"IN": ["you", "u", "it", "that"]}, "OP": "?"},
                 {"LOWER": {"IN": v.OTHERWISE_WORDS}, "OP": "?"},
+            ],
+            # "set my currency preference to yen", "update my language setting to german": the user's setting, given a
+            # value (kept whether or not a note holds it yet)
+            [
+                {"LOWER": "my"},
+                {"IS_ALPHA": True, "OP": "{0,3}"},
+                {"LOWER": {"IN": ["setting", "settings", "preference", "preferences", "default", "defaults"]}},
+                {"LOWER": {"IN": ["to", "as", "at", "on"]}},
             ],
             # "default ccy AUD", "default timezone: CET", "default sort descending": a setting's default
             [{"LOWER": "default"}, {"LOWER": {"IN": v.SETTING_NOUNS}}],
@@ -1090,6 +1187,8 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     matchers = _matchers()
     vocab = doc.vocab.strings
     for match_id, start, end in [*matchers.phrase(doc), *matchers.token(doc)]:
+        # a row may end on the colon that closes a heading ("file under 'about me':"); the hit stops before it
+        end -= end - start > 1 and doc[end - 1].text == ":"
         found.setdefault(vocab[match_id], []).append((start, end))
     for match_id, token_ids in matchers.dep(doc):
         found.setdefault(vocab[match_id], []).append((min(token_ids), max(token_ids) + 1))
@@ -1143,6 +1242,15 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
         ]
         if not found["temporary"]:
             del found["temporary"]
+    # "for this quarterly report only": one of a kind named before the label is a one-off, no kind of question
+    if "habit" in found:
+        found["habit"] = [
+            (s, e)
+            for s, e in found["habit"]
+            if doc[e - 1].lower_ != "only" or not any(t.lower_ in v.ONE_OF_A_KIND for t in doc[max(0, s - 2) : e])
+        ]
+        if not found["habit"]:
+            del found["habit"]
     for rule in RULES:
         if rule.not_before and rule.name in found:
             found[rule.name] = [

@@ -223,6 +223,14 @@ STANDING_HABITS: tuple[str, ...] = (
     "how i read",
     "how i like",
     "how i work",
+    # a close that says there is no other way ("..., full stop", "thats how i want it with me", "as my baseline")
+    "how i want it",
+    "how i want them",
+    "how i want things",
+    "full stop",
+    "no exceptions",
+    "my baseline",
+    "as a baseline",
 )
 # Settings of the preference table by the names people give them after "default" ("default
 # ccy AUD", "default timezone: CET", "default rounding 2 decimals").
@@ -271,6 +279,13 @@ HABITUAL_NOUNS: tuple[str, ...] = (
     "number",
     "amount",
     "money",
+    "timestamp",
+    "date",
+    "chat",
+    "conversation",
+    "question",
+    "query",
+    "message",
 )
 # Verbs of a condition that recurs ("when you show invoices", "when I ask for the best sellers").
 HABITUAL_CONDITION_VERBS: tuple[str, ...] = (
@@ -359,6 +374,19 @@ OTHERWISE_WORDS: tuple[str, ...] = ("otherwise", "different", "differently", "so
 FILING_VERBS: tuple[str, ...] = ("file", "jot", "stash", "log", "note", "save", "store", "record", "pin")
 # Where a thing is filed ("have it on file", "put this on record").
 FILING_PLACES: tuple[str, ...] = ("file", "record", "records")
+# Places named for the user's notes as a heading over what follows ("for the work stuff folder: ...", "stick this
+# in my bio section:"): with a colon after them, what follows is what is to be kept.
+LABELLED_PLACES: tuple[str, ...] = (
+    "folder",
+    "pile",
+    "section",
+    "bio",
+    "bucket",
+    "drawer",
+    "category",
+    "profile",
+    "file",
+)
 # Verbs that report what was said or meant: "I never said I prefer tables" states no wish.
 REPORTING_VERBS: tuple[str, ...] = ("say", "tell", "mean", "claim", "mention", "ask")
 # What the user heard of others ("i hear acme is opening a plant", "I gather they're moving"): news, not theirs.
@@ -475,6 +503,10 @@ SWITCH_PHRASES: tuple[str, ...] = (
     "go with",
     "default to",
     "change of plan",
+    "rethinking",
+    "rethought",
+    "second thoughts",
+    "on reflection",
     "over to",
     "instead",
     # "gbp is what i want now", "millions is what i'd like now": the value wanted from here, in place of the kept one
@@ -564,6 +596,7 @@ POINTER_NOUNS: tuple[str, ...] = (
 POINTED_WITHDRAWALS: tuple[str, ...] = (
     *WITHDRAW_VERBS,
     "bin",
+    "get rid of",
     "wipe",
     "delete",
     "erase",
@@ -998,6 +1031,9 @@ EXTENSION_WORDS: tuple[str, ...] = (
     # "stuck out here another week", "they want me a few more days"
     "another week", "another few days", "another couple of days", "a few more days", "few more days",
     "couple more days", "another day",
+    # "audit slipped, stuck here til the 17th now", "rotterdam dragged on, here til fri": the stay goes on
+    "slipped", "slipping", "dragged on", "dragging on", "running long", "running over", "overran", "overrunning",
+    "delayed", "pushed", "still here", "stuck here", "still there", "stuck there", "more days", "stuck in", "still in",
     *(w for w in SHORTENING_WORDS if w != "now"),
 )  # fmt: skip
 
@@ -1999,6 +2035,23 @@ NOT_VALUE_PHRASES: tuple[str, ...] = ("iso week", "iso weeks", "headline number"
 # ("I've moved to the Porto office"); a multi-valued one ("I cover ...") only with an update
 # marker ("I cover Wales now, not Scotland"). The first subject named wins, so "coverage"
 # (its verbs go with every other subject) stays last.
+# A clause typed without its "I've" opens on these, then a participle ("been made team lead", "got moved to central").
+ELIDED_PERFECT: tuple[str, ...] = ("been", "got", "gotten")
+# The words a request may open on before what it asks ("would be great if that carried over", "can that stay
+# with u"): a keep request said this way still opens its sentence.
+ASKING_OPENERS: tuple[str, ...] = (
+    "would", "could", "can", "will", "be", "great", "good", "nice", "handy", "helpful", "if", "it", "'d", "d", "i",
+    "please", "just", "ideally", "so", "and", "also", "oh",
+)  # fmt: skip
+# Words that make a job one held for a while ("acting head of sales", "interim lead", "caretaker manager").
+TEMPORARY_ROLE_WORDS: tuple[str, ...] = ("acting", "interim", "temporary", "caretaker", "stand-in", "stopgap", "temp")
+# Nouns that name a job ("regional sales manager for apac", "interim lead for the east"): said without "I" in
+# a note the user asks to be kept, the job is theirs.
+ROLE_NOUNS: tuple[str, ...] = (
+    "manager", "director", "controller", "analyst", "lead", "head", "rep", "representative", "executive",
+    "officer", "coordinator", "specialist", "planner", "buyer", "owner", "supervisor", "chief", "vp", "partner",
+    "accountant", "associate", "consultant", "admin", "administrator", "engineer",
+)  # fmt: skip
 CONTEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
     "reporting_line": ("report to", "reports to"),
     "office": ("office", "branch", "site", "location", "base", "hub", "based in", "based at", "based out of"),

@@ -39,7 +39,6 @@ KNOWN_GAPS: dict[str, str] = {
     "totals w/o the cancelled orders are useless": "read as leaving cancelled orders out ('w/o the cancelled')",
     "cancelled orders count \u2014 put them in": "'put them in every total' (them: the cancelled orders) is not read",
     "20 is plenty for the top customers thing": "'the top customers thing' is no list the table names",
-    "3 is plenty tbh": "'3 is plenty' names no list",
     "by sales desc as my default for product lists": "no product lists in the records",
     "sort by spend, biggest first": "'spend' is kept in the user's word (read by the gate), not as the amount",
     "by how much they've spent": "'how much they've spent' is no field the sort reads",
@@ -82,7 +81,7 @@ def test_every_class_of_the_table_has_paraphrases_from_the_helper():
     [
         ({"scale": "k", "currency": "EUR"}, "global", "Prefers amounts in thousands of euros (EUR)."),
         ({"scale": "m"}, "global", "Prefers amounts in millions (like $8.94m)."),
-        ({"rounding": "whole"}, "global", "Prefers amounts rounded to whole units, without cents."),
+        ({"rounding": "whole"}, "global", "Prefers amounts rounded to whole dollars, without cents."),
         ({"date_format": "iso"}, "global", "Prefers dates as YYYY-MM-DD (ISO)."),
         ({"layout": "table"}, "orders", "Prefers order lists as tables."),
         ({"length": "short", "layout": "bullets"}, "global", "Prefers short answers as bullet points."),

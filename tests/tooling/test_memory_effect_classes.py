@@ -46,6 +46,17 @@ CLASSES = {
         "a one-off request made standing in the next turn of the same chat by pointing back ('keep doing that for"
         " everything', 'make that the default pls'): the next chat's answer follows it"
     ),
+    # helper-blind-150's rows (eleventh session), written before the change by a helper who never read the code
+    # (memory_effect_set22's 'leave the cents off amounts in general' was kept as a field left out, not a rounding;
+    # memory_effect_set21's 'top ten' was kept with no list size)
+    "cents_left_off": (
+        "money asked for without cents in other words ('leave the cents off', 'take the cents off', 'lose the "
+        "pennies'): the next chat's amounts are whole"
+    ),
+    "limit_in_words": (
+        "a ranking size said in words ('top ten', 'a dozen is the right size', 'three is plenty', 'top seven'): the "
+        "next chat's ranking has that many entries"
+    ),
     "correction_remembered": (
         "a correction of a customer's field asked to be remembered ('thats old, X moved to Y. pls remember that')"
         " stays a correction, and the records still win"

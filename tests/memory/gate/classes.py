@@ -126,8 +126,13 @@ def problems(row: dict) -> list[str]:
     if "live" in expect or "gone" in expect:
         wanted = expect.get("live", [])
         for want in wanted:
-            if not any(_matches(m, want) for m in live):
+            hits = [m for m in live if _matches(m, want)]
+            if not hits:
                 out.append(f"missing live {want}; live {said}")
+            elif want.get("expires_after_days") and not any(
+                _expires_within(m.expires_at, turns_end(row), want) for m in hits
+            ):
+                out.append(f"live {want} with the wrong end: {said}")
         for want in expect.get("gone", []):
             if any(_matches(m, want) for m in live):
                 out.append(f"still live {want}; live {said}")

@@ -14,6 +14,52 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # eleventh session (5 December): helper-blind-149's rows, written before the change by a helper who never read
+    # the gate, for the classes the read sets' misses named (gate_set39 to 41, memory_effect_set21/22)
+    "habit_quantified_over_answers": (
+        "A wish made standing only by a quantifier over what Atlas shows or the user asks ('whatever figures u show "
+        "me', 'every question i throw at u', 'any total u give me', 'every timestamp'): kept with its facet."
+    ),
+    "categorical_close": (
+        "A wish closed by 'full stop', 'ever.', 'period.', 'as my baseline', 'thats how i want it with me': kept; "
+        "'for this quarterly report only, no exceptions' is a one-off and keeps nothing."
+    ),
+    "stay_slipped_stuck_here": (
+        "A live stay that 'slipped', was 'pushed' or 'extended', the user 'stuck here' or 'still here' til a new day "
+        "(the place not named again): the one situation, with the new end."
+    ),
+    "acting_role_no_end": (
+        "An acting or interim role with no date ('for the time being', 'until they hire someone', 'no end date "
+        "yet'), asked to be kept or volunteered: a situation ending in thirty days, not a context."
+    ),
+    "keep_request_after_the_fact": (
+        "A fact about the user's work, then a request pointing back at it ('would be great if that carried over to "
+        "next time', 'make sure that sticks', 'can that stay with u for the next chat?'): one context note."
+    ),
+    "keep_request_with_a_label": (
+        "A keep request naming a label or place, then a colon ('file under \"about me\" pls:', 'for the \"work "
+        "stuff\" folder:', 'stick this in my bio section:'): the fact after the colon is kept, not the label."
+    ),
+    "changed_mind_on_value": (
+        "'changed my mind on the X, Y instead', 'scratch the X idea, go with Y', 'rethinking the X thing - Y pls': "
+        "the new value live, the old retired."
+    ),
+    "conditional_offer_beside_a_wish": (
+        "A standing wish beside an offer ('ill ask if i need the long version', 'if i want a table ill ask'): only "
+        "the wish is kept, the offer's value is not."
+    ),
+    "update_my_setting_without_a_note": (
+        "'set my currency preference to yen', 'update my language setting to german', 'set my list length setting to "
+        "20 rows' with no note yet: the setting named is standing, and kept."
+    ),
+    "forget_the_thing_about_question_form": (
+        "A kept wish withdrawn by a question pointing at it ('could u get rid of that thousands thing?', 'mind "
+        "dropping the french bit?', 'would u mind binning the account code stuff?'): nothing live."
+    ),
+    "example_figure_as_style": (
+        "Scale given only by an example figure shown as the style wanted ('290k style', '45k, 120k etc', '2.3m not "
+        "2,300,000'): thousands or millions."
+    ),
     # tenth session (5 December): helper-blind-135's rows, written before the change by a helper who never read
     # the gate, for the classes the held-out sets' misses named
     "standing_until_told_otherwise": (
@@ -749,7 +795,11 @@ KNOWN_GAPS: dict[str, str] = {
     "first_time_it_comes_up-4": "'the 1st time it appears' is no standing mark the gate reads",
     "first_time_it_comes_up-6": "'the first time they come up' is no standing mark the gate reads",
     "first_time_it_comes_up-7": "'the 1st time each one appears' is no standing mark the gate reads",
-    "stay_extended_another_week-6": "the extended Warsaw stay is kept as a second situation beside the first",
+    "stay_extended_another_week-2": (
+        "the first turn 'off to madrid for the client kickoff, back in the office thurs 5th' is read with a wrong "
+        "start and end, so the stay 'a few more days, back mon the 9th' extends a bound that was never said (this row"
+        " passed before the eleventh session only because the class test did not check an update's end)"
+    ),
     "stay_extended_another_week-7": "'trial's running long, another few days': jury duty is not kept as a situation",
     "keep_request_places_and_loops-5": "'keep me on file as the west region order desk supervisor': no statement",
     "keep_request_places_and_loops-9": "'keep me on file as key acct mgr for X': 'as' opens no statement",
@@ -906,7 +956,6 @@ KNOWN_GAPS: dict[str, str] = {
     "restore_standing-3": "'back to gbp pls, zurich fell through' is not read; 'stuck in London' kept as a situation",
     "list_size_plenty-0": "'top 5 is plenty for me' names no list ('for me'): not kept",
     "list_size_plenty-3": "'20 is plenty for the top customers thing' is not read",
-    "list_size_plenty-4": "'3 is plenty tbh' names no list: not kept",
     "extended_staying-4": "'staying till thurs' after 'mon to wed': the new end is read a week on",
     "cancelled_belong_in_totals-2": "'belong in the sums' (sums, not totals) is not read",
     "cancelled_belong_in_totals-4": (
