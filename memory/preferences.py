@@ -336,7 +336,7 @@ FACETS: tuple[Facet, ...] = (
                     r"\bround (?:it|them|everything|money|amounts|figures)(?: off)?\b"
                     r"(?! to (?:the )?nearest (?:hundred|thousand|100|1,?000|grand)\b)",
                 ),
-                "rounded to whole dollars, without cents",
+                "rounded to whole units, without cents",
             ),
             # "millions w one decimal", "to 1 decimal place": $1.2m, $45.2k
             Value(
@@ -1288,13 +1288,14 @@ def found_wanting(text: str) -> dict[str, set[Any]]:
 
 
 def turned_down(text: str) -> dict[str, list[Any]]:
-    """The values the text turns down, by facet: found wanting ("changed my mind on the tables") or negated ("the
-    biggest at the top, not A-Z"). A newer note that turns down a kept one's value replaces it, whatever either's
-    scope."""
+    """The values the text turns down, by facet: found wanting ("changed my mind on the tables") or set against
+    ("the biggest at the top, not A-Z"; "no more than 5" is a bound, not a value turned down). A newer note that
+    turns down a kept one's value replaces it, whatever either's scope."""
     low = text.lower()
     out: dict[str, list[Any]] = {}
     for hit in _hits(low):
-        if (_found_wanting(hit, low) or _negated(hit, low)) and hit.value not in out.get(hit.facet, []):
+        # (a number found wanting is a bound: "a ranking with more than 6 names is never useful")
+        if _found_wanting(hit, low) and not isinstance(hit.value, int) and hit.value not in out.get(hit.facet, []):
             out.setdefault(hit.facet, []).append(hit.value)
     for said in _TURNED_DOWN.finditer(low):
         reading = read_facets(said.group("what"))
@@ -1306,7 +1307,8 @@ def turned_down(text: str) -> dict[str, list[Any]]:
 
 # "..., not A-Z", "rather than bullets", "changed my mind on the tables,": the words of a value turned down
 _TURNED_DOWN = re.compile(
-    r"\b(?:not|rather than|instead of|(?:changed|chang(?:e|ing)) my mind (?:on|about|abt|re)|rethinking|scratch"
+    r"\b(?:not(?!\s+(?:more|over|above|less|fewer|under|past|beyond)\b)|rather than|instead of"
+    r"|(?:changed|chang(?:e|ing)) my mind (?:on|about|abt|re)|rethinking|scratch"
     r"|(?:faster|quicker|easier|better|clearer|simpler|nicer) than)"
     r"\s+(?P<what>[^,.;!?]{1,30})"
 )

@@ -1287,8 +1287,10 @@ _INSTEAD = re.compile(r"\binstead\b(?! of)")
 
 def _turned_down(reading: preferences.Reading, text: str) -> bool:
     """Every value the reading names is one the sentence turns down ("faster than english", "not A-Z")."""
+    if reading.negative or not reading.facets:
+        return False  # "but never show pie charts": a wish against the value, said as one
     rejected = preferences.turned_down(text)
-    return bool(reading.facets) and all(value in rejected.get(facet, []) for facet, value in reading.facets.items())
+    return all(value in rejected.get(facet, []) for facet, value in reading.facets.items())
 
 
 def _pointed_number(sentence: str, before: str) -> int | None:

@@ -81,7 +81,7 @@ def test_every_class_of_the_table_has_paraphrases_from_the_helper():
     [
         ({"scale": "k", "currency": "EUR"}, "global", "Prefers amounts in thousands of euros (EUR)."),
         ({"scale": "m"}, "global", "Prefers amounts in millions (like $8.94m)."),
-        ({"rounding": "whole"}, "global", "Prefers amounts rounded to whole dollars, without cents."),
+        ({"rounding": "whole"}, "global", "Prefers amounts rounded to whole units, without cents."),
         ({"date_format": "iso"}, "global", "Prefers dates as YYYY-MM-DD (ISO)."),
         ({"layout": "table"}, "orders", "Prefers order lists as tables."),
         ({"length": "short", "layout": "bullets"}, "global", "Prefers short answers as bullet points."),

@@ -16,6 +16,7 @@ SET5 = SET2.with_name("memory_effect_set5.jsonl")
 SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET16, SET17, SET18, SET19, SET20 = (
     SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
 )
+SET21, SET22 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22))
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -104,6 +105,14 @@ FLOORS = [
     # refused as an instruction to the system, so the old note stayed), read and fixed by class.
     (SET19, 28, 1.0, 0.88, 4),
     (SET20, 28, 0.92, 0.72, 6),
+    # memory_effect_set21 (helper-144, first run on d6d9d4f: 0.923 / 0.750, harmed 0, 7 not stored), held out unread
+    # until the eleventh session, and memory_effect_set22 (helper-148, first run on 04a2190 before any change: 0.938 /
+    # 0.938, harmed 1: 'ditch teh thing about counting cancelled orders' was read as the wish again), read and fixed
+    # by class (cents left off, list sizes in words, a withdrawal asked as a question, customers each with their
+    # figure); set21's remaining misses are volunteered roles (not kept, by policy) and a customer's fact asked to
+    # be remembered.
+    (SET21, 24, 1.0, 0.81, 6),
+    (SET22, 24, 1.0, 1.0, 1),
 ]
 
 
