@@ -475,8 +475,9 @@ Provider = Callable[[], tuple[object, Iterable[str]]]
 _providers: dict[str, tuple[Provider, bool]] = {}
 # The source the customers' names are registered under (by the app that holds them).
 CUSTOMER_NAMES = "customers"
-# ... and the cities those customers are in
+# ... and the cities those customers are in, and the segments they are filed under
 CITY_NAMES = "cities"
+SEGMENT_NAMES = "segments"
 _lock = threading.Lock()
 
 

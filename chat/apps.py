@@ -11,9 +11,10 @@ class ChatConfig(AppConfig):
             signals,  # noqa: F401  (connects chat's part of delete-everything)
             vocabulary,
         )
-        from chat.tools import city_names, corpus_names, customer_names
+        from chat.tools import city_names, corpus_names, customer_names, segment_names
 
         lexicon.register("chat.vocabulary", lexicon.constant(lexicon.vocabulary_words(vocabulary)))
         lexicon.register("chat.corpus", corpus_names, names=True)
         lexicon.register(lexicon.CUSTOMER_NAMES, customer_names, names=True)
         lexicon.register(lexicon.CITY_NAMES, city_names, names=True)
+        lexicon.register(lexicon.SEGMENT_NAMES, segment_names, names=True)

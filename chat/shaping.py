@@ -72,7 +72,12 @@ class Style:
 # --- which preferences hold ---------------------------------------------------------------------
 
 
-def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = (), cities: tuple[str, ...] = ()) -> set[str]:
+def answer_scopes(
+    plan: QueryPlan | None,
+    regions: tuple[str, ...] = (),
+    cities: tuple[str, ...] = (),
+    segments: tuple[str, ...] = (),
+) -> set[str]:
     """The scopes an answer holds in: what it is about ("contracts", "orders", "customers"),
     "rankings" for a ranking, "region:<name>" and "city:<name>" for each region and city it is
     about (``regions``, ``cities``: those of the customers it names), "status:<status>"."""
@@ -97,6 +102,8 @@ def answer_scopes(plan: QueryPlan | None, regions: tuple[str, ...] = (), cities:
     if plan.filters.status:
         scopes.add(f"status:{plan.filters.status}")  # a note for overdue orders only
     scopes |= {f"city:{c.lower()}" for c in (*plan.filters.cities, *cities)}
+    segments = (*segments, plan.filters.segment) if plan.filters.segment else segments
+    scopes |= {f"segment:{g.lower()}" for g in segments if g}
     return scopes
 
 
@@ -117,15 +124,19 @@ def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) 
     return held
 
 
-def _customer_places(plan: QueryPlan) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The regions and the cities of the customers the plan names, in one query."""
+def _customer_places(plan: QueryPlan) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The regions, the cities and the segments of the customers the plan names, in one query."""
     if not plan.filters.customers:
-        return (), ()
+        return (), (), ()
     from chat.models import Customer
 
     ids = [c.id for c in plan.filters.customers]
-    rows = set(Customer.objects.filter(pk__in=ids).values_list("region", "city"))
-    return tuple(sorted({r for r, _ in rows})), tuple(sorted({c for _, c in rows}))
+    rows = set(Customer.objects.filter(pk__in=ids).values_list("region", "city", "segment"))
+    return (
+        tuple(sorted({r for r, _, _ in rows})),
+        tuple(sorted({c for _, c, _ in rows})),
+        tuple(sorted({g for *_, g in rows})),
+    )
 
 
 # --- the plan -------------------------------------------------------------------------------------

@@ -340,6 +340,13 @@ def city_names() -> tuple[object, list[str]]:
     return index.signature, sorted({e.city for e in index.entries})
 
 
+def segment_names() -> tuple[object, list[str]]:
+    """Every segment a customer is filed under, as written (``lexicon.SEGMENT_NAMES``)."""
+    from chat.vocabulary import corpus_vocabulary
+
+    return customer_index().signature, sorted(set(corpus_vocabulary().segments.values()))
+
+
 def customer_names() -> tuple[object, list[str]]:
     """Every customer's name as written, for the shared lexicon (``lexicon.CUSTOMER_NAMES``)."""
     index = customer_index()

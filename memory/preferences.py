@@ -569,6 +569,9 @@ FACETS: tuple[Facet, ...] = (
                     r"(?=[^.;]{0,50}\b(?:top|rank\w*|biggest|largest|best|lists?|leaderboards?)\b)",
                     # "for best-of lists only show 4", "in any top-N list i want 8"
                     rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:just|only) (?:do|show|give me|list) ({_NUMBER_WORD})\b",
+                    # "for any top-N type question just give me 4": the rankings named, then the size
+                    rf"\b(?:top-?n|top-x|rankings?)\b[^.;]{{0,30}}?\b(?:just|only) (?:do|show|give me|list) "
+                    rf"({_NUMBER_WORD})\b(?!\s*(?:{_NOT_A_LIST_SIZE})\b)",
                     rf"\b{_LISTS}\b[^.;]{{0,12}}\b(?:i want|i'd like|i need|give me|show me) ({_NUMBER_WORD})\b"
                     rf"(?!\s*(?:{_NOT_A_LIST_SIZE})\b)",
                     # "give me 10 rows by default"
@@ -1756,7 +1759,8 @@ _STATUS_SCOPE = re.compile(r"\b(overdue|late|past due|unpaid|open|paid|shipped)\
 _STATUS_NAMES = {"late": "overdue", "past due": "overdue", "unpaid": "overdue"}
 # "for the texas accounts", "the york + cardiff ones": the customers of a place
 _PLACE_CUSTOMERS = re.compile(
-    r"\b(?:the|our|my|those|these)\s+(?P<place>[a-z' +&,()-]{2,60}?)\s+(?:customers|clients|accounts|ones)\b"
+    r"(?:\b(?:the|our|my|those|these|for|with)\s+|^\s*)(?P<place>[a-z' +&,()-]{2,60}?)\s+"
+    r"(?:customers|clients|accounts|ones)\b"
 )
 
 
@@ -1770,6 +1774,13 @@ def _place_scope(what: str) -> str:
     named = [c for c in on_record if re.search(rf"\b{re.escape(c)}\b", what)]
     if named:
         return "city:" + "|".join(named)
+    # "for the enterprise accounts": the customers of a segment on record (before any place of that name)
+    segments = sorted(g.lower() for g in lexicon.names_from(lexicon.SEGMENT_NAMES))
+    # ("mid market", "midmarket": the segment however its words are joined)
+    joined = {g: "[- ]?".join(re.escape(w) for w in re.split(r"[- ]", g)) for g in segments}
+    filed = [g for g in segments if re.search(rf"\b{joined[g]}\b", what)]
+    if filed:
+        return "segment:" + "|".join(filed)
     words = lexicon.words(what)
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
@@ -1907,6 +1918,8 @@ def _region_label(scope: str) -> str:
         return f"in answers about {value} orders"
     if kind in ("city", "place"):
         return "in answers about customers in " + " or ".join(v.title() for v in value.split("|"))
+    if kind == "segment":
+        return "in answers about " + " or ".join(value.split("|")) + " customers"
     return f"in answers about {scope}"
 
 
@@ -2026,8 +2039,9 @@ class Held:
 def holds_in(scope: str, scopes: Iterable[str]) -> bool:
     """Whether a note's scope holds for an answer with these scopes ("global" holds everywhere)."""
     scopes = set(scopes)
-    if scope.startswith("city:"):  # customers of any of the cities named
-        return any(f"city:{city}" in scopes for city in scope.split(":", 1)[1].split("|"))
+    kind, _, named = scope.partition(":")
+    if kind in ("city", "segment"):  # customers of any of the cities (segments) named
+        return any(f"{kind}:{one}" in scopes for one in named.split("|"))
     return not scope or scope == GLOBAL or scope in scopes
 
 

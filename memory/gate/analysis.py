@@ -315,7 +315,8 @@ def _analyse_turn(
     findings: list[Finding] = []
     if feedback_kind == "incorrect":
         findings.append(analyse_correction(feedback_comment, about=text))
-    original = policy.visible_text(text)
+    # "head of collections for the mid-market book here 👋 file that away": an emoji between words ends a sentence
+    original = policy.visible_text(_EMOJI_BETWEEN_WORDS.sub(". ", text))
     if not original:
         return findings
     # Every rule reads the text as people meant it: shorthand spelt out, typos fixed against
@@ -362,6 +363,9 @@ def _analyse_turn(
     return [replace(f, read_as=read.changes) for f in findings]
 
 
+_EMOJI_BETWEEN_WORDS = re.compile(
+    r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*\s+(?=\w)"
+)
 _ON_SCREEN = frozenset({"that", "this", "these", "those", "them"})
 
 
@@ -826,7 +830,10 @@ def _wishes_beside_a_secret(text: str, *, at: datetime) -> list[Finding]:
     return [_legible(_with_facets(f)) for f in found if f.action != "refuse" and f.rule != "semantic_standing"]
 
 
-_POINTERS = frozenset({"that", "this", "it", "too", "as", "well", "also", "pls", "please", "for", "me"})
+_POINTERS = frozenset(
+    {"that", "this", "it", "too", "as", "well", "also", "pls", "please", "for", "me", "next", "time", "ok", "okay",
+     "later", "again", "thanks", "one"}
+)  # fmt: skip
 _KEEPS_IT = re.compile(rf"\b(?:{'|'.join(vocab.KEEPING_VERBS)})\w*\s+(?:it|that|this|them)\b")
 
 
@@ -1636,10 +1643,20 @@ def _keeps_what_was_said(clause: Clause, trigger: tuple[int, int]) -> bool:
     onto that?", "log that pls") rather than ahead at what follows ("save this:", "note this -")."""
     doc = clause.span.doc
     said = doc[trigger[0] : trigger[1]]
-    if not any(t.lower_ in ("that", "it") for t in said) or any(t.lower_ == "this" for t in said):
+    if any(t.lower_ == "this" for t in said):
+        # "please save this in your notes, for the next conversations. thank you": nothing follows to keep
+        return all(t.is_punct or t.is_space or t.lower_ in _SIGN_OFF_WORDS for t in doc[trigger[1] :])
+    if not any(t.lower_ in ("that", "it") for t in said):
         return False
     after = [t for t in doc[trigger[1] : clause.span.end] if not t.is_space]
     return not any(t.text in (":", "-", "\u2014", "\u2013") for t in after)
+
+
+# What may close a keep request that points back: why and for when it is kept, and thanks.
+_SIGN_OFF_WORDS = _POINTERS | {
+    "the", "future", "conversations", "conversation", "chats", "chat", "sessions", "session", "thank", "you", "thx",
+    "cheers", "in", "to", "of", "your", "notes", "memory",
+}  # fmt: skip
 
 
 def _asks_to_update(clause: Clause, trigger: tuple[int, int]) -> bool:
@@ -1847,6 +1864,12 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         state = _temporary_state(replace(clause, span=content), at=at)
         if state is not None:
             return replace(state, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
+        customer, record_field = _corrected_record(content.text, "")
+        if customer and record_field and _checkable(content.as_doc()):
+            # "bayou city's credit limit got bumped to 250k last month, remember that": a customer's field as the
+            # user has it, kept as a correction, so the records still win where they disagree (chapter 93)
+            correction = analyse_correction(content.text, rule=rule)
+            return replace(correction, explicit=True) if correction.action == "write" else correction
         if not _names_a_role(content):
             return _refuse(rule, r.CORPUS_FACT, quote, explicit=True)
         # "save under 'who i am': regional sales manager for apac": a role named without "I", asked to be kept

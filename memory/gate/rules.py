@@ -666,6 +666,13 @@ RULES: tuple[Rule, ...] = (
             ],
             # "write down that ...", "note down that ..."
             [{"LEMMA": {"IN": [*v.FILING_VERBS, "write"]}}, {"LOWER": {"IN": ["away", "down"]}}],
+            # "keep it noted pls", "have that logged": what was just said, kept
+            [
+                {"LEMMA": {"IN": ["keep", "have", "get"]}},
+                {"LOWER": {"IN": ["it", "that", "this"]}},
+                {"LOWER": {"IN": ["noted", "logged", "recorded", "saved", "filed", "stored", "on", "written"]}},
+                {"LOWER": {"IN": ["file", "record", "down"]}, "OP": "?"},
+            ],
             # "would be great if that carried over to next time", "make sure that sticks", "can that stay with u for
             # the next chat?": what was just said, asked to last beyond this chat
             [
@@ -813,7 +820,12 @@ RULES: tuple[Rule, ...] = (
             [
                 {"LOWER": {"IN": v.HABITUAL_QUANTIFIERS}},
                 {"LOWER": {"IN": ["your", "my", "the", "of"]}, "OP": "{0,2}"},
-                {"POS": {"IN": ["ADJ", "VERB", "NOUN"]}, "OP": "?"},
+                # ("any top-N type question": the kind named in a few words, not across a clause's end)
+                {
+                    "ORTH": {"NOT_IN": [".", ",", ";", ":", "?", "!"]},
+                    "POS": {"NOT_IN": ["ADP", "VERB", "AUX", "PRON", "SCONJ", "CCONJ"]},
+                    "OP": "{0,4}",
+                },
                 {"LEMMA": {"IN": v.HABITUAL_NOUNS}},
             ],
             # Each thing the user asks or Atlas shows, said in the present: "every question i throw at u", "every
@@ -938,6 +950,16 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": "for"},
                 {"LOWER": {"IN": ["those", "these"]}},
                 {"LOWER": {"IN": ["ones", "customers", "accounts", "clients"]}},
+            ],
+            # "mid-market ones: just give me amounts in k", "enterprise accts: show money in thousands": a kind of
+            # customers as a label over a wish, a rule for each of them
+            [
+                {"IS_SENT_START": True, "IS_ALPHA": True},
+                {"IS_ALPHA": True, "OP": "{0,2}"},
+                {"ORTH": "-", "OP": "?"},
+                {"IS_ALPHA": True, "OP": "?"},
+                {"LOWER": {"IN": ["customers", "clients", "accounts", "ones"]}},
+                {"ORTH": ":"},
             ],
             # "..., so for west customers give me money in k": the set of customers after "so" or "and"
             [
@@ -1242,6 +1264,42 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
         ]
         if not found["temporary"]:
             del found["temporary"]
+    # "cn u do money in thousands ..., i keep miscounting the zeros": the request said before "keep" is no clause
+    # of it; "keep in mind that you ..." asks of Atlas only when the keeping comes first
+    if "assistant_subject" in found:
+        found["assistant_subject"] = [
+            (s, e)
+            for s, e in found["assistant_subject"]
+            if doc[s].lemma_.lower() in ("remember", "note", "mind", "keep")
+        ]
+        if not found["assistant_subject"]:
+            del found["assistant_subject"]
+    # "I am the new collection specialist": an adjective said of a noun (the new role) says nothing of the user's
+    # mood or skill, as "I'm new to this" does
+    if "inference" in found:
+        found["inference"] = [
+            (s, e)
+            for s, e in found["inference"]
+            if not (e - s == 1 and (doc[s].dep_ in ("amod", "compound") or doc[s].pos_ == "PROPN"))
+        ]
+        if not found["inference"]:
+            del found["inference"]
+    # "never learned them properly": a past that never was is no standing wish ("never show", "never again" are)
+    if "standing" in found:
+        found["standing"] = [
+            (s, e)
+            for s, e in found["standing"]
+            if not (doc[s:e].text.lower() == "never" and e < len(doc) and doc[e].tag_ in ("VBD", "VBN"))
+        ]
+        if not found["standing"]:
+            del found["standing"]
+    # "scratch what I said about X, that was ...": the user's own words taken back, no fact for Atlas to state
+    if "change_facts" in found:
+        found["change_facts"] = [
+            (s, e) for s, e in found["change_facts"] if not (s > 0 and doc[s - 1].lower_ in ("i", "i've", "we"))
+        ]
+        if not found["change_facts"]:
+            del found["change_facts"]
     # "for this quarterly report only": one of a kind named before the label is a one-off, no kind of question
     if "habit" in found:
         found["habit"] = [

@@ -214,6 +214,9 @@ STANDING_HABITS: tuple[str, ...] = (
     # the wish called standing, before or after it: "standing request: ...", "... thats standing"
     "standing request",
     "keep it that way",
+    "stick with that",
+    "stick with it",
+    "stick to that",
     "keep it like that",
     "keep them that way",
     "standing ask",
@@ -985,6 +988,11 @@ TEMPORARY_EVENTS: tuple[str, ...] = (
     "roadshow",
     "stay",
     "event",
+    "audit",
+    "kickoff",
+    "rollout",
+    "go-live",
+    "handover",
 )
 # Where or what a temporary state is anchored to: any event above, or a place or body.
 TEMPORARY_ANCHORS: tuple[str, ...] = TEMPORARY_EVENTS + (
@@ -1149,6 +1157,8 @@ ASKING_LEADS: tuple[tuple[str, ...], ...] = (
     ("i", "would", "like", "you", "to"),
     ("i", "want", "you", "to"),
     ("i", "need", "you", "to"),
+    # "please to save this in your notes": the "to" of a request, as English learners often write it
+    ("to",),
 )
 # What a keep request points at before a colon or dash ("don't forget this bit: ...", "for
 # future ref please keep this: ..."): a pointer, or the request said again.

@@ -57,6 +57,12 @@ CLASSES = {
         "a ranking size said in words ('top ten', 'a dozen is the right size', 'three is plenty', 'top seven'): the "
         "next chat's ranking has that many entries"
     ),
+    # helper-blind-158's rows (eleventh session), written after the change (memory_effect_set23's "for the enterprise
+    # accounts specifically, count cancelled orders in totals too" had been scoped to a town called Enterprise)
+    "scoped_by_segment": (
+        "a wish for the customers of one segment ('for the enterprise accounts', 'with my small business clients', "
+        "'mid-market ones:', 'for mid market customers'): applied to that segment's customers, never to another's"
+    ),
     "correction_remembered": (
         "a correction of a customer's field asked to be remembered ('thats old, X moved to Y. pls remember that')"
         " stays a correction, and the records still win"
@@ -67,10 +73,6 @@ GAPS = {
     "mc82-06": (
         "known gap: the verdict inside the sentence ('the city you have for X is out of date, they moved to reno')"
         " is not read as a correction; with 'pls remember that' it is refused as a fact about the company"
-    ),
-    "mc82-08": (
-        "known gap: 'the credit limit for X is old, its 25k now. pls remember that': the verdict inside the"
-        " sentence is not read as a correction; refused as a fact about the company"
     ),
     "mec-scoped_by_question_kind-1": (
         "known gap: 'when i ask about overdue orders, oldest first pls, always' keeps nothing (the sort with no "
