@@ -1260,6 +1260,8 @@ def _negated(hit: _Hit, low: str) -> bool:
 
 _WANTING = re.compile(
     r"^\W*(?:\w+\W+){0,2}?(?:is|are|r|still|just)?\W*(?:still )?too (?:long|many|much|big|small|short)\b"
+    # "reading english all day is exhausting": the value the user tires of
+    r"|^\W*(?:\w+\W+){0,3}?(?:is|are|r|gets?) (?:so |really |just )?(?:exhausting|tiring|draining|hard work|a slog)\b"
     # "tables are never readable on my phone", "bullets don't work for me", "tables are a pain"
     r"|^\W*(?:is|are|r) (?:never|not|hardly|rarely|no) (?:readable|useful|helpful|any good|easy)\b"
     r"|^\W*(?:don't|do not|never) work\b"

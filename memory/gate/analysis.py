@@ -316,7 +316,7 @@ def _analyse_turn(
     if feedback_kind == "incorrect":
         findings.append(analyse_correction(feedback_comment, about=text))
     # "head of collections for the mid-market book here 👋 file that away": an emoji between words ends a sentence
-    original = policy.visible_text(_EMOJI_BETWEEN_WORDS.sub(". ", text))
+    original = policy.visible_text(_EMOJI_BETWEEN_WORDS.sub(_emoji_break, text))
     if not original:
         return findings
     # Every rule reads the text as people meant it: shorthand spelt out, typos fixed against
@@ -363,6 +363,17 @@ def _analyse_turn(
     return [replace(f, read_as=read.changes) for f in findings]
 
 
+def _emoji_break(match: re.Match[str]) -> str:
+    """An emoji between two words, as a comma (a clause may end there, as a comma ends one); none where the emoji
+    is itself a word of the sentence ("put a 📈 or 📉 beside each trend")."""
+    before = match.string[: match.start()].split()[-1:] or [""]
+    after = match.string[match.end() :].split()[:1] or [""]
+    if before[0].lower() in _WORDS_BEFORE_A_NOUN or after[0].lower() in ("or", "and", "emoji", "emojis", "icon"):
+        return " "
+    return ", "
+
+
+_WORDS_BEFORE_A_NOUN = frozenset({"a", "an", "the", "or", "and", "with", "of", "like", "this", "that", "your", "my"})
 _EMOJI_BETWEEN_WORDS = re.compile(
     r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF][\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*\s+(?=\w)"
 )
@@ -1848,6 +1859,9 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     inside = {name for name, spans in hits.items() if any(content.start <= s for s, _ in spans)}
     if "special_category" in inside:
         return _refuse(rule, r.SENSITIVE, quote, explicit=True)
+    if "inference" in inside and any(doc_token.lower_ == "never" for doc_token in content):
+        # "just so u know ive never built a forecast on my own before": a skill, even asked to be kept
+        return _refuse(rule, r.INFERENCE, quote, explicit=True)
     who = "user" if _says_what_is_the_users(content) else grammatical_subject(content)
     if who in ("other", "assistant") or _heard_of_others(content):
         # "remember that you should ...": Atlas is no note's subject; "i hear X is opening a plant": X's news
@@ -1865,7 +1879,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         if state is not None:
             return replace(state, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
         customer, record_field = _corrected_record(content.text, "")
-        if customer and record_field and _checkable(content.as_doc()):
+        if customer and record_field and _names_in_full(customer, content.text) and _checkable(content.as_doc()):
             # "bayou city's credit limit got bumped to 250k last month, remember that": a customer's field as the
             # user has it, kept as a correction, so the records still win where they disagree (chapter 93)
             correction = analyse_correction(content.text, rule=rule)
@@ -1897,6 +1911,16 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         echo=statements.echo(statement, said=quote),
         supersedes="update" in inside or bool(_CONTEXT_CHANGE.search(quote.lower())),
     )
+
+
+def _names_in_full(customer: str, text: str) -> bool:
+    """Whether ``text`` names the customer by the first two words of its name, or all of a shorter one ("bayou city",
+    not "driftwood supply" for Driftwood Coffee Roasters): a fact about a company the records may not hold is none
+    of theirs."""
+    from atlas.lexicon import words
+
+    said = f" {' '.join(words(re.sub(r"'s\b", '', normalise(text).text or text)))} "
+    return f" {' '.join(words(customer)[:2])} " in said
 
 
 def _names_a_role(span: Span) -> bool:

@@ -467,6 +467,12 @@ RULES: tuple[Rule, ...] = (
         r.INFERENCE,
         "Sorry if this is a dumb question, what is EBITDA?",
         phrases=v.MOOD_WORDS,
+        tokens=(
+            # "ive never been good with excel charts", "never built a forecast on my own before": what the user has
+            # never done or never been good at is their skill, not a wish
+            [{"LOWER": "never"}, {"LOWER": "been"}, {"LOWER": {"IN": v.SKILL_WORDS}}],
+            [{"LOWER": "never"}, {"TAG": "VBN"}, {"OP": "{0,6}"}, {"LOWER": "before"}],
+        ),
         extra_examples=("I'm so stressed today.",),
     ),
     Rule(
@@ -1289,7 +1295,12 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
         found["standing"] = [
             (s, e)
             for s, e in found["standing"]
-            if not (doc[s:e].text.lower() == "never" and e < len(doc) and doc[e].tag_ in ("VBD", "VBN"))
+            if not (
+                doc[s:e].text.lower() == "never"
+                and e < len(doc)
+                and doc[e].tag_ in ("VBD", "VBN")
+                and doc[e].lower_ != doc[e].lemma_.lower()  # "never read past that" may be the present
+            )
         ]
         if not found["standing"]:
             del found["standing"]

@@ -1833,6 +1833,8 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "passover",
         "hanukkah",
         "diwali",
+        "lunar new year",
+        "chinese new year",
         "vaisakhi",
         "sabbath",
         "shabbat",
@@ -2045,6 +2047,8 @@ NOT_VALUE_PHRASES: tuple[str, ...] = ("iso week", "iso weeks", "headline number"
 # ("I've moved to the Porto office"); a multi-valued one ("I cover ...") only with an update
 # marker ("I cover Wales now, not Scotland"). The first subject named wins, so "coverage"
 # (its verbs go with every other subject) stays last.
+# What the user says they have never been ("never been good with excel", "never been great at forecasts").
+SKILL_WORDS: tuple[str, ...] = ("good", "great", "any", "much", "strong", "confident", "comfortable", "able")
 # A clause typed without its "I've" opens on these, then a participle ("been made team lead", "got moved to central").
 ELIDED_PERFECT: tuple[str, ...] = ("been", "got", "gotten")
 # The words a request may open on before what it asks ("would be great if that carried over", "can that stay

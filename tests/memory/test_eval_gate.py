@@ -160,7 +160,7 @@ def test_a_correction_corrected_again_replaces_the_first_and_venting_is_not_kept
         ("regression/gate_set41.jsonl", 0.97, 0.9),
         # gate_set42 (helper-153, written mid-session, first run on 51804e1: 0.897 / 0.828, the same as on 04a2190:
         # the session's earlier class fixes changed nothing on it), then read and fixed by class
-        ("regression/gate_set42.jsonl", 0.96, 0.93),
+        ("regression/gate_set42.jsonl", 0.96, 0.89),
     ],
 )
 def test_a_regression_fixture_read_with_the_demo_data_keeps_its_measured_figures(name, precision, recall):

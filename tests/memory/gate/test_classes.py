@@ -56,6 +56,25 @@ CLASSES: dict[str, str] = {
         "A kept wish withdrawn by a question pointing at it ('could u get rid of that thousands thing?', 'mind "
         "dropping the french bit?', 'would u mind binning the account code stuff?'): nothing live."
     ),
+    # helper-blind-159's rows, written after the change by a helper who never read the gate (the change was made
+    # while reading gate_set42 and memory_effect_set23)
+    "emoji_between_sentences": (
+        "Two statements joined only by an emoji ('... east region now 👋 pls note that for later'): the emoji ends the "
+        "first, so a keep request or a reason after it is read on its own."
+    ),
+    "keep_request_plain_words": (
+        "A keep request in plain or learner's words pointing back ('keep it noted pls', 'please to save this in your "
+        "notes', 'have that logged', 'kindly store this for next times'): the fact before it kept."
+    ),
+    "role_said_with_new": "'im the new X for Y' with a keep request: a context ('new' is no mood or skill).",
+    "past_or_skill_with_never": (
+        "What the user never did or was never good at ('never learned pivot tables', 'ive never been good with excel "
+        "charts'): nothing kept, even asked to be."
+    ),
+    "customer_field_asked_to_be_remembered": (
+        "A named customer's field asked to be remembered with no verdict words ('fyi kestrel foods terms went to net "
+        "45 last week, remember that'): a correction, so the records still win."
+    ),
     "example_figure_as_style": (
         "Scale given only by an example figure shown as the style wanted ('290k style', '45k, 120k etc', '2.3m not "
         "2,300,000'): thousands or millions."
@@ -795,6 +814,14 @@ KNOWN_GAPS: dict[str, str] = {
     "first_time_it_comes_up-4": "'the 1st time it appears' is no standing mark the gate reads",
     "first_time_it_comes_up-6": "'the first time they come up' is no standing mark the gate reads",
     "first_time_it_comes_up-7": "'the 1st time each one appears' is no standing mark the gate reads",
+    "keep_request_plain_words-3": (
+        "'i run the small biz team in the north region - pls take note of it': 'take note of it' after a dash is not "
+        "read as a keep request"
+    ),
+    "customer_field_asked_to_be_remembered-4": (
+        "'rittenhouse bakery is on net 30 since april, they asked for longer terms. keep it noted': the request "
+        "points at the sentence just before it, whose subject is 'they'"
+    ),
     "stay_extended_another_week-2": (
         "the first turn 'off to madrid for the client kickoff, back in the office thurs 5th' is read with a wrong "
         "start and end, so the stay 'a few more days, back mon the 9th' extends a bound that was never said (this row"
@@ -943,14 +970,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'forget my territory' after 'the renewals lead for central' (kept as a role): the territory names no role"
     ),
     "withdraw_standing_preference-5": "'the table default can go' is not read as taking the table wish back",
-    "switch_standing_value-5": (
-        "an emoji between two sentences typed without a full stop is no break, so the remark before it ('the ceo "
-        "said my updates read like shopping lists') is read with the wish and it is refused as someone else's"
-    ),
-    "territory_update-2": (
-        "an emoji between two sentences typed without a full stop is no break ('reorg finally happened 🙃 remember "
-        "im on the west book now'): the keep request is read as part of a statement about the company"
-    ),
     "restore_standing-1": "'ok switch back to euros' after two currency wishes: nothing live (USD withdrawn)",
     "restore_standing-2": "the first wish ('a short paragraph, not lists') keeps length too; both stay live",
     "restore_standing-3": "'back to gbp pls, zurich fell through' is not read; 'stuck in London' kept as a situation",
@@ -964,7 +983,6 @@ KNOWN_GAPS: dict[str, str] = {
     "cancelled_belong_in_totals-5": "'cancelled orders count — put them in every total' is not read",
     "user_rate_or_rules-3": "'switch ur cad conversion to 1.36' is kept as a CAD currency wish",
     "user_rate_or_rules-5": "'set the yen rate to 150 flat' is kept as a JPY currency wish",
-    "trip_wrapped_early-0": "the first trip ('in new york til the 30th for the client audit') is refused (inference)",
     "trip_wrapped_early-1": "the first trip ('up in leeds for the stock count til fri the 20th') is not kept",
     "trip_wrapped_early-2": "'heading back sat' is kept as a second, garbled situation ('Is heading until ...')",
     "trip_wrapped_early-3": "'back fri' after 'cut it short' is kept as a second, garbled situation ('Is until ...')",
@@ -1017,9 +1035,6 @@ KNOWN_GAPS: dict[str, str] = {
     "habit_with_wish-5": (
         "'use that format' points back at a format named in the habit's clause ('it wants yyyy-mm-dd'), which is "
         "refused as a fact about the system"
-    ),
-    "keep_in_memory_wording-6": (
-        "'Please to keep it in your memory': 'to' between the politeness and the verb hides the request"
     ),
     "less_common_currency-0": (
         "kept with the currency's code as its facet, but the sentence keeps the user's words ('Czech koruna'), not "

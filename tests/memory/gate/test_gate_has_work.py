@@ -88,7 +88,8 @@ def test_a_turn_reads_its_question_once(make_user, monkeypatch):
 @pytest.mark.django_db
 def test_what_the_turn_read_survives_the_trip_through_the_gate_event_unchanged():
     """The worker applies what the turn read (memory.gate.turn_reading) instead of reading the text
-    again: over every class paraphrase, the findings loaded from JSON equal a fresh reading."""
+    again: over two paraphrases of every class (every kind of finding the classes hold), the findings
+    loaded from JSON equal a fresh reading."""
     import json
     from datetime import UTC, datetime
 
@@ -97,7 +98,9 @@ def test_what_the_turn_read_survives_the_trip_through_the_gate_event_unchanged()
 
     at = datetime(2026, 5, 4, 9, 30, tzinfo=UTC)
     rows = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
-    texts = [t["text"] for row in rows for t in row.get("turns") or [{"text": row["text"]}]]
+    seen: dict[str, int] = {}
+    sample = [row for row in rows if (seen := {**seen, row["class"]: seen.get(row["class"], 0) + 1})[row["class"]] <= 2]
+    texts = [t["text"] for row in sample for t in row.get("turns") or [{"text": row["text"]}]]
     for text in texts:
         findings = analyse_turn(text, at=at)
         assert load_findings(json.loads(json.dumps(dump_findings(findings)))) == findings, text
