@@ -16,6 +16,7 @@ everything around it); the others mark the clause they match in, and
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -957,7 +958,7 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["those", "these"]}},
                 {"LOWER": {"IN": ["ones", "customers", "accounts", "clients"]}},
             ],
-            # "mid-market ones: just give me amounts in k", "enterprise accts: show money in thousands": a kind of
+            # "mid-market ones: just give me amounts in k", "enterprise accts: amounts in k": a kind of
             # customers as a label over a wish, a rule for each of them
             [
                 {"IS_SENT_START": True, "IS_ALPHA": True},
@@ -1203,6 +1204,14 @@ def _labels_a_dated_example(doc: Doc, start: int) -> bool:
     return bool(_DATED.search(before))
 
 
+def _keep_only(found: dict[str, list[tuple[int, int]]], name: str, keep: Callable[[int, int], bool]) -> None:
+    """Keep the hits of rule ``name`` that ``keep`` accepts; drop the rule when none is left."""
+    if name in found:
+        found[name] = [(s, e) for s, e in found[name] if keep(s, e)]
+        if not found[name]:
+            del found[name]
+
+
 def match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     """Every rule row that matched the turn, with the token spans it matched (once per doc)."""
     if "gate_hits" not in doc.user_data:
@@ -1272,54 +1281,38 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
             del found["temporary"]
     # "cn u do money in thousands ..., i keep miscounting the zeros": the request said before "keep" is no clause
     # of it; "keep in mind that you ..." asks of Atlas only when the keeping comes first
-    if "assistant_subject" in found:
-        found["assistant_subject"] = [
-            (s, e)
-            for s, e in found["assistant_subject"]
-            if doc[s].lemma_.lower() in ("remember", "note", "mind", "keep")
-        ]
-        if not found["assistant_subject"]:
-            del found["assistant_subject"]
+    _keep_only(found, "assistant_subject", lambda s, e: doc[s].lemma_.lower() in ("remember", "note", "mind", "keep"))
     # "I am the new collection specialist": an adjective said of a noun (the new role) says nothing of the user's
     # mood or skill, as "I'm new to this" does
-    if "inference" in found:
-        found["inference"] = [
-            (s, e)
-            for s, e in found["inference"]
-            if not (e - s == 1 and (doc[s].dep_ in ("amod", "compound") or doc[s].pos_ == "PROPN"))
-        ]
-        if not found["inference"]:
-            del found["inference"]
-    # "never learned them properly": a past that never was is no standing wish ("never show", "never again" are)
-    if "standing" in found:
-        found["standing"] = [
-            (s, e)
-            for s, e in found["standing"]
-            if not (
+    _keep_only(
+        found,
+        "inference",
+        lambda s, e: not (e - s == 1 and (doc[s].dep_ in ("amod", "compound") or doc[s].pos_ == "PROPN")),
+    )
+    # "never learned them properly": a past that never was is no standing wish ("never show", "never again" are;
+    # "never read past that" may be the present)
+    _keep_only(
+        found,
+        "standing",
+        lambda s, e: (
+            not (
                 doc[s:e].text.lower() == "never"
                 and e < len(doc)
                 and doc[e].tag_ in ("VBD", "VBN")
-                and doc[e].lower_ != doc[e].lemma_.lower()  # "never read past that" may be the present
+                and doc[e].lower_ != doc[e].lemma_.lower()
             )
-        ]
-        if not found["standing"]:
-            del found["standing"]
-    # "scratch what I said about X, that was ...": the user's own words taken back, no fact for Atlas to state
-    if "change_facts" in found:
-        found["change_facts"] = [
-            (s, e) for s, e in found["change_facts"] if not (s > 0 and doc[s - 1].lower_ in ("i", "i've", "we"))
-        ]
-        if not found["change_facts"]:
-            del found["change_facts"]
+        ),
+    )
+    # "scratch my earlier words on X, that was ...": the user's own words taken back, no fact for Atlas to state
+    _keep_only(found, "change_facts", lambda s, e: not (s > 0 and doc[s - 1].lower_ in ("i", "i've", "we")))
     # "for this quarterly report only": one of a kind named before the label is a one-off, no kind of question
-    if "habit" in found:
-        found["habit"] = [
-            (s, e)
-            for s, e in found["habit"]
-            if doc[e - 1].lower_ != "only" or not any(t.lower_ in v.ONE_OF_A_KIND for t in doc[max(0, s - 2) : e])
-        ]
-        if not found["habit"]:
-            del found["habit"]
+    _keep_only(
+        found,
+        "habit",
+        lambda s, e: (
+            doc[e - 1].lower_ != "only" or not any(t.lower_ in v.ONE_OF_A_KIND for t in doc[max(0, s - 2) : e])
+        ),
+    )
     for rule in RULES:
         if rule.not_before and rule.name in found:
             found[rule.name] = [
