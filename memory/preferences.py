@@ -1170,7 +1170,10 @@ class _Hit:
     value: Any
 
 
-def _hits(low: str) -> list[_Hit]:
+@lru_cache(maxsize=4096)
+def _hits(low: str) -> tuple[_Hit, ...]:
+    """Every value of the table the text names, in order (read once per text: a turn asks of the same words for
+    its facets, what it finds wanting and what it turns down)."""
     hits: list[_Hit] = []
     world = _may_name_world_money(low)
     for facet, value, patterns in _compiled():
@@ -1210,7 +1213,7 @@ def _hits(low: str) -> list[_Hit]:
             for o in hits
         )
     ]
-    return sorted(kept, key=lambda h: (h.start, -h.end))
+    return tuple(sorted(kept, key=lambda h: (h.start, -h.end)))
 
 
 # Something done to what a layout holds ("flag stuff in tables", "bold the totals in the table"): the
@@ -1694,7 +1697,7 @@ def _read_first_field(low: str, found: dict[str, Any]) -> None:
             return
 
 
-def _turned_round(low: str, hits: list[_Hit], found: dict[str, Any]) -> bool:
+def _turned_round(low: str, hits: tuple[_Hit, ...], found: dict[str, Any]) -> bool:
     """ "no tables", "never use charts", "don't want bullet points": every value the clause names
     is negated. A limit, a rounding, an exclusion, a sort or a length already says what to do
     ("don't ever give me the full list, top 25"); "no bullets, just plain sentences" wants prose."""
