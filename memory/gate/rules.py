@@ -1253,9 +1253,7 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
         and (doc[t.i - 1].pos_ == "VERB" or doc[t.i - 1].lower_ in v.REQUEST_VERBS or doc[t.i - 1].is_sent_start)
         for t in doc
     ):
-        found["switch"] = [(s, e) for s, e in found["switch"] if doc[s:e].text.lower() != "instead"]
-        if not found["switch"]:
-            del found["switch"]
+        _keep_only(found, "switch", lambda s, e: doc[s:e].text.lower() != "instead")
     # Beside another standing mark ("that's my default from today"), or said of what is not a record
     # ("EUR from today", not "the orders from today"), a bare one opens a period too.
     marked = "habit" in found
@@ -1268,17 +1266,11 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
         or doc[e - 1].lower_ == "now"
         or (s > 0 and not doc[s - 1].is_punct and doc[s - 1].lemma_.lower() not in v.RECORD_NOUNS)
     ]
-    if "one_off" in found and opened:
-        found["one_off"] = [(s, e) for s, e in found["one_off"] if not any(a <= s and e <= b for a, b in opened)]
-        if not found["one_off"]:
-            del found["one_off"]
+    if opened:
+        _keep_only(found, "one_off", lambda s, e: not any(a <= s and e <= b for a, b in opened))
     # "til i say otherwise": a standing habit whose "til" bounds nothing (no situation's end)
-    if "temporary" in found and "habit" in found:
-        found["temporary"] = [
-            (s, e) for s, e in found["temporary"] if not any(a <= s and e <= b for a, b in found["habit"])
-        ]
-        if not found["temporary"]:
-            del found["temporary"]
+    habits = found.get("habit", [])
+    _keep_only(found, "temporary", lambda s, e: not any(a <= s and e <= b for a, b in habits))
     # "cn u do money in thousands ..., i keep miscounting the zeros": the request said before "keep" is no clause
     # of it; "keep in mind that you ..." asks of Atlas only when the keeping comes first
     _keep_only(found, "assistant_subject", lambda s, e: doc[s].lemma_.lower() in ("remember", "note", "mind", "keep"))
