@@ -22,6 +22,7 @@ Offsets are not kept: readers use the normalised text, and the original stays th
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import unicodedata
@@ -60,7 +61,7 @@ _SENTENCE_END = {".", "!", "?", "\n"}
 class Change:
     original: str
     replacement: str
-    reason: str  # shorthand | spelling | nickname
+    reason: str  # shorthand | spelling | nickname | stretched | listed
 
     def said(self) -> str:
         return f"Read \u2018{self.original}\u2019 as \u2018{self.replacement}\u2019."
@@ -290,6 +291,30 @@ def _correct(word: str, before: str, after: str, lex: _Lexicon) -> str | None:
     return best
 
 
+_STRETCH = re.compile(r"([a-z])\1{2,}")
+
+
+def _unstretched(low: str, lex: _Lexicon) -> str | None:
+    """A word with a letter typed three times or more ("sooo", "pleeease", "thxxx"), as the known word or
+    shorthand it stretches, each run read as one letter or two ("goood" is "good"); None for any other word."""
+    runs = list(_STRETCH.finditer(low))
+    if not runs or len(runs) > 3 or len(low) < MIN_CORRECTED_LENGTH or _known(low, lex):
+        return None
+    pieces: list[list[str]] = []
+    at = 0
+    for run in runs:
+        pieces.append([low[at : run.start()]])
+        pieces.append([run.group(1), run.group(1) * 2])
+        at = run.end()
+    pieces.append([low[at:]])
+    found = ["".join(choice) for choice in itertools.product(*pieces)]
+    frequency = lexicon.english().frequency
+    known = [w for w in found if w in lexicon.SHORTHAND or w in lex.domain or lexicon.english().knows(w)]
+    if not known:
+        return None
+    return max(known, key=lambda w: (w in lexicon.SHORTHAND, frequency.get(w, 0)))
+
+
 def _unswapped(word: str) -> str | None:
     """A three-letter word typed with two letters the wrong way round ("teh", "adn", "hte"), read as the common
     English word it was meant to be; any other short word is left as typed ("ytd", "smb")."""
@@ -372,6 +397,11 @@ def normalise(text: str) -> Normalised:
         before = words[i - 1] if i else ""
         after = words[i + 1] if i + 1 < len(words) else ""
         replacement = token
+        if not _in_code(clean, start, _end) and (unstretched := _unstretched(low, lex)) is not None:
+            # "pleeease", "sooo", "alwaaays": a letter held down for emphasis, read as the word it stretches
+            changes.append(Change(token, _cased_like(token, unstretched), "stretched"))
+            token = replacement = _cased_like(token, unstretched)
+            low = unstretched
         if _in_code(clean, start, _end):
             pass  # "ACCT-10442", "PO-7781": a code is copied as typed
         elif len(token) > 1 and token.isupper() and low in lexicon.EMPHASIS_WORDS and any(w.islower() for w in words):

@@ -604,8 +604,9 @@ FACETS: tuple[Facet, ...] = (
             Value(
                 "include",
                 (
-                    r"(?:include|including|incl|count|counting|add|keep|with|put|throw|fold)(?: in)?(?: the)? "
-                    r"(?:cancelled|canceled|cancellations)",
+                    # ("always count also the cancelled orders": an adverb between)
+                    r"(?:include|including|incl|count|counting|add|keep|with|put|throw|fold)(?: in)?"
+                    r"(?: also| too| even| back)?(?: in)?(?: the)? (?:cancelled|canceled|cancellations)",
                     r"(?:throw|fold|put|bring|have|get|keep|leave) (?:the )?(?:cancelled|canceled)"
                     r"(?: orders| ones| stuff)? (?:in|back in)\b",
                     r"(?:cancelled|canceled) (?:orders |ones )?(?:too|as well|included|"
@@ -632,6 +633,8 @@ FACETS: tuple[Facet, ...] = (
                     r"(?:leave|keep|take) (?:the )?(?:cancelled|canceled)(?: orders| ones)? out",
                     r"(?:leave|keep|take|strip|cut) out(?: the| any| all)? (?:cancelled|canceled|cancellations)",
                     r"(?:exclude|without|drop|ignore|skip)(?: the)? (?:cancelled|canceled)",
+                    # "no cancelled orders in my totals": none of them
+                    r"\bno (?:cancelled|canceled|cancellations)\b",
                     r"(?:cancelled|canceled) (?:orders |ones )?(?:left )?(?:out|excluded)",
                     r"(?:don't|do not|never|not) (?:ever )?(?:count|include|add)(?: in)?(?: the| any)? "
                     r"(?:cancelled|canceled|cancellations)",
@@ -1035,6 +1038,7 @@ _INCLUDE = re.compile(
     r"(?P<what>[a-z][a-z /-]{1,40}?)\s*(?:next to|beside|alongside|too\b|as well|also|every time|in every|column|"
     r"field|for each|for every|with|in|on|when|whenever|$|,|\.)"
 )
+_POLITE_TAIL = re.compile(r"(?:\s+(?:please|pls|plz|thanks|thx|ta|kindly|cheers))+$")
 _EXCLUDE = re.compile(
     r"(?<!don't )(?<!do not )(?<!never )\b(?:leave|take|keep)\s+(?:the\s+)?"
     r"(?!(?:it|them|that|this|those|these)\s)(?P<what>[a-z][a-z /-]{1,40}?)\s+(?:out|off)\b"
@@ -1360,6 +1364,12 @@ def _choose(hits: list[_Hit], low: str) -> Any:
         after = [h for h in hits if h.start >= switch.end() - 2]
         if after:
             return after[0].value
+    but = re.search(r"\bbut\b", low[hits[0].end :])
+    if but is not None:
+        # "i understand english but german is faster for me": the value the user concedes, then the one they want
+        after = [h for h in hits if h.start >= hits[0].end + but.end()]
+        if after:
+            return after[0].value
     contrast = _CONTRAST.search(low, hits[0].end)
     if contrast is not None:
         # the value said right before the contrast ("tables dont render ... so use bullets instead of tables")
@@ -1551,13 +1561,16 @@ def _read_fields(low: str, written: str, found: dict[str, Any]) -> None:
     excluded = _EXCLUDE.search(low)
     if excluded is not None:
         group = next(g for g in ("what", "what2", "what3") if excluded.group(g))
-        what = (excluded.group(group) or "").strip()
+        # ("skip long-winded intros please, ...": the politeness after it is no part of the thing)
+        what = _POLITE_TAIL.sub("", (excluded.group(group) or "").strip())
         # "never show pie charts" turns a facet round (the chart's); only a field is left out here
         names_a_facet = group == "what3" and bool(_hits(f" {what} "))
         # "leave the cents off": the cents are the rounding's, no field of the records
         names_a_facet = names_a_facet or bool(re.fullmatch(r"(?:the |all the )?(?:cents|pennies|decimals?)", what))
         if what and "cancel" not in what and not names_a_facet:
-            found["exclude"] = _field_of(what) or _as_written(written, excluded.start(group), excluded.end(group))
+            found["exclude"] = _field_of(what) or _as_written(
+                written, excluded.start(group), excluded.start(group) + len(what)
+            )
             return
     if not _INCLUDE_CUES.search(low):
         return

@@ -156,3 +156,23 @@ def test_a_three_letter_word_with_two_letters_swapped_is_read_as_meant(typed, ty
 )
 def test_short_acronyms_and_rare_words_in_their_place_are_not_corrected(typed):
     assert [c for c in normalise(typed).corrections if c.reason == "spelling"] == []
+
+
+# A letter held down for emphasis ("sooo", "pleeease") is read as the word it stretches, each run as one letter or
+# two ("goood"); the emphasis is no correction to tell the user about, and a code or a short word stays as typed.
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("tables are sooo hard to read on my laptop", "tables are so hard to read on my laptop"),
+        ("pleeease use euros for everything", "please use euros for everything"),
+        ("alwaaays bullets for me", "always bullets for me"),
+        ("yesss that looks goood", "yes that looks good"),
+        ("thxxx", "thanks"),
+        ("order SO-86000 for ACCT-10000", "order SO-86000 for ACCT-10000"),
+        ("zzz", "zzz"),
+    ],
+)
+def test_a_stretched_word_is_read_as_the_word_it_stretches(typed, read):
+    result = normalise(typed)
+    assert result.text == read
+    assert result.corrections == ()

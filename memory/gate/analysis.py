@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
@@ -325,6 +325,8 @@ def _analyse_turn(
     text = _FORGET_IDIOM.sub(lambda m: f"forget {m['what']}", read.text or original)
     text = preferences.with_condition_set_off(text)
     doc = parse_turn(text)
+    if (unsaid := _no_as_skip(doc)) != text:
+        text, doc = unsaid, parse_turn(unsaid)
     hits = rules.match(doc)
     explicit = "remember" in hits
     refusal = policy.message_refusal(text, hits) or policy.message_refusal(original, {})
@@ -361,6 +363,39 @@ def _analyse_turn(
         ]
     findings.extend(_pointed_forgets(text, _without_wanting([_legible(_with_facets(f)) for f in found], text)))
     return [replace(f, read_as=read.changes) for f in findings]
+
+
+_STANDING_PHRASE_ENDS = tuple(vocab.STANDING_PHRASES)
+
+
+def _no_as_skip(doc: Doc) -> str:
+    """The turn with a wish said as "no <thing>" at the head of a clause ("no emojis in ur replies from here on",
+    "no long-winded intros pls") read as "skip <thing>", the request it is, where the preference table does not read
+    the thing itself ("no cents" is its rounding); "no" as a verdict ("no, that's wrong"), a bound ("no more than
+    5") or an idiom ("no need", "no idea how long") stays."""
+    spans: list[tuple[int, int]] = []
+    for token in doc:
+        if token.lower_ != "no" or token.dep_ != "det" or token.head.pos_ not in ("NOUN", "PROPN"):
+            continue
+        head = token.head
+        before = doc[token.i - 1] if token.i > 0 else None
+        opens = before is None or before.is_punct or before.lower_ in ("and", "also", "but", "so", "just")
+        if not opens and not doc[: token.i].text.lower().endswith(_STANDING_PHRASE_ENDS):
+            continue  # "there are no orders", "with no decimals": no clause of its own ("from now on no ..." is)
+        if head.lemma_.lower() in vocab.NO_IDIOMS or head.i < token.i:
+            continue
+        if not doc[token.i + 1].is_alpha or preferences.read_facets(token.sent.text).facets:
+            continue  # "no - the riga warehouse shut", "bullets pls, no walls of text": a verdict, or said of a wish
+        phrase = doc[token.i : head.i + 1].text
+        if preferences.facets_named(phrase) or head.lemma_.lower() in vocab.RECORD_NOUNS:
+            # "no cents", "no tables": the preference table reads them as said; "no orders for aire valley this
+            # month?": records, not a way of answering
+            continue
+        spans.append((token.idx, token.idx + len(token.text)))
+    text = doc.text
+    for start, end in reversed(spans):
+        text = text[:start] + ("Skip" if text[start].isupper() else "skip") + text[end:]
+    return text
 
 
 def _emoji_break(match: re.Match[str]) -> str:
@@ -455,10 +490,17 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
     ):
         return found
     text = doc.text
-    if "?" in text or questions_in(text) or any(_on_screen(t) for t in doc):
+    # ("would it be possible to show amounts with the currency code in front?": a polite request, no question)
+    parts = clauses(doc, hits)
+    polite = [c for c in parts if _asks_politely(c)]
+    if any(c.act == "question" and c not in polite for c in parts) or any(_on_screen(t) for t in doc):
         return found  # "make those a table": about something on screen, whatever the session shows
-    if any(_tells(t) for t in doc) or any(t.lemma_.lower() in vocab.SYSTEM_NOUNS + vocab.DATA_NOUNS for t in doc):
-        return found  # a statement ("the top 5 would do here", "i was reading the bullet points"), not a request
+    # a statement that names the wish ("the top 5 would do here", "i was reading the bullet points") is no request;
+    # one beside a request that names none is its reason ("... rather than the $ sign? the tool we use rejects it")
+    telling = [c for c in parts if c not in polite and (not polite or preferences.read_facets(c.text).facets)]
+    said = any(_tells(t) for c in telling for t in c.span)
+    if said or any(t.lemma_.lower() in vocab.SYSTEM_NOUNS + vocab.DATA_NOUNS for t in doc):
+        return found
     first = content_tokens(doc[:])
     if first and first[0].pos_ == "ADP" or any(_comparative(t) for t in doc):
         return found  # "as bullet points, please", "shorter please": said of an answer on screen
@@ -978,6 +1020,21 @@ def _polite_request(clause: Clause) -> bool:
     return len(words) > 2 and (words[0] in vocab.POLITE_REQUEST_VERBS or opening.startswith(vocab.POLITE_OPENINGS))
 
 
+def _asks_politely(clause: Clause) -> bool:
+    """A yes/no question in the conditional that asks Atlas for something ("could you show ...?", "would it be
+    possible to ...?"); "can you do answers in french?" and "is there a way to ...?" may ask what Atlas can do, and a
+    turn that says it is only curious ("just wondering") asks nothing."""
+    if _CURIOUS.search(clause.span.doc.text.lower()):
+        return False
+    words = [t.lower_ for t in content_tokens(clause.span)]
+    if len(words) > 2 and words[0] in ("could", "would") and words[1] in ("you", "u", "we"):
+        return True
+    return len(words) > 2 and " ".join(words[:6]).startswith(vocab.CONDITIONAL_REQUESTS)
+
+
+_CURIOUS = re.compile(r"\b(?:" + "|".join(map(re.escape, vocab.CURIOSITY_HEDGES)) + r")\b")
+
+
 def _carries_wish(clause: Clause) -> bool:
     """Whether a clause can carry the user's wish about answers: not a question (a polite
     "can we keep ...?" is a request), not a statement about someone else or the company, not a
@@ -1059,8 +1116,8 @@ def _withdraws(clause: Clause) -> bool:
     words = [t for t in content_tokens(clause.span) if t.lower_ not in vocab.POLITENESS]
     if len(words) > 2 and words[0].lower_ in ("you", "u") and words[1].lower_ in ("can", "could", "may"):
         words = words[2:]
-    if not words:
-        return False
+    if not words or "one_off" in clause.hits:
+        return False  # "drop the cents on that one": the answer on screen reshaped, no note taken back
     opening = " ".join(t.lower_ for t in words[:4])
     # the verb opens a request ("cancel the tables thing"), not a word qualifying a noun ("cancelled stuff ...")
     verb = words[0].lemma_.lower() in vocab.WITHDRAW_VERBS and words[0].tag_ not in ("VBN", "VBD", "JJ")
@@ -1297,6 +1354,10 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         before = None
         if readings:
             out = _kept_or_replaced(out, inside, readings)
+        elif "implicit_habit" in marks and not sent.text.rstrip().endswith("?") and not _readings(wishes):
+            # "ur answers are too long for me. 30 words tops pls": a taste said as a statement that names no value
+            # holds for the wish said after it
+            leading = {"implicit_habit"}
     return out
 
 
@@ -1627,7 +1688,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
         history.append((clause, len(out)))
         if found is not None:
             out.append(replace(found, extra={**found.extra, "clause": clause.span.start}))
-    previous = history[-1] if history else None
+    previous = _said_before_the_request(history)
     corrected = previous is not None and any(f.kind == "correction" and f.action == "write" for f in out[previous[1] :])
     if explicit_next and previous is not None and not corrected:
         # a trailing request to keep ("..., note that down") makes the clause before it explicit (a correction
@@ -1644,6 +1705,50 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             found = replace(found, statement=statement, supersedes=True, extra={**found.extra, "updates": True})
         out.extend([replace(found, extra={**found.extra, "clause": clause.span.start})] if found is not None else [])
     return out
+
+
+def _said_before_the_request(history: list[tuple[Clause, int]]) -> tuple[Clause, int] | None:
+    """What a keep request at the end of the turn points back at: the last clause that says something ("Please,"
+    says nothing), with the statements of its sentence before it ("my accounts are the UK ones - Leeds and
+    Manchester, so the north region."), as one clause; and how many findings came before it."""
+    said = [h for h in history if not _says_only_politeness(h[0].span)]
+    if not said:
+        return history[-1] if history else None
+    last, _ = said[-1]
+    group = [said[-1]]
+    for clause, before in reversed(said[:-1]):
+        if clause.span.sent != last.span.sent or clause.act == "question" or clause.span.end > group[0][0].span.start:
+            break
+        if _preface(clause.span) or clause.subject in ("assistant", "other"):
+            # "before i forget - ...", "quick one: ...", "since you seem to forget everything, ...": what opens the
+            # sentence is no part of it
+            break
+        group.insert(0, (clause, before))
+    if len(group) == 1:
+        return group[0]
+    first, before = group[0]
+    hits: dict[str, list[tuple[int, int]]] = {}
+    for clause, _ in group:
+        for name, spans in clause.hits.items():
+            hits.setdefault(name, []).extend(spans)
+    return replace(first, span=first.span.doc[first.span.start : last.span.end], hits=hits), before
+
+
+def _preface(span: Span) -> bool:
+    """A few words set off by a dash or colon before what is said ("before i forget -", "quick one:")."""
+    doc = span.doc
+    words = _words(span)
+    after = doc[span.end] if span.end < len(doc) else None
+    closing = (words and span[-1].text in ("-", ":", "\u2014", "\u2013")) or (
+        after is not None and after.text in ("-", ":", "\u2014", "\u2013")
+    )
+    return bool(closing) and 0 < len(words) <= 5
+
+
+def _says_only_politeness(span: Span) -> bool:
+    return all(
+        t.lower_ in vocab.POLITENESS or t.lower_ in vocab.TRAILING_ASIDES or t.pos_ == "INTJ" for t in _words(span)
+    )
 
 
 _VAGUE_WORDS = frozenset({"thing", "stuff", "one", "bit", "old", "previous", "other", "earlier", "the", "that", "this"})
@@ -1727,6 +1832,12 @@ def _words(span: Span) -> list[Token]:
 _KEPT_UNTIL_BACK = re.compile(rf"(?:{'|'.join(vocab.UNTIL_WORDS)})\s+(?:i'm|im|i\s+am|i\s+get)\s+back\b", re.IGNORECASE)
 
 
+# Pronouns that name someone after a keep request ("can u save that for her", "remember that I ..."): not nothing.
+_NAMES_SOMEONE = frozenset({"i", "we", "he", "him", "his", "she", "her", "hers", "they", "them", "their", "theirs"})
+# Parts of speech that name nothing: a preposition, a determiner, a pronoun, an interjection, a particle.
+_EMPTY_PARTS = frozenset({"ADP", "DET", "PRON", "INTJ", "PART", "CCONJ", "SCONJ"})
+
+
 def _content(doc: Doc, start: int, end: int) -> Span | None:
     """What follows "remember that": None when nothing does (the content is the next clause)."""
     while start < end and (doc[start].lower_ in _STRIP_WORDS or doc[start].is_punct):
@@ -1747,15 +1858,29 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
     def points(t: Token) -> bool:
         return t.lower_ in _POINTING_AHEAD or t.is_punct or t.i in asks_again
 
+    def says_nothing(tokens: Iterable[Token]) -> bool:
+        """Words that only point, say for when it is kept ("for down the line", "for our next convo") or tag the
+        request ("about me", "yeah?"): no verb, no name, no thing of their own."""
+        return all(
+            points(t)
+            or t.lower_ in vocab.OCCASION_WORDS
+            or (t.pos_ in _EMPTY_PARTS and t.lower_ not in _NAMES_SOMEONE)
+            or t.lower_ in vocab.TRAILING_ASIDES
+            for t in tokens
+        )
+
     for token in span:
         if token.text in (":", "-", "—", "–", ",") and token.i + 1 < end:
             # ("pls note for your records, im at ...": a comma after words that only point ahead)
-            if all(points(t) for t in doc[start : token.i]):
+            if says_nothing(doc[start : token.i]):
                 return _content(doc, token.i + 1, end)
             if token.text != ",":
                 break
-    if all(points(t) for t in _words(span)):
-        return None  # "save this for later chats: ...": the content is the next clause
+    if says_nothing(_words(span)):
+        return None  # "save this for later chats: ...", "stash that for down the line, yeah?": the content is before
+    reason = next((t for t in span if t.lower_ in vocab.REASON_OPENERS), None)
+    if reason is not None and says_nothing(doc[span.start : reason.i]):
+        return None  # "keep that in ur back pocket for next time so i dont have to say it": why, not what
     span = without_tag(span)
     words = _words(span)
     while len(words) > 1 and words[-1].lower_ in vocab.TRAILING_ASIDES:
@@ -1866,7 +1991,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     if who in ("other", "assistant") or _heard_of_others(content):
         # "remember that you should ...": Atlas is no note's subject; "i hear X is opening a plant": X's news
         return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
-    situation = _situation(content, inside, at=at, dated=True)
+    situation = _situation(content, inside, at=at, dated=True) or _open_ended_state(content, who, at=at)
     if situation is not None:
         return replace(situation, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
     preference = _preference(content, inside, quote=quote, explicit=True)
@@ -1972,6 +2097,25 @@ def _only_names_a_subject(span: Span) -> bool:
     words = [t.lower_ for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS]
     subject_words = {w for group in vocab.CONTEXT_SUBJECTS.values() for w in group if " " not in w}
     return len(words) == 2 and words[0] in ("my", "our") and words[1] in subject_words
+
+
+_OPEN_ENDED = re.compile(r"\b(?:" + "|".join(map(re.escape, vocab.OPEN_ENDED_CUES)) + r")\b")
+
+
+def _open_ended_state(content: Span, who: str, *, at: datetime) -> Finding | None:
+    """A state of the user's asked to be kept, said to hold for now with no end ("im covering the east region for
+    the moment", "helping out on the renewals push for a while", "been seconded to pricing atm"): a situation with
+    the default expiry. Said without "I", it is the user's all the same ("temporarily working out of denver")."""
+    if not _OPEN_ENDED.search(content.text.lower()) or who in ("other", "assistant", "company"):
+        return None
+    words = content_tokens(content)
+    if not words or words[0].dep_ in _SUBJECTS and who != "user":
+        return None
+    if who == "user":
+        return _situation(content, {"situation"}, at=at, dated=True)
+    first_person = parse_turn("I'm " + content.doc[words[0].i : content.end].text)
+    found = _situation(first_person[:], {"situation"}, at=at, dated=True)
+    return replace(found, quote=content.text) if found is not None else None
 
 
 def _first_person(span: Span) -> bool:

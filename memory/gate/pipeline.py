@@ -70,7 +70,8 @@ class Clause:
                 break
         first = tokens[0].i if tokens else self.span.start
         # "for the next times please remember ...": when it is for may come before a keep request
-        later = vocab.KEEP_FOR_LATER if name == "remember" else frozenset()
+        # ("worth filing that away": what it is worth, said before the request)
+        later = vocab.KEEP_FOR_LATER | {"worth"} if name == "remember" else frozenset()
         # the longest of the rule's phrases at a place ("note down that", not "note")
         for start, end in sorted(self.hits.get(name, []), key=lambda hit: (hit[0], -hit[1])):
             # Nothing but politeness between the clause's first word and the rule (none at all when it is first).

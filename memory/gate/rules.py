@@ -435,6 +435,12 @@ RULES: tuple[Rule, ...] = (
         kind="preference",
         phrases=v.ONE_OFF_PHRASES,
         tokens=(
+            # "drop the cents on that one", "same for those figures": the answer on screen, pointed at
+            [
+                {"LOWER": {"IN": ["on", "for", "in", "with", "to"]}},
+                {"LOWER": {"IN": ["that", "this", "those", "these"]}},
+                {"LOWER": {"IN": v.ON_SCREEN_NOUNS}},
+            ],
             # "for this quarterly report only", "for today's board pack only": one thing, named, and no other ("for the
             # enterprise accounts only" is a kind of them)
             [
@@ -722,6 +728,32 @@ RULES: tuple[Rule, ...] = (
                 {"LEMMA": {"IN": v.LABELLED_PLACES}},
                 {"ORTH": {"NOT_IN": [":", ".", "?", "!"]}, "OP": "{0,2}"},
                 {"ORTH": ":"},
+            ],
+            # "keep that in ur back pocket", "chalk that up in whatever file u keep on me", "put it in your head": a
+            # verb sending what was said to a place where a mind keeps things, said of Atlas
+            [
+                {"POS": "VERB"},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LOWER": {"IN": ["up", "down", "away"]}, "OP": "?"},
+                {"LOWER": {"IN": ["in", "into", "on", "onto", "to", "under"]}},
+                {"LOWER": {"IN": ["your", "ur", "whatever", "whichever"]}},
+                {"POS": "ADJ", "OP": "?"},
+                {"LOWER": {"IN": v.MEMORY_PLACES}},
+            ],
+            # "bank that for the next convo", "keep it for down the line", "tuck that away for later": a verb of keeping
+            # with what was said, for a later time
+            [
+                {"LEMMA": {"IN": [w for w in v.KEEPING_VERBS if w not in ("add", "drop", "put", "enter", "pop")]}},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LOWER": {"IN": ["away", "somewhere", "down"]}, "OP": "?"},
+                {"LOWER": "for"},
+                {"LOWER": {"IN": ["the", "our", "my", "any", "all", "a"]}, "OP": "?"},
+                {"LOWER": {"IN": ["next", "future", "later", "down", "upcoming", "coming", "another", "other"]}},
+            ],
+            [
+                {"LEMMA": {"IN": [w for w in v.KEEPING_VERBS if w not in ("add", "drop", "put", "enter", "pop")]}},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"LOWER": "away"},
             ],
             # "have it on file", "put this on record", "lodge it on record that ..."
             [
@@ -1039,6 +1071,35 @@ RULES: tuple[Rule, ...] = (
                 {"LEMMA": {"IN": v.STANDING_HEADER_NOUNS}},
             ],
             [{"LOWER": {"IN": ["my", "our"]}}, {"LOWER": "defaults"}],
+            # "short answers suit me", "lists of 10 max work best for me", "1 decimal is plenty for me": a taste
+            # of the user's, said of a kind of thing ("that works for me" is said of the one on screen)
+            [
+                {"LOWER": {"NOT_IN": v.POINTING_WORDS}, "IS_ALPHA": True},
+                {"LEMMA": {"IN": v.TASTE_VERBS}},
+                {"LOWER": {"IN": ["best", "better"]}, "OP": "?"},
+                {"LOWER": "for", "OP": "?"},
+                {"LOWER": "me"},
+            ],
+            [
+                {"LOWER": {"NOT_IN": v.POINTING_WORDS}, "IS_ALPHA": True},
+                {"LEMMA": "be", "TAG": {"IN": ["VBP", "VBZ"]}},
+                {"LOWER": {"IN": v.TASTE_ADJECTIVES}},
+                {"LOWER": "for"},
+                {"LOWER": "me"},
+            ],
+            # "ur answers are too long for me", "lists r way too long for me": a taste, said as the thing found wanting
+            [
+                {"LOWER": {"NOT_IN": v.POINTING_WORDS}, "IS_ALPHA": True},
+                {"LEMMA": "be", "TAG": {"IN": ["VBP", "VBZ"]}},
+                {"LOWER": {"IN": ["way", "far", "much", "a", "bit", "little", "just", "always"]}, "OP": "*"},
+                {"LOWER": "too"},
+                {"POS": "ADJ"},
+                {"LOWER": "for"},
+                {"LOWER": "me"},
+            ],
+            # "quote everything to me in GBP", "round everything to the nearest dollar": every answer, by its
+            # quantifier
+            [{"LEMMA": {"IN": [*v.DELIVERY_VERBS, "round", "keep"]}}, {"LOWER": "everything"}],
         ),
         extra_examples=("keep replies brief for me, three sentences max",),
     ),
@@ -1271,6 +1332,10 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     # "til i say otherwise": a standing habit whose "til" bounds nothing (no situation's end)
     habits = found.get("habit", [])
     _keep_only(found, "temporary", lambda s, e: not any(a <= s and e <= b for a, b in habits))
+    # "while i've got you, ...", "while we're at it": the moment of asking, no state that ends
+    _keep_only(
+        found, "temporary", lambda s, e: not doc[s : min(len(doc), s + 5)].text.lower().startswith(v.ASIDE_WHILES)
+    )
     # "cn u do money in thousands ..., i keep miscounting the zeros": the request said before "keep" is no clause
     # of it; "keep in mind that you ..." asks of Atlas only when the keeping comes first
     _keep_only(found, "assistant_subject", lambda s, e: doc[s].lemma_.lower() in ("remember", "note", "mind", "keep"))

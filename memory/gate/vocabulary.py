@@ -103,6 +103,11 @@ RECORD_NOUNS: tuple[str, ...] = (
     "update",
     "note",
 )
+# What an answer on screen is called when pointed at ("on that one", "for those figures", "in this table").
+ON_SCREEN_NOUNS: tuple[str, ...] = (
+    "one", "ones", "answer", "reply", "list", "table", "bit", "figure", "figures", "numbers", "number", "total",
+    "totals", "result", "results", "last", "breakdown", "summary",
+)  # fmt: skip
 # A one-off marker: the request governs this answer or this session only.
 ONE_OFF_PHRASES: tuple[str, ...] = (
     "today only",
@@ -761,7 +766,36 @@ POLITE_OPENINGS: tuple[str, ...] = (
     "would u mind",
     "do you mind",
     "mind",
+    # "is it ok if u put answers in a table ...?", "would it be alright to ...": leave asked for a wish
+    "is it ok",
+    "is it okay",
+    "is it alright",
+    "is it all right",
+    "would it be ok",
+    "would it be okay",
+    "would it be alright",
+    "would it be easy",
+    "is it easy",
 )
+# Yes/no questions in the conditional that ask for something rather than what Atlas can do ("would it be possible
+# to show amounts in GBP?", not "is there a way to ...?").
+CONDITIONAL_REQUESTS: tuple[str, ...] = (
+    "would it be possible", "would you mind", "would u mind", "would it be ok", "would it be okay",
+    "would it be alright", "is it ok if", "is it okay if", "is it alright if",
+)  # fmt: skip
+# Words that say a question only asks ("just curious", "just wondering what the options are").
+CURIOSITY_HEDGES: tuple[str, ...] = (
+    "curious", "wondering", "out of interest", "just asking", "what the options are", "what are the options",
+)  # fmt: skip
+# What the user says suits them ("short answers suit me", "lists of 10 max work for me", "1 decimal is plenty for
+# me"): a lasting taste, where the thing is a kind of thing, not the one on screen ("that works for me").
+TASTE_VERBS: tuple[str, ...] = ("suit", "work", "help")
+TASTE_ADJECTIVES: tuple[str, ...] = (
+    "plenty", "enough", "best", "easier", "better", "ideal", "clearer", "quicker", "faster", "nicer", "simpler",
+)  # fmt: skip
+POINTING_WORDS: tuple[str, ...] = (
+    "that", "this", "it", "which", "what", "you", "u", "those", "these", "one", "version", "way", "option",
+)  # fmt: skip
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "actually",
     "also",
@@ -1027,6 +1061,18 @@ TEMPORARY_CUES: tuple[str, ...] = (
     "sitting in",
     "hot-desking",
 )
+# A state said to hold for now with no end in sight ("helping on the renewals push for a while", "on the audit team
+# for now", "no idea how long"): asked to be kept, a situation with the default expiry.
+OPEN_ENDED_CUES: tuple[str, ...] = (
+    "for a while", "for a bit", "for the moment", "for now", "at the moment", "temporarily", "for the time being",
+    "no end date", "no idea how long", "not sure how long", "until further notice", "till further notice",
+    "for the foreseeable", "for the next while", "currently", "right now", "these days", "for the time being",
+)  # fmt: skip
+# "while" of the moment of asking ("while i've got you", "while we're at it", "while i think of it"): no state.
+ASIDE_WHILES: tuple[str, ...] = (
+    "while i've got you", "while i have you", "while i got you", "while we're at it", "while we are at it",
+    "while i think of it", "while i remember", "while i'm at it",
+)  # fmt: skip
 # A situation said to go on longer ("extended til thursday", "my Berlin stay has been extended").
 # A situation said to end sooner ("trip cut short, back friday", "wraps up early", "home sat instead").
 SHORTENING_WORDS: tuple[str, ...] = (
@@ -1061,7 +1107,20 @@ NOTE_PLACES: tuple[str, ...] = ("notes", "note", "records", "file", "files", "me
 # "log against my name that ...", "pin this to what u know about me"): a keep request, whatever the verb.
 KEEPING_VERBS: tuple[str, ...] = (
     *PLACING_VERBS, "put", "keep", "hold", "save", "store", "record", "note", "write", "commit", "lodge", "pin",
-    "slot", "bank", "register", "enter", "capture", "remember", "memorise", "memorize", "stow", "park",
+    "slot", "bank", "register", "enter", "capture", "remember", "memorise", "memorize", "stow", "park", "squirrel",
+    "chalk", "tuck",
+)  # fmt: skip
+# Where a mind keeps things, said of Atlas ("keep that in ur back pocket", "put it in your head", "in whatever file u
+# keep on me"): with a keeping verb and a pointer before it, a keep request.
+MEMORY_PLACES: tuple[str, ...] = (
+    *NOTE_PLACES, "memory", "memories", "mind", "head", "brain", "pocket", "vault", "books", "system", "bank",
+)  # fmt: skip
+# What only says for when something is kept ("for down the line", "for our next convo", "for future chats"): no
+# content of its own after a keep request.
+OCCASION_WORDS: frozenset[str] = frozenset(
+    {"line", "road", "time", "times", "chat", "chats", "conversation", "conversations", "convo", "convos", "session",
+     "sessions", "future", "later", "next", "upcoming", "coming", "other", "another", "day", "days", "reference", "ref",
+     "use", "purposes", "track", "loop", "memory", "notes", "records", "file"}
 )  # fmt: skip
 # The user's own entry that Atlas keeps ("my profile", "against my name", "my details").
 PROFILE_PLACES: tuple[str, ...] = ("profile", "name", "details", "file", "record", "records", "notes", "entry")
@@ -1328,6 +1387,13 @@ ADDRESS_TERMS: tuple[str, ...] = (*VOCATIVES, *LAUGHS)
 TRAILING_ASIDES: frozenset[str] = frozenset((*LAUGHS, "btw", "fyi", "pls", "please", "thx", "thanks", "ta"))
 # Denials that open a correction without a comma when what is so now follows ("nah they renewed early").
 BARE_DENIALS: tuple[str, ...] = ("nope", "nah")
+# What "no" opens that is no wish ("no need", "no idea how long", "no end date yet", "no worries").
+NO_IDIOMS: tuple[str, ...] = (
+    "need", "idea", "way", "problem", "worry", "rush", "hurry", "pressure", "thank", "thanks", "clue", "chance",
+    "end", "doubt", "one", "matter", "offense", "offence", "deal", "excuse", "reason", "time", "luck", "joke",
+    "kidding", "date", "plan", "change", "news", "word", "sign", "answer", "reply", "response", "longer",
+    "exception", "exceptions", "excuses", "matter",
+)  # fmt: skip
 # A verdict without content ("wrong", "that's not right"): nothing durable to keep.
 VERDICT_WORDS: tuple[str, ...] = (
     *CORRECTION_LEADS,

@@ -14,6 +14,32 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # twelfth session (5 December): helper-blind-163's rows, written before the change by a helper who never read
+    # the gate, for the classes gate_set43 and memory_effect_set24's misses named
+    "no_noun_wish": (
+        "A standing wish said as 'no <thing> ...' ('no cents pls, round to whole numbers for me going forward', "
+        "'no tables as standard, bullets instead'): 'no' is the thing's determiner, no verdict; kept with its facet."
+    ),
+    "for_me_generic_standing": (
+        "A wish about a kind of thing Atlas shows ('amounts', 'my dates', 'everything', 'lists') for the user ('for "
+        "me', 'suit me', 'i like my ...') with no pointer to an answer on screen and no one-off mark: kept."
+    ),
+    "keep_request_idiom_pointing_back": (
+        "A fact about the user, then an idiom asking to keep it that points back ('stash that somewhere for later', "
+        "'tuck that away', 'bank that for the next convo', 'hang onto that for our future chats'): the context."
+    ),
+    "situation_kept_no_end": (
+        "A first-person temporary state with no end ('for the moment', 'for a while', 'for now', 'atm', "
+        "'temporarily') asked to be kept: a situation ending in thirty days."
+    ),
+    "one_off_lookalikes": (
+        "A format wish about the answer on screen ('drop the cents on that one', 'could u redo those figures in "
+        "euros?', 'round those numbers off for me'), a data question with format words, a complaint: nothing kept."
+    ),
+    "elongated_words_standing": (
+        "A standing wish typed with stretched letters ('alwaaays', 'pleeease', 'sooo', 'tiiime'): read as the words "
+        "they stretch, kept with its facet."
+    ),
     # eleventh session (5 December): helper-blind-149's rows, written before the change by a helper who never read
     # the gate, for the classes the read sets' misses named (gate_set39 to 41, memory_effect_set21/22)
     "habit_quantified_over_answers": (
