@@ -497,6 +497,12 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
         return found  # "make those a table": about something on screen, whatever the session shows
     # a statement that names the wish ("the top 5 would do here", "i was reading the bullet points") is no request;
     # one beside a request that names none is its reason ("... rather than the $ sign? the tool we use rejects it")
+    asked = polite or any(t.lower_ in vocab.POLITENESS for t in doc)
+    if not asked and all(
+        c.act == "statement" and c.subject in ("thing", "company", "other") and not _subject_is_a_value(c)
+        for c in parts
+    ):
+        return found  # "our erp mangles the £ sign constantly": what a thing does, nothing asked
     telling = [c for c in parts if c not in polite and (not polite or preferences.read_facets(c.text).facets)]
     said = any(_tells(t) for c in telling for t in c.span)
     if said or any(t.lemma_.lower() in vocab.SYSTEM_NOUNS + vocab.DATA_NOUNS for t in doc):
@@ -515,9 +521,7 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
     from atlas.lexicon import domain_names
 
     named = any(re.search(rf"\b{re.escape(n.lower())}\b", rest) for n in domain_names() if len(n) > 3)
-    if any(t.lemma_.lower() in vocab.SHOW_VERBS for t in doc) and any(
-        t.lemma_.lower() in vocab.DATA_REQUEST_NOUNS for t in doc
-    ):
+    if _asks_for_records(doc):
         return found  # "show me orders as a table", "list customers in bullets": records asked for
     places = (*vocab.REGION_NAMES, *(w for words in vocab.DIRECTIONS.values() for w in words))
     regions = any(re.search(rf"\b{re.escape(w)}\b", rest) for w in places)
@@ -527,6 +531,20 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
     if wish is None:
         return found
     return [f for f in found if f.action != "observe"] + [wish]
+
+
+def _subject_is_a_value(clause: Clause) -> bool:
+    """Whether the clause is said of a value of the preference table ("nearest buck is fine for all the order
+    values"), not of a thing that only mentions one ("our erp mangles the £ sign")."""
+    subject = next((t for t in clause.span if t.dep_ in _SUBJECTS), None)
+    return subject is not None and bool(preferences.read_facets(" ".join(w.text for w in subject.subtree)).facets)
+
+
+def _asks_for_records(doc: Doc) -> bool:
+    """Whether the turn asks to see records ("show me orders as a table", "list customers in bullets")."""
+    return any(t.lemma_.lower() in vocab.SHOW_VERBS for t in doc) and any(
+        t.lemma_.lower() in vocab.DATA_REQUEST_NOUNS for t in doc
+    )
 
 
 _CALLED_OFF = tuple(re.compile(p, re.IGNORECASE) for p in vocab.CALLED_OFF)
@@ -550,6 +568,8 @@ def _context_switch(text: str, found: list[Finding], *, updating: bool = False) 
     over; with none live, nothing is kept (needs_existing). The new value must name something of
     the business (a region, segment, place, team) or the old one must be said, so "I'm on a call
     now" changes nothing."""
+    if any(f.kind == "correction" and f.action == "write" for f in found):
+        return found  # "beacon hill architects moved to cambridge, not boston anymore": the customer's, not the user's
     if updating:
         # "..., pls update whatever u have on me": what the turn says of the user replaces the older note about it
         found = [
@@ -1191,6 +1211,19 @@ def _speaks_against(span: Span) -> bool:
     return not preferences.read_facets(before_subject).facets
 
 
+def _said_of_a_thing(wish: Span, inside: list[Clause], *, anyone: bool = False) -> bool:
+    """Whether the wish is a clause's whole statement about a thing or someone else (``anyone``: or the user), with
+    nothing asked."""
+    clause = next((c for c in inside if c.span.start <= wish.start < c.span.end), None)
+    return (
+        clause is not None
+        and wish == clause.span
+        and clause.act == "statement"
+        and (anyone or clause.subject in ("thing", "other", "company"))
+        and not any(t.lower_ in vocab.POLITENESS for t in clause.span)  # "dates as yyyy-mm-dd pls, the bi tool ..."
+    )
+
+
 def _wish_span(clause: Clause) -> Span | None:
     """The part of a clause that can carry a wish: all of it, or for a clause that states a
     condition the consequence after "so" ("I'm dyslexic so bullet points as a rule"): the
@@ -1230,6 +1263,8 @@ def _consequence(clause: Clause) -> Span | None:
             if any(t.lower_ in vocab.THIRD_PERSONS for t in rest):
                 return None  # "... so if she ever asks u anything dont give her one": a wish for someone else
             opens = opens_standing(rest) or rest[0].lemma_.lower() in vocab.REQUEST_VERBS or suggests(rest)
+            # ("... runs in sterling so pounds pls for the figures": asked for, politely)
+            opens = opens or any(t.lower_ in vocab.POLITENESS for t in rest)
             return after if opens or _marked_wish(clause, after) else None
     return None
 
@@ -1277,7 +1312,17 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     # "... our whole finance team sorts by the date column", "everyone in our office reads day-first":
     # a reason that lasts makes a format asked for in the same turn a habit (it yields to a
     # situation or a circumstance said beside it, as any implicit habit does)
-    lasting = {"implicit_habit"} if _LASTING_REASON.search(doc.text.lower()) else set()
+    # (not for a turn that asks for records: "can you show the aire valley orders in a table? my spreadsheet needs
+    # it" is one answer's shape)
+    # (nor for a turn that takes a note back: "u can drop the credit limit now, its on my dashboard. keep the renewal
+    # dates tho" is read by the withdrawal's rules)
+    lasting = (
+        {"implicit_habit"}
+        if _LASTING_REASON.search(doc.text.lower())
+        and not _asks_for_records(doc)
+        and not any(f.action in ("reverse", "forget") for f in found)
+        else set()
+    )
     # "meh thousands still too long. millions pls": the values the turn finds wanting (read once)
     wanting = preferences.found_wanting(doc.text)
     for sent in doc.sents:
@@ -1286,6 +1331,11 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
         leading = marks & _STANDING_MARKS if sent.text.rstrip().endswith(":") else set()
         label, opening = (opening, sent.text if sent.text.rstrip().endswith(":") else "")
         wishes = [span for c in inside if (span := _wish_span(c)) is not None]
+        if lasting and not (marks - lasting - leading) & _STANDING_MARKS:
+            # a lasting reason makes a wish of what the user asks for, not of what a thing is said to do ("our bi
+            # tool only reads yyyy-mm-dd, so annoying"), nor of the reason itself ("i sort my exports by them")
+            reason = bool(_LASTING_REASON.search(sent.text.lower()))
+            wishes = [w for w in wishes if not _said_of_a_thing(w, inside, anyone=reason)]
         text, previous_text = previous_text, sent.text
         if any(_one_off_said(c) for c in inside):
             # "this time a table is fine, but generally i like bullet points": after the one-off and a "but", a wish
@@ -2476,6 +2526,13 @@ def analyse_clause(
     refusal = _clause_refusal(clause, hits, text)
     if refusal is not None:
         return refusal
+    if clause.act == "statement" and clause.subject != "user" and _sets_the_records_right(clause.span.sent.text):
+        # "bayou city fabrication renews in march 2027, not dec": a customer's field as the user has it, said against
+        # the old value; kept as a correction in the user's words, so the records still win where they disagree
+        said = content_tokens(clause.span.sent[:])  # ("heads up, ...": the opener is no part of it)
+        return analyse_correction(
+            clause.span.doc[said[0].i : clause.span.sent.end].text.strip(), rule="chat_correction"
+        )
     if clause.act == "question" and not _polite_request(clause):
         return _refuse("preference", r.QUESTION, text, kind="preference") if "standing" in hits else None
     # "I'm normally offline Friday afternoons": a habit, not a state with an end
@@ -2535,6 +2592,17 @@ def analyse_clause(
     if clause.subject in ("company", "thing", "other") and clause.act == "statement":
         return _refuse("scope", r.CORPUS_FACT, text)
     return None
+
+
+_NOT_THE_OLD_VALUE = re.compile(r",?\s+not\s+(?:the\s+)?[\w$£€-]+")
+
+
+def _sets_the_records_right(sentence: str) -> bool:
+    """A statement of a customer's field, named by its customer in full, with the value it replaces after "not"."""
+    if "?" in sentence or not _NOT_THE_OLD_VALUE.search(sentence.lower()):
+        return False
+    customer, record_field = _corrected_record(sentence, "")
+    return bool(customer and record_field and _names_in_full(customer, sentence))
 
 
 def _clause_refusal(clause: Clause, hits: set[str], text: str) -> Finding | None:

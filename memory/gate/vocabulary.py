@@ -849,6 +849,15 @@ REASON_OPENERS: tuple[str, ...] = ("so", "while", "because", "cos", "coz", "caus
 LASTING_REASONS: tuple[str, ...] = (
     r"\b(?:my|our) (?:whole |entire )?(?:\w+ )?(?:team|office|crew|board|department|dept|people|folks|staff)\b",
     r"\b(?:everyone|everybody)\b",
+    # "everything i do runs on frankfurt hours", "all my work is in sterling": the user's work as a whole
+    r"\b(?:everything|all) (?:i|we) (?:do|handle|work on|run)\b",
+    r"\b(?:everything|all) on (?:my|our) (?:end|side)\b",
+    r"\ball (?:my|our) (?:work|reporting|books|numbers|accounts)\b",
+    # "our group reporting is all sterling", "the reconciliation tool we use rejects the symbol", "our bi tool only
+    # parses that format": the user's systems, which do not change from one answer to the next
+    r"\b(?:my|our) (?:\w+ ){0,2}(?:books|ledger|reporting|system|systems|tool|tools|erp|crm|software|stack|setup|"
+    r"spreadsheets?|exports?|workbooks?)\b",
+    r"\b(?:tool|system|software|erp|crm|spreadsheet|template) (?:we|i) use\b",
 )
 # A situation: a transient state the user states about themselves (written with an expiry).
 SITUATION_PHRASES: tuple[str, ...] = (

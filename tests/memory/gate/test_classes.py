@@ -36,6 +36,28 @@ CLASSES: dict[str, str] = {
         "A format wish about the answer on screen ('drop the cents on that one', 'could u redo those figures in "
         "euros?', 'round those numbers off for me'), a data question with format words, a complaint: nothing kept."
     ),
+    # helper-blind-164's rows, written before the change by a helper who never read the gate
+    "lasting_system_reason": (
+        "A wish about answers with no standing word, whose reason is the user's own systems or work as a whole ('our "
+        "ledger is all in swiss francs', 'the bi tool we use only reads that format', 'everything i do runs on "
+        "zurich time'): kept."
+    ),
+    "lasting_reason_lookalikes": (
+        "Records asked for in a shape with a system as the reason ('show coral reef's open orders as a table? my "
+        "spreadsheet needs it'), a one-off with such a reason, a complaint about a tool: nothing kept."
+    ),
+    "aside_while_request": (
+        "A standing wish after an aside of the moment of asking ('while i've got you', 'while we're at it', 'while i "
+        "think of it'): the aside is no temporary state; the wish is kept."
+    ),
+    "correction_not_old_value": (
+        "A customer's field or city volunteered as '<customer>'s <field> is <new>, not <old>' with no verdict and no "
+        "request: a correction in the user's words (the records still win where they disagree)."
+    ),
+    "not_old_value_lookalikes": (
+        "'X not Y' that corrects no record: a preference ('bullets not tables going forward'), a question ('is it net "
+        "45 not net 30?'), a slip of the user's own ('i meant the east one, not west')."
+    ),
     "elongated_words_standing": (
         "A standing wish typed with stretched letters ('alwaaays', 'pleeease', 'sooo', 'tiiime'): read as the words "
         "they stretch, kept with its facet."
@@ -831,6 +853,10 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "lasting_system_reason-3": (
+        "'id rather see figures in sterling tbh, ...' is kept in the user's words ('Prefers to see figures in sterling "
+        "tbh.'), which name the value but not its code GBP"
+    ),
     "sort_by_money_words-2": "'by sales desc as my default for product lists': no product lists in the records",
     "sort_by_money_words-4": "'by how much they've spent, most first' is no field the sort reads",
     "sort_by_money_words-6": "'put em by spend smallest->largest': the arrow is no order the sort reads",
