@@ -189,7 +189,7 @@ class Signals:
     order_number: str = ""
     subjects: list[str] = field(default_factory=list)
     place_words: set[str] = field(default_factory=set)  # words naming a city or segment filter
-    name_words: set[str] = field(default_factory=set)  # words of the customer names used ("bayou city")
+    name_words: set[str] = field(default_factory=set)  # words of the customer names used
     unknown: list[str] = field(default_factory=list)  # nouns outside the vocabulary
     unread: list[str] = field(default_factory=list)  # verbs, adjectives and adverbs no slot reads
     out_of_scope: tuple[str, str] | None = None  # (reason, word)

@@ -372,7 +372,7 @@ def _no_as_skip(doc: Doc) -> str:
     """The turn with a wish said as "no <thing>" at the head of a clause ("no emojis in ur replies from here on",
     "no long-winded intros pls") read as "skip <thing>", the request it is, where the preference table does not read
     the thing itself ("no cents" is its rounding); "no" as a verdict ("no, that's wrong"), a bound ("no more than
-    5") or an idiom ("no need", "no idea how long") stays."""
+    5") or an idiom ("no need", "no clue yet") stays."""
     spans: list[tuple[int, int]] = []
     for token in doc:
         if token.lower_ != "no" or token.dep_ != "det" or token.head.pos_ not in ("NOUN", "PROPN"):
@@ -388,7 +388,7 @@ def _no_as_skip(doc: Doc) -> str:
             continue  # "no - the riga warehouse shut", "bullets pls, no walls of text": a verdict, or said of a wish
         phrase = doc[token.i : head.i + 1].text
         if preferences.facets_named(phrase) or head.lemma_.lower() in vocab.RECORD_NOUNS:
-            # "no cents", "no tables": the preference table reads them as said; "no orders for aire valley this
+            # "no cents", "no tables": the preference table reads them as said; "no orders for that customer this
             # month?": records, not a way of answering
             continue
         spans.append((token.idx, token.idx + len(token.text)))
@@ -490,7 +490,7 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
     ):
         return found
     text = doc.text
-    # ("would it be possible to show amounts with the currency code in front?": a polite request, no question)
+    # ("would it be possible to put the code before each amount?": a polite request, no question)
     parts = clauses(doc, hits)
     polite = [c for c in parts if _asks_politely(c)]
     if any(c.act == "question" and c not in polite for c in parts) or any(_on_screen(t) for t in doc):
@@ -569,7 +569,7 @@ def _context_switch(text: str, found: list[Finding], *, updating: bool = False) 
     the business (a region, segment, place, team) or the old one must be said, so "I'm on a call
     now" changes nothing."""
     if any(f.kind == "correction" and f.action == "write" for f in found):
-        return found  # "beacon hill architects moved to cambridge, not boston anymore": the customer's, not the user's
+        return found  # "<customer> moved to a new town, not the old one anymore": the customer's, not the user's
     if updating:
         # "..., pls update whatever u have on me": what the turn says of the user replaces the older note about it
         found = [
@@ -1220,7 +1220,7 @@ def _said_of_a_thing(wish: Span, inside: list[Clause], *, anyone: bool = False) 
         and wish == clause.span
         and clause.act == "statement"
         and (anyone or clause.subject in ("thing", "other", "company"))
-        and not any(t.lower_ in vocab.POLITENESS for t in clause.span)  # "dates as yyyy-mm-dd pls, the bi tool ..."
+        and not any(t.lower_ in vocab.POLITENESS for t in clause.span)  # "<format> pls, the tool we use ..."
     )
 
 
@@ -1312,7 +1312,7 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     # "... our whole finance team sorts by the date column", "everyone in our office reads day-first":
     # a reason that lasts makes a format asked for in the same turn a habit (it yields to a
     # situation or a circumstance said beside it, as any implicit habit does)
-    # (not for a turn that asks for records: "can you show the aire valley orders in a table? my spreadsheet needs
+    # (not for a turn that asks for records: "can you show a customer's orders in a table? my spreadsheet needs
     # it" is one answer's shape)
     # (nor for a turn that takes a note back: "u can drop the credit limit now, its on my dashboard. keep the renewal
     # dates tho" is read by the withdrawal's rules)
@@ -1758,7 +1758,7 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
 
 
 def _said_before_the_request(history: list[tuple[Clause, int]]) -> tuple[Clause, int] | None:
-    """What a keep request at the end of the turn points back at: the last clause that says something ("Please,"
+    """What a keep request that ends the turn points back at: the last clause that says something ("Please,"
     says nothing), with the statements of its sentence before it ("my accounts are the UK ones - Leeds and
     Manchester, so the north region."), as one clause; and how many findings came before it."""
     said = [h for h in history if not _says_only_politeness(h[0].span)]
@@ -2055,7 +2055,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
             return replace(state, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
         customer, record_field = _corrected_record(content.text, "")
         if customer and record_field and _names_in_full(customer, content.text) and _checkable(content.as_doc()):
-            # "bayou city's credit limit got bumped to 250k last month, remember that": a customer's field as the
+            # "<customer>'s credit limit got bumped to 250k last month, remember that": a customer's field as the
             # user has it, kept as a correction, so the records still win where they disagree (chapter 93)
             correction = analyse_correction(content.text, rule=rule)
             return replace(correction, explicit=True) if correction.action == "write" else correction
@@ -2089,9 +2089,8 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
 
 
 def _names_in_full(customer: str, text: str) -> bool:
-    """Whether ``text`` names the customer by the first two words of its name, or all of a shorter one ("bayou city",
-    not "driftwood supply" for Driftwood Coffee Roasters): a fact about a company the records may not hold is none
-    of theirs."""
+    """Whether ``text`` names the customer by the first two words of its name, or all of a shorter one (its first
+    word alone may be another company's, which the records do not hold: none of theirs)."""
     from atlas.lexicon import words
 
     said = f" {' '.join(words(re.sub(r"'s\b", '', normalise(text).text or text)))} "
@@ -2527,7 +2526,7 @@ def analyse_clause(
     if refusal is not None:
         return refusal
     if clause.act == "statement" and clause.subject != "user" and _sets_the_records_right(clause.span.sent.text):
-        # "bayou city fabrication renews in march 2027, not dec": a customer's field as the user has it, said against
+        # "<customer> renews in march now, not december": a customer's field as the user has it, said against
         # the old value; kept as a correction in the user's words, so the records still win where they disagree
         said = content_tokens(clause.span.sent[:])  # ("heads up, ...": the opener is no part of it)
         return analyse_correction(

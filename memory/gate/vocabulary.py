@@ -1071,10 +1071,10 @@ TEMPORARY_CUES: tuple[str, ...] = (
     "hot-desking",
 )
 # A state said to hold for now with no end in sight ("helping on the renewals push for a while", "on the audit team
-# for now", "no idea how long"): asked to be kept, a situation with the default expiry.
+# for now", "not sure for how long"): asked to be kept, a situation with the default expiry.
 OPEN_ENDED_CUES: tuple[str, ...] = (
     "for a while", "for a bit", "for the moment", "for now", "at the moment", "temporarily", "for the time being",
-    "no end date", "no idea how long", "not sure how long", "until further notice", "till further notice",
+    "no end date", "idea how long", "sure how long", "until further notice", "till further notice",
     "for the foreseeable", "for the next while", "currently", "right now", "these days", "for the time being",
 )  # fmt: skip
 # "while" of the moment of asking ("while i've got you", "while we're at it", "while i think of it"): no state.
@@ -1396,7 +1396,7 @@ ADDRESS_TERMS: tuple[str, ...] = (*VOCATIVES, *LAUGHS)
 TRAILING_ASIDES: frozenset[str] = frozenset((*LAUGHS, "btw", "fyi", "pls", "please", "thx", "thanks", "ta"))
 # Denials that open a correction without a comma when what is so now follows ("nah they renewed early").
 BARE_DENIALS: tuple[str, ...] = ("nope", "nah")
-# What "no" opens that is no wish ("no need", "no idea how long", "no end date yet", "no worries").
+# What "no" opens that is no wish ("no need", "no clue", "no end date yet", "no worries").
 NO_IDIOMS: tuple[str, ...] = (
     "need", "idea", "way", "problem", "worry", "rush", "hurry", "pressure", "thank", "thanks", "clue", "chance",
     "end", "doubt", "one", "matter", "offense", "offence", "deal", "excuse", "reason", "time", "luck", "joke",
