@@ -1740,7 +1740,9 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             out.append(replace(found, extra={**found.extra, "clause": clause.span.start}))
     previous = _said_before_the_request(history)
     corrected = previous is not None and any(f.kind == "correction" and f.action == "write" for f in out[previous[1] :])
-    if explicit_next and previous is not None and not corrected:
+    # ("remember im on the sales ops team. ... can u hold onto that too": what was asked to be kept already is)
+    requested = previous is not None and bool(previous[0].starts_with("remember"))
+    if explicit_next and previous is not None and not corrected and not requested:
         # a trailing request to keep ("..., note that down") makes the clause before it explicit (a correction
         # asked to be remembered, "that's old, X moved to Y. pls remember that", stays a correction).
         clause, before = previous

@@ -173,6 +173,8 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b(?:for|over)\s+the\s+next\s+({words_pattern(UNIT_DAYS)})\b", re.I), "for_next_unit"),
     (
         re.compile(
+            # ("as of this week", "starting this month": when something begins, not how long it lasts)
+            r"(?<!of\s)(?<!from\s)(?<!since\s)(?<!starting\s)(?<!effective\s)"
             r"\b(?:for\s+the\s+rest\s+of\s+|(?:all|rest\s+of)\s+)?(?:this|the)\s+(week|month)(\s+and\s+(?:the\s+)?next(?:\s+one)?)?\b",
             re.I,
         ),

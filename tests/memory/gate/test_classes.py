@@ -1162,7 +1162,6 @@ KNOWN_GAPS: dict[str, str] = {
     "update_context-5": (
         "'taken over as controller for germany, france is someone elses now' is not read as a moved role"
     ),
-    "update_patch-3": "'as of this week im running the mid-market book' is read as a situation with no statement",
     "update_patch-6": "'moving across to central region from 1 oct' has no subject: no statement about the user",
     "update_same_facet-8": (
         "'2-3 lines max' is read as a list size, not answer length, so 'more detail' does not replace it"
