@@ -1284,7 +1284,8 @@ _WANTING = re.compile(
 def _found_wanting(hit: _Hit, low: str) -> bool:
     """A value the user finds wanting right after naming it ("millions still too small"), or
     complains of just before ("ugh so many tables", "sick of bullet points")."""
-    after = _WANTING.match(low[hit.end : hit.end + 30])
+    # (never past the end of its sentence: "... to top 4. 10 is too many" finds the 10 wanting, not the 4)
+    after = _WANTING.match(re.split(r"[.!?;]\s", low[hit.end : hit.end + 30], maxsplit=1)[0])
     return bool(after or _WANTING_BEFORE.search(low[max(0, hit.start - 25) : hit.start]))
 
 

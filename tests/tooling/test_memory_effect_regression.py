@@ -16,7 +16,7 @@ SET5 = SET2.with_name("memory_effect_set5.jsonl")
 SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET16, SET17, SET18, SET19, SET20 = (
     SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
 )
-SET21, SET22, SET23 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22, 23))
+SET21, SET22, SET23, SET24 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22, 23, 24))
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -117,6 +117,11 @@ FLOORS = [
     # stored; the same on 04a2190), read and fixed by class (a segment's customers as a scope, a customer's field
     # asked to be remembered kept as a correction, "for any top-N type question just give me 4").
     (SET23, 24, 0.93, 0.93, 2),
+    # memory_effect_set24 (helper-157, first run on ea37e9f: 1.000 / 0.733, harmed 0, 7 not stored; the same on
+    # a0c53c1), held out unread until the twelfth session, then read and fixed by class (a polite request at a session's
+    # start, "too long for me", "count also the cancelled", a customer's field volunteered "<new>, not <old>", a new
+    # list size with the old one found wanting after it); the two left are volunteered roles (not kept, by policy).
+    (SET24, 24, 1.0, 1.0, 2),
 ]
 
 

@@ -58,6 +58,12 @@ CLASSES: dict[str, str] = {
         "'X not Y' that corrects no record: a preference ('bullets not tables going forward'), a question ('is it net "
         "45 not net 30?'), a slip of the user's own ('i meant the east one, not west')."
     ),
+    # helper-blind-165's rows, written after the change (the class was named from memory_effect_set24) by a helper
+    # who never read the gate
+    "new_value_then_old_found_wanting": (
+        "A standing value changed, then the old one found wanting in the next sentence ('change the top 10 thing to "
+        "top 4. 10 is too many for the standup'): the new value replaces the old; the complaint is no wish."
+    ),
     "elongated_words_standing": (
         "A standing wish typed with stretched letters ('alwaaays', 'pleeease', 'sooo', 'tiiime'): read as the words "
         "they stretch, kept with its facet."
@@ -853,6 +859,10 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "new_value_then_old_found_wanting-4": (
+        "'bump the list to 15 by default pls. 5 just isnt enough': 'bump the list to' reads no list size, and the 5 "
+        "found wanting is read as a field to include"
+    ),
     "lasting_system_reason-3": (
         "'id rather see figures in sterling tbh, ...' is kept in the user's words ('Prefers to see figures in sterling "
         "tbh.'), which name the value but not its code GBP"
