@@ -1679,14 +1679,8 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             corrects = any(f.kind == "correction" and f.action == "write" for f in out)
             # (a request that ends the turn is read after the loop, where a correction asked to be kept stays one)
             ends = clause is parts[-1]
-            if (
-                content is None
-                and trigger
-                and history
-                and not ends
-                and not corrects
-                and _keeps_what_was_said(clause, trigger)
-            ):
+            waiting = content is None and not ends and _keeps_what_was_said(clause, trigger) if trigger else False
+            if trigger and history and not corrects and (waiting or _points_back_then_why(clause, trigger, history)):
                 # "acme group is mine (york, lyon) - can u hold onto that? also ...": the
                 # request keeps what the user said of themselves before it, not the question after it
                 kept, before = next((h for h in reversed(history) if h[0].subject == "user"), history[-1])
@@ -1804,6 +1798,29 @@ def _says_only_politeness(span: Span) -> bool:
 
 
 _VAGUE_WORDS = frozenset({"thing", "stuff", "one", "bit", "old", "previous", "other", "earlier", "the", "that", "this"})
+
+
+def _points_back_then_why(clause: Clause, trigger: tuple[int, int], history: list[tuple[Clause, int]]) -> bool:
+    """A keep request whose pointer ("dont forget it", "worth keeping that", "hang onto this") points back at a
+    statement of the user's before it, with why or when it matters after it ("..., ill be asking about them",
+    "... for when i ask who signs off"); not a pointer ahead of a colon or dash ("keep this in mind: ...")."""
+    doc = clause.span.doc
+    if not any(c.subject == "user" or _says_what_is_the_users(c.span) or _names_a_role(c.span) for c, _ in history):
+        return False  # ("my manager is ...", "my patch is the north": the user's own, said of their things)
+    around = doc[trigger[0] : min(trigger[1] + 1, clause.span.end)]
+    pointers = [t for t in around if t.lower_ in ("that", "it", "this") and t.dep_ != "mark"]
+    # ("keep on file that i cover ...": a "that" before a clause of its own opens it, pointing at nothing)
+    if not pointers or (pointers[-1].i + 1 < len(doc) and doc[pointers[-1].i + 1].lower_ in _OPENS_A_CLAUSE):
+        return False
+    after = doc[trigger[1] : clause.span.end]
+    if any(t.lower_ in _NAMES_SOMEONE - {"i", "we"} for t in after):
+        return False  # "can u save that for her": someone else's
+    return not any(t.text in (":", "-", "\u2014", "\u2013") for t in after)
+
+
+_OPENS_A_CLAUSE = frozenset(
+    {"i", "i'm", "we", "my", "our", "the", "a", "an", "he", "she", "they", "there", "it", "its", "it's", "their"}
+)
 
 
 def _keeps_what_was_said(clause: Clause, trigger: tuple[int, int]) -> bool:

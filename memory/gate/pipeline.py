@@ -255,7 +255,8 @@ def _split_sentence(sent: Span, hits: dict[str, list[tuple[int, int]]] | None = 
             right = [t for t in doc[token.i + 1 : sent.end]]
             opening = next((t for t in right if not t.is_punct and t.lower_ not in _LEADING_SKIP), None)
             keep_after = opening is not None and opening.i in keeps
-            if (_left_is_clause(list(doc[start : token.i])) or keep_after) and _starts_clause(right[:12]):
+            # (a keep request a row reads opens a clause of its own: "..., carry it over into our next chats")
+            if keep_after or (_left_is_clause(list(doc[start : token.i])) and _starts_clause(right[:12])):
                 pieces.append(doc[start : token.i])
                 start = token.i + 1
     if start < sent.end:

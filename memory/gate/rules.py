@@ -737,8 +737,16 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["up", "down", "away"]}, "OP": "?"},
                 {"LOWER": {"IN": ["in", "into", "on", "onto", "to", "under"]}},
                 {"LOWER": {"IN": ["your", "ur", "whatever", "whichever"]}},
-                {"POS": "ADJ", "OP": "?"},
+                {"IS_ALPHA": True, "OP": "?"},
                 {"LOWER": {"IN": v.MEMORY_PLACES}},
+            ],
+            # "carry that with u into future convos", "bring it along next time we talk": what was said, taken into
+            # the chats to come
+            [
+                {"LEMMA": {"IN": ["carry", "take", "bring"]}},
+                {"LOWER": {"IN": ["this", "that", "it"]}},
+                {"IS_PUNCT": False, "OP": "{0,4}"},
+                {"LOWER": {"IN": ["future", "later", "next", "other", "coming", "upcoming"]}},
             ],
             # "bank that for the next convo", "keep it for down the line", "tuck that away for later": a verb of keeping
             # with what was said, for a later time

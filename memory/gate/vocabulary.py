@@ -233,6 +233,10 @@ STANDING_HABITS: tuple[str, ...] = (
     "how i work",
     # a close that says there is no other way ("..., full stop", "thats how i want it with me", "as my baseline")
     "how i want it",
+    # "numbers in a table pls, that's my style", "short answers, thats just how i roll": the user's way, as such
+    "my style",
+    "how i roll",
+    "my way",
     "how i want them",
     "how i want things",
     "full stop",
@@ -1212,6 +1216,13 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     "worth saving",
     "want you to know",
     "wanted you to know",
+    # "pls factor that in", "take it into account": what was said, kept in view
+    "factor that in",
+    "factor it in",
+    "factor this in",
+    "take that into account",
+    "take it into account",
+    "take this into account",
     "put this in your notes",
     "put that in your notes",
     "add this to your notes",

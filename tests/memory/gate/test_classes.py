@@ -64,6 +64,24 @@ CLASSES: dict[str, str] = {
         "A standing value changed, then the old one found wanting in the next sentence ('change the top 10 thing to "
         "top 4. 10 is too many for the standup'): the new value replaces the old; the complaint is no wish."
     ),
+    # helper-blind-168's rows, written before the change by a helper who never read the gate, for the classes
+    # gate_set44/45's misses named
+    "keep_back_then_why": (
+        "A fact about the user, then a keep request pointing back ('dont forget it', 'worth keeping', 'file that "
+        "away') followed by why or when it matters ('ill be asking about them constantly', 'for when i ask who signs "
+        "off', 'about me would you'): the fact is kept, not the reason."
+    ),
+    "situation_with_end_kept": (
+        "A temporary situation with a stated end asked to be kept in mind ('keep that in mind til then', 'remember "
+        "that for this week', 'pls factor that in'): a situation ending then."
+    ),
+    "categorical_style_close": (
+        "A wish closed by 'that's my style', 'that's how i work', 'the way i like it': standing, kept with its facet."
+    ),
+    "carry_it_forward": (
+        "A fact about the user asked to be carried into later chats ('carry that with u into future convos', 'take "
+        "that with you to our next chats'): the context."
+    ),
     "elongated_words_standing": (
         "A standing wish typed with stretched letters ('alwaaays', 'pleeease', 'sooo', 'tiiime'): read as the words "
         "they stretch, kept with its facet."
@@ -859,6 +877,10 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "situation_with_end_kept-1": (
+        "'we're in the middle of the Q1 audit until fri march 27th. pls factor that in': a state said with 'we' is "
+        "read as the company's, not the user's"
+    ),
     "new_value_then_old_found_wanting-4": (
         "'bump the list to 15 by default pls. 5 just isnt enough': 'bump the list to' reads no list size, and the 5 "
         "found wanting is read as a field to include"
