@@ -1683,7 +1683,10 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
             if trigger and history and not corrects and (waiting or _points_back_then_why(clause, trigger, history)):
                 # "acme group is mine (york, lyon) - can u hold onto that? also ...": the
                 # request keeps what the user said of themselves before it, not the question after it
-                kept, before = next((h for h in reversed(history) if h[0].subject == "user"), history[-1])
+                users = [h for h in history if h[0].subject == "user"]
+                # (with the statements of that clause's sentence: "... - i sign off on limits, i dont sell anything")
+                picked = _said_before_the_request(history[: history.index(users[-1]) + 1] if users else history)
+                kept, before = picked if picked is not None else history[-1]
                 del out[before:]
                 span = clause.span.doc[kept.span.start : clause.span.start]
                 found = analyse_explicit(span, kept, at=at, quote=quote)
@@ -1805,7 +1808,13 @@ def _points_back_then_why(clause: Clause, trigger: tuple[int, int], history: lis
     statement of the user's before it, with why or when it matters after it ("..., ill be asking about them",
     "... for when i ask who signs off"); not a pointer ahead of a colon or dash ("keep this in mind: ...")."""
     doc = clause.span.doc
-    if not any(c.subject == "user" or _says_what_is_the_users(c.span) or _names_a_role(c.span) for c, _ in history):
+    if not any(
+        c.subject == "user"
+        or (c.subject == "thing" and _first_person(c.span))  # "the north enterprise accounts are mine"
+        or _says_what_is_the_users(c.span)
+        or _names_a_role(c.span)
+        for c, _ in history
+    ):
         return False  # ("my manager is ...", "my patch is the north": the user's own, said of their things)
     around = doc[trigger[0] : min(trigger[1] + 1, clause.span.end)]
     pointers = [t for t in around if t.lower_ in ("that", "it", "this") and t.dep_ != "mark"]

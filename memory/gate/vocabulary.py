@@ -1078,7 +1078,8 @@ TEMPORARY_CUES: tuple[str, ...] = (
 # for now", "not sure for how long"): asked to be kept, a situation with the default expiry.
 OPEN_ENDED_CUES: tuple[str, ...] = (
     "for a while", "for a bit", "for the moment", "for now", "at the moment", "temporarily", "for the time being",
-    "no end date", "idea how long", "sure how long", "until further notice", "till further notice",
+    "no end date", "idea how long", "sure how long", "clue how long", "in the meantime", "while he's out",
+    "while she's out", "while they're out", "while he's away", "while she's away", "while they're away", "until further notice", "till further notice",
     "for the foreseeable", "for the next while", "currently", "right now", "these days", "for the time being",
 )  # fmt: skip
 # "while" of the moment of asking ("while i've got you", "while we're at it", "while i think of it"): no state.
