@@ -1079,8 +1079,9 @@ TEMPORARY_CUES: tuple[str, ...] = (
 OPEN_ENDED_CUES: tuple[str, ...] = (
     "for a while", "for a bit", "for the moment", "for now", "at the moment", "temporarily", "for the time being",
     "no end date", "idea how long", "sure how long", "clue how long", "in the meantime", "while he's out",
-    "while she's out", "while they're out", "while he's away", "while she's away", "while they're away", "until further notice", "till further notice",
-    "for the foreseeable", "for the next while", "currently", "right now", "these days", "for the time being",
+    "while she's out", "while they're out", "while he's away", "while she's away", "while they're away",
+    "until further notice", "till further notice", "for the foreseeable", "for the next while", "currently",
+    "right now", "these days",
 )  # fmt: skip
 # "while" of the moment of asking ("while i've got you", "while we're at it", "while i think of it"): no state.
 ASIDE_WHILES: tuple[str, ...] = (
