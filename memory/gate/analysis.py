@@ -1387,7 +1387,16 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
             if readings or not inside or not all(_speaks_against(c.span) for c in inside):
                 # a complaint about the other value ("the month-first format confuses everyone") is
                 # said beside the wish, so a marker after it still holds for the wish before it
-                before = (inside, wishes) if readings else None
+                # ("short answers. number first, no preamble. that's my style.": every wish said before the marker)
+                # (a value said again for the same facet replaces the one before it: "the times in utc mean nothing
+                # to me. CET. that's how i want it")
+                pending = {f for _, r in _readings(before[1]) for f in r.facets} if before is not None else set()
+                if not readings:
+                    before = None
+                elif before is not None and not pending & {f for _, r in readings for f in r.facets}:
+                    before = (before[0] + inside, before[1] + wishes)
+                else:
+                    before = (inside, wishes)
             continue
         readings = [(g, r) for g, r in _readings(wishes) if not _turned_down(r, sent.text)]
         if not readings and before is not None:
@@ -1818,15 +1827,22 @@ def _points_back_then_why(clause: Clause, trigger: tuple[int, int], history: lis
         return False  # ("my manager is ...", "my patch is the north": the user's own, said of their things)
     around = doc[trigger[0] : min(trigger[1] + 1, clause.span.end)]
     pointers = [t for t in around if t.lower_ in ("that", "it", "this") and t.dep_ != "mark"]
+    # ("worth keeping for when i ask who signs off": no pointer, but what follows only says when it matters)
+    purpose = _PURPOSE_AFTER.match(doc[trigger[1] : clause.span.sent.end].text.lower())
+    if not pointers and not purpose:
+        return False
     # ("keep on file that i cover ...": a "that" before a clause of its own opens it, pointing at nothing)
-    if not pointers or (pointers[-1].i + 1 < len(doc) and doc[pointers[-1].i + 1].lower_ in _OPENS_A_CLAUSE):
+    if pointers and pointers[-1].i + 1 < len(doc) and doc[pointers[-1].i + 1].lower_ in _OPENS_A_CLAUSE:
         return False
     after = doc[trigger[1] : clause.span.end]
     if any(t.lower_ in _NAMES_SOMEONE - {"i", "we"} for t in after):
         return False  # "can u save that for her": someone else's
+    if not any(t.pos_ in ("VERB", "AUX") for t in doc[trigger[1] : clause.span.sent.end]):
+        return False  # "keep it in mind til then pls": only how long, read as a request that ends the turn
     return not any(t.text in (":", "-", "\u2014", "\u2013") for t in after)
 
 
+_PURPOSE_AFTER = re.compile(r"\W*(?:for when|in case|for if|so (?:that )?(?:you|u)\b)")
 _OPENS_A_CLAUSE = frozenset(
     {"i", "i'm", "we", "my", "our", "the", "a", "an", "he", "she", "they", "there", "it", "its", "it's", "their"}
 )
