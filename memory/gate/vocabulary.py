@@ -941,9 +941,11 @@ SWITCHED_TO: tuple[str, ...] = (
     r"running|looking after)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
     # "moved to the west team", "swapped to the west region as of this week", "moved off renewals onto new
     # business", "got moved to south last week": the new value, and when the move happened
-    r"\b(?P<kind_moved>moved|switched|swapped|shifted|transferred|reassigned)\s+(?:over\s+|across\s+)?"
+    # ("theyve moved me to south as of this month so no more north for me": who moved the user, and why after it)
+    r"\b(?P<kind_moved>moved|switched|swapped|shifted|transferred|reassigned)\s+(?:me\s+|us\s+)?(?:over\s+|across\s+)?"
     r"(?:off\s+(?:the\s+)?[\w-]+(?:\s[\w-]+)?\s+)?(?:on)?to\s+(?:the\s+)?(?P<what>[\w -]+?)(?:\s+now)?"
-    r"(?:\s+(?:as\s+of|from|since|starting)\s+[\w ]+|\s+(?:last|this)\s+(?:week|month))?$",
+    r"(?:\s+(?:as\s+of|from|since|starting)\s+(?:this|last|next)?\s*\w+|\s+(?:last|this)\s+(?:week|month))?"
+    r"(?:\s+(?:so|and)\s+no\s+(?:more|longer)\b.*)?$",
     r"\b(?P<kind_it>it's|its|it is)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
     # "no longer on enterprise, mid-market now": the new value alone, after the old one said over
     r"^(?:(?:and|but|so)\s+)?(?:the\s+)?(?P<kind_bare>)(?P<what>[\w-]+(?: [\w-]+)?)\s+now$",

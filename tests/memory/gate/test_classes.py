@@ -82,6 +82,16 @@ CLASSES: dict[str, str] = {
         "A fact about the user asked to be carried into later chats ('carry that with u into future convos', 'take "
         "that with you to our next chats'): the context."
     ),
+    # helper-blind-169's rows, written after the change (the classes were named from gate_set45) by a helper who
+    # never read the gate
+    "close_after_several_wishes": (
+        "Two or three short wishes, then one close for them all ('short answers. number first, no preamble. that's "
+        "my style.'): one note with every facet."
+    ),
+    "keep_without_pointer_then_when": (
+        "A fact about the user, then a keep request with no pointer and only when it matters after it ('worth "
+        "keeping for when i ask who signs off'): the fact is kept."
+    ),
     "elongated_words_standing": (
         "A standing wish typed with stretched letters ('alwaaays', 'pleeease', 'sooo', 'tiiime'): read as the words "
         "they stretch, kept with its facet."
@@ -877,6 +887,19 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "close_after_several_wishes-0": (
+        "'short answers. tables for anything with numbers. that's my style.': the second wish is standing by its own "
+        "quantifier, so the close is read for it alone and the first wish is lost"
+    ),
+    "keep_without_pointer_then_when-1": "'good to keep in case ...' is read by no keep-request row",
+    "keep_without_pointer_then_when-2": "a bare 'save for when i ask ...' is read by no keep-request row",
+    "keep_without_pointer_then_when-3": (
+        "'im on the falcon migration project' asked to be kept is read as a situation (thirty days), not a context"
+    ),
+    "keep_without_pointer_then_when-5": (
+        "'hang onto for whenever i ask about my accounts': 'whenever' reads as a standing condition, so the keep "
+        "request is taken for a preference"
+    ),
     "situation_with_end_kept-1": (
         "'we're in the middle of the Q1 audit until fri march 27th. pls factor that in': a state said with 'we' is "
         "read as the company's, not the user's"
