@@ -262,6 +262,8 @@ FACETS: tuple[Facet, ...] = (
                 "code",
                 (
                     r"currency codes?",
+                    # "drop the USD-code thing": the code named by its currency
+                    r"\b(?:usd|eur|gbp|iso)[- ]codes?\b",
                     r"iso codes? for (?:the )?currenc",
                     r"usd (?:in front|before|first|prefix)",
                     r"usd \d",

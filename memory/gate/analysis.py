@@ -1573,6 +1573,9 @@ def _readings(wishes: list[Span]) -> list[tuple[list[Span], preferences.Reading]
     # "stop with the dollars, euros for everything": the value wanted says what the one turned
     # down says; the turned-down one is no wish of its own.
     wanted = set().union(*(set(r.facets) for _, r in readings if not r.negative))
+    # ("write money as USD 12,500.00, not with the $ sign": the symbol turned down is the display's, no currency)
+    if "currency_display" in wanted:
+        wanted.add("currency")
     return [(g, r) for g, r in readings if not (r.negative and set(r.facets) <= wanted)]
 
 
