@@ -1220,6 +1220,8 @@ def _said_of_a_thing(wish: Span, inside: list[Clause], *, anyone: bool = False) 
         and wish == clause.span
         and clause.act == "statement"
         and (anyone or clause.subject in ("thing", "other", "company"))
+        # ("i want dates like 11/30/2026 now, the long ones wrap badly in my spreadsheet": a wish said as one)
+        and not (clause.subject == "user" and any(t.lemma_ in vocab.PREFERENCE_VERBS for t in clause.span))
         and not any(t.lower_ in vocab.POLITENESS for t in clause.span)  # "<format> pls, the tool we use ..."
     )
 

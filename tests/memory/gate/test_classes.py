@@ -92,6 +92,13 @@ CLASSES: dict[str, str] = {
         "A fact about the user, then a keep request with no pointer and only when it matters after it ('worth "
         "keeping for when i ask who signs off'): the fact is kept."
     ),
+    # helper-blind-170's rows, written after the change (memory_effect_set25's harmed case) by a helper who never
+    # read the gate
+    "currency_code_wish_then_dropped": (
+        "A wish for the currency code instead of the symbol ('USD 1,250.00 not $1,250'), then taken back by a loose "
+        "name ('drop the USD-code thing', 'back to the $ sign'): nothing live; the symbol turned down never becomes "
+        "a note against dollars."
+    ),
     "elongated_words_standing": (
         "A standing wish typed with stretched letters ('alwaaays', 'pleeease', 'sooo', 'tiiime'): read as the words "
         "they stretch, kept with its facet."
@@ -887,6 +894,13 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "currency_code_wish_then_dropped-3": (
+        "'we can go back to the $ sign now' names the display turned back, which no withdrawal row reads"
+    ),
+    "currency_code_wish_then_dropped-5": (
+        "'show the code (USD, EUR) before amounts instead of $ or €' is read as a field 'code' and a currency, not "
+        "as the code display, so 'scratch the iso code stuff' finds no display to retire"
+    ),
     "close_after_several_wishes-0": (
         "'short answers. tables for anything with numbers. that's my style.': the second wish is standing by its own "
         "quantifier, so the close is read for it alone and the first wish is lost"
