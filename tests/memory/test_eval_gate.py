@@ -164,6 +164,11 @@ def test_a_correction_corrected_again_replaces_the_first_and_venting_is_not_kept
         # gate_set43 (helper-156, first run on ea37e9f: 0.905 / 0.548, the same on a0c53c1), held out unread until the
         # twelfth session, then read and fixed by class (helper-blind-163's and -164's rows)
         ("regression/gate_set43.jsonl", 0.93, 0.83),
+        # gate_set44/45 (helpers 160 and 161, first run on a0c53c1 before any change: 0.889 / 0.750 and 0.739 / 0.531;
+        # their situations' end dates converted to the eval's window, which changed no precision or recall), run again
+        # on 0bd4b03 after the first classes (0.889 / 0.750 and 0.783 / 0.562), then read and fixed by class
+        ("regression/gate_set44.jsonl", 0.93, 0.84),
+        ("regression/gate_set45.jsonl", 0.91, 0.68),
     ],
 )
 def test_a_regression_fixture_read_with_the_demo_data_keeps_its_measured_figures(name, precision, recall):
@@ -175,6 +180,7 @@ def test_a_regression_fixture_read_with_the_demo_data_keeps_its_measured_figures
 # The sets of another size than 45 (the eighth session's helpers wrote 30 a set).
 SET_SIZES = {f"regression/gate_set{n}.jsonl": 30 for n in (29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39)}
 EXPIRY_FLOORS = {
+    "regression/gate_set45.jsonl": 0.95,  # "going on leave from tomorrow, no idea when i'm back" reads no end as one
     "regression/gate_set34.jsonl": 0.94,
     "regression/gate_set33.jsonl": 0.92,
     "regression/gate_set28.jsonl": 0.96,

@@ -16,7 +16,7 @@ SET5 = SET2.with_name("memory_effect_set5.jsonl")
 SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET16, SET17, SET18, SET19, SET20 = (
     SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
 )
-SET21, SET22, SET23, SET24 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22, 23, 24))
+SET21, SET22, SET23, SET24, SET25 = (SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22, 23, 24, 25))
 
 
 def _figures(path: Path) -> tuple[dict, str]:
@@ -122,6 +122,11 @@ FLOORS = [
     # start, "too long for me", "count also the cancelled", a customer's field volunteered "<new>, not <old>", a new
     # list size with the old one found wanting after it); the two left are volunteered roles (not kept, by policy).
     (SET24, 24, 1.0, 1.0, 2),
+    # memory_effect_set25 (helper-162, first run on a0c53c1 before any change: 1.000 / 0.750, harmed 1, 5 not stored;
+    # the same on 0bd4b03), read for its harmed case (a currency-code wish kept showing after "forget it": the symbol
+    # turned down beside it had become a note against dollars, and "the USD-code thing" named no display) and fixed by
+    # class; its five not stored are wordings no row reads yet.
+    (SET25, 24, 1.0, 0.75, 5),
 ]
 
 
