@@ -103,9 +103,10 @@ RECORD_NOUNS: tuple[str, ...] = (
     "update",
     "note",
 )
-# What an answer on screen is called when pointed at ("on that one", "for those figures", "in this table").
+# What an answer on screen is called when pointed at ("on that one", "for those figures", "in this table"; "for those
+# ones" points back at things named, "the leeds accounts ... for those ones").
 ON_SCREEN_NOUNS: tuple[str, ...] = (
-    "one", "ones", "answer", "reply", "list", "table", "bit", "figure", "figures", "numbers", "number", "total",
+    "one", "answer", "reply", "list", "table", "bit", "figure", "figures", "numbers", "number", "total",
     "totals", "result", "results", "last", "breakdown", "summary",
 )  # fmt: skip
 # A one-off marker: the request governs this answer or this session only.

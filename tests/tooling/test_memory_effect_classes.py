@@ -70,10 +70,6 @@ CLASSES = {
 }
 
 GAPS = {
-    "mc82-06": (
-        "known gap: the verdict inside the sentence ('the city you have for X is out of date, they moved to reno')"
-        " is not read as a correction; with 'pls remember that' it is refused as a fact about the company"
-    ),
     "mec-scoped_by_question_kind-1": (
         "known gap: 'when i ask about overdue orders, oldest first pls, always' keeps nothing (the sort with no "
         "verb after a condition is not read as a wish); and 'what's overdue for customers in the south' lists "
