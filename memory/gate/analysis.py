@@ -1829,7 +1829,7 @@ def _points_back_then_why(clause: Clause, trigger: tuple[int, int], history: lis
         or _names_a_role(c.span)
         for c, _ in history
     ):
-        return False  # ("my manager is ...", "my patch is the north": the user's own, said of their things)
+        return False  # ("my manager is ...", "my region: east": the user's own, said of their things)
     around = doc[trigger[0] : min(trigger[1] + 1, clause.span.end)]
     pointers = [t for t in around if t.lower_ in ("that", "it", "this") and t.dep_ != "mark"]
     # ("worth keeping for when i ask who signs off": no pointer, but what follows only says when it matters)

@@ -783,7 +783,7 @@ POLITE_OPENINGS: tuple[str, ...] = (
     "is it easy",
 )
 # Yes/no questions in the conditional that ask for something rather than what Atlas can do ("would it be possible
-# to show amounts in GBP?", not "is there a way to ...?").
+# to put the code before each amount?", not "is there a way to ...?").
 CONDITIONAL_REQUESTS: tuple[str, ...] = (
     "would it be possible", "would you mind", "would u mind", "would it be ok", "would it be okay",
     "would it be alright", "is it ok if", "is it okay if", "is it alright if",
