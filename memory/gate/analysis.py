@@ -342,7 +342,7 @@ def _analyse_turn(
     found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=text)))
     found = _pointed_withdrawal(text, _without_retracted(text, found))
     if opens_session:
-        found = _opening_request(doc, hits, found)
+        found = _opening_request(doc, hits, parts, found)
     found = _called_off(text, found)
     # "..., pls update your notes on me": the change said replaces what Atlas holds about the same thing
     updating = any(any(t.lemma_ in vocab.UPDATE_VERBS for t in doc[s].sent) for s, _ in hits.get("remember", []))
@@ -473,7 +473,9 @@ _TIME_WORDS = re.compile(
 )
 
 
-def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: list[Finding]) -> list[Finding]:
+def _opening_request(
+    doc: Doc, hits: dict[str, list[tuple[int, int]]], parts: list[Clause], found: list[Finding]
+) -> list[Finding]:
     """A request for a shape of answer that is the whole of a session's first turn ("totals in
     millions pls", "bullets not tables", "rankings: top 3 only"): with no answer on screen to
     reshape and nothing asked, it can only be for the answers to come, so it is kept as a standing
@@ -491,7 +493,6 @@ def _opening_request(doc: Doc, hits: dict[str, list[tuple[int, int]]], found: li
         return found
     text = doc.text
     # ("would it be possible to put the code before each amount?": a polite request, no question)
-    parts = clauses(doc, hits)
     polite = [c for c in parts if _asks_politely(c)]
     if any(c.act == "question" and c not in polite for c in parts) or any(_on_screen(t) for t in doc):
         return found  # "make those a table": about something on screen, whatever the session shows
