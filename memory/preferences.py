@@ -388,9 +388,9 @@ FACETS: tuple[Facet, ...] = (
             Value(
                 "us",
                 (
-                    r"mm/dd",
+                    r"mm/dd(?:/yy(?:yy)?)?",
                     r"month[- /]first",
-                    r"month/day",
+                    r"month/day(?:/year)?",
                     r"\bus (?:style|format|dates?|date format)",
                     r"american (?:style|format|dates?|way)",
                     r"\bmonth (?:then|before) (?:the )?day\b",
@@ -402,9 +402,9 @@ FACETS: tuple[Facet, ...] = (
             Value(
                 "uk",
                 (
-                    r"dd/mm",
+                    r"dd/mm(?:/yy(?:yy)?)?",
                     r"day[- /]first",
-                    r"day/month",
+                    r"day/month(?:/year)?",
                     r"\buk (?:style|format|dates?|date format)",
                     r"(?:european|british) (?:style|format|dates?|way)",
                     r"\bday (?:then|before) (?:the )?month\b",
@@ -1275,6 +1275,11 @@ _WANTING = re.compile(
     r"|^\W*(?:is|are|r) (?:never|not|hardly|rarely|no) (?:readable|useful|helpful|any good|easy)\b"
     r"|^\W*(?:don't|do not|never) work\b"
     r"|^\W*(?:which |that )?(?:is|are|r) (?:useless|unreadable|hard to read|a pain|annoying|confusing|pointless)\b"
+    # "my english is kinda rusty", "english isn't my strong suit", "english is hard for me": a language the user reads
+    # poorly is the one not wanted
+    r"|^\W*(?:is|r|'s)(?: kinda| kind of| a bit| a little| pretty| quite| really| very| so)? (?:rusty|weak|poor|shaky"
+    r"|not (?:so |very |that |too |really )?(?:good|great|strong|fluent)|hard for me)\b"
+    r"|^\W*(?:is not|isn't|isnt|is no|'s not) (?:my strong suit|my strength|my first language)\b"
     # "month-first confuses everyone here", "the slashes keep tripping people up"
     r"|^\W*(?:\w+\W+)?(?:always |keeps? |just |really )?"
     r"(?:confus|annoy|irritat|frustrat|trip|mislead|misread|throw)\w*\b"

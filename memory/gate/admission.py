@@ -114,6 +114,12 @@ def find_duplicate(candidates: list[Memory], finding: Finding, vector: Sequence[
             continue  # "Prefers tables in answers about renewals" is not "Prefers tables" again
         if normalise(memory.statement) == wanted_norm:
             return memory
+        if (
+            finding.facets
+            and finding.facets.items() <= memory.facets.items()
+            and statements.is_negative(memory.statement) == statements.is_negative(finding.statement)
+        ):
+            return memory  # "like i said: millions. always." after "millions, one decimal": part of the note again
         if finding.facets and memory.facets and memory.facets != finding.facets:
             continue  # other values ("tables" after "bullets"): never the same note again
         if finding.facets and memory.facets == finding.facets:

@@ -187,6 +187,8 @@ def analyse_correction(comment: str, *, rule: str = "correction", about: str = "
     if refusal is not None:
         return _refuse(rule, refusal.reason, comment, kind="correction", what=refusal.what)
     hits = rules.match(doc)
+    if _CHANGE_AHEAD.search(comment.lower()):
+        return _refuse(rule, r.NOT_ABOUT_USER, comment, kind="correction")  # "X will switch to net 60 in june"
     if not _checkable(doc):
         reason = r.VENTING if "venting" in hits else r.NO_COMMENT
         if reason == r.NO_COMMENT and "verdict" not in hits:
@@ -208,6 +210,19 @@ def analyse_correction(comment: str, *, rule: str = "correction", about: str = "
         quote=comment,
         confidence=0.9,
     )
+
+
+_CHANGE_AHEAD = re.compile(
+    r"(?:\b|(?<=\w))(?:"
+    + "|".join(map(re.escape, vocab.FUTURE_MARKERS))
+    + r")\s+(?:\w+\s+)?(?:"
+    + "|".join(vocab.CHANGE_VERBS_AHEAD)
+    + r")\w*\b"
+    + r"|\b(?:is|are|r|'s|'re)\s+(?:"
+    + "|".join(vocab.CHANGES_UNDER_WAY)
+    + r")\b"
+    + r"|\b(?:goes|go)\s+(?:up|down|to)\b[^.]*\b(?:once|when|from|after)\b"
+)
 
 
 def _corrected_record(comment: str, about: str) -> tuple[str, str]:
@@ -327,6 +342,8 @@ def _analyse_turn(
     doc = parse_turn(text)
     if (unsaid := _no_as_skip(doc)) != text:
         text, doc = unsaid, parse_turn(unsaid)
+    if (named := _pronoun_named(doc)) != text:
+        text, doc = named, parse_turn(named)
     hits = rules.match(doc)
     explicit = "remember" in hits
     refusal = policy.message_refusal(text, hits) or policy.message_refusal(original, {})
@@ -361,11 +378,56 @@ def _analyse_turn(
             else f
             for f in found
         ]
-    findings.extend(_pointed_forgets(text, _without_wanting([_legible(_with_facets(f)) for f in found], text)))
+    said = _said_once([_legible(_with_facets(f)) for f in found], text)
+    findings.extend(_pointed_forgets(text, _without_wanting(said, text)))
     return [replace(f, read_as=read.changes) for f in findings]
 
 
+def _said_once(found: list[Finding], text: str) -> list[Finding]:
+    """A wish said again in the same turn with no scope of its own ("whenever i ask for orders put them in a table??
+    columns pls not paragraphs, every time"): one note, the first, scope and all; "tables for orders. tables for
+    everything else too" widens it, and keeps both."""
+    wishes = [f for f in found if f.action == "write" and f.kind == "preference" and f.facets]
+    if len(wishes) < 2 or _WIDER.search(text.lower()):
+        return found
+    again = [
+        later
+        for n, later in enumerate(wishes)
+        if later.scope == "global" and any(first.facets == later.facets for first in wishes[:n])
+    ]
+    return [f for f in found if f not in again]
+
+
+# Words that make a wish said again wider than the first ("tables for everything else too", "in general as well").
+_WIDER = re.compile(r"\b(?:everything else|everywhere else|anything else|in general|generally|as well|too|also)\b")
+
+
 _STANDING_PHRASE_ENDS = tuple(vocab.STANDING_PHRASES)
+
+
+def _pronoun_named(doc: Doc) -> str:
+    """The turn with "them", "em", "those" after a verb read as the thing its sentence opened with, where only so the
+    preference table reads a wish: "cancelled orders just clutter things for me, pls leave them out of my totals",
+    "the cents i dont need, drop em from every amount". A sentence that reads the same either way stays."""
+    text = doc.text
+    for sent in reversed(list(doc.sents)):
+        opening = next((c for c in sent.noun_chunks if c.root.pos_ != "PRON"), None)
+        if opening is None or any(t.pos_ in ("VERB", "AUX") for t in sent[: opening.start - sent.start]):
+            continue
+        pronoun = next(
+            (t for t in sent if t.i > opening.end and t.lower_ in _POINTING_BACK and t.head.pos_ in ("VERB", "AUX")),
+            None,
+        )
+        if pronoun is None:
+            continue
+        after = pronoun.idx + len(pronoun.text)
+        named = f"{text[sent.start_char : pronoun.idx]}{opening.text}{text[after : sent.end_char]}"
+        if preferences.read_facets(named).facets.keys() - preferences.read_facets(sent.text).facets.keys():
+            text = f"{text[: sent.start_char]}{named}{text[sent.end_char :]}"
+    return text
+
+
+_POINTING_BACK = frozenset({"them", "em", "'em", "those"})
 
 
 def _no_as_skip(doc: Doc) -> str:
@@ -482,6 +544,11 @@ def _opening_request(
     preference, as if "from now on" had been said. Not when the turn asks or names anything
     else (a customer, a place, a period: "show me Kestrel's orders as a table" is a question),
     says it is for now, or already holds a finding of its own."""
+    if (lead := _wish_before_its_reason(doc)) is not None:
+        # "amounts in k for me, our board reads it that way": the wish is read alone, the reason beside it kept out
+        alone = parse_turn(lead)
+        doc, hits = alone, rules.match(alone)
+        parts = clauses(doc, hits)
     if (
         "one_off" in hits
         or _RETRACTION.search(doc.text.lower())
@@ -532,6 +599,27 @@ def _opening_request(
     if wish is None:
         return found
     return [f for f in found if f.action != "observe"] + [wish]
+
+
+# "..., im in the london office", "..., our board reads it that way", "..., i run the key accounts desk": what the
+# user, their team or their work is, said as the reason for the wish before it
+_OWN_REASON = re.compile(r"^(?:and |but |as |since |cos |because )?(?:i|i'm|im|we|we're|our|my)\b")
+
+
+def _wish_before_its_reason(doc: Doc) -> str | None:
+    """The wish of a turn said as a fragment for the user ("dates as dd/mm/yyyy for me pls", "just the top 10 for
+    me please") and then, after a comma, what the user or their work is: the fragment, which alone names facets;
+    None where the rest asks, wants, says when or names a facet of its own."""
+    text = doc.text
+    lead, comma, rest = text.partition(",")
+    low = rest.strip().lower()
+    if not comma or not re.search(r"\bfor (?:me|us)\b", lead.lower()) or not _OWN_REASON.match(low):
+        return None
+    if "?" in rest or _TIME_WORDS.search(low) or re.search(r"\b(?:until|till|til|this|today|now|for now)\b", low):
+        return None  # "..., im in london this week": a state of the moment, the wish may be for it
+    if preferences.read_facets(rest).facets or not preferences.read_facets(lead).facets:
+        return None
+    return lead.strip()
 
 
 def _subject_is_a_value(clause: Clause) -> bool:
@@ -637,6 +725,36 @@ def _context_switch(text: str, found: list[Finding], *, updating: bool = False) 
             ),
         ]  # fmt: skip
     return found
+
+
+_NO_LONGER_MINE = tuple(re.compile(p, re.IGNORECASE) for p in vocab.NO_LONGER_THE_USERS)
+
+
+def _no_longer_the_users(clause: Clause) -> bool:
+    """A patch, segment or team of the user's said to be theirs no more ("east isnt mine anymore fyi", "i dont do
+    enterprise any more"): said of the user ("i", "mine", "my"), naming the business, and no wish or trip."""
+    low = clause.lower
+    cue = min((m.start() for rx in _NO_LONGER_MINE if (m := rx.search(low))), default=None)
+    if cue is None or re.search(r"\bnow\b", low[:cue]):
+        return False  # "i cover enterprise now, no longer small business": what is so now, an update
+    return (
+        True
+        and bool(re.search(r"\b(?:i|i'm|im|mine|my)\b", low) or clause.subject == "none")
+        and _names_business(re.sub(r"[^\w' -]+", " ", low))
+        and not preferences.facets_named(low)
+        and not any(re.search(rf"\b{w}\b", low) for w in vocab.SITUATION_WORDS if w not in _OVER_AS_A_PATCH)
+    )
+
+
+_OVER_AS_A_PATCH = frozenset({"cover", "covering", "going", "away", "show"})  # "i no longer cover the west"
+
+
+def _what_is_over(clause: Clause, text: str) -> Finding | None:
+    """ "I no longer cover the west", "east isnt mine anymore": the note holding it goes, as if forgotten; never a
+    note of what the user no longer does."""
+    if clause.act != "statement" or not _no_longer_the_users(clause):
+        return None
+    return Finding("forget", "forget", r.FORGET_REQUEST, statement=text, quote=text)
 
 
 def _names_business(words: str) -> bool:
@@ -1722,6 +1840,8 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
                 statement, _ = _without_what_is_over(found.statement)
                 found = replace(found, statement=statement, supersedes=True, extra={**found.extra, "updates": True})
             updating = False
+        elif (over := _what_is_over(clause, clause.text)) is not None:
+            found = over
         elif (verdict := _verdict(clause)) and not correcting:
             rest = clause.span.doc[verdict[1] : clause.span.end]
             correcting = True
@@ -2091,6 +2211,8 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     if who in ("other", "assistant") or _heard_of_others(content):
         # "remember that you should ...": Atlas is no note's subject; "i hear X is opening a plant": X's news
         return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
+    if (over := _what_is_over(replace(clause, span=content), content.text)) is not None:
+        return over  # "just so you know, I no longer look after the central region"
     situation = _situation(content, inside, at=at, dated=True) or _open_ended_state(content, who, at=at)
     if situation is not None:
         return replace(situation, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
@@ -2217,7 +2339,7 @@ def _open_ended_state(content: Span, who: str, *, at: datetime) -> Finding | Non
     return replace(found, quote=content.text) if found is not None else None
 
 
-def _first_person(span: Span) -> bool:
+def _first_person(span: Iterable[Token]) -> bool:
     return any(t.lower_ in vocab.FIRST_PERSON for t in span)
 
 
@@ -2498,6 +2620,8 @@ def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
         first = next((t for t in core if t.lower_ not in lead), first)
     if first.lemma_.lower() in vocab.REQUEST_VERBS or first.lower_ in vocab.REQUEST_VERBS:
         return True
+    if any(t.dep_ == "relcl" and t.head.i == first.i and _first_person(t.subtree) for t in core):
+        return False  # "the accounts i own are ...", "the customers we look after": the user's things, no answers
     if (first.tag_ == "VB" or (first.pos_ == "VERB" and first.dep_ == "ROOT")) and "standing" in hits:
         return True  # "from here on out, lead with the total": an imperative by the parse
     if who == "user" and ("prefer" in hits or any(t.lemma_ in vocab.PREFERENCE_VERBS for t in core[:4])):

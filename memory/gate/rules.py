@@ -94,6 +94,13 @@ RULES: tuple[Rule, ...] = (
                 {"OP": "{0,3}"},
                 {"LOWER": {"IN": v.SUBSTITUTE_CONTRASTS}},
             ],
+            # "assume mine are correct", "take ours as the right ones": the user's figures, named by "mine"
+            [
+                {"LEMMA": {"IN": [*v.TRUST_VERBS, *v.SUBSTITUTE_VERBS]}},
+                {"LOWER": {"IN": ["mine", "ours"]}},
+                {"OP": "{0,3}"},
+                {"LOWER": {"IN": ["correct", "right", "accurate"]}},
+            ],
             # "use the limits I tell you", "use whatever numbers I give you", "the figures I paste"
             [
                 {"LOWER": {"IN": v.USER_FIGURES}},

@@ -208,6 +208,8 @@ def _scope(span: Span) -> tuple[str, set[int]]:
             # "for anything about renewals from now on": the standing phrase is no part of it.
             stop = next((t.i for t in span.doc[token.i + 1 : stop] if opens_standing(span.doc[t.i : stop])), stop)
             words = [t for t in span.doc[token.i : stop] if not t.is_punct]
+            if len(words) > 3 and words[-1].lower_ in ("you", "u") and words[-2].lower_ in vocab.POLITE_REQUEST_VERBS:
+                words = words[:-2]  # "whenever i ask for orders can you, put ...": the request opens there
             taken = {t.i for t in span.doc[token.i : stop]}  # the comma after it goes as leading punctuation
             if token.lower_ == "for" and all(w.lower_ in vocab.FOR_THE_USER for w in words[1:]):
                 for_the_user |= taken  # "For me, ...": the user, not a condition ("For Acme, ..." is one)
@@ -413,6 +415,8 @@ def about_user(tokens: list[Token]) -> str:
     comma = next((i for i, t in enumerate(tokens[:-1]) if t.text == "," and tokens[i + 1].lower_ == "i"), None)
     if tokens and tokens[0].lower_ not in ("i", "i'm") and comma is not None:
         tokens = tokens[comma + 1 :]
+    if owned := _the_users_things(tokens):
+        return owned
     lead = _time_or_place_lead(tokens)
     if lead:  # "Since March I cover Leeds" -> "Covers Leeds since March."
         said = about_user(tokens[lead:])
@@ -439,6 +443,20 @@ def about_user(tokens: list[Token]) -> str:
         words.append(_third_person_verbs(tail))
         break
     return finish(" ".join(w for w in words if w))
+
+
+_THIRD_PERSON = {"i": "they", "my": "their", "me": "them", "myself": "themselves", "am": "are", "'m": "are", "m": "are"}
+
+
+def _the_users_things(tokens: list[Token]) -> str:
+    """ "accounts I own are A, B and C" -> "The accounts they own are A, B and C.": things the user has, named by
+    what the user does with them; "" when the clause is not said so."""
+    at = next((i for i, t in enumerate(tokens[:4]) if t.lower_ == "i"), 0)
+    if not at or at + 1 >= len(tokens) or tokens[at + 1].dep_ != "relcl" or tokens[at + 1].head.i > tokens[at].i:
+        return ""
+    named = [t.text for t in tokens[:at] if t.lower_ not in ("the", "my", "our")]
+    rest = [_THIRD_PERSON.get(t.lower_, t.text) for t in tokens[at:]]
+    return finish(" ".join(["The", *named, *rest]))
 
 
 def _time_or_place_lead(tokens: list[Token]) -> int:

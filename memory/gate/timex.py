@@ -175,7 +175,9 @@ _TIME_PATTERNS: list[tuple[re.Pattern, str]] = [
         re.compile(
             # ("as of this week", "starting this month": when something begins, not how long it lasts)
             r"(?<!of\s)(?<!from\s)(?<!since\s)(?<!starting\s)(?<!effective\s)"
-            r"\b(?:for\s+the\s+rest\s+of\s+|(?:all|rest\s+of)\s+)?(?:this|the)\s+(week|month)(\s+and\s+(?:the\s+)?next(?:\s+one)?)?\b",
+            r"\b(?:for\s+the\s+rest\s+of\s+|(?:all|rest\s+of)\s+)?(?:this|the)\s+(week|month)(\s+and\s+(?:the\s+)?next(?:\s+one)?)?\b"
+            # ("the month-end close", "the month end numbers": a kind of work, no span of time)
+            r"(?![\s-]+end\b)",
             re.I,
         ),
         "this_unit",

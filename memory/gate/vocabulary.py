@@ -781,6 +781,11 @@ POLITE_OPENINGS: tuple[str, ...] = (
     "would it be alright",
     "would it be easy",
     "is it easy",
+    # "may i ask you to round the figures ... always?": asking leave to ask is the request
+    "may i ask you",
+    "can i ask you",
+    "could i ask you",
+    "might i ask you",
 )
 # Yes/no questions in the conditional that ask for something rather than what Atlas can do ("would it be possible
 # to put the code before each amount?", not "is there a way to ...?").
@@ -811,6 +816,19 @@ DISCOURSE_OPENERS: tuple[str, ...] = (
     "well",
     "hey",
     "hi",
+    # greetings before what is asked ("hello! please can you ...", "dear atlas, may i ask you to ...")
+    "hello",
+    "hiya",
+    "howdy",
+    "greetings",
+    "hi there",
+    "hey there",
+    "hello there",
+    "good morning",
+    "good afternoon",
+    "good evening",
+    "morning",
+    "dear atlas",
     "btw",
     "fyi",
     "by the way",
@@ -936,9 +954,12 @@ CALLED_OFF: tuple[str, ...] = (
 # ops", "its central now" after "territory changed") and what it was ("instead of the north",
 # "not small biz anymore", "east is someone else's"). The group name says how the statement reads.
 SWITCHED_TO: tuple[str, ...] = (
-    r"\bmy\s+(?P<kind_my>patch|territory|team|region|book|beat|role)\s+(?:is|'s)\s+(?:now\s+)?(?:the\s+)?"
+    # ("small update - region is central now": the noun alone opens the piece)
+    r"(?:\bmy\s+|^(?:the\s+)?)(?P<kind_my>patch|territory|team|region|book|beat|role)\s+(?:is|'s)\s+(?:now\s+)?(?:the\s+)?"
     r"(?P<what>[\w -]+?)(?:\s+now)?$",
-    r"^(?:(?:heads up|btw|fyi|update|so|ok|and)\s+)*(?:i'm|im|i am)\s+(?:now\s+)?(?P<kind_on>on|covering|handling|"
+    # ("update pls: im on the east region now", "small update: ..."): a heading before the change
+    r"^(?:(?:heads up|btw|fyi|(?:small |quick |little )?update|so|ok|and)(?:\s+(?:please|pls))?\s*:?\s+)*"
+    r"(?:i'm|im|i am)\s+(?:now\s+)?(?P<kind_on>on|covering|handling|"
     r"running|looking after)\s+(?:the\s+)?(?P<what>[\w -]+?)\s+now\b",
     # "moved to the west team", "swapped to the west region as of this week", "moved off renewals onto new
     # business", "got moved to south last week": the new value, and when the move happened
@@ -970,6 +991,12 @@ SWITCHED_FROM: tuple[str, ...] = (
     r"\bnot (?:on |in |covering |doing |handling )?(?:the\s+)?(?P<old>[\w -]+?) any ?more\b",
     r"\bno longer (?:on |in |covering |doing |handling )?(?:the\s+)?(?P<old>[\w -]+)$",
     r"^(?P<old>[\w -]+?) is someone else's\b",
+)
+# What the user says is no longer theirs ("east isnt mine anymore", "i no longer look after the central region",
+# "not on small business anymore"): the note that holds it goes, as if forgotten.
+NO_LONGER_THE_USERS: tuple[str, ...] = (
+    r"\bno longer\b",
+    r"(?:\bnot|n't|\bisnt|\barent|\bdont|\bdoesnt|\baint)\b[^.,;:!?]*\bany ?more\b",
 )
 # The words of a situation a message may call off (and "I'm" doing it: "I'm not going anymore").
 SITUATION_WORDS: tuple[str, ...] = (
@@ -1150,6 +1177,17 @@ UPDATE_VERBS: tuple[str, ...] = (
 # Verbs of Atlas holding something ("what u know about me", "what you have on me").
 HOLDING_VERBS: tuple[str, ...] = ("know", "have", "hold", "keep", "get", "store", "save", "be")
 REMEMBER_PHRASES: tuple[str, ...] = (
+    # record-keeping words pointed at what was said ("keep track of that pls", "keep tabs on it"; "keep track of
+    # overdue orders" asks for no note)
+    "keep track of that",
+    "keep track of this",
+    "keep track of it",
+    "keep tabs on that",
+    "keep tabs on this",
+    "keep tabs on it",
+    "keep a note of that",
+    "keep a note of this",
+    "keep a note of it",
     "remember",
     "remember that",
     "remember this",
@@ -1468,6 +1506,25 @@ VENTING_WORDS: tuple[str, ...] = (
     "smh",
     "omfg",
     "makes no sense",
+)
+# A change a customer has still to make ("X will switch to net 60 from next quarter", "X is moving to net 45 in
+# january", "their limit goes up to 250k once they renew"): the records will hold it when it happens, so it corrects
+# nothing yet. Said of a change, not of a date the records already hold ("their contract will renew in march").
+FUTURE_MARKERS: tuple[str, ...] = (
+    "will", "'ll", "wil", "going to", "gonna", "about to", "set to", "due to", "scheduled to", "planning to", "plan to",
+)  # fmt: skip
+CHANGE_VERBS_AHEAD: tuple[str, ...] = (
+    "move", "switch", "change", "go", "relocate", "shift", "transition", "increase", "rise", "drop", "raise", "jump",
+    "bump", "get", "be", "become",
+)  # fmt: skip
+CHANGES_UNDER_WAY: tuple[str, ...] = (
+    "moving",
+    "switching",
+    "changing",
+    "relocating",
+    "going",
+    "transitioning",
+    "shifting",
 )
 # What makes a correction checkable beside numbers, dates and names.
 CHECKABLE_PHRASES: tuple[str, ...] = (

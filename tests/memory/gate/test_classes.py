@@ -14,6 +14,81 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # thirteenth session (5 December): helper-blind-174's rows, written before any change by a helper who never read
+    # the gate, for the classes gate_set46 and memory_effect_set26's misses named (most already held; the rest were
+    # fixed or are known gaps below)
+    "figures_win_when_they_disagree": (
+        "The user's own figures to win where they and Atlas's differ ('if my numbers and urs dont line up just assume "
+        "mine r right', 'assume mine are correct'): an instruction about Atlas's data, nothing kept."
+    ),
+    "period_end_as_a_modifier": (
+        "A duty asked to be kept whose words name a period's end as a kind of work ('runs the month end close', 'the "
+        "month-end numbers', 'year end stock counts'): a context, no situation ending then."
+    ),
+    "language_said_weak_is_not_wanted": (
+        "A language the user reads poorly ('my english is kinda rusty', 'english isn't my strong suit') beside the "
+        "one asked for: the one asked for is kept."
+    ),
+    "territory_changed_without_a_request": (
+        "A kept territory, then a new one said with no keep request ('they moved me to central, south isnt mine "
+        "anymore'): the new one live, the old one retired."
+    ),
+    "drop_a_limit_by_its_number": (
+        "A standing limit taken back by naming it with its number ('drop the 50 word cap', 'the one decimal rule can "
+        "go'): nothing live."
+    ),
+    "date_format_changed_by_example": (
+        "A kept date format, then another asked for by an example date and a reason in a later chat ('can u do dates "
+        "like 2027-03-14 instead? our import tool chokes on the slashes'): the new one replaces the old."
+    ),
+    "keep_track_of_a_stand_in_duty": (
+        "Standing in for someone with no end date, asked to be kept in any words ('pls keep track of that', 'make a "
+        "mental note'): a situation."
+    ),
+    # helper-blind-175's rows, written before the change by a helper who never read the gate, for the classes
+    # gate_set47 and memory_effect_set27's misses named
+    "greeting_then_polite_request": (
+        "A greeting ('hello!', 'good morning', 'dear atlas') before a polite request with a standing word in it "
+        "('please can you show me the amounts always in euros?', 'may i ask you to round ... always?'): kept."
+    ),
+    "bare_wish_then_my_circumstance": (
+        "A wish said as a fragment for the user ('dates as dd/mm/yyyy for me pls') and then what the user or their "
+        "work is ('im in the london office', 'our board reads it that way'): the wish kept, the reason not."
+    ),
+    "same_wish_twice_is_one_note": (
+        "The same wish said twice in one message or again in a later chat, in fewer words ('like i said: millions. "
+        "always'): one note."
+    ),
+    "them_points_at_the_named_thing": (
+        "A thing named first and asked for through 'them', 'em' or 'those' ('cancelled orders just clutter things for "
+        "me, pls leave them out of my totals from now on'): kept with the facet the thing names."
+    ),
+    "customer_change_still_to_come": (
+        "A customer's change still to come asked to be remembered ('X is moving to net 45 in january', 'X will switch "
+        "to net 60 from next quarter'): the records will hold it, so nothing is kept."
+    ),
+    # helper-blind-176's rows: written before the change for the last three classes (named from gate_set46/47's
+    # misses) and after it for the first, by a helper who never read the gate
+    "the_users_things_named_by_what_they_do": (
+        "'the accounts i own are A and B', 'the region i cover is central', asked to be kept: a context about the "
+        "user ('The accounts they own are ...'), never a wish about answers."
+    ),
+    "keep_request_by_record_keeping_words": (
+        "A fact about the user's work or a cover, then 'keep track of that', 'make a note of that', 'keep tabs on "
+        "that', 'log it somewhere': a context, or a situation for a cover with no end."
+    ),
+    "update_heading_then_new_state": (
+        "A kept region or segment, then 'update pls:', 'small update -', 'fyi update:' and the new one with the old "
+        "denied ('im on the east region now, not north anymore'): the new one live, the old one retired."
+    ),
+    "not_anymore_alone_forgets": (
+        "A kept region or segment, then only that it is the user's no more ('east isnt mine anymore fyi', 'I no "
+        "longer look after the central region'): the note goes, and no note of what the user does not do is kept."
+    ),
+    "customer_change_already_done_lookalike": (
+        "A customer's change already made, with the records said to be behind ('X switched to net 60 back in october, "
+        "the system still shows net 30'): a correction in the user's words."
+    ),
     # twelfth session (5 December): helper-blind-163's rows, written before the change by a helper who never read
     # the gate, for the classes gate_set43 and memory_effect_set24's misses named
     "no_noun_wish": (
@@ -894,6 +969,50 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "update_heading_then_new_state-1": (
+        "'update: i cover enterprise now, no longer small business': kept as a new note in the user's words, which "
+        "does not replace the kept small-business note"
+    ),
+    "territory_changed_without_a_request-5": (
+        "'territory swap: east is mine now, central has gone to priya': 'X is mine now' names no change the gate reads"
+    ),
+    "date_format_changed_by_example-1": (
+        "'could u spell the month out, e.g. 9 june 2027? the london office reads 06/09 as 6 sept': the reason's own "
+        "dates make the turn read as one asking about them, so no new format is kept"
+    ),
+    "date_format_changed_by_example-4": (
+        "'can we do day/month/year like 04/11/2027? thats what our uk clients are used to reading': 'can we ...?' in a "
+        "later chat with no 'instead' is read as a question"
+    ),
+    "keep_track_of_a_stand_in_duty-1": (
+        "'log that somewhere' after a cover 'until they backfill X's role' keeps nothing"
+    ),
+    "keep_track_of_a_stand_in_duty-4": (
+        "'fyi babysitting the central patch till we hire someone, stash that away for me': a cover with no subject"
+        " and 'till we hire someone' keeps nothing"
+    ),
+    "keep_track_of_a_stand_in_duty-5": (
+        "'im the stand-in for the north region accounts while marias role is open' is kept as a context, not a"
+        " situation"
+    ),
+    "them_points_at_the_named_thing-5": (
+        "'the cents matter for my reconciliations, please keep them on every amount': 'keep the cents on' is no"
+        " rounding the preference table reads"
+    ),
+    "customer_change_already_done_lookalike-0": (
+        "'X moved to net 45 last month, ur data still says net 30, pls remember': the request points at the clause"
+        " about the data just before it, which is no fact about the user"
+    ),
+    "customer_change_already_done_lookalike-2": (
+        "'..., your records still have dallas. remember austin pls': the request names the new value alone"
+    ),
+    "customer_change_already_done_lookalike-3": (
+        "'..., the data still says 110k, please note the right one': the request points at the clause about the data"
+    ),
+    "customer_change_already_done_lookalike-5": (
+        "'..., what u have there (net 30) is old, pls correct it and remember': read as a correction of an answer on"
+        " screen, with none to correct"
+    ),
     "currency_code_wish_then_dropped-3": (
         "'we can go back to the $ sign now' names the display turned back, which no withdrawal row reads"
     ),
@@ -1062,9 +1181,6 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "field_in_by_default_question_or_have_it-4": (
         "'is there a way to have order status show up by default' is read as about someone else"
-    ),
-    "keep_request_hold_wordings-4": (
-        "'the month end reporting' is read as a situation ending at the month's end, not a duty"
     ),
     "q_for_question_scope-3": "'any region q \u2192 give me the top 5 customers as well' has no facet",
     "q_for_question_scope-4": "the scope is kept as contracts; its statement does not say 'renewals'",
