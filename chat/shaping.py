@@ -126,17 +126,27 @@ def preferences_for(notes: list[Any] | tuple[Any, ...], plan: QueryPlan | None) 
 
 def _customer_places(plan: QueryPlan) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """The regions, the cities and the segments of the customers the plan names, in one query."""
-    if not plan.filters.customers:
-        return (), (), ()
     from chat.models import Customer
 
+    # a city's customers are in its region ("which customers do we have in minneapolis?" is about north customers)
+    cities = [c.lower() for c in plan.filters.cities]
+    held = (
+        set(Customer.objects.filter(city__iregex=_any_of(cities)).values_list("region", flat=True)) if cities else set()
+    )
+    around = tuple(sorted(held)) if len(held) == 1 else ()
+    if not plan.filters.customers:
+        return around, (), ()
     ids = [c.id for c in plan.filters.customers]
     rows = set(Customer.objects.filter(pk__in=ids).values_list("region", "city", "segment"))
     return (
-        tuple(sorted({r for r, _, _ in rows})),
+        tuple(sorted({r for r, _, _ in rows} | set(around))),
         tuple(sorted({c for _, c, _ in rows})),
         tuple(sorted({g for *_, g in rows})),
     )
+
+
+def _any_of(names: list[str]) -> str:
+    return r"^(?:" + "|".join(re.escape(n) for n in names) + r")$"
 
 
 # --- the plan -------------------------------------------------------------------------------------

@@ -290,6 +290,7 @@ FACETS: tuple[Facet, ...] = (
                 (
                     r"\bthousands?\b",
                     r"\bin k\b",
+                    r"\(k\)",  # "in thousands (k)"
                     r"\bk(?:s)?\b(?= (?:please|format|style|notation))",
                     r"\bk'?s\b",
                     r"\d\.\dk\b",
@@ -305,6 +306,7 @@ FACETS: tuple[Facet, ...] = (
                 (
                     r"\bmillions?\b",
                     r"\bin m\b",
+                    r"\(m\)",  # "in millions (m)"
                     r"\bmn\b",
                     r"\d\.\d{1,2}m\b",
                     r"\$m\b",
@@ -1003,9 +1005,11 @@ _CONDITION = re.compile(
 )
 _REGION_SCOPE = re.compile(r"\b(north|south|east|west|central)(?:ern)?\b(?: region)?")
 _REGION_CUSTOMERS = re.compile(
-    r"(?:\b(?:for|with)\s+(?:the\s+|my\s+|our\s+|all\s+|any\s+)?|^\W*|[.;!?]\s+)"
-    # after "for" or "with", or as a label opening a sentence ("south customers: amounts in eur")
-    r"(north|south|east|west|central)(?:ern)?\s+(?:region\s+|coast\s+)?(?:customers|clients|accounts)\b"
+    r"(?:\b(?:for|with)\s+(?:the\s+|my\s+|our\s+|all\s+|any\s+)?|^\W*|[.;!?]\s+|\s[-–—]\s+)"
+    # after "for" or "with", or as a label opening a sentence ("south customers: amounts in eur", "north region: ...",
+    # "quick thing - east region accounts, ...")
+    r"(north|south|east|west|central)(?:ern)?\s+(?:(?:region\s+|coast\s+)?(?:customers|clients|accounts)\b"
+    r"|region\s*(?=[:–—-]))"
 )
 
 

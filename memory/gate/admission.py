@@ -626,11 +626,25 @@ def _findings(event: TurnEvent) -> list[Finding]:
         # a turn that resolved filters asked about the records, whatever else it said, unless the
         # only one is a period read from a date shown as a format ("e.g. November 30, 2026")
         opens_session=event.opens_session
-        and (not event.filters or (set(event.filters) <= {"period"} and dates_only_shown(event.text))),
+        and (
+            not event.filters
+            or (set(event.filters) <= {"period"} and dates_only_shown(event.text))
+            or _filters_are_the_scope(event.filters, event.text)
+        ),
         before=event.before,
     )
     findings.extend(filter_findings(event.filters, event.text))
     return findings
+
+
+def _filters_are_the_scope(filters: dict[str, str], text: str) -> bool:
+    """Whether the turn's filters are only the place its wish holds for ("for west region customers show money in
+    thousands": region west is where the wish holds, not records asked for)."""
+    reading = preferences.read_facets(text)
+    kind, _, names = reading.scope.partition(":")
+    if not reading.facets or kind not in ("region", "city", "segment"):
+        return False
+    return all(k == kind and str(v).lower() in names.split("|") for k, v in filters.items())
 
 
 def turn_reading(event: TurnEvent) -> dict:

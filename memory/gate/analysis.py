@@ -148,6 +148,9 @@ def _checkable(doc: Doc) -> bool:
     return _names_the_records(lowered)
 
 
+_CHANGE_MADE = re.compile(r"\b(?:" + "|".join(vocab.CHANGES_MADE) + r")(?:\s+[\w']+){0,3}?\s+to\s+\w")
+
+
 def _names_the_records(lowered: str) -> bool:
     """A name the business data holds, typed in lower case ("pecan grove sits in central", "theyre
     mid-market now"): a customer by its first two words, a city, a segment; or a region."""
@@ -189,7 +192,8 @@ def analyse_correction(comment: str, *, rule: str = "correction", about: str = "
     hits = rules.match(doc)
     if _CHANGE_AHEAD.search(comment.lower()):
         return _refuse(rule, r.NOT_ABOUT_USER, comment, kind="correction")  # "X will switch to net 60 in june"
-    if not _checkable(doc):
+    # (on an answer, a change made names what it corrects: "nope, they moved hq to boulder this year")
+    if not (_checkable(doc) or about and _CHANGE_MADE.search(comment.lower())):
         reason = r.VENTING if "venting" in hits else r.NO_COMMENT
         if reason == r.NO_COMMENT and "verdict" not in hits:
             reason = r.NOT_CHECKABLE
@@ -559,13 +563,17 @@ def _opening_request(
     ):
         return found
     text = doc.text
+    reading = preferences.read_facets(text)
+    first = content_tokens(doc[:])
+    # ("for west region customers show ...": the preposition opens where the wish holds, and the request follows)
+    scoped = bool(first) and first[0].lower_ in ("for", "with") and reading.scope != "global"
     # ("would it be possible to put the code before each amount?": a polite request, no question)
     polite = [c for c in parts if _asks_politely(c)]
     if any(c.act == "question" and c not in polite for c in parts) or any(_on_screen(t) for t in doc):
         return found  # "make those a table": about something on screen, whatever the session shows
     # a statement that names the wish ("the top 5 would do here", "i was reading the bullet points") is no request;
     # one beside a request that names none is its reason ("... rather than the $ sign? the tool we use rejects it")
-    asked = polite or any(t.lower_ in vocab.POLITENESS for t in doc)
+    asked = polite or scoped or any(t.lower_ in vocab.POLITENESS for t in doc)
     if not asked and all(
         c.act == "statement" and c.subject in ("thing", "company", "other") and not _subject_is_a_value(c)
         for c in parts
@@ -575,10 +583,10 @@ def _opening_request(
     said = any(_tells(t) for c in telling for t in c.span)
     if said or any(t.lemma_.lower() in vocab.SYSTEM_NOUNS + vocab.DATA_NOUNS for t in doc):
         return found
-    first = content_tokens(doc[:])
-    if first and first[0].pos_ == "ADP" or any(_comparative(t) for t in doc):
+    # (a comparative in the reason beside the wish is no wish of its own: "..., easier to eyeball")
+    wished = [t for c in parts if preferences.read_facets(c.text).facets for t in c.span] or list(doc)
+    if first and first[0].pos_ == "ADP" and not scoped or any(_comparative(t) and not _a_reason(t) for t in wished):
         return found  # "as bullet points, please", "shorter please": said of an answer on screen
-    reading = preferences.read_facets(text)
     if not reading.facets or reading.negative:
         return found
     # A figure shown as an example of the format ("like $45.3k", "EUR 9,876.50", "e.g. 03/12/2026") is
@@ -586,14 +594,21 @@ def _opening_request(
     rest = _without_shown_values(text)
     if re.search(r"\d", rest):
         return found
+    if reading.scope.startswith(("region:", "city:", "segment:")):
+        # "for west region customers show money in thousands": the place is where the wish holds, nothing asked of it
+        for word in re.split(r"[:|]", reading.scope)[1:]:
+            rest = re.sub(rf"\b{re.escape(word)}\b", " ", rest)
     from atlas.lexicon import domain_names
 
     named = any(re.search(rf"\b{re.escape(n.lower())}\b", rest) for n in domain_names() if len(n) > 3)
-    if _asks_for_records(doc):
+    # (where the wish is scoped, the customers it names are where it holds: "for west region customers show ...")
+    held_at = next((t.i + 1 for t in doc if scoped and t.lower_ in ("customers", "clients", "accounts")), 0)
+    if _asks_for_records(doc[held_at:]):
         return found  # "show me orders as a table", "list customers in bullets": records asked for
     places = (*vocab.REGION_NAMES, *(w for words in vocab.DIRECTIONS.values() for w in words))
     regions = any(re.search(rf"\b{re.escape(w)}\b", rest) for w in places)
-    if named or regions or _TIME_WORDS.search(rest) or any(t.pos_ == "PROPN" for t in doc if t.text.lower() in rest):
+    proper = any(t.pos_ == "PROPN" and re.search(rf"\b{re.escape(t.lower_)}\b", rest) for t in doc)
+    if named or regions or _TIME_WORDS.search(rest) or proper:
         return found
     wish = _wish([doc[:]], reading, rule="opening_request")
     if wish is None:
@@ -622,6 +637,13 @@ def _wish_before_its_reason(doc: Doc) -> str | None:
     return lead.strip()
 
 
+def _a_reason(token: Token) -> bool:
+    """A comparative after a break, saying why ("..., easier to eyeball", "- quicker for me to read"): no wish."""
+    doc = token.doc
+    after = doc[token.i + 1].lower_ if token.i + 1 < len(doc) else ""
+    return after in ("to", "for", "on", "when") and any(t.text in (",", "-", "–", "—") for t in doc[: token.i])
+
+
 def _subject_is_a_value(clause: Clause) -> bool:
     """Whether the clause is said of a value of the preference table ("nearest buck is fine for all the order
     values"), not of a thing that only mentions one ("our erp mangles the £ sign")."""
@@ -629,7 +651,7 @@ def _subject_is_a_value(clause: Clause) -> bool:
     return subject is not None and bool(preferences.read_facets(" ".join(w.text for w in subject.subtree)).facets)
 
 
-def _asks_for_records(doc: Doc) -> bool:
+def _asks_for_records(doc: Doc | Span) -> bool:
     """Whether the turn asks to see records ("show me orders as a table", "list customers in bullets")."""
     return any(t.lemma_.lower() in vocab.SHOW_VERBS for t in doc) and any(
         t.lemma_.lower() in vocab.DATA_REQUEST_NOUNS for t in doc

@@ -881,6 +881,12 @@ LASTING_REASONS: tuple[str, ...] = (
     r"\b(?:my|our) (?:\w+ ){0,2}(?:books|ledger|reporting|system|systems|tool|tools|erp|crm|software|stack|setup|"
     r"spreadsheets?|exports?|workbooks?)\b",
     r"\b(?:tool|system|software|erp|crm|spreadsheet|template) (?:we|i) use\b",
+    # "i mostly read atlas on my phone", "im basically on my phone all week", "i glance at this on my watch": where the
+    # user usually reads answers ("on my phone rn" is a state of the moment, read as one)
+    r"\b(?:i|i'm|im)\s+(?:mostly|usually|always|normally|mainly|generally|basically)\s+(?:\w+\s+){0,4}?on\s+(?:my|the|a)"
+    r"\s+(?:\w+\s+)?(?:ipad|tablet|phone|mobile|watch|laptop|monitor|screen)\b",
+    r"\b(?:i|we)\s+read\s+(?:these|this|them|it|ur answers|your answers|atlas)\s+on\s+(?:my|the|a)\s+(?:\w+\s+)?"
+    r"(?:ipad|tablet|phone|mobile|watch|laptop|monitor|screen)\s+(?:on|during|in|at|between)\s+(?:the\s+)?\w+",
 )
 # A situation: a transient state the user states about themselves (written with an expiry).
 SITUATION_PHRASES: tuple[str, ...] = (
@@ -1527,6 +1533,12 @@ CHANGES_UNDER_WAY: tuple[str, ...] = (
     "shifting",
 )
 # What makes a correction checkable beside numbers, dates and names.
+# A change the user says was made, with what it was made to ("they moved hq to boulder", "limit got bumped up to 50k"):
+# checkable, like the phrases below.
+CHANGES_MADE: tuple[str, ...] = (
+    "moved", "relocated", "switched", "shifted", "changed", "bumped", "raised", "lowered", "dropped", "increased",
+    "reduced", "extended", "pushed",
+)  # fmt: skip
 CHECKABLE_PHRASES: tuple[str, ...] = (
     "moved to",
     "is now",

@@ -46,6 +46,11 @@ KNOWN_GAPS: dict[str, str] = {
     "when its the southern clients": "'when its the southern clients' sets no scope",
     "for our southern accounts use tables by default when u show renewals": "two scopes: the renewals win",
     "could it just be in there by default": "'it' points at the segment in the sentence before, read by the gate only",
+    # helper-blind-175's rows (thirteenth session): the gate reads "them" as the thing the sentence opened with
+    "cancelled orders just clutter things for me": "'leave them out' (them: the cancelled orders), the gate only",
+    "the cents i dont need, drop em": "'drop em' (em: the cents), read by the gate only",
+    "cancelled orders i actually need to see": "'keep those in the lists' (those: the cancelled orders), the gate only",
+    "the cents matter for my reconciliations": "'keep the cents on every amount' is no rounding the table reads",
 }
 
 

@@ -67,9 +67,38 @@ CLASSES = {
         "a correction of a customer's field asked to be remembered ('thats old, X moved to Y. pls remember that')"
         " stays a correction, and the records still win"
     ),
+    # helper-blind-179's rows (thirteenth session), written before the change by a helper who never read the code
+    # (memory_effect_set26's misses: a region's note asked of a city in it; bullets wished mid-chat; a corrected
+    # field asked again in other words)
+    "region_scope_on_a_place_in_it": (
+        "a wish for one region's customers ('north region: always show account codes', 'for west region customers "
+        "show money in thousands'), asked of a city or a customer of that region: applied; elsewhere: not"
+    ),
+    "bullets_over_tables_said_mid_chat": (
+        "a layout wished against the other after a data question, with a lasting reason ('tables r useless on my "
+        "phone, bullets from now on'): the next chat's list has that layout"
+    ),
+    "corpus_wins_field_in_other_words": (
+        "a corrected payment term, credit limit or city asked again in other words ('where is X based these days?'): "
+        "the records win"
+    ),
 }
 
 GAPS = {
+    "mc179-03": (
+        "known gap: 'quick thing - east region accounts, dates as dd/mm/yyyy pls. the team over there reads them that "
+        "way': the reason, what others do, is read as the turn's statement, so no request is kept"
+    ),
+    "mc179-04": "known gap: 'whenever its south region customers include ...': 'whenever its' sets no scope",
+    "mc179-07": (
+        "known gap: 'no tables for me pls - bullet points only, im mostly on the ipad' after a data question keeps "
+        "nothing (the wish after a question in the same chat needs a standing word)"
+    ),
+    "mc179-12": "the question's customer has no order in October 2026 to list, so no layout can show",
+    "mc179-13": "known gap (planner): 'how long does X get to pay its invoices?' is not read as the payment terms",
+    "mc179-14": "known gap (planner): 'how much credit can X run up with us?' is read as a money question",
+    "mc179-17": "known gap (planner): 'the most X can owe us before we stop shipping' is not read as the credit limit",
+    "mc179-18": "known gap (planner): 'what town is X operating out of?': 'town' names no field",
     "mec-scoped_by_question_kind-1": (
         "known gap: 'when i ask about overdue orders, oldest first pls, always' keeps nothing (the sort with no "
         "verb after a condition is not read as a wish); and 'what's overdue for customers in the south' lists "

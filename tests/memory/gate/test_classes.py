@@ -85,6 +85,15 @@ CLASSES: dict[str, str] = {
         "A kept region or segment, then only that it is the user's no more ('east isnt mine anymore fyi', 'I no "
         "longer look after the central region'): the note goes, and no note of what the user does not do is kept."
     ),
+    # helper-blind-180's rows, written before the change by a helper who never read the gate (memory_effect_set26's
+    # "no tables for me pls - bullet points only, im mostly on the ipad" after a data question)
+    "wish_with_a_device_habit": (
+        "A wish after a data question whose reason is where the user usually reads answers ('i mostly glance at this "
+        "on my watch', 'i usually check these on my phone in between calls'): kept."
+    ),
+    "device_for_now_lookalike": (
+        "The same, for now or this once ('bullets for this one pls, im on my phone rn', 'on my laptop atm'): nothing."
+    ),
     "customer_change_already_done_lookalike": (
         "A customer's change already made, with the records said to be behind ('X switched to net 60 back in october, "
         "the system still shows net 30'): a correction in the user's words."
@@ -969,6 +978,18 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "wish_with_a_device_habit-0": (
+        "'bullets for me pls not big paragraphs, i mostly read atlas on my phone ...': the wish with the layout turned "
+        "down beside it keeps nothing"
+    ),
+    "wish_with_a_device_habit-5": (
+        "'no decimals for me pls, whole numbers r fine - i read these on my phone on the commute ...': 'r fine' reads "
+        "as a verdict on the answer, not a wish"
+    ),
+    "wish_with_a_device_habit-7": (
+        "'short n in k pls - im basically on my phone all week visiting sites': 'all week' makes the reason a situation"
+        " of this week"
+    ),
     "update_heading_then_new_state-1": (
         "'update: i cover enterprise now, no longer small business': kept as a new note in the user's words, which "
         "does not replace the kept small-business note"
