@@ -2235,6 +2235,9 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
     if (over := _what_is_over(replace(clause, span=content), content.text)) is not None:
         return over  # "just so you know, I no longer look after the central region"
+    words = [t.lower_ for t in content_tokens(content)]
+    if len(words) > 2 and words[0] in ("my", "this", "the") and words[1] in vocab.TURN_NOUNS:
+        return _refuse(rule, r.QUESTION, quote, explicit=True)  # "note my question is about 2025 only": this turn
     situation = _situation(content, inside, at=at, dated=True) or _open_ended_state(content, who, at=at)
     if situation is not None:
         return replace(situation, rule=rule, reason=r.EXPLICIT_REQUEST, explicit=True, quote=quote)
@@ -2336,10 +2339,19 @@ def _says_what_is_the_users(span: Span) -> bool:
 
 
 def _only_names_a_subject(span: Span) -> bool:
-    """ "my role", "my patch pls": what a note would be about, with nothing said of it."""
+    """ "my role", "my patch pls": what a note would be about, with nothing said of it; what follows may only say why
+    or when it is kept ("store my role so i dont need to re-introduce myself", "save my team for next time")."""
     words = [t.lower_ for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS]
     subject_words = {w for group in vocab.CONTEXT_SUBJECTS.values() for w in group if " " not in w}
-    return len(words) == 2 and words[0] in ("my", "our") and words[1] in subject_words
+    named = len(words) >= 2 and words[0] in ("my", "our") and words[1] in subject_words
+    return named and (len(words) == 2 or bool(_WHY_OR_WHEN_KEPT.match(" ".join(words[2:]))))
+
+
+_WHY_OR_WHEN_KEPT = re.compile(
+    r"(?:so|because|cos|coz|cause|since)\b"
+    r"|for (?:next time|later|the future|future\b|our next\b|next\b|when\b)"
+    r"|(?:each|every|next) time\b|going (?:forward|fwd)\b|from now on\b"
+)
 
 
 _OPEN_ENDED = re.compile(r"\b(?:" + "|".join(map(re.escape, vocab.OPEN_ENDED_CUES)) + r")\b")

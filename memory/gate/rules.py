@@ -584,6 +584,12 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": "fact"},
             ],
             [{"LEMMA": {"IN": ["store", "stash", "file"]}}, {"LOWER": {"IN": ["this", "that", "it", "somewhere"]}}],
+            # "could you store my role so ...", "save my team for next time": what is kept named by what it is about
+            [
+                {"LEMMA": {"IN": [*v.FILING_VERBS, "keep"]}},
+                {"LOWER": {"IN": ["my", "our"]}},
+                {"LOWER": {"IN": [w for group in v.CONTEXT_SUBJECTS.values() for w in group if " " not in w]}},
+            ],
             # "keep hold of this:", "get hold of that"
             [
                 {"LEMMA": {"IN": ["keep", "get", "take"]}},

@@ -691,7 +691,11 @@ REQUEST_VERBS: tuple[str, ...] = (
 SHOW_VERBS: tuple[str, ...] = (
     "show", "list", "give", "pull", "get", "find", "see", "tell", "fetch", "display", "convert", "calculate",
     "compute", "compare", "check",
+    # "can u save my spreadsheet of overdue orders as a csv": records asked for as a file
+    "save", "export", "download",
 )  # fmt: skip
+# What the user's turn itself is called ("pls note my question is about 2025 only"): the request is about this turn.
+TURN_NOUNS: tuple[str, ...] = ("question", "questions", "query", "queries", "ask", "request", "search")
 DATA_REQUEST_NOUNS: tuple[str, ...] = (
     "order", "invoice", "sale", "deal", "booking", "payment", "customer", "contract", "client", "account", "renewal",
 )  # fmt: skip

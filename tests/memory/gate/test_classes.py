@@ -94,6 +94,16 @@ CLASSES: dict[str, str] = {
     "device_for_now_lookalike": (
         "The same, for now or this once ('bullets for this one pls, im on my phone rn', 'on my laptop atm'): nothing."
     ),
+    # helper-blind-181's rows, written after the change for the first class (named from gate_set46's "could you store
+    # my role so ...") and before it for the second, by a helper who never read the gate
+    "keep_request_naming_its_subject": (
+        "A fact about the user's work, then a request naming what it is about ('could u store my role so i dont have "
+        "to explain it', 'save my team for future conversations', 'jot down my segment'): the fact is kept."
+    ),
+    "naming_its_subject_lookalike": (
+        "'my <thing>' after a keeping verb that keeps no fact about the user ('can u save my spreadsheet of overdue "
+        "orders as a csv', 'pls note my question is about 2025 only - ...', a password): nothing kept."
+    ),
     "customer_change_already_done_lookalike": (
         "A customer's change already made, with the records said to be behind ('X switched to net 60 back in october, "
         "the system still shows net 30'): a correction in the user's words."
@@ -978,6 +988,15 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "keep_request_naming_its_subject-3": (
+        "'my patch is the west, ... note my territory pls': the patch said in the sentence before is read as an update"
+        " of a patch that is not kept, so nothing is"
+    ),
+    "keep_request_naming_its_subject-5": (
+        "'fyi i own X and Y. can yu remember my accounts going forwrd': 'going forward' makes the request read as a"
+        " standing wish"
+    ),
+    "keep_request_naming_its_subject-6": "'hang onto my job title': 'job title' is two words no row reads",
     "wish_with_a_device_habit-0": (
         "'bullets for me pls not big paragraphs, i mostly read atlas on my phone ...': the wish with the layout turned "
         "down beside it keeps nothing"
