@@ -128,7 +128,7 @@ def _customer_places(plan: QueryPlan) -> tuple[tuple[str, ...], tuple[str, ...],
     """The regions, the cities and the segments of the customers the plan names, in one query."""
     from chat.models import Customer
 
-    # a city's customers are in its region ("which customers do we have in minneapolis?" is about north customers)
+    # a city's customers are in its region (a list of the customers in a northern city is about north customers)
     cities = [c.lower() for c in plan.filters.cities]
     held = (
         set(Customer.objects.filter(city__iregex=_any_of(cities)).values_list("region", flat=True)) if cities else set()

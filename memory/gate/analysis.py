@@ -191,7 +191,7 @@ def analyse_correction(comment: str, *, rule: str = "correction", about: str = "
         return _refuse(rule, refusal.reason, comment, kind="correction", what=refusal.what)
     hits = rules.match(doc)
     if _CHANGE_AHEAD.search(comment.lower()):
-        return _refuse(rule, r.NOT_ABOUT_USER, comment, kind="correction")  # "X will switch to net 60 in june"
+        return _refuse(rule, r.NOT_ABOUT_USER, comment, kind="correction")  # "X will go onto net 90 next spring"
     # (on an answer, a change made names what it corrects: "nope, they moved hq to boulder this year")
     if not (_checkable(doc) or about and _CHANGE_MADE.search(comment.lower())):
         reason = r.VENTING if "venting" in hits else r.NO_COMMENT
@@ -403,16 +403,16 @@ def _said_once(found: list[Finding], text: str) -> list[Finding]:
 
 
 # Words that make a wish said again wider than the first ("tables for everything else too", "in general as well").
-_WIDER = re.compile(r"\b(?:everything else|everywhere else|anything else|in general|generally|as well|too|also)\b")
+_WIDER = re.compile(r"\b(?:" + "|".join(map(re.escape, vocab.WIDER_AGAIN)) + r")\b")
 
 
 _STANDING_PHRASE_ENDS = tuple(vocab.STANDING_PHRASES)
 
 
 def _pronoun_named(doc: Doc) -> str:
-    """The turn with "them", "em", "those" after a verb read as the thing its sentence opened with, where only so the
-    preference table reads a wish: "cancelled orders just clutter things for me, pls leave them out of my totals",
-    "the cents i dont need, drop em from every amount". A sentence that reads the same either way stays."""
+    """The turn with a pointing word after a verb ("them", "those", "it") read as the thing its sentence opened with,
+    where only so the preference table reads a wish ("cancelled orders are noise to me, pls leave them out of my
+    totals"). A sentence that reads the same either way stays."""
     text = doc.text
     for sent in reversed(list(doc.sents)):
         opening = next((c for c in sent.noun_chunks if c.root.pos_ != "PRON"), None)
@@ -429,9 +429,6 @@ def _pronoun_named(doc: Doc) -> str:
         if preferences.read_facets(named).facets.keys() - preferences.read_facets(sent.text).facets.keys():
             text = f"{text[: sent.start_char]}{named}{text[sent.end_char :]}"
     return text
-
-
-_POINTING_BACK = frozenset({"them", "em", "'em", "those"})
 
 
 def _no_as_skip(doc: Doc) -> str:
@@ -595,7 +592,7 @@ def _opening_request(
     if re.search(r"\d", rest):
         return found
     if reading.scope.startswith(("region:", "city:", "segment:")):
-        # "for west region customers show money in thousands": the place is where the wish holds, nothing asked of it
+        # "for east region customers put amounts in millions": the place is where the wish holds, nothing asked of it
         for word in re.split(r"[:|]", reading.scope)[1:]:
             rest = re.sub(rf"\b{re.escape(word)}\b", " ", rest)
     from atlas.lexicon import domain_names
@@ -622,7 +619,7 @@ _OWN_REASON = re.compile(r"^(?:and |but |as |since |cos |because )?(?:i|i'm|im|w
 
 
 def _wish_before_its_reason(doc: Doc) -> str | None:
-    """The wish of a turn said as a fragment for the user ("dates as dd/mm/yyyy for me pls", "just the top 10 for
+    """The wish of a turn said as a fragment for the user ("iso dates for me pls", "just the top 10 for
     me please") and then, after a comma, what the user or their work is: the fragment, which alone names facets;
     None where the rest asks, wants, says when or names a facet of its own."""
     text = doc.text
@@ -638,7 +635,7 @@ def _wish_before_its_reason(doc: Doc) -> str | None:
 
 
 def _a_reason(token: Token) -> bool:
-    """A comparative after a break, saying why ("..., easier to eyeball", "- quicker for me to read"): no wish."""
+    """A comparative after a break, saying why ("..., easier to eyeball", "- quicker to take in"): no wish."""
     doc = token.doc
     after = doc[token.i + 1].lower_ if token.i + 1 < len(doc) else ""
     return after in ("to", "for", "on", "when") and any(t.text in (",", "-", "–", "—") for t in doc[: token.i])
@@ -764,11 +761,8 @@ def _no_longer_the_users(clause: Clause) -> bool:
         and bool(re.search(r"\b(?:i|i'm|im|mine|my)\b", low) or clause.subject == "none")
         and _names_business(re.sub(r"[^\w' -]+", " ", low))
         and not preferences.facets_named(low)
-        and not any(re.search(rf"\b{w}\b", low) for w in vocab.SITUATION_WORDS if w not in _OVER_AS_A_PATCH)
+        and not any(re.search(rf"\b{w}\b", low) for w in vocab.SITUATION_WORDS if w not in vocab.PATCH_VERBS)
     )
-
-
-_OVER_AS_A_PATCH = frozenset({"cover", "covering", "going", "away", "show"})  # "i no longer cover the west"
 
 
 def _what_is_over(clause: Clause, text: str) -> Finding | None:
@@ -2234,7 +2228,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         # "remember that you should ...": Atlas is no note's subject; "i hear X is opening a plant": X's news
         return _refuse(rule, r.NOT_ABOUT_USER, quote, explicit=True)
     if (over := _what_is_over(replace(clause, span=content), content.text)) is not None:
-        return over  # "just so you know, I no longer look after the central region"
+        return over  # "fyi, I no longer look after the central region"
     words = [t.lower_ for t in content_tokens(content)]
     if len(words) > 2 and words[0] in ("my", "this", "the") and words[1] in vocab.TURN_NOUNS:
         return _refuse(rule, r.QUESTION, quote, explicit=True)  # "note my question is about 2025 only": this turn

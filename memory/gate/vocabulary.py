@@ -1008,6 +1008,12 @@ NO_LONGER_THE_USERS: tuple[str, ...] = (
     r"\bno longer\b",
     r"(?:\bnot|n't|\bisnt|\barent|\bdont|\bdoesnt|\baint)\b[^.,;:!?]*\bany ?more\b",
 )
+# Words of a situation that also say what a patch is ("i no longer cover the west" calls off no trip).
+PATCH_VERBS: tuple[str, ...] = ("cover", "covering", "going", "away", "show")
+# Words that make a wish said again in the same turn wider than the first ("tables for everything else too").
+WIDER_AGAIN: tuple[str, ...] = (
+    "everything else", "everywhere else", "anything else", "in general", "generally", "as well", "too", "also",
+)  # fmt: skip
 # The words of a situation a message may call off (and "I'm" doing it: "I'm not going anymore").
 SITUATION_WORDS: tuple[str, ...] = (
     "trip", "travel", "leave", "holiday", "vacation", "visit", "show", "expo", "conference", "summit",
