@@ -25,7 +25,14 @@ from memory.embeddings import cosine, embed
 from memory.events import TurnEvent
 from memory.gate import reasons as r
 from memory.gate import statements, timex
-from memory.gate.analysis import Finding, analyse_turn, dates_only_shown, dump_findings, load_findings
+from memory.gate.analysis import (
+    Finding,
+    analyse_turn,
+    dates_only_shown,
+    dump_findings,
+    load_findings,
+    wish_apart_from_its_reason,
+)
 from memory.gate.forget import match_for_forget, match_preference, match_situation
 from memory.gate.secrets import secret_kind
 from memory.gate.vocabulary import CONTEXT_SUBJECT_KIN, CONTEXT_SUBJECTS, SINGLE_VALUED_CONTEXT
@@ -630,6 +637,7 @@ def _findings(event: TurnEvent) -> list[Finding]:
             not event.filters
             or (set(event.filters) <= {"period"} and dates_only_shown(event.text))
             or _filters_are_the_scope(event.filters, event.text)
+            or _filters_beside_the_wish(event.filters, event.text)
         ),
         before=event.before,
     )
@@ -645,6 +653,13 @@ def _filters_are_the_scope(filters: dict[str, str], text: str) -> bool:
     if not reading.facets or kind not in ("region", "city", "segment"):
         return False
     return all(k == kind and str(v).lower() in names.split("|") for k, v in filters.items())
+
+
+def _filters_beside_the_wish(filters: dict[str, str], text: str) -> bool:
+    """Whether the turn's filters come only from the reason said after its wish ("dates as dd/mm/yyyy for me pls, im
+    in the leeds office": the office names a city, the wish asks for no records of it)."""
+    lead = wish_apart_from_its_reason(text)
+    return lead is not None and not any(str(v).lower() in lead.lower() for v in filters.values())
 
 
 def turn_reading(event: TurnEvent) -> dict:

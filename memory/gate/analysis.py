@@ -566,6 +566,8 @@ def _opening_request(
     scoped = bool(first) and first[0].lower_ in ("for", "with") and reading.scope != "global"
     # ("would it be possible to put the code before each amount?": a polite request, no question)
     polite = [c for c in parts if _asks_politely(c)]
+    if (switch := _asks_for_another_value(doc, parts, reading)) is not None:
+        return [f for f in found if f.action != "observe"] + [switch]
     if any(c.act == "question" and c not in polite for c in parts) or any(_on_screen(t) for t in doc):
         return found  # "make those a table": about something on screen, whatever the session shows
     # a statement that names the wish ("the top 5 would do here", "i was reading the bullet points") is no request;
@@ -616,6 +618,35 @@ def _opening_request(
 # "..., im in the london office", "..., our board reads it that way", "..., i run the key accounts desk": what the
 # user, their team or their work is, said as the reason for the wish before it
 _OWN_REASON = re.compile(r"^(?:and |but |as |since |cos |because )?(?:i|i'm|im|we|we're|our|my)\b")
+
+
+def _asks_for_another_value(doc: Doc, parts: list[Clause], reading: preferences.Reading) -> Finding | None:
+    """ "can we do day/month/year like 04/11/2027? ...", "could u spell the month out, e.g. 9 june 2027?" opening a
+    chat: with no answer on screen, a value asked for a facet is for the answers to come, but a yes/no question may
+    only ask what Atlas can do, so it replaces a kept note of that facet and is kept only where one is live."""
+    asking = next((c for c in parts if c.act in ("question", "request")), None)
+    if asking is None:
+        return None
+    words = [t.lower_ for t in content_tokens(asking.span)]
+    if len(words) < 3 or words[0] not in vocab.POLITE_REQUEST_VERBS or words[1] not in ("you", "u", "we"):
+        return None
+    own = preferences.read_facets(asking.text)
+    if not own.facets or own.negative or reading.scope != "global" or _asks_for_records(doc):
+        return None
+    from atlas.lexicon import domain_names
+
+    rest = _without_shown_values(doc.text)
+    if any(re.search(rf"\b{re.escape(n.lower())}\b", rest) for n in domain_names() if len(n) > 3):
+        return None  # "can you show acme's orders in a table?" asks about acme
+    wish = _wish([asking.span], own, rule="opening_request")
+    return replace(wish, extra={**wish.extra, "needs_existing": True}) if wish is not None else None
+
+
+def wish_apart_from_its_reason(text: str) -> str | None:
+    """The wish of a turn said apart from a reason about the user after it (see ``_wish_before_its_reason``), or
+    None: what the gate reads as the turn's request, so a place or a date the reason names asks about no records."""
+    visible = policy.visible_text(text)
+    return _wish_before_its_reason(parse_turn(normalise(visible).text or visible)) if visible else None
 
 
 def _wish_before_its_reason(doc: Doc) -> str | None:
@@ -1912,6 +1943,8 @@ def _said_before_the_request(history: list[tuple[Clause, int]]) -> tuple[Clause,
     says nothing), with the statements of its sentence before it ("my accounts are the UK ones - Leeds and
     Manchester, so the north region."), as one clause; and how many findings came before it."""
     said = [h for h in history if not _says_only_politeness(h[0].span)]
+    while len(said) > 1 and _records_said_behind(said[-1][0].span):
+        said = said[:-1]  # "X moved to net 45 last month, ur data still says net 30, pls remember": the change is kept
     if not said:
         return history[-1] if history else None
     last, _ = said[-1]
@@ -1932,6 +1965,20 @@ def _said_before_the_request(history: list[tuple[Clause, int]]) -> tuple[Clause,
         for name, spans in clause.hits.items():
             hits.setdefault(name, []).extend(spans)
     return replace(first, span=first.span.doc[first.span.start : last.span.end], hits=hits), before
+
+
+_BEHIND = re.compile(
+    r"\b(?:"
+    + "|".join((*vocab.RECORD_STORES, "data", "ur", "your", "you"))
+    + r")\b.*\bstill\s+(?:says?|shows?|has|have|"
+    r"lists?|reads?)\b"
+)
+
+
+def _records_said_behind(span: Span) -> bool:
+    """A clause saying what the records still hold ("ur data still says net 30", "the system still shows dallas"):
+    why the change before it is told, no fact of its own."""
+    return bool(_BEHIND.search(span.text.lower()))
 
 
 def _preface(span: Span) -> bool:

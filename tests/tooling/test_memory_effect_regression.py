@@ -140,7 +140,7 @@ FLOORS = [
     # a0c53c1 and 0f890d6) and memory_effect_set27 (helper-173, written before the thirteenth session's changes, first
     # run on 0f890d6: 1.000 / 0.941, harmed 1, 3 not stored), held out until that session, then read; me27's harmed
     # case is one the check cannot judge (UNJUDGEABLE).
-    (SET26, 24, 0.93, 0.87, 4),
+    (SET26, 24, 0.93, 0.87, 3),
     (SET27, 24, 1.0, 1.0, 1),
 ]
 

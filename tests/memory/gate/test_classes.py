@@ -1016,14 +1016,6 @@ KNOWN_GAPS: dict[str, str] = {
     "territory_changed_without_a_request-5": (
         "'territory swap: east is mine now, central has gone to priya': 'X is mine now' names no change the gate reads"
     ),
-    "date_format_changed_by_example-1": (
-        "'could u spell the month out, e.g. 9 june 2027? the london office reads 06/09 as 6 sept': the reason's own "
-        "dates make the turn read as one asking about them, so no new format is kept"
-    ),
-    "date_format_changed_by_example-4": (
-        "'can we do day/month/year like 04/11/2027? thats what our uk clients are used to reading': 'can we ...?' in a "
-        "later chat with no 'instead' is read as a question"
-    ),
     "keep_track_of_a_stand_in_duty-1": (
         "'log that somewhere' after a cover 'until they backfill X's role' keeps nothing"
     ),
@@ -1038,10 +1030,6 @@ KNOWN_GAPS: dict[str, str] = {
     "them_points_at_the_named_thing-5": (
         "'the cents matter for my reconciliations, please keep them on every amount': 'keep the cents on' is no"
         " rounding the preference table reads"
-    ),
-    "customer_change_already_done_lookalike-0": (
-        "'X moved to net 45 last month, ur data still says net 30, pls remember': the request points at the clause"
-        " about the data just before it, which is no fact about the user"
     ),
     "customer_change_already_done_lookalike-2": (
         "'..., your records still have dallas. remember austin pls': the request names the new value alone"
