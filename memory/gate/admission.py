@@ -656,8 +656,8 @@ def _filters_are_the_scope(filters: dict[str, str], text: str) -> bool:
 
 
 def _filters_beside_the_wish(filters: dict[str, str], text: str) -> bool:
-    """Whether the turn's filters come only from the reason said after its wish ("dates as dd/mm/yyyy for me pls, im
-    in the leeds office": the office names a city, the wish asks for no records of it)."""
+    """Whether the turn's filters come only from the reason said after its wish ("iso dates for me pls, im based in
+    the boston branch": the branch names a city, the wish asks for no records of it)."""
     lead = wish_apart_from_its_reason(text)
     return lead is not None and not any(str(v).lower() in lead.lower() for v in filters.values())
 

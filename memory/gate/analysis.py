@@ -621,7 +621,7 @@ _OWN_REASON = re.compile(r"^(?:and |but |as |since |cos |because )?(?:i|i'm|im|w
 
 
 def _asks_for_another_value(doc: Doc, parts: list[Clause], reading: preferences.Reading) -> Finding | None:
-    """ "can we do day/month/year like 04/11/2027? ...", "could u spell the month out, e.g. 9 june 2027?" opening a
+    """ "can we do day/month/year like 04/11/2027? ...", "could u write months in words, e.g. 9 june 2027?" opening a
     chat: with no answer on screen, a value asked for a facet is for the answers to come, but a yes/no question may
     only ask what Atlas can do, so it replaces a kept note of that facet and is kept only where one is live."""
     asking = next((c for c in parts if c.act in ("question", "request")), None)
