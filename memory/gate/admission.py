@@ -339,6 +339,15 @@ def _refresh(run: _Run, finding: Finding, duplicate: Memory) -> None:
     run.decide(finding, True, r.REFRESHED, statement=duplicate.statement, memory_id=duplicate.pk)
 
 
+def substituted(finding: Finding, note: Memory) -> Finding:
+    """ "typo, i meant east not west": the note it corrects, with the value said instead (its statement and echo)."""
+    old_value, new_value = finding.extra["substitute"]
+    statement = re.sub(rf"\b{re.escape(old_value)}\b", new_value, note.statement, flags=re.IGNORECASE)
+    # "york office, not bath" in "Works from the Bath office.": the office is said once
+    statement = re.sub(r"\b(\w+) \1\b", r"\1", statement, flags=re.IGNORECASE)
+    return replace(finding, statement=statement, value=new_value, echo=statements.echo(statement, said=finding.quote))
+
+
 def _admit(run: _Run, finding: Finding) -> None:
     """Suppression, duplicates, supersession, then the write."""
     user, event = run.user, run.event
@@ -361,13 +370,8 @@ def _admit(run: _Run, finding: Finding) -> None:
         run.decide(finding, False, r.NOTHING_TO_REMEMBER, statement=finding.statement)
         return
     if finding.extra.get("substitute") and len(conflicts) == 1:
-        # "typo, i meant east not west": the note it corrects, with the value said instead
-        old_value, new_value = finding.extra["substitute"]
-        statement = re.sub(rf"\b{re.escape(old_value)}\b", new_value, conflicts[0].statement, flags=re.IGNORECASE)
-        # "york office, not bath" in "Works from the Bath office.": the office is said once
-        statement = re.sub(r"\b(\w+) \1\b", r"\1", statement, flags=re.IGNORECASE)
-        finding = replace(finding, statement=statement, value=new_value)
-        vector = embed([statement])[0]
+        finding = substituted(finding, conflicts[0])
+        vector = embed([finding.statement])[0]
     author = Author.USER if finding.explicit else Author.RULE
     if author == Author.RULE and any(m.author == Author.USER for m in conflicts):
         # The user outranks the rules (design rule: correction supersedes): a rule never overwrites what they wrote.

@@ -723,7 +723,8 @@ def _context_switch(text: str, found: list[Finding], *, updating: bool = False) 
     if corrected is not None and _worded_alike(corrected["new"], corrected["old"]):
         # "oh wait typo, i meant east not west", "its credit control not collections": a live
         # context note holding the old value, said again with the new one (none live: nothing)
-        new, old_value = corrected["new"].strip(), corrected["old"].strip()
+        # ("i meant the east one, not west": the value, without the "one" that stands for it)
+        new, old_value = re.sub(r"\s+ones?$", "", corrected["new"].strip()), corrected["old"].strip()
         kept = [f for f in found if f.action not in ("forget", "reverse")]
         return [
             *kept,

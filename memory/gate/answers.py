@@ -16,7 +16,7 @@ from memory import preferences
 from memory.embeddings import embed
 from memory.gate import reasons as r
 from memory.gate import statements
-from memory.gate.admission import against_live, in_pointed_scope
+from memory.gate.admission import against_live, in_pointed_scope, substituted
 from memory.gate.analysis import Finding, analyse_turn
 from memory.gate.forget import match_for_forget, match_preference
 from memory.gate.policy import Refusal
@@ -65,17 +65,23 @@ def _reversal_preview(user: User, finding: Finding, now: datetime) -> Preview | 
     return Preview(message)
 
 
-def _remember_preview(user: User, finding: Finding, now: datetime) -> Preview:
+def _remember_preview(user: User, finding: Finding, now: datetime) -> Preview | None:
     if finding.action == "refuse":
         why = Refusal(finding.reason, what=finding.extra.get("what", "")).why
         return Preview(f"I won't remember that: {why}.")
     if is_paused(user):
         return Preview(f"I won't remember that: {r.why(r.PAUSED)}.")
     echo = finding.echo  # every note the gate words has its echo ("you cover ...")
+    if finding.extra.get("needs_existing"):
+        finding = in_pointed_scope(user, finding, now=now)
     with acting_user(user.pk):
         duplicate, replaced = against_live(user, finding, embed([finding.statement])[0], now=now)
+    if finding.extra.get("needs_existing") and duplicate is None and not replaced:
+        return None  # "sorry i meant the east one, not west" with no note of the west: nothing is kept, nor said to be
     if duplicate is not None:
         return Preview(f"I already remember that {echo}.")
+    if finding.extra.get("substitute") and len(replaced) == 1:
+        echo = substituted(finding, replaced[0]).echo  # "i meant east not west": the corrected note, as it will read
     if replaced:
         old = "; ".join(f"\u201c{m.statement}\u201d" for m in replaced)
         return Preview(f"Updated: I'll remember that {echo}, replacing {old}.")
