@@ -597,9 +597,7 @@ def _opening_request(
         # "for east region customers put amounts in millions": the place is where the wish holds, nothing asked of it
         for word in re.split(r"[:|]", reading.scope)[1:]:
             rest = re.sub(rf"\b{re.escape(word)}\b", " ", rest)
-    from atlas.lexicon import domain_names
-
-    named = any(re.search(rf"\b{re.escape(n.lower())}\b", rest) for n in domain_names() if len(n) > 3)
+    named = _names_the_data(rest)
     # (where the wish is scoped, the customers it names are where it holds: "for west region customers show ...")
     held_at = next((t.i + 1 for t in doc if scoped and t.lower_ in ("customers", "clients", "accounts")), 0)
     if _asks_for_records(doc[held_at:]):
@@ -633,13 +631,17 @@ def _asks_for_another_value(doc: Doc, parts: list[Clause], reading: preferences.
     own = preferences.read_facets(asking.text)
     if not own.facets or own.negative or reading.scope != "global" or _asks_for_records(doc):
         return None
-    from atlas.lexicon import domain_names
-
-    rest = _without_shown_values(doc.text)
-    if any(re.search(rf"\b{re.escape(n.lower())}\b", rest) for n in domain_names() if len(n) > 3):
+    if _names_the_data(_without_shown_values(doc.text)):
         return None  # "can you show acme's orders in a table?" asks about acme
     wish = _wish([asking.span], own, rule="opening_request")
     return replace(wish, extra={**wish.extra, "needs_existing": True}) if wish is not None else None
+
+
+def _names_the_data(low: str) -> bool:
+    """Whether lower-cased text names a customer, city, segment or region the records hold, in full."""
+    from atlas.lexicon import domain_names
+
+    return any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in domain_names() if len(n) > 3)
 
 
 def wish_apart_from_its_reason(text: str) -> str | None:
