@@ -111,6 +111,8 @@ SHORTHAND: dict[str, str] = {
     "abt": "about",
     "frm": "from",
     "tho": "though",
+    "prob": "probably",
+    "probs": "probably",
     "nxt": "next",
     "em": "them",
     "hw": "how",

@@ -591,6 +591,13 @@ FACETS: tuple[Facet, ...] = (
                     # a size said of the list just named: "cap it at 10", "bump it to 20 rows", "make that 30"
                     rf"\b(?:cap|limit|trim|cut|bump|raise|drop|make) (?:it|them|that|those|these)(?: up| down)?"
                     rf"(?: at| to)? ({_NUMBER_WORD})\b(?![.,]\d)(?!\s*(?:{_NOT_A_LIST_SIZE})\b)",
+                    # "just do lists of 8", "make my top lists 10", "bump my lists up to 6": the lists, then their size
+                    rf"\b{_LISTS}\s*(?:of|at|to|up to|down to|:|->|→)?\s*({_NUMBER_WORD})\b(?![.,]\d)"
+                    rf"(?!\s*(?:{_NOT_A_LIST_SIZE}|times?|ways?|columns?|more|of\b)\b)",
+                    # "do 5 for all my top lists", "15 rows works better for my weekly review"
+                    rf"\b(?:do|show|give me|make it) ({_NUMBER_WORD}) (?:{_ENTRIES} )?(?:for|in|on) "
+                    rf"(?:all |any |every |each )?(?:my |the |of my )?{_LISTS}",
+                    rf"\b({_NUMBER_WORD}) {_ENTRIES} (?:works?|is|are) (?:better|best|fine|good|right)\b",
                     # "6 bullets max": the bullets are a list too
                     rf"\b({_NUMBER_WORD}) (?:bullets?|bullet points|points) (?:max|maximum|tops|at most)\b",
                     rf"\b(?:max(?:imum)?|at most|no more than) ({_NUMBER_WORD}) (?:bullets?|bullet points)\b",

@@ -235,8 +235,11 @@ def _corrected_record(comment: str, about: str) -> tuple[str, str]:
     credit limit); ("", "") unless both are clear. A newer correction of the same customer's same
     field replaces the older one ("my bad earlier, kestrel's limit is 125k")."""
     customer = _customer_in(comment) or _customer_in(about)
-    record_field = _field_in(comment) or _field_in(about)
+    record_field = _field_in(comment, customer) or _field_in(about, customer)
     return (customer, record_field) if customer and record_field else ("", "")
+
+
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
 
 
 def _customer_in(text: str) -> str:
@@ -244,7 +247,8 @@ def _customer_in(text: str) -> str:
     when none or several."""
     from atlas.lexicon import CUSTOMER_NAMES, names_from, words
 
-    said = f" {' '.join(words(normalise(text).text or text))} "
+    # ("northline freight's payment terms": the name without its possessive)
+    said = f" {' '.join(words(_POSSESSIVE.sub('', normalise(text).text or text)))} "
     named = names_from(CUSTOMER_NAMES)
     for part in (lambda w: w, lambda w: w[:1]):
         found = {n for n in named if (w := words(n)) and len(w[0]) > 3 and f" {' '.join(part(w))} " in said}
@@ -255,14 +259,18 @@ def _customer_in(text: str) -> str:
     return ""
 
 
-def _field_in(text: str) -> str:
+def _field_in(text: str, customer: str = "") -> str:
     """The field of a customer or contract ``text`` names ("limit", "net 60", "renews", "moved to
-    seattle", "small business now"): by a field word, else by a value only one field holds."""
+    seattle", "small business now"): by a field word, else by a value only one field holds. A word of the
+    customer's name is no field word ("bayou city ... is disputing two invoices" names no city)."""
     from atlas.lexicon import CUSTOMER_NAMES, domain_names, names_from, places, words
     from atlas.vocabulary import CONTRACT_FIELDS, CUSTOMER_FIELDS
 
     doc = parse_turn(text)
+    named = set(words(customer))
     for token in doc:
+        if token.lower_ in named and token.i and doc[token.i - 1].lower_ in named:
+            continue
         for key in (token.lower_, token.lemma_.lower()):
             found = CONTRACT_FIELDS.get(key) or CUSTOMER_FIELDS.get(key)
             if found and key != "where":  # "where" asks; in a correction it names no field
@@ -346,6 +354,8 @@ def _analyse_turn(
     doc = parse_turn(text)
     if (unsaid := _no_as_skip(doc)) != text:
         text, doc = unsaid, parse_turn(unsaid)
+    if (announced := _WHICH_ARE_MINE.sub(_theirs_announced, text)) != text:
+        text, doc = announced, parse_turn(announced)
     if (named := _pronoun_named(doc)) != text:
         text, doc = named, parse_turn(named)
     hits = rules.match(doc)
@@ -359,7 +369,7 @@ def _analyse_turn(
         if refusal.reason == r.SECRET:
             findings.extend(_wishes_beside_a_secret(text, at=at))
         return [replace(f, read_as=read.changes) for f in findings]
-    parts = clauses(doc, hits)
+    parts = [c for c in clauses(doc, hits) if not _hypothetical(c.span.sent)]
     found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=text)))
     found = _pointed_withdrawal(text, _without_retracted(text, found))
     if opens_session:
@@ -382,9 +392,75 @@ def _analyse_turn(
             else f
             for f in found
         ]
+    found = _absence_named(doc, found)
     said = _said_once([_legible(_with_facets(f)) for f in found], text)
     findings.extend(_pointed_forgets(text, _without_wanting(said, text)))
     return [replace(f, read_as=read.changes) for f in findings]
+
+
+def _hypothetical(sent: Span) -> bool:
+    """A wish for a life that may come ("if i ever move to the london office id want pounds", "suppose i get
+    promoted, then id only want top-line numbers"): a condition on the user's own circumstances, not on how they ask
+    ("if i ask for totals id want them in k" is a standing scope), the wish in the conditional, and the condition
+    put ahead or the whole called a musing. Nothing in that sentence is kept."""
+    low = sent.text.lower()
+    if not _CONDITIONAL_WISH.search(low):
+        return False
+    musing = any(re.search(rf"\b{re.escape(m)}\b", sent.doc.text.lower()) for m in vocab.MUSINGS)
+    for found in _CONDITION.finditer(low):
+        opener, rest = found["opener"], found["rest"]
+        if rest.split()[:1] and rest.split()[0] in vocab.ASKING_CONDITION_VERBS:
+            continue
+        ahead = any(re.search(rf"\b{re.escape(w)}\b", rest) for w in vocab.FUTURE_CONDITION_WORDS)
+        if ahead or musing or opener in vocab.SUPPOSING_OPENERS:
+            return True
+    return False
+
+
+_CONDITIONAL_WISH = re.compile(
+    r"\b(?:i'd|id|i\s+would|i\s+might|i\s+may|i'll\s+probably|i\s+will\s+probably)\b[^.;]*?"
+    r"\b(?:want|prefer|like|need|rather)\b"
+)
+_CONDITION = re.compile(
+    r"\b(?P<opener>"
+    + "|".join(re.escape(o).replace("\\ ", r"\s+") for o in vocab.HYPOTHETICAL_OPENERS)
+    + r")\s+(?:i|we|they|my|our|the)\b\s*(?P<rest>[^,.;]*)"
+)
+
+
+def _absence_named(doc: Doc, found: list[Finding]) -> list[Finding]:
+    """A bare absence kept on request ("starting parental leave today, no idea how long. pls note that im away"):
+    the note says which absence the message names ("Is on parental leave."), with the request's end, and no
+    second situation about the same absence."""
+    bare = [f for f in found if f.action == "write" and f.kind == "situation" and _BARE_ABSENCE.match(f.statement)]
+    named = _absence_phrase(doc)
+    if len(bare) != 1 or named is None:
+        return found
+    noun = named.split()[-1]
+    # ("off on sick leave ...": a qualifier of a special category stays out of the note)
+    statement = f"Is on {named}." if policy.refusal_for(named) is None else f"Is on {noun}."
+    kept = replace(bare[0], statement=statement)
+    return [
+        kept if f is bare[0] else f
+        for f in found
+        if f is bare[0]
+        or not (f.kind == "situation" and (noun in f.statement.lower() or _BARE_ABSENCE.match(f.statement)))
+    ]
+
+
+_BARE_ABSENCE = re.compile(r"^Is (?:away|off|out)(?: for now| of office)?\.$")
+
+
+def _absence_phrase(doc: Doc) -> str | None:
+    """The absence a message names, with the word that qualifies it ("parental leave", "sabbatical")."""
+    for token in doc:
+        if token.lower_ in vocab.ABSENCE_NOUNS:
+            before = token.nbor(-1) if token.i > 0 else None
+            qualified = (
+                before is not None and before.pos_ in ("ADJ", "NOUN", "PROPN") and before.dep_ in ("amod", "compound")
+            )
+            return f"{before.lower_} {token.lower_}" if qualified and before is not None else token.lower_
+    return None
 
 
 def _said_once(found: list[Finding], text: str) -> list[Finding]:
@@ -429,6 +505,21 @@ def _pronoun_named(doc: Doc) -> str:
         if preferences.read_facets(named).facets.keys() - preferences.read_facets(sent.text).facets.keys():
             text = f"{text[: sent.start_char]}{named}{text[sent.end_char :]}"
     return text
+
+
+# "remember which accounts are mine: A and B", "note who my manager is - Rosa": what is the user's, named after the
+# colon, read as said ("my accounts are A and B", "my manager is Rosa").
+_WHICH_ARE_MINE = re.compile(
+    r"\b(?:which|what)\s+(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+(?P<be>is|are)\s+(?:mine|ours)\s*[:\-\u2013\u2014]\s*"
+    r"|\b(?:who|what|where)\s+(?P<own>my|our)\s+(?P<noun2>[a-z]+(?:\s+[a-z]+)?)\s+(?P<be2>is|are)\s*[:\-\u2013\u2014]\s*",
+    re.IGNORECASE,
+)
+
+
+def _theirs_announced(found: re.Match[str]) -> str:
+    if found["noun"]:
+        return f"my {found['noun']} {found['be']} "
+    return f"{found['own']} {found['noun2']} {found['be2']} "
 
 
 def _no_as_skip(doc: Doc) -> str:
@@ -738,7 +829,10 @@ def _context_switch(text: str, found: list[Finding], *, updating: bool = False) 
         ]  # fmt: skip
     pieces = [p.strip() for p in _PIECE.split(text) if p.strip()]
     old = [m["old"].strip() for p in pieces for rx in _SWITCHED_FROM if (m := rx.search(p))]
+    forgetting = any(f.action == "forget" for f in found)
     for said_piece in pieces:
+        if forgetting and _POINTED_SUBJECT.match(said_piece):
+            continue  # "pls forget that i cover portland, those moved to the west team": what is forgotten moved
         # what is so now comes before what is over: "my patch is north now not central"
         piece = re.split(r"\s+(?:not|no longer|instead of|rather than)\b", said_piece, maxsplit=1, flags=re.I)[0]
         if not piece or re.match(r"(?:not|no longer)\b", piece, re.IGNORECASE):
@@ -780,6 +874,7 @@ def _context_switch(text: str, found: list[Finding], *, updating: bool = False) 
     return found
 
 
+_POINTED_SUBJECT = re.compile(r"(?:those|these|they|them|it|that|which)\b", re.IGNORECASE)
 _NO_LONGER_MINE = tuple(re.compile(p, re.IGNORECASE) for p in vocab.NO_LONGER_THE_USERS)
 
 
@@ -1109,6 +1204,10 @@ def _sensitive_sentences(doc: Doc, parts: list[Clause], found: list[Finding]) ->
         for c in parts
         if sent.start <= c.span.start < sent.end
     }
+    # "can u log that i have MS? sometimes im slow to reply ...": asked to keep a special category, the turn keeps no
+    # context or situation about the user at all (what it says beside it is what the condition means)
+    if any(f.action == "refuse" and f.reason == r.SENSITIVE and f.explicit for f in found):
+        sensitive |= {c.span.start for c in parts}
     # "we celebrate X so im off ...": what follows as its consequence is said about it too
     for before, clause in zip(parts, parts[1:], strict=False):
         words = _words(clause.span)
@@ -1163,6 +1262,8 @@ def _after_a_one_off(inside: list[Clause]) -> list[Clause]:
 def _one_off_said(clause: Clause) -> bool:
     """A one-off marker the user did not deny ("for all my questions, not just this one" is standing)."""
     doc = clause.span.doc
+    if clause.act == "question" and clause.hits.get("one_off") and not preferences.read_facets(clause.text).facets:
+        return False  # "..., and what's open in the west rn": the question's moment, no way of answering asked
     marks = [s for name in ("standing", "habit", "implicit_habit") for s, _ in clause.hits.get(name, [])]
     for start, end in clause.hits.get("one_off", []):
         before = {t.lower_ for t in doc[max(clause.span.start, start - 3) : start]}
@@ -1231,15 +1332,33 @@ def _carries_wish(clause: Clause) -> bool:
     whoever its subordinate clause names ("spell out acronyms the first time they come up")."""
     if set(clause.hits) & _NOT_WISHES:
         return False
+    if any(
+        t.lower_ in vocab.THIRD_PERSONS
+        and (t.dep_ in ("nsubj", "dative", "dobj", "pobj") or t.i and clause.span.doc[t.i - 1].lower_ in ("for", "to"))
+        for t in clause.span
+    ):
+        # "if she ever asks u anything dont give her one", "can u pull open orders in eur for her pls": how to
+        # answer someone else
+        return False
     if _polite_request(clause):
         return True
     if clause.act == "question" or _reported(clause) or _someone_elses_wish(clause) or _withdraws(clause):
         return False
-    if any(t.lower_ in vocab.THIRD_PERSONS and t.dep_ in ("nsubj", "dative", "dobj", "pobj") for t in clause.span):
-        return False  # "if she ever asks u anything dont give her one": how to answer someone else
-    if _says_what_atlas_does(clause) or _past_habit(clause):
+    if _says_what_atlas_does(clause) or _past_habit(clause) or _said_of_a_doing(clause):
         return False
     return clause.act in ("imperative", "request") or clause.subject not in ("other", "company")
+
+
+def _said_of_a_doing(clause: Clause) -> bool:
+    """A statement whose subject is a doing ("including them inflates the numbers", "converting from dollars
+    takes me ages"): what that doing does, a reason, no wish."""
+    words = _words(clause.span)
+    return (
+        clause.act == "statement"
+        and len(words) > 2
+        and words[0].tag_ == "VBG"
+        and any(t.tag_ in ("VBZ", "VBD") and t.dep_ == "ROOT" for t in words[2:])
+    )
 
 
 def _past_habit(clause: Clause) -> bool:
@@ -1335,6 +1454,8 @@ def _someone_elses_wish(clause: Clause) -> bool:
     ("my totals need to exclude canceled orders": the answers themselves, of which the user speaks)."""
     doc = clause.span.doc
     answers = {*vocab.ANSWER_NOUNS, *vocab.HABITUAL_NOUNS}
+    if _opens_with_someone_elses_wish(clause):
+        return True
     return any(
         t.dep_ in _SUBJECTS
         and t.lower_ not in ("i", "me")
@@ -1347,6 +1468,31 @@ def _someone_elses_wish(clause: Clause) -> bool:
         and doc[t.i - 1].pos_ in ("NOUN", "PROPN")
         for t in clause.span
     )
+
+
+def _opens_with_someone_elses_wish(clause: Clause) -> bool:
+    """ "priya wants everything in euros ...", "kate prefers dates as ...": a wish said in the third person at the
+    head of the clause, by a name however cased."""
+    opening = _THIRD_PERSON_WISH.match(clause.lower)
+    return (
+        opening is not None
+        and opening["who"] not in vocab.ANSWER_NOUNS
+        and opening["who"] not in vocab.HABITUAL_NOUNS
+        and opening["who"] not in _THINGS_THAT_WANT
+        and opening["who"] not in FUNCTION_WORDS
+    )
+
+
+# A wish said in the third person at the head of the clause ("priya wants ...", "my boss sarah always likes ..."); not
+# a reason that points back ("erp needs it").
+_THIRD_PERSON_WISH = re.compile(
+    r"\W*(?:\w+\s+){0,2}?(?P<who>[a-z]+)\s+(?:always\s+|really\s+|only\s+|usually\s+)?"
+    r"(?:" + "|".join(f"{verb}s" for verb in vocab.PREFERENCE_VERBS) + r")\b(?!\s+(?:it|them|that|this)\b)"
+)
+# What may "want" something without being someone ("it needs ...", "the table needs ...").
+_THINGS_THAT_WANT = frozenset(
+    {"it", "this", "that", "which", "what", "who", "one", "table", "list", "report", "answer"}
+)
 
 
 _DEFINITION = re.compile(r"\b(?:when(?:ever)?|if|by)\s+i\s+say\b.*\bi\s+mean\b")
@@ -1369,6 +1515,19 @@ def _speaks_against(span: Span) -> bool:
     not the user, and its verb is one of trouble."""
     root = span.root
     subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    keeper = next(
+        (
+            t
+            for t in span
+            if t.lemma_.lower() in ("keep", "struggle")
+            and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.children)
+        ),
+        None,
+    )
+    if keeper is not None and _TROUBLE.search(span.text.lower()):
+        # "i keep doing the utc math in my head and getting it wrong": the user's trouble with the value it names (a
+        # wish said before it in the clause stands: "all times in pacific pls, i keep getting the utc maths wrong")
+        return not preferences.read_facets(span.doc[span.start : keeper.i].text).facets
     if not subjects or subjects[0].lower_ in vocab.FOR_THE_USER + ("i", "we", "you", "u"):
         return False
     # the complaint is the whole clause ("Tables always break ..."), not its tail after a wish
@@ -1378,6 +1537,11 @@ def _speaks_against(span: Span) -> bool:
     # ("dd/mm/yyyy for dates pls, the month-first format confuses everyone")
     before_subject = span.doc[span.start : subjects[0].i].text
     return not preferences.read_facets(before_subject).facets
+
+
+_TROUBLE = re.compile(
+    r"\b(?:wrong|mess(?:ing)? (?:it |them )?up|confus\w*|mix(?:ing)? (?:it |them )?up|trip\w* (?:me )?up)\b"
+)
 
 
 def _said_of_a_thing(wish: Span, inside: list[Clause], *, anyone: bool = False) -> bool:
@@ -1405,6 +1569,8 @@ def _wish_span(clause: Clause) -> Span | None:
         return _replacement(clause)
     if _speaks_against(clause.span):
         return None
+    if _opens_with_someone_elses_wish(clause):
+        return _consequence(clause)  # "priya wants ...": hers ("audit wants the pennies back so 2 decimals ...")
     if "special_category" not in clause.hits:
         if _carries_wish(clause):
             return clause.span
@@ -1496,9 +1662,20 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
     )
     # "meh thousands still too long. millions pls": the values the turn finds wanting (read once)
     wanting = preferences.found_wanting(doc.text)
+    turned_from: set[str] = set()  # the facets of a value turned down for good in an earlier sentence
     for sent in doc.sents:
         inside = [c for c in parts if sent.start <= c.span.start < sent.end]
-        marks = {name for c in inside for name in c.hits} | leading | lasting
+        # (the marks of someone else's wish are theirs: "kate prefers ... - can u list upcoming renewals")
+        marks = (
+            {
+                name
+                for c in inside
+                if not _opens_with_someone_elses_wish(c) or _consequence(c) is not None
+                for name in c.hits
+            }
+            | leading
+            | lasting
+        )
         leading = marks & _STANDING_MARKS if sent.text.rstrip().endswith(":") else set()
         label, opening = (opening, sent.text if sent.text.rstrip().endswith(":") else "")
         wishes = [span for c in inside if (span := _wish_span(c)) is not None]
@@ -1520,6 +1697,22 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
             wishes = [span for c in inside if (span := _wish_span(c)) is not None]
         if marks & _OF_THE_MOMENT and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS):
             marks -= _IMPLICIT_MARKS  # "I'm on the road next week, so keep replies brief": for the trip
+        if (
+            turned_from
+            and not marks & _STANDING_MARKS
+            and any(set(r.facets) & turned_from for _, r in _readings(wishes))
+        ):
+            # "could u stop w/ the bullet lists from here on? ... plain paragraphs work way better for me": the value
+            # said after one turned down for good takes its place, as standing
+            marks |= {"standing"}
+        stopped = {
+            facet
+            for c in inside
+            if "reversal" in c.hits or _withdraws(c)
+            for facet in preferences.read_facets(c.text).facets
+        }
+        if stopped and marks & _STANDING_MARKS:
+            turned_from |= stopped
         if not _readings(wishes) and (number := _pointed_number(sent.text, text)) is not None:
             # "actually 6 is better", "lets go with 9": a new number for the kept note that holds one
             # (admission finds it; with none live, nothing is kept)
@@ -1551,7 +1744,12 @@ def standing_wishes(doc: Doc, parts: list[Clause], found: list[Finding]) -> list
             readings = _readings(wishes) if wishes else []
             if readings and all(_turned_down(reading, sent.text) for _, reading in readings):
                 continue  # "i read it way faster than english": the value compared against, no wish of its own
-            if readings and not turn_marks & _STANDING_MARKS and _proposed_standing(sent, marks):
+            # (nor beside special-category data: "i have MS ... so i might type v short msgs" says why, not a wish)
+            if (
+                readings
+                and not turn_marks & (_STANDING_MARKS | {"special_category"})
+                and _proposed_standing(sent, marks)
+            ):
                 out = _kept_or_replaced(out, inside, readings, rule="semantic_standing")
                 before = None
                 continue
@@ -1847,7 +2045,16 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
     marks = {name for clause in parts for name in clause.hits}
     one_off = "one_off" in marks or "circumstance" in marks and not marks & (_STANDING_MARKS - _IMPLICIT_MARKS)
     for clause in parts:
+        if explicit_next and history and _opens_pointing_back(clause):
+            # "i own A and B. worth keeping in mind, that's most of what i'll ask about": the request keeps what came
+            # before it, not the remark that points back at it
+            explicit_next = False
+            out = _kept_before_the_request(history, out, replacing, updating, at=at, quote=quote)
+            history.clear()
+            continue
         trigger = clause.starts_with("remember")
+        if trigger and _SAVED_AS_A_FILE.match(clause.span.doc[trigger[1] : clause.span.end].text.lower()):
+            trigger = None  # "save the following into a csv for me: ...": records asked for as a file, nothing kept
         # "Remember that I cover Leeds and (that) I report to Dana": the request holds both.
         # (A clause a rule of its own reads, "and I was moved to ...", stays that rule's.)
         joined = remembering and _goes_on_about_the_user(clause)
@@ -1927,18 +2134,47 @@ def _analyse_clauses(parts: list[Clause], *, at: datetime, quote: str) -> list[F
     if explicit_next and previous is not None and not corrected and not requested:
         # a trailing request to keep ("..., note that down") makes the clause before it explicit (a correction
         # asked to be remembered, "that's old, X moved to Y. pls remember that", stays a correction).
-        clause, before = previous
-        del out[before:]
-        found = analyse_explicit(clause.span, clause, at=at, quote=quote)
-        if found is not None and replacing and found.kind == "context":
-            # "..., note that down instead of the wholesale bit": it replaces the note so named
-            found = replace(found, supersedes=True, extra={**found.extra, "replaces": replacing})
-        elif found is not None and updating and found.kind == "context":
-            # "moved to the south team, pls update your notes on me": it replaces the older note about the same thing
-            statement, _ = _without_what_is_over(found.statement)
-            found = replace(found, statement=statement, supersedes=True, extra={**found.extra, "updates": True})
-        out.extend([replace(found, extra={**found.extra, "clause": clause.span.start})] if found is not None else [])
+        out = _kept_before_the_request(history, out, replacing, updating, at=at, quote=quote)
     return out
+
+
+def _kept_before_the_request(
+    history: list[tuple[Clause, int]], out: list[Finding], replacing: list[str], updating: bool, *, at: datetime,
+    quote: str,
+) -> list[Finding]:  # fmt: skip
+    """The findings with what a keep request points back at read as asked to be kept, in place of what was read of it
+    before."""
+    previous = _said_before_the_request(history)
+    if previous is None:
+        return out
+    clause, before = previous
+    read = [f for f in out[before:] if f.action == "write" and f.kind == "situation"]
+    out = out[:before]
+    found = analyse_explicit(clause.span, clause, at=at, quote=quote)
+    if found is not None and found.kind == "context" and read:
+        # "i've been pulled onto audit prep for the next little while, worth remembering ...": asked to be kept,
+        # a state with an end stays a situation
+        found = replace(read[0], rule=found.rule, reason=r.EXPLICIT_REQUEST, explicit=True)
+    if found is not None and replacing and found.kind == "context":
+        # "..., note that down instead of the wholesale bit": it replaces the note so named
+        found = replace(found, supersedes=True, extra={**found.extra, "replaces": replacing})
+    elif found is not None and updating and found.kind == "context":
+        # "moved to the south team, pls update your notes on me": it replaces the older note about the same thing
+        statement, _ = _without_what_is_over(found.statement)
+        found = replace(found, statement=statement, supersedes=True, extra={**found.extra, "updates": True})
+    return out + ([replace(found, extra={**found.extra, "clause": clause.span.start})] if found is not None else [])
+
+
+def _opens_pointing_back(clause: Clause) -> bool:
+    """A clause that opens by pointing back at what was said ("that's most of what i'll ask about", "this is why i
+    ask"): a remark on it, nothing of its own to keep."""
+    words = _words(clause.span)
+    return len(words) > 1 and words[0].lower_ in ("that", "this") and words[1].lemma_ == "be"
+
+
+_SAVED_AS_A_FILE = re.compile(
+    r"\W*(?:\w+\s+){0,3}?(?:into|to|as|in)\s+(?:a|an|the|one)?\s*(?:" + "|".join(vocab.FILE_WORDS) + r")\b"
+)
 
 
 def _said_before_the_request(history: list[tuple[Clause, int]]) -> tuple[Clause, int] | None:
@@ -2129,11 +2365,16 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
     while start < end and (doc[start].lower_ in _STRIP_WORDS or doc[start].is_punct):
         if doc[start].lower_ == "that" and doc[start].dep_ == "det":
             break  # "remember that report?": a determiner, not the complementiser
+        if doc[start].lower_ in ("that", "this") and start + 1 < end and doc[start + 1].lemma_ == "be":
+            # "worth keeping in mind, that's most of what i'll ask about": what was said, pointed back at
+            return None
         start += 1
     span = doc[start:end]
     opening = next((t for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS), None)
-    if opening is not None and opening.lower_ in vocab.REASON_OPENERS:
-        return None  # "remember that pls so nobody expects replies": the reason; the content is before
+    if opening is not None and (opening.lower_ in vocab.REASON_OPENERS or _opens_why_or_when(opening)):
+        # "remember that pls so nobody expects replies", "worth remembering since she signs off my reports",
+        # "keep that in mind when i ask about local customers": why or when it matters; the content is before
+        return None
     # "hang on to this for me: I report to ...", "log this for later - ...", "for the record, hang
     # on to this: ...": words that only point at what comes after the colon or dash, or ask again
     asks_again = {i for s, e in rules.match(doc).get("remember", []) for i in range(s, e)}
@@ -2156,6 +2397,13 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
         )
 
     for token in span:
+        if (
+            token.lower_ == "that"
+            and token.dep_ != "det"
+            and token.i > span.start
+            and says_nothing(doc[start : token.i])
+        ):
+            return _content(doc, token.i + 1, end)  # "noting for our future chats that i look after ..."
         if token.text in (":", "-", "—", "–", ",") and token.i + 1 < end:
             # ("pls note for your records, im at ...": a comma after words that only point ahead)
             if says_nothing(doc[start : token.i]):
@@ -2167,14 +2415,41 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
     reason = next((t for t in span if t.lower_ in vocab.REASON_OPENERS), None)
     if reason is not None and says_nothing(doc[span.start : reason.i]):
         return None  # "keep that in ur back pocket for next time so i dont have to say it": why, not what
-    span = without_tag(span)
-    words = _words(span)
-    while len(words) > 1 and words[-1].lower_ in vocab.TRAILING_ASIDES:
-        words.pop()  # "I handle the Benelux distributors btw": the aside goes, the full stop too
-        span = span.doc[span.start : words[-1].i + 1]
+    span = _without_asides(span)
     if span.text.lower().startswith(("instead of", "rather than", "in place of")):
         return None  # "..., note that down instead of the wholesale bit": the clause before
     return span if _words(span) else None
+
+
+def _opens_why_or_when(token: Token) -> bool:
+    """A word that opens a clause saying why or when something matters ("since she signs off ...", "as he asks
+    for ...", "when i ask about ...", "in case i ask ..."), not a preposition ("since monday")."""
+    if token.lower_ == "in" and token.i + 1 < len(token.doc) and token.doc[token.i + 1].lower_ == "case":
+        return True
+    if token.lower_ in ("when", "whenever"):
+        return token.dep_ == "advmod" and token.head.pos_ in ("VERB", "AUX")
+    return token.lower_ in _WHY_OR_WHEN_MARKS and token.dep_ == "mark"
+
+
+_WHY_OR_WHEN_MARKS = frozenset({"since", "as", "because", "bc", "cuz", "if", "once", "while", "whenever"})
+
+
+def _without_asides(span: Span) -> Span:
+    """The span without a tag question or an aside at its end ("I handle the Benelux distributors btw", "my manager
+    is keisha btw"): the aside goes, the full stop too."""
+    span = without_tag(span)
+    words = _words(span)
+    while len(words) > 1 and words[-1].lower_ in vocab.TRAILING_ASIDES:
+        words.pop()
+        span = span.doc[span.start : words[-1].i + 1]
+    opened = [t for t in span if t.text == "("]
+    if span[-1].text == ")" and opened and opened[-1].i > span.start:
+        # "marco's my boss now (took over from lena in april)": an aside with a verb of its own ("my accounts
+        # (acme, beta)" keeps its names)
+        inside = span.doc[opened[-1].i + 1 : span.end - 1]
+        if any(t.pos_ in ("VERB", "AUX") for t in inside):
+            span = span.doc[span.start : opened[-1].i]
+    return span
 
 
 def _chat_correction(span: Span, quote: str) -> Finding | None:
@@ -2261,11 +2536,12 @@ _REASON_OPENERS = frozenset(
 def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str) -> Finding | None:
     """An explicit request: context, preference or situation by its content."""
     rule = "explicit"
+    content = _without_asides(content)
     first = content[0]
     if (first.lower_ == "that" and first.dep_ == "det") or first.lower_ in QUESTION_WORDS:
         return None  # "Remember that spreadsheet from Monday?", "remember what we said?": a question
-    if content.text.rstrip().endswith("?") and clause.act == "question":
-        return None
+    if content.text.rstrip().endswith("?") and clause.act == "question" and not _asked_as_a_favour(content):
+        return None  # ("would you mind noting that i look after ...?": the question mark only asks politely)
     hits = {name: spans for name, spans in clause.hits.items()}
     inside = {name for name, spans in hits.items() if any(content.start <= s for s, _ in spans)}
     if "special_category" in inside:
@@ -2327,6 +2603,16 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         echo=statements.echo(statement, said=quote),
         supersedes="update" in inside or bool(_CONTEXT_CHANGE.search(quote.lower())),
     )
+
+
+def _asked_as_a_favour(content: Span) -> bool:
+    """Whether the sentence asks Atlas a favour before the content ("would you mind noting ...?", "could u pls
+    remember ...?"): a request, its question mark only politeness."""
+    before = content.doc[content.sent.start : content.start].text.lower()
+    return bool(_FAVOUR.search(before))
+
+
+_FAVOUR = re.compile(r"\b(?:would|could|can|will)\s+(?:you|u|atlas)\b")
 
 
 def _names_in_full(customer: str, text: str) -> bool:
@@ -2408,7 +2694,8 @@ def _open_ended_state(content: Span, who: str, *, at: datetime) -> Finding | Non
     if not _OPEN_ENDED.search(content.text.lower()) or who in ("other", "assistant", "company"):
         return None
     words = content_tokens(content)
-    if not words or words[0].dep_ in _SUBJECTS and who != "user":
+    # ("<customer> is disputing two invoices rn": a subject of its own, not the user's state)
+    if not words or who != "user" and any(t.dep_ in _SUBJECTS and t.head.dep_ == "ROOT" for t in content):
         return None
     if who == "user":
         return _situation(content, {"situation"}, at=at, dated=True)
@@ -2711,8 +2998,15 @@ def _about_answers(core: list[Token], hits: set[str], who: str) -> bool:
     return first.lemma_.lower() in vocab.ANSWER_NOUNS or "answer_style" in hits
 
 
+_NOT_HAVING_TO_ASK = re.compile(
+    r"\b(?:want|like|need)\s+to\s+(?:not\s+)?(?:have\s+to|keep)\s+(?:ask|say|repeat|tell|remind|explain|type)\w*\b"
+)
+
+
 def _preference(span: Span, hits: set[str], *, quote: str, explicit: bool = False) -> Finding | None:
     """A standing request about answers as a preference, or None."""
+    if _NOT_HAVING_TO_ASK.search(span.text.lower()) and not preferences.read_facets(span.text).facets:
+        return None  # "i never want to have to ask a 2nd time": why a wish is standing, no wish of its own
     all_hits = rules.match_in(span)
     drop = _drop(span, all_hits)
     core = _core(span, drop | statements.scope_tokens(span))

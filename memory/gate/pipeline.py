@@ -71,7 +71,8 @@ class Clause:
         first = tokens[0].i if tokens else self.span.start
         # "for the next times please remember ...": when it is for may come before a keep request
         # ("worth filing that away": what it is worth, said before the request)
-        later = vocab.KEEP_FOR_LATER | {"worth"} if name == "remember" else frozenset()
+        # ("may i ask you to keep in mind ...": the polite frame of a keep request)
+        later = vocab.KEEP_FOR_LATER | {"worth", *vocab.POLITE_FRAME} if name == "remember" else frozenset()
         # the longest of the rule's phrases at a place ("note down that", not "note")
         for start, end in sorted(self.hits.get(name, []), key=lambda hit: (hit[0], -hit[1])):
             # Nothing but politeness between the clause's first word and the rule (none at all when it is first).
@@ -153,9 +154,14 @@ def _starts_clause(tokens: list[Token]) -> bool:
     if not words:
         return False
     first = words[0]
-    if first.lower_ in {"and", "but", "so", "then", "also"} and len(words) > 1:
+    joined = first.lower_ in {"and", "but", "so", "then", "also"} and len(words) > 1
+    if joined:
         first = words[1]
     if first.lower_ in _CLAUSE_OPENERS:
+        return True
+    # ", and what's open in the west rn", ", how many are overdue": a question of its own ("..., which is
+    # easier" stays the clause's)
+    if first.lower_ in ("what", "how") or joined and first.tag_ in ("WP", "WRB", "WDT"):
         return True
     # ", and from now on use tables": a standing phrase opens a request of its own.
     if opens_standing(words[words.index(first) :]):
@@ -177,10 +183,14 @@ def _left_is_clause(tokens: list[Token]) -> bool:
     if words[0].lower_ in _SUBORDINATORS:
         # "for renewal stuff show amounts in k, the auditors need ...": a request of its own
         # after the condition; "whenever you list X, add Y" has none.
+        # ("for totals i always want them in k, and what's open ...": the user's wish after the condition)
         return any(
             t.tag_ == "VB"
             and t.lemma_.lower() in vocab.REQUEST_VERBS
             and t.doc[t.i - 1].lower_ not in ("you", "u", "i", "we")
+            or t.dep_ == "ROOT"
+            and t.lemma_.lower() in vocab.PREFERENCE_VERBS
+            and any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.children)
             for t in words[1:]
         )
     # The parse, or the vocabulary where the small model tags a request verb as a noun.
@@ -194,6 +204,10 @@ def _new_subject(conjunction: Token) -> bool:
     rest = doc[conjunction.i + 1 : conjunction.i + 6]
     if len(rest) > 1 and rest[0].lower_ == "that":
         rest = rest[1:]
+    if len(rest) > 1 and rest[0].lower_ in ("also", "then", "plus"):
+        rest = rest[1:]  # "... and also what's the total open for the west"
+        if rest[0].lower_ in ("what", "how", "what's", "whats", "how's"):
+            return True
     if not len(rest):
         return False
     after = rest[0]

@@ -101,6 +101,15 @@ RULES: tuple[Rule, ...] = (
                 {"OP": "{0,3}"},
                 {"LOWER": {"IN": ["correct", "right", "accurate"]}},
             ],
+            # "use mine, not the records", "take ours over the system's": the user's figures, against the records'
+            [
+                {"LEMMA": {"IN": [*v.TRUST_VERBS, *v.SUBSTITUTE_VERBS]}},
+                {"LOWER": {"IN": ["mine", "ours"]}},
+                {"IS_PUNCT": True, "OP": "?"},
+                {"LOWER": {"IN": v.SUBSTITUTE_CONTRASTS}},
+                {"LOWER": {"IN": ["of", "than", "the", "your", "ur", "its"]}, "OP": "{0,2}"},
+                {"LOWER": {"IN": [*v.SYSTEM_NOUNS, "yours", "records", "system", "database"]}},
+            ],
             # "use the limits I tell you", "use whatever numbers I give you", "the figures I paste"
             [
                 {"LOWER": {"IN": v.USER_FIGURES}},
@@ -517,6 +526,13 @@ RULES: tuple[Rule, ...] = (
             [{"LOWER": {"IN": ["in", "joined"]}}, {"LOWER": "the"}, {"LOWER": "union"}],
             [{"LOWER": {"IN": ["i", "we", "im", "i'm"]}}, {"OP": "{0,3}"}, {"LOWER": {"IN": v.UNION_ACTION_WORDS}}],
             [{"LOWER": "on"}, {"LOWER": "the", "OP": "?"}, {"LOWER": {"IN": ["picket", "strike"]}}],
+            # a condition by its initials: "i have MS, some days ...", "ive got IBS so ...", "living with ME" (the
+            # initials of business tools and terms are listed apart: "i have SAP access")
+            [
+                {"LOWER": {"IN": ["i", "i've", "ive", "with", "from"]}},
+                {"LOWER": {"IN": ["have", "'ve", "got", "had"]}, "OP": "{0,2}"},
+                {"TEXT": {"REGEX": r"^[A-Z]{2,5}$"}, "LOWER": {"NOT_IN": v.INITIALS_NOT_A_CONDITION}},
+            ],
             # a condition of a part of the body: "a heart condition", "my knee op", "gallbladder out"
             [{"LOWER": {"IN": v.BODY_PARTS}}, {"LEMMA": {"IN": v.BODY_TROUBLES}}],
             [
@@ -598,6 +614,28 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": {"IN": ["this", "that", "it"]}},
             ],
             [{"LOWER": "worth"}, {"LEMMA": {"IN": ["file", "filing", "store", "storing", "keep", "keeping"]}}],
+            # "save the following info: ...", "pls store these details - ...", "note the following:": a keep request
+            # that announces what follows its colon or dash
+            [
+                {"LEMMA": {"IN": [*v.FILING_VERBS, "keep", "remember", "hold"]}},
+                {"LOWER": {"IN": ["the", "these", "this", "those", "my"]}, "OP": "?"},
+                {"LOWER": {"IN": ["following", "few"]}, "OP": "?"},
+                {"LOWER": {"IN": v.ANNOUNCED_NOUNS}},
+            ],
+            [
+                {"LEMMA": {"IN": [*v.FILING_VERBS, "keep", "remember", "hold"]}},
+                {"LOWER": "the", "OP": "?"},
+                {"LOWER": "following"},
+            ],
+            # "good to remember", "worth bearing in mind", "useful to keep in mind", "handy to note": said of what
+            # came before, a request to keep it
+            [
+                {"LOWER": {"IN": ["worth", "good", "useful", "handy", "important", "helpful"]}},
+                {"LOWER": "to", "OP": "?"},
+                {"LEMMA": {"IN": ["remember", "remembering", "note", "noting", "bear", "bearing", "keep", "keeping"]}},
+                {"LOWER": "in", "OP": "?"},
+                {"LOWER": "mind", "OP": "?"},
+            ],
             # "pin this somewhere", "park that away", "bank it somewhere": a keeping verb sending it somewhere
             [
                 {"LEMMA": {"IN": v.KEEPING_VERBS}},
@@ -865,6 +903,15 @@ RULES: tuple[Rule, ...] = (
                 {"POS": {"IN": ["NOUN", "PROPN"]}, "OP": "{1,2}"},
                 {"LOWER": {"IN": ["you", "u"]}},
                 {"LEMMA": {"IN": ["give", "show", "send", "put", "hand", "write", "quote", "report"]}},
+            ],
+            # "im a DD/MM/YYYY person", "i'm a tables kind of guy", "i'm a big fan of bullets": a taste the user
+            # has, said of themselves
+            [
+                {"LOWER": {"IN": ["i", "im", "i'm"]}},
+                {"LOWER": {"IN": ["am", "'m", "m"]}, "OP": "?"},
+                {"LOWER": {"IN": ["a", "an"]}},
+                {"ORTH": {"NOT_IN": [".", ",", ";", ":", "?", "!"]}, "OP": "{1,6}"},
+                {"LEMMA": {"IN": ["person", "guy", "gal", "girl", "type", "fan"]}},
             ],
             # "I like my replies brief", "I want my dates as dd/mm/yyyy": a habit of the user's.
             [{"LOWER": "i"}, {"LEMMA": {"IN": ["like", "love", "want", "need", "prefer"]}}, {"LOWER": "my"}],
@@ -1356,6 +1403,14 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     # "while i've got you, ...", "while we're at it": the moment of asking, no state that ends
     _keep_only(
         found, "temporary", lambda s, e: not doc[s : min(len(doc), s + 5)].text.lower().startswith(v.ASIDE_WHILES)
+    )
+    # "the numbers i send to the cfo": figures the user gives someone else, not Atlas
+    _keep_only(
+        found,
+        "data_instruction",
+        lambda s, e: (
+            not (e + 1 < len(doc) and doc[e].lower_ == "to" and doc[e + 1].lower_ not in ("you", "u", "atlas", "ya"))
+        ),
     )
     # "cn u do money in thousands ..., i keep miscounting the zeros": the request said before "keep" is no clause
     # of it; "keep in mind that you ..." asks of Atlas only when the keeping comes first

@@ -293,6 +293,7 @@ HABITUAL_NOUNS: tuple[str, ...] = (
     "amount",
     "money",
     "timestamp",
+    "time",
     "date",
     "chat",
     "conversation",
@@ -378,6 +379,27 @@ EARLIER_WORDS: tuple[str, ...] = ("earlier", "previous", "last", "old", "other")
 EARLIER_WISH_NOUNS: tuple[str, ...] = ("instruction", "request", "ask", "rule", "setting", "wish")
 # A request put as a suggestion ("maybe just include it by default?").
 SUGGESTION_WORDS: tuple[str, ...] = ("maybe", "perhaps")
+# A wish for a life that may come ("if i ever move to the london office id want pounds", "suppose i get promoted,
+# then id only want top-line numbers"): a condition on the user's own circumstances, opened by one of these, the
+# wish in the conditional, and a word that puts the condition ahead or calls the whole a musing. Nothing is kept.
+HYPOTHETICAL_OPENERS: tuple[str, ...] = ("if", "once", "in case", "suppose", "supposing", "assuming", "should")
+# Openers that are hypothetical by themselves ("suppose i get promoted ...").
+SUPPOSING_OPENERS: tuple[str, ...] = ("suppose", "supposing", "assuming", "in case")
+# What a condition on how the user asks starts with ("if i ask for totals", "if im on my phone"): a standing scope.
+ASKING_CONDITION_VERBS: tuple[str, ...] = (
+    "ask", "see", "look", "request", "need", "want", "check", "run", "read", "open", "am", "'m", "m", "be", "have",
+    "print", "paste", "send", "forget", "say", "mention", "type", "use", "get asked",
+)  # fmt: skip
+# Words that put the condition ahead ("if i ever move", "next year", "in autumn").
+FUTURE_CONDITION_WORDS: tuple[str, ...] = (
+    "ever", "someday", "eventually", "next", "one day", "later", "autumn", "spring", "summer", "winter", "reorg",
+    "promoted", "promotion", "moved", "transferred", "go part-time", "goes through", "goes thru",
+)  # fmt: skip
+# Words that call a wish a musing ("but not yet", "well see", "just thinking out loud").
+MUSINGS: tuple[str, ...] = (
+    "not yet", "well see", "we'll see", "thinking out loud", "any time soon", "hypothetically", "just wondering",
+    "not happening", "down the line", "no rush", "not for now",
+)  # fmt: skip
 # An end that is the user's own word: "til i say otherwise", "until I change my mind", "till I decide".
 UNTIL_WORDS: tuple[str, ...] = ("until", "till", "til", "untill")
 CHANGE_OF_MIND_VERBS: tuple[str, ...] = ("change", "decide", "revoke", "cancel")
@@ -385,6 +407,14 @@ OTHERWISE_WORDS: tuple[str, ...] = ("otherwise", "different", "differently", "so
 # Verbs of a request to file something away, with "this" or "that" ("file this", "note this
 # down", "store this somewhere"): an explicit request to keep it.
 FILING_VERBS: tuple[str, ...] = ("file", "jot", "stash", "log", "note", "save", "store", "record", "pin")
+# What a keep request announces before its colon ("save the following info: ...", "store these details - ...").
+ANNOUNCED_NOUNS: tuple[str, ...] = (
+    "info", "information", "details", "detail", "facts", "fact", "bits", "bit", "points", "things", "stuff", "below",
+)  # fmt: skip
+# Files records are saved as ("save the following into a csv", "store these in a spreadsheet"): an export, no note.
+FILE_WORDS: tuple[str, ...] = (
+    "csv", "excel", "xlsx", "xls", "spreadsheet", "pdf", "file", "sheet", "doc", "document", "folder", "drive",
+)  # fmt: skip
 # Where a thing is filed ("have it on file", "put this on record").
 FILING_PLACES: tuple[str, ...] = ("file", "record", "records")
 # Places named for the user's notes as a heading over what follows ("for the work stuff folder: ...", "stick this
@@ -1219,6 +1249,9 @@ REMEMBER_PHRASES: tuple[str, ...] = (
     "take note that",
     "keep in mind",
     "keep in mind that",
+    "noting",
+    "noting that",
+    "noting down",
     "bear in mind",
     "bear in mind that",
     "don't forget",
@@ -1858,6 +1891,11 @@ BUSINESS_NOUNS: tuple[str, ...] = (
     "sector", "segment", "group", "groups", "trust", "trusts", "chain", "chains", "contract", "contracts",
     "buyers", "buyer", "vertical", "portfolio", "market", "suppliers", "supplier", "business", "side",
 )  # fmt: skip
+# Initials after "i have" that name no health condition ("i have SAP, ...", "i have USD and EUR accounts").
+INITIALS_NOT_A_CONDITION: tuple[str, ...] = (
+    "usd", "eur", "gbp", "chf", "jpy", "cad", "aud", "sap", "crm", "erp", "api", "kpi", "ytd", "qtd", "mtd", "eod",
+    "cfo", "ceo", "coo", "vp", "it", "hr", "ar", "ap", "pto", "ooo", "wfh", "qbr", "pdf", "csv", "sql", "vpn",
+)  # fmt: skip
 # Parts of the body, and what a condition of one is called ("a heart condition", "my knee op").
 BODY_PARTS: tuple[str, ...] = (
     "heart", "knee", "knees", "hip", "hips", "back", "neck", "shoulder", "spine", "kidney", "kidneys", "liver",
@@ -1968,6 +2006,12 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "screen reader",
         "hard of hearing",
         "low vision",
+        "partially sighted",
+        "visually impaired",
+        "hearing loss",
+        "sight loss",
+        "chronic",
+        "long covid",
     ),
     # Trade union membership (GDPR art. 9), a role in one included.
     "trade union": (
@@ -2229,6 +2273,15 @@ ELIDED_PERFECT: tuple[str, ...] = ("been", "got", "gotten")
 ASKING_OPENERS: tuple[str, ...] = (
     "would", "could", "can", "will", "be", "great", "good", "nice", "handy", "helpful", "if", "it", "'d", "d", "i",
     "please", "just", "ideally", "so", "and", "also", "oh",
+)  # fmt: skip
+# The polite frame a keep request may be put in ("may i ask you to keep in mind ...", "i'd be grateful if you could
+# make a note ...", "if its not too much trouble could u pls remember ...", "dear atlas, would you mind noting ..."):
+# with nothing else before it, the request still opens its clause.
+POLITE_FRAME: tuple[str, ...] = (
+    *ASKING_OPENERS, "you", "u", "mind", "may", "might", "ask", "to", "grateful", "appreciate", "kindly", "possibly",
+    "not", "too", "much", "trouble", "its", "it's", "is", "atlas", "dear", "hello", "hi", "hey", "morning",
+    "afternoon", "able", "wonder", "wondering", "whether", "ok", "okay", "alright", "possible", "love", "happy",
+    "really", "very", "there", "team",
 )  # fmt: skip
 # Words that make a job one held for a while ("acting head of sales", "interim lead", "caretaker manager").
 TEMPORARY_ROLE_WORDS: tuple[str, ...] = ("acting", "interim", "temporary", "caretaker", "stand-in", "stopgap", "temp")

@@ -14,6 +14,69 @@ from tests.memory.gate.classes import cases, problems
 
 # Each class and what it holds.
 CLASSES: dict[str, str] = {
+    # fourteenth session (5 December, evening): helper-blind-185's and -186's rows, written before any change by
+    # helpers who never read the gate, for the classes gate_set48, 49 and 50's misses named; 67 of their 108 rows held
+    # before the change, 100 after (the rest are known gaps below)
+    "keep_request_announcing_what_follows": (
+        "A keep request that announces its content after a colon or dash ('save the following info: ...', 'pls store "
+        "these details - ...'): what follows is kept; 'save the following into a csv' is an export, nothing kept."
+    ),
+    "keep_request_pointing_back_with_purpose": (
+        "A fact or state said first, then 'keep that in mind' with why or when it matters ('in case i ask odd stuff', "
+        "'so u dont get confused', 'when i ask about local customers'): the fact is kept, never the purpose."
+    ),
+    "polite_keep_request_with_that_clause": (
+        "A keep request in a polite frame ('would you mind noting, for our future chats, that I ...?', 'may I ask you "
+        "to keep in mind that ...', 'i'd be grateful if you could make a note that ...'): kept."
+    ),
+    "fact_then_worth_remembering": (
+        "A fact about the user's work, then 'worth remembering', 'good to keep in mind' with a reason ('since she "
+        "signs off my reports'): the fact is kept, without its reason or an aside ('btw', a bracketed remark)."
+    ),
+    "health_with_keep_request": (
+        "A health condition asked to be kept ('pls note i have MS', 'i am partially sighted'), with what it means for "
+        "the chat: nothing kept, not even a wish read from the consequence."
+    ),
+    "use_my_figures_over_the_records": (
+        "The user's numbers to be used over the records ('when i give u a figure for X use mine'): refused; a "
+        "customer's change told and asked to be kept stays a correction."
+    ),
+    "my_default_is": (
+        "A standing wish said as what the user is or goes for ('my default is thousands', 'im a DD/MM/YYYY person'): "
+        "kept."
+    ),
+    "forget_a_patch_by_its_place": "A kept patch forgotten by naming only its place ('pls forget that i cover X').",
+    "stop_one_layout_want_another": (
+        "'stop with the bullet lists from here on', then the layout that works ('plain paragraphs work better'): "
+        "the wanted layout kept."
+    ),
+    "reason_value_not_the_wish": (
+        "A wish for one value with a reason that names the other ('all times in pacific pls, i keep getting the utc "
+        "maths wrong'): the wished value kept."
+    ),
+    "hypothetical_future_wish": (
+        "A wish for a life that may come ('if i ever move to the london office id want pounds', 'suppose i get "
+        "promoted, then id only want ...'): nothing kept."
+    ),
+    "back_on_an_ordinal_day": "A situation whose end is a day of the month ('back on the 14th'): that end.",
+    "colleague_wish_lowercase_name": (
+        "A colleague's wish with the colleague named in lower case ('priya wants everything in euros ...', 'kate "
+        "prefers dates as ...'), often with a one-off request for them: nothing kept."
+    ),
+    "top_n_lists_standing": "A standing list size said of lists ('just do lists of 8', 'top 5 lists by default').",
+    "top_n_update": "A new list size in a later chat ('make my top lists 10 going forward') replaces the kept one.",
+    "scale_wish_pointing_with_question_after": (
+        "A standing scale that points back at the money it opened with ('for totals i always want them in k'), with a "
+        "data question after it in the same message ('..., and whats open in the west rn'): kept."
+    ),
+    "leave_without_end_note_that": (
+        "Leave with no known end, then 'note that im away': the leave is kept by its kind ('Is on parental leave.'), "
+        "for the default month; a special-category qualifier stays out ('sick leave' is kept as leave)."
+    ),
+    "what_i_will_ask_is_not_a_fact": (
+        "A situation or fact asked to be kept, then what the user will ask about ('i'll mostly ask about west "
+        "prospects'): one note."
+    ),
     # thirteenth session (5 December): helper-blind-174's rows, written before any change by a helper who never read
     # the gate, for the classes gate_set46 and memory_effect_set26's misses named (most already held; the rest were
     # fixed or are known gaps below)
@@ -988,6 +1051,25 @@ CLASSES: dict[str, str] = {
 # Rows the gate does not read yet, and why.
 BREAKDOWN_GAP = "no facet breaks answers down by an attribute (a known gap of the preference table)"
 KNOWN_GAPS: dict[str, str] = {
+    "keep_request_announcing_what_follows-1": (
+        "the user's fiscal calendar ('our fiscal year starts 1 feb so Q1 = feb-apr') is read as the company's (other "
+        "sets label such a line nothing, or a fiscal-year preference)"
+    ),
+    "keep_request_announcing_what_follows-3": "'at our company we report in 4-4-5 periods': the company's, as above",
+    "keep_request_pointing_back_with_purpose-2": (
+        "'we're in the middle of an internal audit til friday and im the one pulling ...': the two statements are "
+        "read as one context, not a situation with its end"
+    ),
+    "keep_request_pointing_back_with_purpose-3": (
+        "'my team only does mid-market accounts, zero enterprise..': the team's work is read as the company's"
+    ),
+    "reason_value_not_the_wish-3": (
+        "'our fiscal yr starting in feb just confuses everyone': the reason is read as a situation dated February"
+    ),
+    "back_on_an_ordinal_day-0": ("'annual leave starting tmrw, im back on the 14th': the start is read as the end"),
+    "top_n_lists_standing-3": (
+        "'dont send 50 line tables again' is read as a wish against tables as well as the list size"
+    ),
     "keep_request_naming_its_subject-3": (
         "'my patch is the west, ... note my territory pls': the patch said in the sentence before is read as an update"
         " of a patch that is not kept, so nothing is"
@@ -1052,7 +1134,6 @@ KNOWN_GAPS: dict[str, str] = {
         "'short answers. tables for anything with numbers. that's my style.': the second wish is standing by its own "
         "quantifier, so the close is read for it alone and the first wish is lost"
     ),
-    "keep_without_pointer_then_when-1": "'good to keep in case ...' is read by no keep-request row",
     "keep_without_pointer_then_when-2": "a bare 'save for when i ask ...' is read by no keep-request row",
     "keep_without_pointer_then_when-3": (
         "'im on the falcon migration project' asked to be kept is read as a situation (thirty days), not a context"
@@ -1142,10 +1223,6 @@ KNOWN_GAPS: dict[str, str] = {
     "standing_until_told_otherwise-7": (
         "'standing request: figures in millions ... cfo deck wants it that way': the reason, someone else's"
         " wish, is read in the same clause as the wish and refuses it"
-    ),
-    "keep_request_new_wordings-6": (
-        "'hang onto this: my quota is north region only \U0001f44d whats north bookings ytd': the emoji ends the"
-        " statement, but it is dropped with no sentence break, so the fact and the question are one question"
     ),
     "update_addressed_to_notes-3": (
         "'change my file to central region': the new value is only the object of 'to', no statement about the user"
@@ -1268,9 +1345,6 @@ KNOWN_GAPS: dict[str, str] = {
     ),
     "observance_day_off-2": (
         "an observance named by a word no vocabulary holds, with no verb of observing: read as a day off"
-    ),
-    "politics_or_union_activity-5": (
-        "the union role is refused, but 'pushing the overtime numbers' after it is read as a field to show"
     ),
     "cancelled_in_totals_casual-6": "nothing kept before the dec4b change",
     "field_first_in_lists-1": "nothing kept before the dec4b change",

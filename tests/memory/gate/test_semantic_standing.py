@@ -16,7 +16,8 @@ from tests.memory.gate.classes import replay
 STANDING = [
     ("bullet points are my thing, stick with them", {"layout": "bullets"}),
     ("i tend to want the top 10 and nothing longer", {"limit": 10}),
-    ("i'm a tables person through and through", {"layout": "table"}),
+    # ("i'm a tables person through and through" was one: a row reads a taste said of oneself since 5 December)
+    ("tables are just how my brain works", {"layout": "table"}),
     ("my go-to is amounts in thousands", {"scale": "k"}),
     ("i basically live in euros so lets stick with that", {"currency": "EUR"}),
     ("thousands is my comfort zone for money", {"scale": "k"}),
