@@ -174,6 +174,15 @@ def test_a_correction_corrected_again_replaces_the_first_and_venting_is_not_kept
         # 0.875 / 0.903); both then read and fixed by class (helper-blind-174's, -175's and -176's rows)
         ("regression/gate_set46.jsonl", 0.9, 0.9),
         ("regression/gate_set47.jsonl", 0.96, 0.96),
+        # gate_set48 (helper-172, first run on 0f890d6: 0.871 / 0.844; 0.875 / 0.875 on 14e3ca5) and gate_set49
+        # (helper-177, first run on 0f890d6: 0.806 / 0.781, the same on 14e3ca5), held out unread until the fourteenth
+        # session; gate_set50 (helper-182, written before that session's changes, first run on 14e3ca5: 0.909 /
+        # 0.882); all three then read and fixed by class (helper-blind-185's and -186's rows). gate_set50 expects two
+        # notes where one sentence names two facets ("a table, newest first"); Atlas keeps one note with both facets,
+        # as the preferences issue asks, so those two rows stay misses.
+        ("regression/gate_set48.jsonl", 0.96, 0.96),
+        ("regression/gate_set49.jsonl", 0.96, 0.93),
+        ("regression/gate_set50.jsonl", 0.93, 0.9),
     ],
 )
 def test_a_regression_fixture_read_with_the_demo_data_keeps_its_measured_figures(name, precision, recall):
@@ -186,6 +195,7 @@ def test_a_regression_fixture_read_with_the_demo_data_keeps_its_measured_figures
 SET_SIZES = {f"regression/gate_set{n}.jsonl": 30 for n in (29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39)}
 EXPIRY_FLOORS = {
     "regression/gate_set45.jsonl": 0.95,  # "going on leave from tomorrow, no idea when i'm back" reads no end as one
+    "regression/gate_set49.jsonl": 0.96,  # "covering X while she's out, she's back on the 14th": her return, not read
     "regression/gate_set34.jsonl": 0.94,
     "regression/gate_set33.jsonl": 0.92,
     "regression/gate_set28.jsonl": 0.96,
