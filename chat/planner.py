@@ -758,11 +758,24 @@ def _read_other_words(doc: Doc, signals: Signals, name_words: set[str]) -> None:
 
 
 def _grouped_after(words: list[str], i: int) -> bool:
-    """A grouping follows ("... by status", "... out by region", "... per month")."""
-    return any(
+    """A grouping follows ("... by status", "... out by region", "... per month", "... across our segments")."""
+    return bool(_split_across(words, i + 1)) or any(
         w in vocab.GROUPING_LEADS and (vocab.GROUP_WORDS.get(nxt) or vocab.GROUP_WORDS.get(nxt.rstrip("s")))
         for w, nxt in pairwise(words[i + 1 :])
     )
+
+
+def _split_across(words: list[str], start: int) -> str:
+    """The groups a figure is split across ("split across our customer segments", "spread among the regions"): the
+    group named in the plural after "across", "among" or "between", or ""."""
+    for i in range(start, len(words) - 1):
+        if words[i] not in vocab.SPLIT_ACROSS_WORDS:
+            continue
+        named = [w for w in words[i + 1 : i + 5] if w not in ("our", "the", "all", "my", "customer", "its", "their")]
+        plural = named[0] if named and named[0].endswith("s") else ""
+        if plural and (key := vocab.GROUP_WORDS.get(plural) or vocab.GROUP_WORDS.get(plural.rstrip("s"))):
+            return key
+    return ""
 
 
 def _signing_in(doc: Doc) -> bool:
@@ -2347,6 +2360,9 @@ def _group_by(signals: Signals) -> str:
                 return key
     if _which_customers_how_much(words) or _each_customers_own(signals):
         return "customer"
+    split = [i for i, lemma in enumerate(signals.lemmas) if lemma in vocab.SPLITTING_VERBS]
+    if split and (across := _split_across(words, split[0] + 1)):
+        return across  # "how did 2026 sales split across our customer segments": one figure per segment
     for word, nxt in pairwise(words):
         # "segments by order count", "regions by revenue": the groups named, then what ranks them
         key = vocab.GROUP_WORDS.get(word.rstrip("s"))

@@ -171,6 +171,12 @@ def _names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+# A period's label that holds a date of its own ("1 Oct to 30 Nov 2026", "since 3 March").
+_DATED_LABEL = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE
+)
+
+
 def scope_phrase(filters: Filters, style: Style, *, with_customers: bool = True, dated: bool = True) -> str:
     """Where a figure comes from, in words: every filter it was computed under, and only those."""
     parts = []
@@ -189,8 +195,12 @@ def scope_phrase(filters: Filters, style: Style, *, with_customers: bool = True,
     if filters.period is not None:
         span = f"{fmt_date(filters.period.start, style)} to {fmt_date(filters.period.end, style)}"
         label = filters.period.label
-        bare = label.startswith(("from ", "since ", "last ", "this ", "next ", "today", "yesterday"))
-        parts.append(f"{label} ({span})" if bare else f"in {label} ({span})")
+        if style.date_format and _DATED_LABEL.search(label):
+            # "1 Oct to 30 Nov 2026" is dates itself: with a date format asked for, they are written that way
+            parts.append(f"from {span}")
+        else:
+            bare = label.startswith(("from ", "since ", "last ", "this ", "next ", "today", "yesterday"))
+            parts.append(f"{label} ({span})" if bare else f"in {label} ({span})")
     elif dated:
         parts.append("across all dates")
     return " ".join(parts)

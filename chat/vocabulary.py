@@ -383,7 +383,9 @@ SUPERLATIVE_OF = {
 }  # fmt: skip
 # Verbs that ask for a figure split into groups, read only with the grouping after them ("split
 # that by status", "break it out by region").
-SPLITTING_VERBS = frozenset({"split", "divide", "separate"})
+SPLITTING_VERBS = frozenset({"split", "divide", "separate", "spread", "distribute"})
+# What a split names its groups after ("split across our segments", "spread among the regions").
+SPLIT_ACROSS_WORDS = frozenset({"across", "among", "amongst", "between"})
 # Verbs of signing a contract ("signed w us", "inked their deal").
 SIGNING_VERBS = frozenset({"sign", "ink"})
 # Words of a lead that changes the subject ("ok diff question", "unrelated but", "switching

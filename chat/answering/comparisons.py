@@ -171,6 +171,19 @@ def period_sides(words: list[str], cue: int, *, today: date) -> tuple[Period, Pe
     return left, right
 
 
+def _two_periods_joined(words: list[str], lemmas: list[str], *, today: date) -> int | None:
+    """Where a total or a count names two periods of its own joined by "and" ("total sales in 2025 and in 2026",
+    "how many orders in Q1 and Q2"): the two side by side, as a comparison sets them; not a range ("between 1 October
+    and 30 November", "from May and on") and not a list of the orders of both."""
+    totalled = bool(set(lemmas) & (vocab.SUM_WORDS | vocab.MONEY_WORDS | vocab.COUNT_WORDS)) or "how" in words
+    if not totalled or set(words) & {"between", "from", "list", "show"}:
+        return None
+    for i, word in enumerate(words):
+        if word == "and" and 0 < i < len(words) - 1 and period_sides(words, i, today=today) is not None:
+            return i
+    return None
+
+
 def _year_of(words: list[str]) -> list[str]:
     """The year ``words`` name: "2025", or "this year" / "last year" / "next year" ([] if none)."""
     from atlas.periods import calendar_anchor
@@ -251,6 +264,8 @@ def plan_comparison(signals: Signals, context: Context, *, today: date) -> Query
     words = signals.words
     cue = cue_index(words)
     grown = growth_sides(words, today=today) if cue is None else None
+    if cue is None and grown is None:
+        cue = _two_periods_joined(words, signals.lemmas, today=today)
     if cue is None and grown is None:
         return None
     if counts_orders(words, signals.lemmas):

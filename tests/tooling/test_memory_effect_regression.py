@@ -16,8 +16,8 @@ SET5 = SET2.with_name("memory_effect_set5.jsonl")
 SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET16, SET17, SET18, SET19, SET20 = (
     SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
 )
-SET21, SET22, SET23, SET24, SET25, SET26, SET27 = (
-    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22, 23, 24, 25, 26, 27)
+SET21, SET22, SET23, SET24, SET25, SET26, SET27, SET28 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22, 23, 24, 25, 26, 27, 28)
 )
 # Cases whose check the offline answers cannot judge, by id and why (any other harmed case fails the set).
 UNJUDGEABLE = {
@@ -142,6 +142,11 @@ FLOORS = [
     # case is one the check cannot judge (UNJUDGEABLE).
     (SET26, 24, 0.93, 0.87, 3),
     (SET27, 24, 1.0, 1.0, 1),
+    # memory_effect_set28 (helper-178, first run on 0f890d6: 0.895 / 0.895, harmed 0, 1 not stored; the same on
+    # 14e3ca5), held out until the fourteenth session, then read: a total for two years said with "and", a split
+    # "across our segments", and a dated period label under a long-date note; its one not stored is a patch said
+    # with "fyi" and no request to keep it (optional by the gate's policy).
+    (SET28, 24, 1.0, 1.0, 1),
 ]
 
 
