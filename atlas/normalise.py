@@ -433,8 +433,18 @@ def normalise(text: str) -> Normalised:
         out.append(space + replacement)
         sentence_start = token in _SENTENCE_END
     normalised = "".join(out)
+    # "last months orders", "this yrs sales": a period's possessive typed without its apostrophe
+    for found in _PERIOD_POSSESSIVE.finditer(normalised):
+        changes.append(Change(found.group(), f"{found['which']} {found['unit']}'s", "shorthand"))
+    normalised = _PERIOD_POSSESSIVE.sub(lambda m: f"{m['which']} {m['unit']}'s", normalised)
     normalised = _truecase_names(normalised, lex)
     return Normalised(normalised, text, tuple(changes))
+
+
+_PERIOD_POSSESSIVE = re.compile(
+    r"(?<!\bthe )\b(?P<which>[Tt]his|[Ll]ast|[Nn]ext) (?P<unit>year|month|week|quarter)s\b"
+    r"(?= (?!of\b|and\b|or\b|to\b|in\b|ago\b|are\b|were\b|have\b|has\b)[a-z])"
+)
 
 
 _CAPITALISED = frozenset(

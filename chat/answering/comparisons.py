@@ -172,14 +172,16 @@ def period_sides(words: list[str], cue: int, *, today: date) -> tuple[Period, Pe
 
 
 def _two_periods_joined(words: list[str], lemmas: list[str], *, today: date) -> int | None:
-    """Where a total or a count names two periods of its own joined by "and" ("total sales in 2025 and in 2026",
-    "how many orders in Q1 and Q2"): the two side by side, as a comparison sets them; not a range ("between 1 October
-    and 30 November", "from May and on") and not a list of the orders of both."""
+    """Where a total or a count names two periods, each with its own preposition, joined by "and" ("total sales in 2025
+    and in 2026", "how many orders in october and in november"): the two side by side, as a comparison sets them; not
+    a range ("between 1 October and 30 November") and not a list of the orders of both."""
     totalled = bool(set(lemmas) & (vocab.SUM_WORDS | vocab.MONEY_WORDS | vocab.COUNT_WORDS)) or "how" in words
     if not totalled or set(words) & {"between", "from", "list", "show"}:
         return None
     for i, word in enumerate(words):
-        if word == "and" and 0 < i < len(words) - 1 and period_sides(words, i, today=today) is not None:
+        # (each period with its own "in" or "for": "revenue for March and April", said once, is one span)
+        own = 0 < i < len(words) - 1 and words[i + 1] in ("in", "for", "during") and words[i + 1] in words[:i]
+        if word == "and" and own and period_sides(words, i, today=today) is not None:
             return i
     return None
 

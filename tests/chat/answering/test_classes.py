@@ -12,6 +12,17 @@ from tests.chat.answering.conftest import blind_cases, judged
 pytestmark = pytest.mark.turn
 
 CLASSES: dict[str, str] = {
+    # fourteenth session (5 December, evening): helper-blind-189's rows, written by a helper who never read the
+    # planner, after the change (memory_effect_set28's questions "total sales company-wide in 2025 and in 2026" and
+    # "how did 2026 sales split across our customer segments" had been refused)
+    "two_periods_joined_by_and": (
+        "a total or a count for two periods joined by 'and' ('total sales for 2025 and 2026', 'how many orders in oct "
+        "and in nov'): both figures, each named by its period."
+    ),
+    "split_across_groups": (
+        "a figure split 'across', 'among' or 'between' groups ('how did this yrs sales split across our segments', "
+        "'how was revenue spread among the regions'): one figure per group."
+    ),
     # eleventh session (5 December): helper-blind-150's rows, written before the change by a helper who never read
     # the planner (memory_effect_set22's question "list the customers in the east region w their total order value"
     # had been read as one total over them all)
@@ -305,6 +316,19 @@ TWO_CONDITIONS_GAP = (
 RUN_TO_GAP = "known gap: 'what does a typical order run to' is not read as an average"
 BARE_DAYS_GAP = "known gap: days with no month ('from the 3rd to the 17th of last month') have no period"
 GAPS: dict[str, str] = {
+    "how much did cascadia timber spend in q3 and q4 last yr": (
+        "two periods under one preposition are one span, as 'revenue for March and April' was decided to be"
+    ),
+    "total billed to magnolia home health in aug and sept": "as above: one preposition, one span",
+    "# of orders from willamette organics in 2025 and 2026 so far?": (
+        "'2025 and 2026 so far' is not read: Atlas abstains"
+    ),
+    "split q3 orders between the regions pls": (
+        "a question opened by the imperative 'split' is not read ('split q3 orders by region' abstains too)"
+    ),
+    "how were last months orders distributed across the segments": (
+        "the orders 'distributed' across segments are read as order value, not as a count of orders"
+    ),
     "show the north region customers and what each one's billed ytd": (
         "known gap: 'billed' said as a participle is not read as the money each customer was invoiced, and Atlas "
         "abstains (read as a harmless verb, the answer counted orders: worse)"
