@@ -320,6 +320,11 @@ GAPS: dict[str, str] = {
         "two periods under one preposition are one span, as 'revenue for March and April' was decided to be"
     ),
     "total billed to magnolia home health in aug and sept": "as above: one preposition, one span",
+    "whats our total sales for 2025 and 2026": "as above: one preposition, one span",
+    "order value for q1 and q2 this yr": "as above: one preposition, one span",
+    "how did the wests h1 revenue break down between its cities": (
+        "'the wests' loses its region, 'h1' is read as another word, and 'break down between its cities' is no grouping"
+    ),
     "# of orders from willamette organics in 2025 and 2026 so far?": (
         "'2025 and 2026 so far' is not read: Atlas abstains"
     ),
