@@ -112,6 +112,7 @@ SHORTHAND: dict[str, str] = {
     "frm": "from",
     "tho": "though",
     "prob": "probably",
+    "incl": "include",
     "probs": "probably",
     "nxt": "next",
     "em": "them",

@@ -369,7 +369,7 @@ def _analyse_turn(
         if refusal.reason == r.SECRET:
             findings.extend(_wishes_beside_a_secret(text, at=at))
         return [replace(f, read_as=read.changes) for f in findings]
-    parts = [c for c in clauses(doc, hits) if not _hypothetical(c.span.sent)]
+    parts = [c for c in clauses(doc, hits) if not _hypothetical(c.span.sent) and not _undecided(c.span.sent)]
     found = standing_wishes(doc, parts, _sensitive_sentences(doc, parts, _analyse_clauses(parts, at=at, quote=text)))
     found = _pointed_withdrawal(text, _without_retracted(text, found))
     if opens_session:
@@ -415,6 +415,16 @@ def _hypothetical(sent: Span) -> bool:
         if ahead or musing or opener in vocab.SUPPOSING_OPENERS:
             return True
     return False
+
+
+def _undecided(sent: Span) -> bool:
+    """A choice between two ways not made ("not sure if i like tables or bullets better", "torn between newest first
+    and biggest first", "short vs detailed, cant tell which i prefer"): nothing in that sentence is kept."""
+    low = sent.text.lower()
+    return bool(_UNDECIDED.search(low)) and bool(re.search(r"\b(?:or|vs|versus)\b|\bbetween\b.*\band\b", low))
+
+
+_UNDECIDED = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in vocab.UNDECIDED_PHRASES) + r")\b")
 
 
 _CONDITIONAL_WISH = re.compile(

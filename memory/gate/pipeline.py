@@ -255,7 +255,13 @@ def _split_sentence(sent: Span, hits: dict[str, list[tuple[int, int]]] | None = 
     # "at the dallas site tue thru thu this week, remember that pls": a keep request after a comma
     # ends the clause before it, though that clause has no verb of its own
     keeps = {s for s, _ in (hits or {}).get("remember", [])}
+    trailing = _trailing_requests(sent, hits or {})
     for token in sent:
+        if token.i in trailing and token.i > start:
+            # "... til the 23rd pls note that": a keep request that ends the sentence, typed with no comma before it
+            pieces.append(doc[start : token.i])
+            start = token.i
+            continue
         if _is_separator(token) and _heading(doc[start : token.i]):
             continue  # "rankings: 12 rows by default": the heading names what the rest is about
         if _is_separator(token):
@@ -276,6 +282,35 @@ def _split_sentence(sent: Span, hits: dict[str, list[tuple[int, int]]] | None = 
     if start < sent.end:
         pieces.append(doc[start : sent.end])
     return [p for p in pieces if any(not t.is_punct and not t.is_space for t in p)]
+
+
+_ENDS_A_REQUEST = frozenset(
+    {"that", "it", "this", "down", "for", "me", "too", "ok", "okay", "lol", "thx", "thanks", "ty"}
+)
+
+
+def _trailing_requests(sent: Span, hits: dict[str, list[tuple[int, int]]]) -> set[int]:
+    """Where a keep request that ends the sentence begins ("... working out of the leeds warehouse til friday pls note
+    that"), with the politeness before it, when nothing but pointers and thanks follow it and words come before it."""
+    doc = sent.doc
+    out: set[int] = set()
+    for start, end in hits.get("remember", []):
+        if not sent.start + 3 <= start < sent.end or end > sent.end:
+            continue
+        if doc[start].pos_ not in ("VERB", "AUX") and doc[start].lower_ not in ("remember", "note", "keep", "pls"):
+            continue  # "... tuck that away for next time": when it is for, not a request of its own
+        after = [t for t in doc[end : sent.end] if not t.is_punct and not t.is_space]
+        if all(t.lower_ in _ENDS_A_REQUEST or t.lower_ in vocab.POLITENESS for t in after):
+            while start > sent.start and doc[start - 1].lower_ in vocab.POLITENESS:
+                start -= 1
+            before = doc[start - 1]
+            # (", so remember.", "... and note that": a separator or a joining word already sets it apart)
+            if (before.is_alpha or before.like_num) and before.lower_ not in _JOINING_WORDS:
+                out.add(start)
+    return out
+
+
+_JOINING_WORDS = frozenset({"so", "and", "but", "then", "also", "just", "or", "pls", "please"})
 
 
 def _merge_leads(pieces: list[Span], hits: dict[str, list[tuple[int, int]]]) -> list[Span]:

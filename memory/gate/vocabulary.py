@@ -395,6 +395,13 @@ FUTURE_CONDITION_WORDS: tuple[str, ...] = (
     "ever", "someday", "eventually", "next", "one day", "later", "autumn", "spring", "summer", "winter", "reorg",
     "promoted", "promotion", "moved", "transferred", "go part-time", "goes through", "goes thru",
 )  # fmt: skip
+# Words of a choice not made ("not sure if i like tables or bullets better", "torn between k and full numbers"): with
+# the two values named, no wish is kept.
+UNDECIDED_PHRASES: tuple[str, ...] = (
+    "not sure if", "not sure whether", "not sure which", "torn between", "cant decide", "can't decide",
+    "cannot decide", "cant tell which", "can't tell which", "undecided", "on the fence", "dunno if", "dunno whether",
+    "dunno which", "don't know if", "don't know whether", "don't know which", "havent decided", "haven't decided",
+)  # fmt: skip
 # Words that call a wish a musing ("but not yet", "well see", "just thinking out loud").
 MUSINGS: tuple[str, ...] = (
     "not yet", "well see", "we'll see", "thinking out loud", "any time soon", "hypothetically", "just wondering",
@@ -2008,6 +2015,17 @@ SPECIAL_CATEGORIES: dict[str, tuple[str, ...]] = {
         "low vision",
         "partially sighted",
         "visually impaired",
+        "sclerosis",
+        "epilepsy",
+        "epileptic",
+        "crohn's",
+        "crohns",
+        "crohn",
+        "lupus",
+        "parkinson's",
+        "parkinsons",
+        "fibromyalgia",
+        "dementia",
         "hearing loss",
         "sight loss",
         "chronic",
