@@ -650,6 +650,9 @@ FACETS: tuple[Facet, ...] = (
                     r"(?:don't|do not|never|not) (?:ever )?(?:count|include|add)(?: in)?(?: the| any)? "
                     r"(?:cancelled|canceled|cancellations)",
                     r"(?:leave|keep|take) (?:the )?cancellations out",
+                    # "i never want cancelled ones counted", "dont want any cancelled orders included"
+                    r"(?:never|don't|do not|not) (?:ever )?(?:want|need|like)(?: to see)?(?: the| any)? "
+                    r"(?:cancelled|canceled|cancellations)(?: orders| ones| stuff)? (?:counted|included|added|in\b)",
                     # "cancelled stuff shouldn't count toward revenue", "cancellations never belong in a total"
                     r"(?:cancelled|canceled|cancellations)(?: orders| ones| stuff)? "
                     r"(?:shouldn't|should not|mustn't|must not|don't|do not|never|can't|cannot|won't|aren't to) "
@@ -1764,7 +1767,11 @@ def scope_of(low: str) -> str:
     regional = _REGION_CUSTOMERS.search(low)
     if regional is not None:
         place = f"region:{regional.group(1)}"  # "for west customers", "for the east region accounts"
-    if match is None:
+    # "revenue questions: millions", "customer lookups -> include the credit limit": a label before what is asked
+    heading = _HEADING.match(low) if match is None and not place else None
+    if heading is not None:
+        what = heading.group("what")
+    elif match is None:
         if place:
             return place
         # "order lists as a table", "customer lists sorted by name": the lists named are the scope.
@@ -1791,6 +1798,11 @@ def scope_of(low: str) -> str:
     return place or GLOBAL
 
 
+# A label that names a kind of question before a colon or an arrow ("revenue questions:", "contract lists ->").
+_HEADING = re.compile(
+    r"^\s*(?P<what>[a-z][\w' -]{2,30}?\s(?:questions?|q's|qs|lookups?|lists?|answers?|summaries|reports?|totals?))"
+    r"\s*(?::|->|→|—|-)\s"
+)
 # "on overdue questions", "for open orders": the orders of one status
 _STATUS_SCOPE = re.compile(r"\b(overdue|late|past due|unpaid|open|paid|shipped)\b")
 _STATUS_NAMES = {"late": "overdue", "past due": "overdue", "unpaid": "overdue"}

@@ -2546,7 +2546,7 @@ _REASON_OPENERS = frozenset(
 def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str) -> Finding | None:
     """An explicit request: context, preference or situation by its content."""
     rule = "explicit"
-    content = _without_asides(content)
+    content = _after_its_cause(_without_asides(content))
     first = content[0]
     if (first.lower_ == "that" and first.dep_ == "det") or first.lower_ in QUESTION_WORDS:
         return None  # "Remember that spreadsheet from Monday?", "remember what we said?": a question
@@ -2613,6 +2613,16 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
         echo=statements.echo(statement, said=quote),
         supersedes="update" in inside or bool(_CONTEXT_CHANGE.search(quote.lower())),
     )
+
+
+def _after_its_cause(content: Span) -> Span:
+    """The user's own statement after "so" when what comes before is its cause, said of no one ("office move this month
+    so im working out of the manchester warehouse til the 23rd": the user's state, not the move)."""
+    so = next((t for t in content if t.lower_ == "so" and t.i > content.start), None)
+    if so is None or _first_person(content.doc[content.start : so.i]):
+        return content
+    after = content.doc[so.i + 1 : content.end]
+    return after if _first_person(after) and _words(after) else content
 
 
 def _asked_as_a_favour(content: Span) -> bool:

@@ -1404,6 +1404,18 @@ def _match(doc: Doc) -> dict[str, list[tuple[int, int]]]:
     _keep_only(
         found, "temporary", lambda s, e: not doc[s : min(len(doc), s + 5)].text.lower().startswith(v.ASIDE_WHILES)
     )
+    # "sick of asking twice", "sick and tired of it": an idiom of being fed up, no health
+    _keep_only(
+        found,
+        "special_category",
+        lambda s, e: (
+            not (
+                doc[s:e].text.lower() == "sick"
+                and e < len(doc)
+                and (doc[e].lower_ == "of" or doc[e : e + 2].text.lower() == "and tired")
+            )
+        ),
+    )
     # "the numbers i send to the cfo": figures the user gives someone else, not Atlas
     _keep_only(
         found,

@@ -300,6 +300,7 @@ HABITUAL_NOUNS: tuple[str, ...] = (
     "question",
     "query",
     "message",
+    "lookup",
 )
 # Verbs of a condition that recurs ("when you show invoices", "when I ask for the best sellers").
 HABITUAL_CONDITION_VERBS: tuple[str, ...] = (
