@@ -183,6 +183,10 @@ def test_a_correction_corrected_again_replaces_the_first_and_venting_is_not_kept
         ("regression/gate_set48.jsonl", 0.96, 0.96),
         ("regression/gate_set49.jsonl", 0.96, 0.93),
         ("regression/gate_set50.jsonl", 0.93, 0.9),
+        # gate_set51 (helper-183, written before the fourteenth session's changes, first run on 14e3ca5: 0.900 /
+        # 0.818; 0.903 / 0.849 after the session's first classes, unread), then read and fixed by class
+        # (helper-blind-190's rows and its own sentences)
+        ("regression/gate_set51.jsonl", 0.96, 0.93),
     ],
 )
 def test_a_regression_fixture_read_with_the_demo_data_keeps_its_measured_figures(name, precision, recall):
