@@ -78,6 +78,12 @@ CLASSES = {
         "a layout wished against the other after a data question, with a lasting reason ('tables r useless on my "
         "phone, bullets from now on'): the next chat's list has that layout"
     ),
+    # helper-blind-191's rows, written after the change (memory_effect_set29: a table asked for comparisons, and a
+    # comparison answered as one sentence)
+    "layout_of_a_comparison": (
+        "a layout asked for everything or for comparisons ('side by side columns', 'bullet points for comparisons'): "
+        "a comparison of two customers, regions or periods shows its two sides that way"
+    ),
     "corpus_wins_field_in_other_words": (
         "a corrected payment term, credit limit or city asked again in other words ('where is X based these days?'): "
         "the records win"
@@ -85,6 +91,11 @@ CLASSES = {
 }
 
 GAPS = {
+    "mc191-02": (
+        "known gap: 'when im comparing stuff pls put it in a table side by side' keeps nothing ('comparing' is no "
+        "condition the gate reads as recurring)"
+    ),
+    "mc191-06": "known gap (planner): 'compare total order value october vs november 2026' is refused",
     "mc179-03": (
         "known gap: 'quick thing - east region accounts, dates as dd/mm/yyyy pls. the team over there reads them that "
         "way': the reason, what others do, is read as the turn's statement, so no request is kept"

@@ -16,11 +16,15 @@ SET5 = SET2.with_name("memory_effect_set5.jsonl")
 SET4, SET6, SET7, SET8, SET9, SET10, SET11, SET12, SET13, SET14, SET15, SET16, SET17, SET18, SET19, SET20 = (
     SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
 )
-SET21, SET22, SET23, SET24, SET25, SET26, SET27, SET28 = (
-    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22, 23, 24, 25, 26, 27, 28)
+SET21, SET22, SET23, SET24, SET25, SET26, SET27, SET28, SET29 = (
+    SET2.with_name(f"memory_effect_set{n}.jsonl") for n in (21, 22, 23, 24, 25, 26, 27, 28, 29)
 )
 # Cases whose check the offline answers cannot judge, by id and why (any other harmed case fails the set).
 UNJUDGEABLE = {
+    "me29-21": (
+        "a forgotten 'city in brackets' note checked on a list of customers by payment terms: Atlas lists customers "
+        "with their city, region and segment by default, so with no note at all the answer names every city too"
+    ),
     "me27-22": (
         "a 40-word limit forgotten, asked of an order list: the list is a table the word count does not read, and with "
         "no note at all the same question is answered in 18 words"
@@ -147,6 +151,12 @@ FLOORS = [
     # "across our segments", and a dated period label under a long-date note; its one not stored is a patch said
     # with "fyi" and no request to keep it (optional by the gate's policy).
     (SET28, 24, 1.0, 1.0, 1),
+    # memory_effect_set29 (helper-184, written before the fourteenth session's changes, first run on 14e3ca5: 0.867 /
+    # 0.812, harmed 1, 4 not stored; 0.933 / 0.875 after the session's first classes, unread), then read: a layout
+    # asked for now shapes a comparison's two sides; its harmed case is one the check cannot judge (UNJUDGEABLE); of
+    # its four not stored, two are patches said with "fyi"/"btw" and no request to keep them, one a note the gate keeps
+    # in other words ("in answers about contracts" for "renewal dates"), one a scoped wish asked as a question.
+    (SET29, 24, 1.0, 0.93, 4),
 ]
 
 
