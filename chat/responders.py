@@ -374,11 +374,11 @@ def _ranking_blocks(ranking: Ranking, style: Style) -> list[B.Block]:
     if plan.kind == "compare":
         out = [B.summary(_comparison_sentence(ranking, style))]
         # a layout asked for shapes the two sides too ("when i ask u to compare customers ... lay it out as a table")
-        sides = [(r.label, _rank_value(ranking, r.value, style)) for r in rows]
+        sides: list[tuple[str, ...]] = [(r.label, _rank_value(ranking, r.value, style)) for r in rows]
         if (style.format in ("table", "detailed") or style.layout == "table") and not style.bullets:
             out.append(B.table((plan.group_by.capitalize(), _metric(ranking).capitalize()), sides))
         elif style.bullets:
-            out.append(B.bullets([f"{label}: {value}" for label, value in sides]))
+            out.append(B.bullets([": ".join(side) for side in sides]))
         return out
     if plan.kind == "rank" and not plan.limit:
         # "overdue $ by city, biggest first": every group, in the order asked

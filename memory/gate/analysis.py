@@ -439,7 +439,7 @@ _CONDITION = re.compile(
 
 
 def _absence_named(doc: Doc, found: list[Finding]) -> list[Finding]:
-    """A bare absence kept on request ("starting parental leave today, no idea how long. pls note that im away"):
+    """A bare absence kept on request ("on parental leave from today, end unknown. pls note im away"):
     the note says which absence the message names ("Is on parental leave."), with the request's end, and no
     second situation about the same absence."""
     bare = [f for f in found if f.action == "write" and f.kind == "situation" and _BARE_ABSENCE.match(f.statement)]
@@ -842,7 +842,7 @@ def _context_switch(text: str, found: list[Finding], *, updating: bool = False) 
     forgetting = any(f.action == "forget" for f in found)
     for said_piece in pieces:
         if forgetting and _POINTED_SUBJECT.match(said_piece):
-            continue  # "pls forget that i cover portland, those moved to the west team": what is forgotten moved
+            continue  # "pls drop the bit about my portland patch, those went to the west team": what is forgotten moved
         # what is so now comes before what is over: "my patch is north now not central"
         piece = re.split(r"\s+(?:not|no longer|instead of|rather than)\b", said_piece, maxsplit=1, flags=re.I)[0]
         if not piece or re.match(r"(?:not|no longer)\b", piece, re.IGNORECASE):
@@ -2383,7 +2383,7 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
     opening = next((t for t in span if not t.is_punct and t.lower_ not in vocab.POLITENESS), None)
     if opening is not None and (opening.lower_ in vocab.REASON_OPENERS or _opens_why_or_when(opening)):
         # "remember that pls so nobody expects replies", "worth remembering since she signs off my reports",
-        # "keep that in mind when i ask about local customers": why or when it matters; the content is before
+        # "note it for whenever i query local customers": why or when it matters; the content is before
         return None
     # "hang on to this for me: I report to ...", "log this for later - ...", "for the record, hang
     # on to this: ...": words that only point at what comes after the colon or dash, or ask again
@@ -2413,7 +2413,7 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
             and token.i > span.start
             and says_nothing(doc[start : token.i])
         ):
-            return _content(doc, token.i + 1, end)  # "noting for our future chats that i look after ..."
+            return _content(doc, token.i + 1, end)  # "noting for our future chats that the east is mine"
         if token.text in (":", "-", "—", "–", ",") and token.i + 1 < end:
             # ("pls note for your records, im at ...": a comma after words that only point ahead)
             if says_nothing(doc[start : token.i]):
@@ -2433,7 +2433,7 @@ def _content(doc: Doc, start: int, end: int) -> Span | None:
 
 def _opens_why_or_when(token: Token) -> bool:
     """A word that opens a clause saying why or when something matters ("since she signs off ...", "as he asks
-    for ...", "when i ask about ...", "in case i ask ..."), not a preposition ("since monday")."""
+    for ...", "when i query ...", "in case i ask ..."), not a preposition ("since monday")."""
     if token.lower_ == "in" and token.i + 1 < len(token.doc) and token.doc[token.i + 1].lower_ == "case":
         return True
     if token.lower_ in ("when", "whenever"):
@@ -2551,7 +2551,7 @@ def analyse_explicit(content: Span, clause: Clause, *, at: datetime, quote: str)
     if (first.lower_ == "that" and first.dep_ == "det") or first.lower_ in QUESTION_WORDS:
         return None  # "Remember that spreadsheet from Monday?", "remember what we said?": a question
     if content.text.rstrip().endswith("?") and clause.act == "question" and not _asked_as_a_favour(content):
-        return None  # ("would you mind noting that i look after ...?": the question mark only asks politely)
+        return None  # ("would you mind noting that the east is mine?": the question mark only asks politely)
     hits = {name: spans for name, spans in clause.hits.items()}
     inside = {name for name, spans in hits.items() if any(content.start <= s for s, _ in spans)}
     if "special_category" in inside:

@@ -71,7 +71,7 @@ class Clause:
         first = tokens[0].i if tokens else self.span.start
         # "for the next times please remember ...": when it is for may come before a keep request
         # ("worth filing that away": what it is worth, said before the request)
-        # ("may i ask you to keep in mind ...": the polite frame of a keep request)
+        # ("may i ask you to bear in mind ...": the polite frame of a keep request)
         later = vocab.KEEP_FOR_LATER | {"worth", *vocab.POLITE_FRAME} if name == "remember" else frozenset()
         # the longest of the rule's phrases at a place ("note down that", not "note")
         for start, end in sorted(self.hits.get(name, []), key=lambda hit: (hit[0], -hit[1])):

@@ -627,7 +627,7 @@ RULES: tuple[Rule, ...] = (
                 {"LOWER": "the", "OP": "?"},
                 {"LOWER": "following"},
             ],
-            # "good to remember", "worth bearing in mind", "useful to keep in mind", "handy to note": said of what
+            # "good to remember", "worth bearing in mind", "handy to note", "useful to remember": said of what
             # came before, a request to keep it
             [
                 {"LOWER": {"IN": ["worth", "good", "useful", "handy", "important", "helpful"]}},

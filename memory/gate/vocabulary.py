@@ -2293,7 +2293,7 @@ ASKING_OPENERS: tuple[str, ...] = (
     "would", "could", "can", "will", "be", "great", "good", "nice", "handy", "helpful", "if", "it", "'d", "d", "i",
     "please", "just", "ideally", "so", "and", "also", "oh",
 )  # fmt: skip
-# The polite frame a keep request may be put in ("may i ask you to keep in mind ...", "i'd be grateful if you could
+# The polite frame a keep request may be put in ("may i ask you to bear in mind ...", "i'd be grateful if you could
 # make a note ...", "if its not too much trouble could u pls remember ...", "dear atlas, would you mind noting ..."):
 # with nothing else before it, the request still opens its clause.
 POLITE_FRAME: tuple[str, ...] = (
