@@ -686,6 +686,8 @@ def _read_nouns(doc: Doc, signals: Signals, name_words: set[str]) -> None:
         pointed_at = lemma in vocab.ANSWER_NOUNS and any(c.lower_ in vocab.POINTING_PRONOUNS for c in token.children)
         if pointed_at:
             continue  # "the top spender in that group", "in that bunch": the set the last answer showed
+        if lemma in vocab.SPLITTING_VERBS and _grouped_after(signals.words, token.i):
+            continue  # "split q3 sales by region": the verb, which spaCy may tag a noun as it opens the question
         if token.pos_ in ("NOUN", "PROPN") and not _known_noun(word, lemma, corpus_words):
             signals.unknown.append(word)
         elif token.pos_ not in vocab.CHECKED_POS and _unreadable(token, corpus_words):

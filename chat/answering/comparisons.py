@@ -35,6 +35,8 @@ GROWTH_WORDS = frozenset({"grow", "grew", "grown", "growing", "growth", "increas
 SHRINK_WORDS = frozenset(
     {"shrink", "shrank", "shrunk", "decline", "declined", "decrease", "decreased", "drop", "dropped"}
 )
+# The verb of comparing, which may open the question before the word that sets its sides apart.
+_COMPARING = frozenset({"compare", "compared", "comparing", "comparison"})
 # "or" sets two sides against each other only in a question that also asks which is more.
 CHOICE_CUES = frozenset({"or"})
 MORE_WORDS = frozenset(
@@ -65,7 +67,9 @@ def cue_index(words: list[str]) -> int | None:
     did better"); "which" alone asks for a list ("which accounts sit in Omaha or Tulsa")."""
     for i, word in enumerate(words):
         if word in STRONG_CUES:
-            return i
+            # "compare order value in october vs november": the sides are either side of the later cue
+            later = next((j for j in range(i + 1, len(words)) if words[j] in STRONG_CUES - _COMPARING), None)
+            return later if word in _COMPARING and later is not None else i
     if set(words) & (MORE_WORDS | LESS_WORDS):
         for i, word in enumerate(words):
             if word in CHOICE_CUES:

@@ -95,7 +95,6 @@ GAPS = {
         "known gap: 'when im comparing stuff pls put it in a table side by side' keeps nothing ('comparing' is no "
         "condition the gate reads as recurring)"
     ),
-    "mc191-06": "known gap (planner): 'compare total order value october vs november 2026' is refused",
     "mc179-03": (
         "known gap: 'quick thing - east region accounts, dates as dd/mm/yyyy pls. the team over there reads them that "
         "way': the reason, what others do, is read as the turn's statement, so no request is kept"

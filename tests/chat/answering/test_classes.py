@@ -329,7 +329,8 @@ GAPS: dict[str, str] = {
         "'2025 and 2026 so far' is not read: Atlas abstains"
     ),
     "split q3 orders between the regions pls": (
-        "a question opened by the imperative 'split' is not read ('split q3 orders by region' abstains too)"
+        "answered as order value per region, the planner's reading of 'orders by region'; the row's truth asks the "
+        "number of orders (a disagreement on 'orders' alone, not a split missed)"
     ),
     "how were last months orders distributed across the segments": (
         "the orders 'distributed' across segments are read as order value, not as a count of orders"
