@@ -12,6 +12,16 @@ from tests.chat.answering.conftest import blind_cases, judged
 pytestmark = pytest.mark.turn
 
 CLASSES: dict[str, str] = {
+    # helper-blind-192's rows, written after the change by a helper who never read the planner (helper-189's and
+    # -191's rows had shown "split q3 orders ..." refused and "compare order value in october vs november" refused)
+    "split_as_a_command": (
+        "a figure split by a command that opens the question ('split last yrs revenue by region pls', 'divide q2 sales "
+        "up by segment'): one figure per group."
+    ),
+    "compare_verb_then_vs": (
+        "'compare' opening the question, the sides set apart by 'vs', 'versus' or 'against' later in it ('compare "
+        "revenue in september vs october', 'compare the east versus the west on order value ytd'): both figures."
+    ),
     # fourteenth session (5 December, evening): helper-blind-189's rows, written by a helper who never read the
     # planner, after the change (memory_effect_set28's questions "total sales company-wide in 2025 and in 2026" and
     # "how did 2026 sales split across our customer segments" had been refused)
@@ -316,6 +326,7 @@ TWO_CONDITIONS_GAP = (
 RUN_TO_GAP = "known gap: 'what does a typical order run to' is not read as an average"
 BARE_DAYS_GAP = "known gap: days with no month ('from the 3rd to the 17th of last month') have no period"
 GAPS: dict[str, str] = {
+    "carve up q3 revenue by city for me": "'carve up' is no splitting verb the planner knows: Atlas abstains",
     "how much did cascadia timber spend in q3 and q4 last yr": (
         "two periods under one preposition are one span, as 'revenue for March and April' was decided to be"
     ),
