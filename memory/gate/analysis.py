@@ -2632,7 +2632,7 @@ def _asked_as_a_favour(content: Span) -> bool:
     return bool(_FAVOUR.search(before))
 
 
-_FAVOUR = re.compile(r"\b(?:would|could|can|will)\s+(?:you|u|atlas)\b")
+_FAVOUR = re.compile(rf"\b(?:{'|'.join(vocab.POLITE_REQUEST_VERBS)})\s+(?:you|u|atlas)\b")
 
 
 def _names_in_full(customer: str, text: str) -> bool:
